@@ -117,6 +117,10 @@ pub struct Landmarks {
     ids: Vec<u32>,
     fwd: Vec<f64>,
     bwd: Vec<f64>,
+    /// [GRAPH.OPLM.LAYOUT] Bytes 24..28 of the OPLM header, which the clause's field list does not
+    /// name (its fields end at 24, its ids start at 28): written as zeros, kept verbatim when read
+    /// so that [GRAPH.OPLM.ROUNDTRIP] holds.
+    reserved: [u8; 4],
 }
 
 impl Landmarks {
@@ -139,6 +143,7 @@ impl Landmarks {
             ids: Vec::with_capacity(k),
             fwd: Vec::new(),
             bwd: Vec::new(),
+            reserved: [0; 4],
         };
         let mut is_landmark = vec![false; n];
         for _slot in 0..k {
@@ -308,7 +313,9 @@ impl Landmarks {
         bound(&self.fwd, &self.bwd, self.node_count, self.ids.len(), from, to)
     }
 
-    /// [GRAPH.OPLM.LAYOUT] The OPLM bytes of the table.
+    /// [GRAPH.OPLM.LAYOUT] The OPLM bytes of the table: magic, version, `N`, `k`, fingerprint,
+    /// 4 unnamed header bytes (zeros for a built table; see the report on the 28-byte header),
+    /// ids, forward table, backward table.
     pub fn serialize(&self) -> Vec<u8> {
         let k = self.ids.len();
         let mut out = Vec::with_capacity(28 + 4 * k + 16 * k * self.node_count);
@@ -317,6 +324,7 @@ impl Landmarks {
         out.extend_from_slice(&(self.node_count as i32).to_le_bytes());
         out.extend_from_slice(&(k as i32).to_le_bytes());
         out.extend_from_slice(&self.fingerprint.to_le_bytes());
+        out.extend_from_slice(&self.reserved);
         for &id in &self.ids {
             out.extend_from_slice(&(id as i32).to_le_bytes());
         }
@@ -409,7 +417,8 @@ impl Landmarks {
                 return err(StateKind::SelfDistance { landmark: l, backward: true, value_bits }, at);
             }
         }
-        Ok(Landmarks { node_count: n, fingerprint: stored_fp, ids, fwd, bwd })
+        let reserved = [bytes[24], bytes[25], bytes[26], bytes[27]];
+        Ok(Landmarks { node_count: n, fingerprint: stored_fp, ids, fwd, bwd, reserved })
     }
 }
 
