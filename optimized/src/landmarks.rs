@@ -1,0 +1,322 @@
+//! ALT landmark tables: [GRAPH.ALT.TABLES], [GRAPH.ALT.TREE], [GRAPH.ALT.BOUND],
+//! [GRAPH.ALT.COUNT], [GRAPH.ALT.ROOTS], [GRAPH.ALT.FARTHEST], [GRAPH.ALT.AVOID],
+//! [GRAPH.ALT.FALLBACK], [GRAPH.ALT.OPTIONS].
+
+use crate::csr::{Arc, CsrGraph};
+use crate::error::{BuildError, BuildKind};
+use crate::heap::{Scratch, NO_PARENT};
+use crate::rng::SeededRandom;
+
+/// [GRAPH.ALT.FARTHEST] [GRAPH.ALT.AVOID] How landmarks are chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum LandmarkStrategy {
+    /// [GRAPH.ALT.FARTHEST] Farthest-first selection.
+    Farthest,
+    /// [GRAPH.ALT.AVOID] The avoid strategy (default).
+    #[default]
+    Avoid,
+}
+
+/// [GRAPH.ALT.OPTIONS] Landmark build options (default: 16, Avoid, seed 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LandmarkOptions {
+    /// [GRAPH.ALT.COUNT] Requested landmark count (`>= 1`).
+    pub count: usize,
+    /// [GRAPH.ALT.OPTIONS] Selection strategy.
+    pub strategy: LandmarkStrategy,
+    /// [GRAPH.RNG.SEED] Seed of the root generator.
+    pub seed: u64,
+}
+
+impl Default for LandmarkOptions {
+    /// [GRAPH.ALT.OPTIONS] 16 landmarks, Avoid, seed 1.
+    fn default() -> Self {
+        LandmarkOptions { count: 16, strategy: LandmarkStrategy::Avoid, seed: 1 }
+    }
+}
+
+/// [GRAPH.ALT.TABLES] [GRAPH.ALT.STALE] A landmark table with the node count and fingerprint of
+/// the graph it was built on. Stored node-major (`[fwd_0..fwd_k, bwd_0..bwd_k]` per node) so an
+/// estimate touches a few adjacent cache lines; OPLM bytes are landmark-major.
+#[derive(Clone, Debug)]
+pub struct Landmarks {
+    pub(crate) n: usize,
+    /// Row stride / 2: the final landmark count.
+    pub(crate) k: usize,
+    pub(crate) fingerprint: u64,
+    pub(crate) ids: Vec<u32>,
+    /// `data[v * 2k + l] = d(L_l, v)`, `data[v * 2k + k + l] = d(v, L_l)`.
+    pub(crate) data: Vec<f64>,
+}
+
+/// [GRAPH.ALT.TREE] Dijkstra from `root` over `adj` with the default weights and the open-set
+/// key `(d, d)`. Returns distances (`+infinity` unreached) and fills `order` (settle order) and
+/// `parent` when asked.
+pub(crate) fn dijkstra(
+    n: usize,
+    offsets: &[u32],
+    adj: &[Arc],
+    root: u32,
+    scratch: &mut Scratch,
+    mut order: Option<&mut Vec<u32>>,
+) -> Vec<f64> {
+    scratch.reset(n);
+    scratch.relax(root, 0.0, NO_PARENT, 0.0);
+    while let Some(top) = scratch.pop() {
+        let u = top.node;
+        if let Some(o) = order.as_deref_mut() {
+            o.push(u);
+        }
+        let lo = offsets[u as usize] as usize;
+        let hi = offsets[u as usize + 1] as usize;
+        for a in &adj[lo..hi] {
+            let g2 = top.g + a.w;
+            if g2 == f64::INFINITY {
+                continue;
+            }
+            let s = &scratch.slots[a.t as usize];
+            if s.stamp == scratch.epoch && !(g2 < s.g) {
+                continue;
+            }
+            scratch.relax(a.t, g2, u, g2);
+        }
+    }
+    (0..n as u32).map(|v| scratch.g(v)).collect()
+}
+
+impl Landmarks {
+    /// [GRAPH.ALT.COUNT] [GRAPH.ALT.ROOTS] [GRAPH.ALT.FALLBACK] Builds `min(count, N)` distinct
+    /// landmarks; `invalid_landmark_count` is checked before `empty_graph`.
+    pub fn build(graph: &CsrGraph, options: &LandmarkOptions) -> Result<Landmarks, BuildError> {
+        if options.count < 1 {
+            return Err(BuildError::new(BuildKind::InvalidLandmarkCount { count: options.count }));
+        }
+        let n = graph.node_count();
+        if n == 0 {
+            return Err(BuildError::new(BuildKind::EmptyGraph));
+        }
+        let k = options.count.min(n);
+        let mut t = Landmarks {
+            n,
+            k,
+            fingerprint: graph.fingerprint(),
+            ids: Vec::with_capacity(k),
+            data: vec![0.0; n * 2 * k],
+        };
+        let mut rng = SeededRandom::new(options.seed);
+        let mut is_landmark = vec![false; n];
+        let mut scratch = Scratch::with_nodes(n);
+        let (fo, fa) = (graph.offsets(), graph.fwd_arcs());
+        let (ro, ra) = (graph.reverse_offsets(), graph.bwd_arcs());
+        for slot in 0..k {
+            let r = rng.next_int(n as u32);
+            let chosen = match options.strategy {
+                LandmarkStrategy::Farthest => t.farthest(slot, r, fo, fa, &is_landmark, &mut scratch),
+                LandmarkStrategy::Avoid => t.avoid(slot, r, fo, fa, &is_landmark, &mut scratch),
+            };
+            let l = match chosen {
+                Some(l) => l,
+                // [GRAPH.ALT.FALLBACK]
+                None => (0..n as u32).find(|&v| !is_landmark[v as usize]).expect("k <= N"),
+            };
+            is_landmark[l as usize] = true;
+            t.ids.push(l);
+            let fwd = dijkstra(n, fo, fa, l, &mut scratch, None);
+            let bwd = dijkstra(n, ro, ra, l, &mut scratch, None);
+            for v in 0..n {
+                t.data[v * 2 * k + slot] = fwd[v];
+                t.data[v * 2 * k + k + slot] = bwd[v];
+            }
+        }
+        Ok(t)
+    }
+
+    /// [GRAPH.ALT.FARTHEST] The farthest candidate for `slot`, or `None`.
+    fn farthest(
+        &self,
+        slot: usize,
+        r: u32,
+        fo: &[u32],
+        fa: &[Arc],
+        is_landmark: &[bool],
+        scratch: &mut Scratch,
+    ) -> Option<u32> {
+        let n = self.n;
+        let mut best: Option<(u32, f64)> = None;
+        if slot == 0 {
+            let d = dijkstra(n, fo, fa, r, scratch, None);
+            for (v, &dv) in d.iter().enumerate() {
+                if dv != f64::INFINITY && dv > 0.0 && best.map_or(true, |(_, b)| dv > b) {
+                    best = Some((v as u32, dv));
+                }
+            }
+        } else {
+            let k = self.k();
+            for v in 0..n {
+                if is_landmark[v] {
+                    continue;
+                }
+                let mut m: Option<f64> = None;
+                for l in 0..slot {
+                    let x = self.data[v * 2 * k + l];
+                    if x != f64::INFINITY {
+                        m = Some(match m {
+                            Some(a) if !(x < a) => a,
+                            _ => x,
+                        });
+                    }
+                }
+                if let Some(m) = m {
+                    if m > 0.0 && best.map_or(true, |(_, b)| m > b) {
+                        best = Some((v as u32, m));
+                    }
+                }
+            }
+        }
+        best.map(|(v, _)| v)
+    }
+
+    /// [GRAPH.ALT.AVOID] The avoid candidate for `slot`, or `None`.
+    fn avoid(
+        &self,
+        slot: usize,
+        r: u32,
+        fo: &[u32],
+        fa: &[Arc],
+        is_landmark: &[bool],
+        scratch: &mut Scratch,
+    ) -> Option<u32> {
+        let n = self.n;
+        let mut order = Vec::new();
+        let d = dijkstra(n, fo, fa, r, scratch, Some(&mut order));
+        let parent: Vec<u32> = (0..n as u32)
+            .map(|v| if scratch.reached(v) { scratch.parent(v) } else { NO_PARENT })
+            .collect();
+        let mut size = vec![0.0f64; n];
+        let mut blocked = vec![false; n];
+        for &v in &order {
+            let v = v as usize;
+            size[v] = d[v] - self.bound_with(slot, r, v as u32);
+            blocked[v] = is_landmark[v];
+        }
+        for &v in order.iter().rev() {
+            if v == r {
+                continue;
+            }
+            let p = parent[v as usize] as usize;
+            size[p] += size[v as usize];
+            if blocked[v as usize] {
+                blocked[p] = true;
+            }
+        }
+        // Best tree child of every node: greatest size, ties smaller id.
+        let mut best_child = vec![NO_PARENT; n];
+        let mut reached = vec![false; n];
+        for &v in &order {
+            reached[v as usize] = true;
+        }
+        for v in 0..n {
+            if !reached[v] || v as u32 == r {
+                continue;
+            }
+            let p = parent[v] as usize;
+            let b = best_child[p];
+            if b == NO_PARENT || size[v] > size[b as usize] {
+                best_child[p] = v as u32;
+            }
+        }
+        let mut top: Option<u32> = None;
+        for v in 0..n {
+            if reached[v]
+                && !blocked[v]
+                && size[v] > 0.0
+                && top.map_or(true, |t| size[v] > size[t as usize])
+            {
+                top = Some(v as u32);
+            }
+        }
+        let mut x = top?;
+        while best_child[x as usize] != NO_PARENT {
+            x = best_child[x as usize];
+        }
+        Some(x)
+    }
+
+    /// [GRAPH.ALT.BOUND] over the first `count` landmarks.
+    #[inline(always)]
+    fn bound_with(&self, count: usize, u: u32, v: u32) -> f64 {
+        let k = self.k();
+        let bu = u as usize * 2 * k;
+        let bv = v as usize * 2 * k;
+        let mut best = 0.0f64;
+        for l in 0..count {
+            let fu = self.data[bu + l];
+            if fu != f64::INFINITY {
+                let a = self.data[bv + l] - fu;
+                if a > best {
+                    best = a;
+                }
+            }
+            let bwv = self.data[bv + k + l];
+            if bwv != f64::INFINITY {
+                let b = self.data[bu + k + l] - bwv;
+                if b > best {
+                    best = b;
+                }
+            }
+        }
+        best
+    }
+
+    #[inline(always)]
+    fn k(&self) -> usize {
+        self.k
+    }
+
+    /// [GRAPH.ALT.COUNT] The landmark count `k`.
+    pub fn count(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// [GRAPH.ALT.STALE] Node count of the graph the table was built on.
+    pub fn node_count(&self) -> usize {
+        self.n
+    }
+
+    /// [GRAPH.ALT.STALE] Fingerprint of the graph the table was built on.
+    pub fn fingerprint(&self) -> u64 {
+        self.fingerprint
+    }
+
+    /// [GRAPH.ALT.TABLES] The landmark ids in slot order.
+    pub fn ids(&self) -> &[u32] {
+        &self.ids
+    }
+
+    /// [GRAPH.ALT.TABLES] `d(L_landmark, node)`; `+infinity` when unreachable or out of range.
+    pub fn forward(&self, landmark: usize, node: u32) -> f64 {
+        let k = self.k;
+        if landmark >= self.ids.len() || node as usize >= self.n {
+            return f64::INFINITY;
+        }
+        self.data[node as usize * 2 * k + landmark]
+    }
+
+    /// [GRAPH.ALT.TABLES] `d(node, L_landmark)`; `+infinity` when unreachable or out of range.
+    pub fn backward(&self, landmark: usize, node: u32) -> f64 {
+        let k = self.k;
+        if landmark >= self.ids.len() || node as usize >= self.n {
+            return f64::INFINITY;
+        }
+        self.data[node as usize * 2 * k + k + landmark]
+    }
+
+    /// [GRAPH.ALT.BOUND] The ALT lower bound of `d(from, to)`; `+0.0` for an out-of-range node.
+    #[inline]
+    pub fn lower_bound(&self, from: u32, to: u32) -> f64 {
+        if from as usize >= self.n || to as usize >= self.n {
+            return 0.0;
+        }
+        self.bound_with(self.ids.len(), from, to)
+    }
+}
