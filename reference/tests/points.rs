@@ -1,4 +1,5 @@
 //! [GRAPH.PT] tests: distances, radius / nearest / both modes, link_valid order, errors.
+#![allow(clippy::type_complexity, clippy::unnecessary_map_or)]
 
 mod common;
 

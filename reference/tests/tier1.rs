@@ -1,4 +1,5 @@
 //! [GRAPH.T1] tests: algorithm choice, budget, blocked endpoints, stale landmarks, tier-1 equals
+#![allow(clippy::if_same_then_else)]
 //! tier 2, combined estimate, concurrent queries.
 
 mod common;
