@@ -1,0 +1,686 @@
+"""Property tests for onepath_py (stdlib unittest only).
+
+Run: cd /work/main/conformance/ports/python && python3 -m unittest -q test_port
+"""
+
+import math
+import random
+import struct
+import threading
+import unittest
+
+import onepath_py as op
+from onepath_py import errors as E
+
+INF = math.inf
+
+
+# ----------------------------------------------------------------- helpers
+
+def floyd_warshall(n, edges):
+    d = [[INF] * n for _ in range(n)]
+    for i in range(n):
+        d[i][i] = 0.0
+    for f, t, w in edges:
+        if w < d[f][t]:
+            d[f][t] = w
+    for k in range(n):
+        dk = d[k]
+        for i in range(n):
+            dik = d[i][k]
+            if dik == INF:
+                continue
+            di = d[i]
+            for j in range(n):
+                x = dik + dk[j]
+                if x < di[j]:
+                    di[j] = x
+    return d
+
+
+def random_int_graph(rng, n, m, wmax=9, zero_ok=True):
+    edges = []
+    for _ in range(m):
+        f = rng.randrange(n)
+        t = rng.randrange(n)
+        w = float(rng.randint(0 if zero_ok else 1, wmax))
+        edges.append((f, t, w))
+    return edges
+
+
+def path_cost(edges, path):
+    """Cheapest parallel edge for each consecutive pair (float sum in path order)."""
+    total = 0.0
+    for a, b in zip(path, path[1:]):
+        best = min(w for f, t, w in edges if f == a and t == b)
+        total = total + best
+    return total
+
+
+def fnv_by_hand(data):
+    h = 0xCBF29CE484222325
+    for b in data:
+        h ^= b
+        h = (h * 0x100000001B3) % (1 << 64)
+    return h
+
+
+def run_sliced(search, budget):
+    st = search.step(budget)
+    guard = 0
+    while st == op.SearchStatus.Running:
+        st = search.step(budget)
+        guard += 1
+        assert guard < 100000
+    return st
+
+
+def snapshot(search, st):
+    return (st, search.path(), search.path_cost(), search.iterations(),
+            search.expanded_count(), search.expansions())
+
+
+# ----------------------------------------------------------------- CSR
+
+class CsrTests(unittest.TestCase):
+    def test_order_layout_keep(self):
+        edges = [(2, 0, 1.0), (0, 1, 2.0), (2, 2, 3.0), (0, 1, 4.0), (1, 2, 5.0),
+                 (0, 2, 6.0), (2, 1, -0.0)]
+        g = op.CsrGraph(3, edges)
+        self.assertEqual(g.offsets(), [0, 3, 4, 7])
+        self.assertEqual(g.targets(), [1, 1, 2, 2, 0, 2, 1])
+        self.assertEqual(g.weights(), [2.0, 4.0, 6.0, 5.0, 1.0, 3.0, 0.0])
+        self.assertEqual(math.copysign(1.0, g.weights()[6]), 1.0)   # -0.0 stored as +0.0
+        # reverse: grouped by `to`, input order inside each group
+        self.assertEqual(g.reverse_offsets(), [0, 1, 4, 7])
+        self.assertEqual(g.sources(), [2, 0, 0, 2, 2, 1, 0])
+        self.assertEqual(g.reverse_weights(), [1.0, 2.0, 4.0, 0.0, 3.0, 5.0, 6.0])
+        self.assertEqual(g.edge_count(), 7)
+
+    def test_order_property_random(self):
+        rng = random.Random(5)
+        for _ in range(50):
+            n = rng.randint(1, 8)
+            edges = random_int_graph(rng, n, rng.randint(0, 20))
+            g = op.CsrGraph(n, edges)
+            for v in range(n):
+                fw = [(t, w) for f, t, w in edges if f == v]
+                sl = range(g.offsets()[v], g.offsets()[v + 1])
+                self.assertEqual([(g.targets()[s], g.weights()[s]) for s in sl], fw)
+                rv = [(f, w) for f, t, w in edges if t == v]
+                sl = range(g.reverse_offsets()[v], g.reverse_offsets()[v + 1])
+                self.assertEqual([(g.sources()[s], g.reverse_weights()[s]) for s in sl], rv)
+
+    def test_fingerprint_by_hand(self):
+        # N = 2, one edge 0 -> 1 weight 1.0 (0x3FF0000000000000).
+        data = bytes([2, 0, 0, 0,            # node count
+                      0, 0, 0, 0,            # offsets[0]
+                      1, 0, 0, 0,            # offsets[1]
+                      1, 0, 0, 0,            # offsets[2]
+                      1, 0, 0, 0,            # target of slot 0
+                      0, 0, 0, 0, 0, 0, 0xF0, 0x3F])  # weight 1.0
+        g = op.CsrGraph(2, [(0, 1, 1.0)])
+        self.assertEqual(g.fingerprint(), fnv_by_hand(data))
+        self.assertEqual(op.CsrGraph(0, []).fingerprint(), fnv_by_hand(bytes(8)))
+        # -0.0 hashes like +0.0 ([GRAPH.VAL.NEG_ZERO])
+        self.assertEqual(op.CsrGraph(2, [(0, 1, -0.0)]).fingerprint(),
+                         op.CsrGraph(2, [(0, 1, 0.0)]).fingerprint())
+        # the reverse adjacency is not hashed, but forward order is
+        self.assertNotEqual(op.CsrGraph(2, [(0, 1, 1.0), (0, 0, 1.0)]).fingerprint(),
+                            op.CsrGraph(2, [(0, 0, 1.0), (0, 1, 1.0)]).fingerprint())
+
+    def test_validate_order(self):
+        with self.assertRaises(E.EndpointOutOfRange) as cm:
+            op.CsrGraph(2, [(0, 1, 1.0), (2, 5, math.nan)])
+        self.assertEqual((cm.exception.index, cm.exception.endpoint), (1, "from"))
+        with self.assertRaises(E.EndpointOutOfRange) as cm:
+            op.CsrGraph(2, [(0, 2, math.nan)])
+        self.assertEqual((cm.exception.index, cm.exception.endpoint), (0, "to"))
+        for bad in (math.nan, math.inf, -math.inf, -1e-300):
+            with self.assertRaises(E.InvalidWeight) as cm:
+                op.CsrGraph(2, [(0, 1, 1.0), (1, 0, 2.0), (1, 1, bad)])
+            self.assertEqual(cm.exception.index, 2)
+            self.assertEqual(cm.exception.error_class, "invalid_weight")
+        with self.assertRaises(E.TooManyNodes):
+            op.CsrGraph(op.MAX_NODES + 1, [])
+
+
+# ----------------------------------------------------------------- mutable graph
+
+class MutableGraphTests(unittest.TestCase):
+    def test_ids_and_edits(self):
+        g = op.Graph.from_edges([(0, 1, 1.0), (1, 2, 2.0), (2, 2, 3.0)], None, False)
+        self.assertEqual(g.node_count(), 3)
+        self.assertEqual(g.edge_count(), 6)
+        self.assertEqual(tuple(g.edge(3)[0]), (2, 1, 2.0))
+        self.assertEqual(tuple(g.edge(5)[0]), (2, 2, 3.0))   # self-loop added twice
+        self.assertEqual(g.find_path(0, 2).cost, 3.0)
+        g.remove_edge(2)
+        self.assertTrue(g.is_stale())
+        self.assertEqual(g.find_path(0, 2).status, op.PathStatus.NotFound)
+        self.assertFalse(g.is_stale())
+        with self.assertRaises(E.RemovedEdge) as cm:
+            g.set_weight(2, 1.0)
+        self.assertEqual(cm.exception.index, 2)
+        with self.assertRaises(E.UnknownEdge) as cm:
+            g.remove_edge(6)
+        self.assertEqual(cm.exception.index, 6)
+        with self.assertRaises(E.InvalidWeight) as cm:
+            g.set_weight(1, -1.0)
+        self.assertEqual(cm.exception.index, 1)
+        self.assertEqual(g.add_edge(1, 2, 7.0), 6)
+        with self.assertRaises(E.EndpointOutOfRange) as cm:
+            g.add_edge(1, 3, 7.0)
+        self.assertEqual(cm.exception.index, 7)
+        self.assertEqual(g.edge_count(), 7)
+        self.assertEqual(g.add_node(), 3)
+        self.assertEqual(g.compile().node_count(), 4)
+        self.assertEqual(g.find_path(0, 2).cost, 8.0)
+
+    def test_from_edges_errors(self):
+        with self.assertRaises(E.EndpointOutOfRange) as cm:
+            op.Graph.from_edges([(0, 1, 1.0), (1, 3, 1.0)], 3, False)
+        self.assertEqual(cm.exception.index, 1)
+        with self.assertRaises(E.InvalidWeight) as cm:
+            op.Graph.from_edges([(0, 1, 1.0), (1, 0, 1.0), (1, 1, math.nan)], None, False)
+        self.assertEqual(cm.exception.index, 2)
+        self.assertEqual(op.Graph.from_edges([], None, True).node_count(), 0)
+
+    def test_stale_landmarks(self):
+        g = op.Graph.from_edges([(0, 1, 1.0), (1, 2, 1.0)], None, False)
+        lm = g.build_landmarks(op.LandmarkOptions(count=2))
+        self.assertEqual(g.find_path(0, 2, op.GraphOptions.with_landmarks(lm)).cost, 2.0)
+        g.set_weight(0, 5.0)
+        with self.assertRaises(E.StaleLandmarks):
+            g.find_path(0, 2, op.GraphOptions.with_landmarks(lm))
+        with self.assertRaises(E.NodeOutOfRange):   # range check precedes staleness
+            g.find_path(0, 3, op.GraphOptions.with_landmarks(lm))
+
+
+# ----------------------------------------------------------------- open set and A*
+
+class AStarTests(unittest.TestCase):
+    def test_open_set_order_property(self):
+        rng = random.Random(1)
+        for _ in range(200):
+            s = op.OpenSet()
+            ref = {}
+            for _ in range(rng.randint(1, 30)):
+                node = rng.randrange(10)
+                f = float(rng.randint(0, 4))
+                g = float(rng.randint(0, 4))
+                s.push(node, f, g)
+                ref[node] = (f, g)
+            out = []
+            while len(s):
+                out.append(s.pop())
+            exp = sorted(((n, f, g) for n, (f, g) in ref.items()),
+                         key=lambda e: (e[1], -e[2], e[0]))
+            self.assertEqual(out, exp)
+
+    def test_tie_break_f_asc_g_desc_id_asc(self):
+        # node: g, h, f   1: 1, 2, 3   2: 2, 1, 3   3: 2, 1, 3   4: 0.5, 2, 2.5   goal 5
+        edges = [(0, 3, 2.0), (0, 1, 1.0), (0, 2, 2.0), (0, 4, 0.5),
+                 (1, 5, 10.0), (2, 5, 10.0), (3, 5, 10.0), (4, 5, 10.0)]
+        hv = {0: 0.0, 1: 2.0, 2: 1.0, 3: 1.0, 4: 2.0, 5: 0.0}
+
+        class H(object):
+            def estimate(self, a, b):
+                return hv[a]
+        g = op.CsrGraph(6, edges)
+        s = op.GraphAStar(g, op.DefaultGraphCost(), H())
+        s.set_record_expansions(True)
+        s.begin(0, 5)
+        self.assertEqual(s.run(), op.SearchStatus.Found)
+        self.assertEqual(s.expansions(), [0, 4, 2, 3, 1])
+        self.assertEqual((s.iterations(), s.expanded_count()), (6, 5))
+        self.assertEqual(s.path(), [0, 4, 5])
+        self.assertEqual(s.path_cost(), 10.5)
+
+    def test_first_parent_and_start_goal(self):
+        g = op.CsrGraph(4, [(0, 1, 1.0), (0, 2, 1.0), (1, 3, 1.0), (2, 3, 1.0)])
+        s = op.GraphAStar(g)
+        s.begin(0, 3)
+        s.run()
+        self.assertEqual(s.path(), [0, 1, 3])   # 2 -> 3 ties, never replaces
+        s.begin(2, 2)
+        self.assertEqual(s.run(), op.SearchStatus.Found)
+        self.assertEqual((s.path(), s.path_cost(), s.iterations(), s.expanded_count()),
+                         ([2], 0.0, 1, 0))
+
+    def test_empty_first_and_step_zero(self):
+        g = op.CsrGraph(2, [])
+        s = op.GraphAStar(g)
+        s.begin(0, 1)
+        self.assertEqual(s.step(0), op.SearchStatus.Running)
+        self.assertEqual(s.step(1), op.SearchStatus.NotFound)   # budget out as set empties
+        self.assertEqual(s.step(5), op.SearchStatus.NotFound)
+        self.assertEqual(s.path_cost(), INF)
+
+        class Inf(object):
+            def estimate(self, a, b):
+                return INF
+        s = op.GraphAStar(op.CsrGraph(2, [(0, 1, 1.0)]), None, Inf())
+        s.begin(0, 1)
+        self.assertEqual(s.step(0), op.SearchStatus.NotFound)
+        self.assertEqual(s.iterations(), 0)
+
+    def test_blocked_hooks(self):
+        calls = []
+
+        def blocked(n):
+            calls.append(("b", n))
+            return n == 0
+
+        def cost(a, b, w):
+            calls.append(("c", a, b))
+            return w
+
+        def heur(a, b):
+            calls.append(("h", a, b))
+            return 0.0
+        g = op.Graph.from_edges([(0, 1, 1.0)], None, False)
+        r = g.find_path(0, 1, op.GraphOptions(edge_cost=cost, blocked=blocked, heuristic=heur))
+        self.assertEqual((r.status, r.iterations, r.expanded_count), (op.PathStatus.NotFound, 0, 0))
+        self.assertEqual(calls, [("b", 0)])
+        calls.clear()
+        r = g.find_path(1, 0, op.GraphOptions(edge_cost=cost, blocked=blocked, heuristic=heur))
+        self.assertEqual(calls, [("b", 1), ("b", 0)])
+        # blocked middle node is skipped before its cost is asked
+        calls.clear()
+        g = op.Graph.from_edges([(1, 0, 1.0), (1, 2, 1.0)], None, True)
+        r = g.find_path(1, 2, op.GraphOptions(edge_cost=cost, blocked=blocked))
+        self.assertEqual(r.cost, 1.0)
+        self.assertNotIn(("c", 1, 0), calls)
+
+    def test_cost_skips(self):
+        g = op.Graph.from_edges([(0, 1, 1.0), (0, 2, 1.0), (2, 1, 1.0)], None, True)
+        for bad in (math.nan, -1.0, INF):
+            r = g.find_path(0, 1, op.GraphOptions(
+                edge_cost=lambda a, b, w, bad=bad: bad if (a, b) == (0, 1) else w))
+            self.assertEqual((r.cost, r.nodes), (2.0, [0, 2, 1]))
+
+    def test_estimate_normalisation(self):
+        self.assertEqual(op.normalize_estimate(math.nan), 0.0)
+        self.assertEqual(math.copysign(1, op.normalize_estimate(-0.0)), 1.0)
+        self.assertEqual(op.normalize_estimate(-5.0), 0.0)
+        self.assertEqual(op.normalize_estimate(INF), INF)
+        self.assertEqual(op.normalize_estimate(-INF), 0.0)
+        self.assertEqual(op.normalize_estimate(2.5), 2.5)
+
+    def test_slicing_equals_unsliced(self):
+        rng = random.Random(7)
+        for trial in range(60):
+            n = rng.randint(1, 12)
+            edges = random_int_graph(rng, n, rng.randint(0, 35))
+            g = op.CsrGraph(n, edges)
+            pts = [(rng.randint(0, 5), rng.randint(0, 5), 0) for _ in range(n)]
+
+            class H(object):
+                def estimate(self, a, b):
+                    return 0.5 * math.dist(pts[a], pts[b])
+            s, t = rng.randrange(n), rng.randrange(n)
+            for cls in (op.GraphAStar, op.BidirectionalGraphSearch):
+                for heur in (None, H()):
+                    ref = cls(g, None, heur)
+                    ref.set_record_expansions(True)
+                    ref.begin(s, t)
+                    want = snapshot(ref, ref.run())
+                    for b in (1, 2, 3, 7):
+                        x = cls(g, None, heur)
+                        x.set_record_expansions(True)
+                        x.begin(s, t)
+                        self.assertEqual(snapshot(x, run_sliced(x, b)), want, (trial, cls, b))
+
+    def test_run_cancel(self):
+        n = 600
+        g = op.CsrGraph(n, [(i, i + 1, 1.0) for i in range(n - 1)])
+        ev = threading.Event()
+        ev.set()
+        s = op.GraphAStar(g)
+        s.begin(0, n - 1)
+        self.assertEqual(s.run(ev), op.SearchStatus.Running)
+        self.assertEqual(s.iterations(), 0)
+        calls = {"k": 0}
+
+        def flag():
+            calls["k"] += 1
+            return calls["k"] == 2          # set at the second check -> after 256 iterations
+        self.assertEqual(s.run(flag), op.SearchStatus.Running)
+        self.assertEqual(s.iterations(), 256)
+        self.assertEqual(s.run(None), op.SearchStatus.Found)
+        self.assertEqual(s.path_cost(), float(n - 1))
+
+    def test_budget_exhausted_and_auto(self):
+        g = op.Graph.from_edges([(i, i + 1, 1.0) for i in range(9)], None, False)
+        r = g.find_path(0, 9, op.GraphOptions(iteration_budget=3, record_expansions=True))
+        self.assertEqual((r.status, r.cost, r.nodes, r.iterations, r.expanded),
+                         (op.PathStatus.BudgetExhausted, INF, [], 3, [0, 1, 2]))
+        self.assertEqual(r.algorithm, op.Algorithm.Dijkstra)
+        r = g.find_path(0, 9, op.GraphOptions(heuristic=lambda a, b: abs(a - b)))
+        self.assertEqual(r.algorithm, op.Algorithm.AStar)
+        r = g.find_path(0, 9, op.GraphOptions(algorithm=op.Algorithm.AStar))
+        self.assertEqual(r.algorithm, op.Algorithm.Dijkstra)
+        r = g.find_path(0, 9, op.GraphOptions.bidirectional())
+        self.assertEqual(r.algorithm, op.Algorithm.BidirectionalDijkstra)
+        called = []
+        r = g.find_path(0, 9, op.GraphOptions(algorithm=op.Algorithm.Dijkstra,
+                                              heuristic=lambda a, b: called.append(1) or 0.0))
+        self.assertEqual((r.algorithm, called), (op.Algorithm.Dijkstra, []))
+
+
+# ----------------------------------------------------------------- bidirectional
+
+class BidirectionalTests(unittest.TestCase):
+    def test_cost_equals_floyd_warshall(self):
+        rng = random.Random(11)
+        for trial in range(150):
+            n = rng.randint(1, 10)
+            edges = random_int_graph(rng, n, rng.randint(0, 30))
+            fw = floyd_warshall(n, edges)
+            g = op.CsrGraph(n, edges)
+            for _ in range(4):
+                s, t = rng.randrange(n), rng.randrange(n)
+                for cls in (op.BidirectionalGraphSearch, op.GraphAStar):
+                    x = cls(g)
+                    x.begin(s, t)
+                    st = x.run()
+                    if fw[s][t] == INF:
+                        self.assertEqual(st, op.SearchStatus.NotFound)
+                        self.assertEqual((x.path(), x.path_cost()), ([], INF))
+                    else:
+                        self.assertEqual(st, op.SearchStatus.Found, (trial, s, t))
+                        self.assertEqual(x.path_cost(), fw[s][t], (trial, cls, s, t))
+                        p = x.path()
+                        self.assertEqual((p[0], p[-1]), (s, t))
+                        self.assertEqual(path_cost(edges, p), fw[s][t])
+                    if cls is op.BidirectionalGraphSearch:
+                        self.assertEqual(x.iterations(), x.expanded_count())
+
+    def test_cost_hook_true_direction_and_alternation(self):
+        seen = []
+
+        def cost(a, b, w):
+            seen.append((a, b))
+            return w
+        g = op.Graph.from_edges([(0, 1, 1.0), (1, 2, 1.0), (2, 3, 1.0)], None, True)
+        r = g.find_path(0, 3, op.GraphOptions(edge_cost=cost, record_expansions=True,
+                                              algorithm=op.Algorithm.BidirectionalDijkstra))
+        self.assertEqual((r.cost, r.nodes), (3.0, [0, 1, 2, 3]))
+        # by hand: F pops 0 (g_f[1]=1); B pops 3 (g_b[2]=1); F pops 1 (g_f[2]=2, meets: mu=3);
+        # stop check: top_f(F)=2 + top_f(B)=1 >= 3 -> Found after 3 iterations.
+        self.assertEqual((r.expanded, r.iterations, r.expanded_count), ([0, 3, 1], 3, 3))
+        for a, b in seen:
+            self.assertEqual(b, a + 1)
+        r = g.find_path(2, 2, op.GraphOptions.bidirectional())
+        self.assertEqual((r.status, r.cost, r.nodes, r.iterations), (op.PathStatus.Found, 0.0, [2], 0))
+
+
+# ----------------------------------------------------------------- landmarks
+
+class LandmarkTests(unittest.TestCase):
+    def test_bounds_admissible(self):
+        rng = random.Random(3)
+        for trial in range(60):
+            n = rng.randint(1, 12)
+            edges = random_int_graph(rng, n, rng.randint(0, 30))
+            fw = floyd_warshall(n, edges)
+            g = op.CsrGraph(n, edges)
+            for strat in (op.LandmarkStrategy.Avoid, op.LandmarkStrategy.Farthest):
+                cnt = rng.randint(1, 5)
+                lm = op.Landmarks.build(g, op.LandmarkOptions(cnt, strat, rng.randrange(1 << 64)))
+                self.assertEqual(lm.count(), min(cnt, n))
+                self.assertEqual(len(set(lm.ids())), lm.count())
+                for l, L in enumerate(lm.ids()):
+                    for v in range(n):
+                        self.assertEqual(lm.forward(l, v), fw[L][v])
+                        self.assertEqual(lm.backward(l, v), fw[v][L])
+                for u in range(n):
+                    for v in range(n):
+                        b = lm.lower_bound(u, v)
+                        self.assertGreaterEqual(b, 0.0)
+                        self.assertLessEqual(b, fw[u][v], (trial, strat, u, v))
+                # ALT A* finds the optimal cost
+                for _ in range(3):
+                    s, t = rng.randrange(n), rng.randrange(n)
+                    x = op.GraphAStar(g, None, op.AltGraphHeuristic(lm))
+                    x.begin(s, t)
+                    x.run()
+                    self.assertEqual(x.path_cost(), fw[s][t])
+
+    def test_count_errors_and_determinism(self):
+        with self.assertRaises(E.InvalidLandmarkCount):
+            op.Landmarks.build(op.CsrGraph(0, []), op.LandmarkOptions(0))
+        with self.assertRaises(E.EmptyGraph):
+            op.Landmarks.build(op.CsrGraph(0, []), op.LandmarkOptions(1))
+        g = op.CsrGraph(5, [(i, (i + 1) % 5, float(i + 1)) for i in range(5)])
+        a = op.Landmarks.build(g, op.LandmarkOptions(3, op.LandmarkStrategy.Avoid, 42))
+        b = op.Landmarks.build(g, op.LandmarkOptions(3, op.LandmarkStrategy.Avoid, 42))
+        self.assertEqual(a.serialize(), b.serialize())
+        # fallback: a graph without edges takes the smallest free ids
+        lm = op.Landmarks.build(op.CsrGraph(4, []), op.LandmarkOptions(3))
+        self.assertEqual(lm.ids(), [0, 1, 2])
+
+    def test_hand_computed_selection(self):
+        # seed 1: next_int(4) draws 1, 3 (root of slot 0 and 1).
+        # Path 0-1-2-3 (undirected, w 1).  Avoid slot 0, root 1: sizes 0:1 1:4 2:3 3:2 ->
+        # start at 1, descend to child 2 (3 > 1), then 3 -> landmark 3.  Slot 1, root 3 is a
+        # landmark, everything blocked -> fallback 0.  Farthest: d(1, .) max at 3; then
+        # m(v) = d(3, v) max at 0.
+        g = op.Graph.from_edges([(0, 1, 1.0), (1, 2, 1.0), (2, 3, 1.0)], None, False)
+        self.assertEqual(g.build_landmarks(op.LandmarkOptions(2)).ids(), [3, 0])
+        self.assertEqual(g.build_landmarks(
+            op.LandmarkOptions(2, op.LandmarkStrategy.Farthest)).ids(), [3, 0])
+        # seed 1: next_int(6) draws 5.  Directed tree from 5: d = 5:0 0:1 1:1 3:3 4:5 2:6;
+        # sizes 0:7 1:9 3:8 4:5 2:6 5:16 -> descend 5 -> 1 -> 3 -> 4 (Farthest takes 2).
+        t = op.CsrGraph(6, [(5, 0, 1.0), (5, 1, 1.0), (0, 2, 5.0), (1, 3, 2.0), (3, 4, 2.0)])
+        self.assertEqual(op.Landmarks.build(t, op.LandmarkOptions(1)).ids(), [4])
+        self.assertEqual(op.Landmarks.build(
+            t, op.LandmarkOptions(1, op.LandmarkStrategy.Farthest)).ids(), [2])
+
+    def test_splitmix(self):
+        r = op.SeededRandom(0)
+        self.assertEqual(r.next_u64(), 0xE220A8397B1DCDAF)   # published SplitMix64 vector
+        r = op.SeededRandom(1)
+        for n in (1, 2, 3, 7, 1 << 26, (1 << 32) - 1):
+            self.assertTrue(0 <= r.next_int(n) < n)
+
+
+class OplmTests(unittest.TestCase):
+    def setUp(self):
+        self.g = op.CsrGraph(3, [(0, 1, 1.0), (1, 2, 2.0), (2, 0, 4.0)])
+        self.lm = op.Landmarks.build(self.g, op.LandmarkOptions(2))
+        self.b = self.lm.serialize()
+        self.k, self.n = 2, 3
+        self.tab = 28 + 4 * self.k
+
+    def err(self, data, graph=None):
+        with self.assertRaises(E.GraphStateError) as cm:
+            op.Landmarks.deserialize(data, graph or self.g)
+        e = cm.exception
+        self.assertEqual(e.category, "format")
+        return e.error_class, e.offset
+
+    def patch(self, off, fmt, val, base=None):
+        b = bytearray(base if base is not None else self.b)
+        struct.pack_into(fmt, b, off, val)
+        return bytes(b)
+
+    def test_roundtrip(self):
+        self.assertEqual(len(self.b), 28 + 4 * self.k + 16 * self.k * self.n)
+        self.assertEqual(self.b[:4], b"OPLM")
+        lm2 = op.Landmarks.deserialize(self.b, self.g)
+        self.assertEqual(lm2.serialize(), self.b)
+        self.assertEqual(lm2.ids(), self.lm.ids())
+        # a hand-made table that is accepted also round-trips
+        b = self.patch(self.tab + 8 * 1 if self.lm.ids()[0] != 1 else self.tab + 8 * 2, "<d", INF)
+        self.assertEqual(op.Landmarks.deserialize(b, self.g).serialize(), b)
+
+    def test_hostile(self):
+        b, k, n, tab = self.b, self.k, self.n, self.tab
+        ids = self.lm.ids()
+        self.assertEqual(self.err(b[:27]), ("truncated", 27))
+        self.assertEqual(self.err(b""), ("truncated", 0))
+        self.assertEqual(self.err(b"OPLX" + b[4:]), ("bad_magic", 0))
+        self.assertEqual(self.err(b"OPLX" + b[4:27]), ("truncated", 27))   # length first
+        self.assertEqual(self.err(self.patch(4, "<I", 2)), ("unsupported_version", 4))
+        self.assertEqual(self.err(self.patch(8, "<i", 4)), ("node_count_mismatch", 8))
+        self.assertEqual(self.err(self.patch(8, "<i", -3)), ("node_count_mismatch", 8))
+        self.assertEqual(self.err(self.patch(12, "<i", 0)), ("count_out_of_range", 12))
+        self.assertEqual(self.err(self.patch(12, "<i", 4)), ("count_out_of_range", 12))
+        self.assertEqual(self.err(self.patch(12, "<i", -1)), ("count_out_of_range", 12))
+        self.assertEqual(self.err(self.patch(12, "<i", 3)), ("length_mismatch", len(b)))
+        self.assertEqual(self.err(b + b"\0"), ("length_mismatch", len(b)))
+        self.assertEqual(self.err(b[:-1]), ("length_mismatch", len(b) - 1))
+        self.assertEqual(self.err(self.patch(16, "<Q", self.g.fingerprint() ^ 1)),
+                         ("fingerprint_mismatch", 16))
+        other = op.CsrGraph(3, [(0, 1, 1.0)])
+        self.assertEqual(self.err(b, other), ("fingerprint_mismatch", 16))
+        self.assertEqual(self.err(self.patch(28 + 4, "<i", 3)), ("index_out_of_range", 32))
+        self.assertEqual(self.err(self.patch(28, "<i", -1)), ("index_out_of_range", 28))
+        self.assertEqual(self.err(self.patch(28 + 4, "<i", ids[0])), ("duplicate_node", 32))
+        for bad in (math.nan, -1.0, -0.0, -INF):
+            off = tab + 8 * 4
+            self.assertEqual(self.err(self.patch(off, "<d", bad)), ("bad_distance", off))
+        nan_neg = self.patch(tab + 8 * 5, "<Q", 0xFFF8000000000000)
+        self.assertEqual(self.err(nan_neg), ("bad_distance", tab + 40))
+        # earliest bad entry in byte order wins
+        two = self.patch(tab + 8 * 9, "<d", -1.0, self.patch(tab + 8 * 2, "<d", math.nan))
+        self.assertEqual(self.err(two), ("bad_distance", tab + 16))
+        # self distance: fwd[l][L_l] then bwd[l][L_l]
+        off_f = tab + 8 * (0 * n + ids[0])
+        self.assertEqual(self.err(self.patch(off_f, "<d", 1.0)), ("self_distance", off_f))
+        off_b = tab + 8 * (k * n + 1 * n + ids[1])
+        self.assertEqual(self.err(self.patch(off_b, "<d", 1.0)), ("self_distance", off_b))
+        # a bad distance anywhere precedes a self-distance error
+        both = self.patch(tab + 8 * (2 * k * n - 1), "<d", -2.0, self.patch(off_f, "<d", 1.0))
+        self.assertEqual(self.err(both)[0], "bad_distance")
+        # index error precedes bad distance
+        ib = self.patch(28, "<i", 9, self.patch(tab, "<d", math.nan))
+        self.assertEqual(self.err(ib), ("index_out_of_range", 28))
+
+
+# ----------------------------------------------------------------- point graphs
+
+def d2(a, b):
+    dx, dy, dz = b[0] - a[0], b[1] - a[1], b[2] - a[2]
+    return (dx * dx + dy * dy) + dz * dz
+
+
+def brute_links(pts, explicit, md, k, valid):
+    n = len(pts)
+    links = set()
+    for a, b in explicit:
+        if a != b:
+            links.add((min(a, b), max(a, b)))
+    asked = []
+
+    def ask(a, b):
+        asked.append((a, b))
+        return valid is None or valid(a, b)
+    if md > 0 and k == 0:
+        for a in range(n):
+            for b in range(a + 1, n):
+                if math.sqrt(d2(pts[a], pts[b])) <= md and ask(a, b):
+                    links.add((a, b))
+    elif k > 0:
+        for i in range(n):
+            order = sorted(range(n), key=lambda j: (d2(pts[i], pts[j]), j))
+            got = 0
+            for j in order:
+                if j == i or got == k:
+                    continue
+                if md > 0 and d2(pts[i], pts[j]) > md * md:
+                    continue
+                if ask(min(i, j), max(i, j)):
+                    links.add((min(i, j), max(i, j)))
+                    got += 1
+    return sorted(links), asked
+
+
+def links_of(pg):
+    c = pg.csr()
+    out = set()
+    for u in range(c.node_count()):
+        for s in range(c.offsets()[u], c.offsets()[u + 1]):
+            out.add((min(u, c.targets()[s]), max(u, c.targets()[s])))
+    return sorted(out)
+
+
+class PointGraphTests(unittest.TestCase):
+    def test_link_modes_vs_brute_force(self):
+        rng = random.Random(2)
+        for trial in range(120):
+            n = rng.randint(0, 14)
+            pts = [(float(rng.randint(-4, 4)), float(rng.randint(-4, 4)),
+                    float(rng.choice([0, 0, rng.randint(-2, 2)]))) for _ in range(n)]
+            explicit = [(rng.randrange(n), rng.randrange(n)) for _ in range(rng.randint(0, 3))] if n else []
+            md = rng.choice([0.0, 1.0, 1.5, 2.0, 3.0])
+            k = rng.choice([0, 0, 1, 2, 3])
+            seed = rng.random()
+
+            def valid(a, b, seed=seed):
+                self.assertLess(a, b)
+                return ((a * 31 + b * 17) * 1000 + int(seed * 1000)) % 3 != 0
+            use_valid = rng.random() < 0.5
+            want, want_asked = brute_links(pts, explicit, md, k, valid if use_valid else None)
+            asked = []
+
+            def rec(a, b):
+                asked.append((a, b))
+                return valid(a, b)
+            pg = op.PointGraph(pts, op.LinkOptions(explicit, md, k, rec if use_valid else None))
+            self.assertEqual(links_of(pg), want, (trial, md, k))
+            if use_valid:
+                self.assertEqual(asked, want_asked)
+            c = pg.csr()
+            self.assertEqual(c.edge_count(), 2 * len(want))
+            # each pair emits min -> max then max -> min; weight distance(p_min, p_max)
+            for u in range(n):
+                for s in range(c.offsets()[u], c.offsets()[u + 1]):
+                    v = c.targets()[s]
+                    self.assertEqual(c.weights()[s], math.sqrt(d2(pts[min(u, v)], pts[max(u, v)])))
+
+    def test_nearest_node_and_find_between(self):
+        pts = [(0, 0, 0), (3, 0, 0), (3, 4, 0), (0, 4, 0), (3, 0, 0)]
+        pg = op.PointGraph(pts, op.LinkOptions(nearest_count=2))
+        for q in [(1, 1, 0), (2.9, 0.1, 0), (3, 0, 0), (1.5, 2, 0), (10, 10, 10)]:
+            best = min(range(len(pts)), key=lambda i: (d2(pts[i], q), i))
+            self.assertEqual(pg.nearest_node(op.Point3(*q)), best)
+        r = pg.find_path_between((0.1, 0.1), (2.9, 3.9))
+        self.assertEqual(r.status, op.PathStatus.Found)
+        self.assertEqual(r.algorithm, op.Algorithm.AStar)
+        self.assertEqual(r.cost, 7.0)
+        with self.assertRaises(E.InvalidPosition):
+            pg.nearest_node((0, math.nan, 0))
+        with self.assertRaises(E.EmptyGraph):
+            op.PointGraph([]).nearest_node((0, 0, 0))
+
+    def test_point_errors(self):
+        B = 2.0 ** 21
+        op.PointGraph([(B, -B, B)])   # the bound itself is fine
+        with self.assertRaises(E.CoordinateOutOfRange) as cm:
+            op.PointGraph([(0, 0, 0), (0, math.nextafter(B, INF), math.nan)])
+        e = cm.exception
+        self.assertEqual((e.index, e.axis, e.value, e.bound), (1, "y", math.nextafter(B, INF), B))
+        for md in (math.nan, -1.0, INF, 2.0 ** -31):
+            with self.assertRaises(E.InvalidMaxDistance):
+                op.PointGraph([(0, 0, 0)], op.LinkOptions(max_distance=md))
+        op.PointGraph([(0, 0, 0)], op.LinkOptions(max_distance=2.0 ** -30))
+        with self.assertRaises(E.LinkOutOfRange) as cm:
+            op.PointGraph([(0, 0, 0), (1, 0, 0)], op.LinkOptions(explicit=[(0, 1), (1, 2)]))
+        self.assertEqual(cm.exception.index, 1)
+
+    def test_permutation_invariance_radius(self):
+        rng = random.Random(9)
+        pts = [(float(rng.randint(0, 9)), float(rng.randint(0, 9)), 0.0) for _ in range(12)]
+        base = op.PointGraph(pts, op.LinkOptions(max_distance=3.0))
+        perm = list(range(12))
+        rng.shuffle(perm)
+        moved = op.PointGraph([pts[p] for p in perm], op.LinkOptions(max_distance=3.0))
+        back = sorted(tuple(sorted((perm[a], perm[b]))) for a, b in links_of(moved))
+        self.assertEqual(back, links_of(base))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,120 @@
+//! The certify sections ([CONF.CHECK.*]). Each check module produces one or two [`Section`]s;
+//! [`certify`] runs them all for a reference implementation and any number of candidates.
+
+pub mod generated;
+pub mod landmarks;
+pub mod links;
+pub mod sliced;
+
+use crate::implementation::Implementation;
+use crate::report::{Report, Section};
+use indicatif::ProgressBar;
+use std::path::PathBuf;
+
+/// How much to run.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Base seed of every generated case.
+    pub seed: u64,
+    /// Generated graphs for `oracle` and `differential`.
+    pub oracle_graphs: usize,
+    /// Integer-weight graphs for `landmarks`.
+    pub landmark_graphs: usize,
+    /// Graphs for `sliced`.
+    pub sliced_graphs: usize,
+    /// Point sets for `links`.
+    pub link_sets: usize,
+    /// The vectors folder to verify (`vectors` section), or none to skip it.
+    pub vectors_dir: Option<PathBuf>,
+    /// Worker threads (1 or more).
+    pub threads: usize,
+}
+
+impl Config {
+    /// The CI-sized run: 2,000 oracle graphs, 200 landmark graphs.
+    pub fn ci(seed: u64) -> Self {
+        Config {
+            seed,
+            oracle_graphs: 2_000,
+            landmark_graphs: 200,
+            sliced_graphs: 300,
+            link_sets: 300,
+            vectors_dir: Some(default_vectors_dir()),
+            threads: default_threads(),
+        }
+    }
+
+    /// The `--full` run: 12,000 oracle graphs.
+    pub fn full(seed: u64) -> Self {
+        Config { oracle_graphs: 12_000, landmark_graphs: 1_200, sliced_graphs: 1_800, link_sets: 1_800, ..Config::ci(seed) }
+    }
+
+    /// Total units of work, for a progress bar.
+    pub fn work(&self) -> u64 {
+        (self.oracle_graphs + self.landmark_graphs + self.sliced_graphs + self.link_sets) as u64
+    }
+}
+
+/// The default seed of certify runs.
+pub const DEFAULT_SEED: u64 = 20_261_129;
+
+/// `vectors/` at the workspace root (found from this crate's manifest directory).
+pub fn default_vectors_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("vectors")
+}
+
+/// The machine's parallelism.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+}
+
+/// Runs `unit(i)` for `i in 0..count` on `threads` workers over contiguous ranges and merges the
+/// resulting sections in index order (so failures are listed deterministically).
+pub fn parallel<F>(count: usize, threads: usize, names: &[&str], unit: F) -> Vec<Section>
+where
+    F: Fn(usize, &mut [Section]) + Sync,
+{
+    let threads = threads.clamp(1, count.max(1));
+    let chunk = count.div_ceil(threads);
+    let parts: Vec<Vec<Section>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let unit = &unit;
+                scope.spawn(move || {
+                    let mut sections: Vec<Section> = names.iter().map(|n| Section::new(n)).collect();
+                    for i in t * chunk..((t + 1) * chunk).min(count) {
+                        unit(i, &mut sections);
+                    }
+                    sections
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("check worker panicked")).collect()
+    });
+    let mut merged: Vec<Section> = names.iter().map(|n| Section::new(n)).collect();
+    for part in parts {
+        for (m, s) in merged.iter_mut().zip(part) {
+            m.merge(s);
+        }
+    }
+    merged
+}
+
+/// Runs every section for `reference` and `candidates` and assembles the report.
+pub fn certify(
+    reference: &dyn Implementation,
+    candidates: &[&dyn Implementation],
+    config: &Config,
+    progress: Option<&ProgressBar>,
+) -> Report {
+    let mut all: Vec<&dyn Implementation> = vec![reference];
+    all.extend_from_slice(candidates);
+    let mut sections = generated::run(reference, candidates, config, progress);
+    sections.push(landmarks::run(&all, config, progress));
+    sections.push(sliced::run(&all, config, progress));
+    sections.push(links::run(&all, config, progress));
+    if let Some(dir) = &config.vectors_dir {
+        sections.push(crate::vectors::certify_section(dir, &all));
+    }
+    Report::new(all.iter().map(|i| i.name().to_string()).collect(), sections)
+}

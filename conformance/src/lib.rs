@@ -1,0 +1,33 @@
+//! `onepath-conformance`: the conformance kit of onepath-rs.
+//!
+//! It certifies implementations of `spec/graphs.md` (the two Rust crates, and ports in other
+//! languages through the [`Implementation`] trait) with:
+//! - committed golden vectors (scenario files, a hash matrix, a manifest) under `vectors/`,
+//! - an O(V^2) oracle, a brute-force link builder and generated graphs,
+//! - differential checks (byte-identical canonical outcomes, first differing step reported),
+//! - the `certify`, `vectors` and `road` commands of the binary.
+//!
+//! The formats and checks are specified in `spec/conformance.md` (clause ids `CONF.*`).
+#![deny(missing_docs)]
+
+pub mod adapters;
+pub mod checks;
+pub mod generators;
+pub mod implementation;
+pub mod json_text;
+pub mod links_bf;
+pub mod oracle;
+pub mod outcome;
+pub mod prng;
+pub mod recipes;
+pub mod report;
+pub mod road;
+pub mod scenario;
+pub mod vectors;
+
+pub use adapters::{OptimizedCrate, ReferenceCrate};
+pub use checks::{certify, Config};
+pub use implementation::{Implementation, LinkRequest, LinkResult, LinkRule, OplmError, RunOptions};
+pub use outcome::{first_difference, Difference, Outcome, PathOutcome};
+pub use report::{Failure, Report, Section};
+pub use scenario::{Case, GraphSpec, LandmarkSpec, Scenario, Variant};

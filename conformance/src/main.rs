@@ -1,0 +1,166 @@
+//! The `onepath-conformance` command line: `certify`, `vectors [--check]` and `road`.
+
+use clap::{Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use onepath_conformance::checks::{self, Config, DEFAULT_SEED};
+use onepath_conformance::{road, vectors, Implementation, OptimizedCrate, ReferenceCrate};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "onepath-conformance", version, about = "Conformance kit for onepath-rs (spec/conformance.md)")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run every check section on onepath-reference and onepath; exit 1 on any failure.
+    Certify {
+        /// The full run (12,000 oracle graphs instead of 2,000).
+        #[arg(long)]
+        full: bool,
+        /// Print one JSON object (schema onepath.certify-report) instead of the table.
+        #[arg(long)]
+        json: bool,
+        /// Base seed of the generated cases.
+        #[arg(long, default_value_t = DEFAULT_SEED)]
+        seed: u64,
+        /// The vectors folder to verify.
+        #[arg(long)]
+        vectors: Option<PathBuf>,
+        /// Worker threads (default: available parallelism).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+    /// Regenerate vectors/ from onepath-reference, or with --check verify it.
+    Vectors {
+        /// Fail (exit 1), naming each stale file, instead of writing.
+        #[arg(long)]
+        check: bool,
+        /// The vectors folder.
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
+    /// Expansion counts and wall times of the four searches on a road graph (optimized crate).
+    Road {
+        /// DIMACS .gr file.
+        #[arg(long)]
+        gr: Option<PathBuf>,
+        /// DIMACS .co coordinates (enables the A* variants).
+        #[arg(long, requires = "gr")]
+        co: Option<PathBuf>,
+        /// Generate a planar road-like graph of about N nodes (default when no --gr: 10000).
+        #[arg(long, conflicts_with = "gr")]
+        generate: Option<usize>,
+        /// Number of random queries.
+        #[arg(long, default_value_t = 100)]
+        queries: usize,
+        /// Seed of the queries (and of a generated graph).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+fn certify(full: bool, json: bool, seed: u64, dir: Option<PathBuf>, threads: Option<usize>) -> ExitCode {
+    let mut config = if full { Config::full(seed) } else { Config::ci(seed) };
+    if let Some(d) = dir {
+        config.vectors_dir = Some(d);
+    }
+    if let Some(t) = threads {
+        config.threads = t.max(1);
+    }
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let bar = ProgressBar::new(config.work());
+        bar.set_style(ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} cases").expect("template"));
+        bar
+    });
+    let candidates: [&dyn Implementation; 1] = [&OptimizedCrate];
+    let report = checks::certify(&ReferenceCrate, &candidates, &config, bar.as_ref());
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    if json {
+        println!("{}", report.to_json());
+    } else {
+        print!("{}", report.to_table());
+    }
+    if report.ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+fn vectors_command(check: bool, dir: Option<PathBuf>) -> ExitCode {
+    let dir = dir.unwrap_or_else(checks::default_vectors_dir);
+    if check {
+        let problems = vectors::check_dir(&dir, &ReferenceCrate);
+        if problems.is_empty() {
+            println!("vectors are up to date: {}", dir.display());
+            return ExitCode::SUCCESS;
+        }
+        for p in &problems {
+            println!("{p}");
+        }
+        println!("{} problem(s); run `onepath-conformance vectors` to regenerate", problems.len());
+        return ExitCode::from(1);
+    }
+    let files = vectors::generate_files(&ReferenceCrate);
+    match vectors::write_files(&dir, &files) {
+        Ok(()) => {
+            println!("wrote {} files to {}", files.len(), dir.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("cannot write {}: {e}", dir.display());
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn road_command(gr: Option<PathBuf>, co: Option<PathBuf>, generate: Option<usize>, queries: usize, seed: u64) -> ExitCode {
+    let graph = match gr {
+        Some(path) => {
+            let parsed = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display())).and_then(|t| road::parse_gr(&t));
+            let mut g = match parsed {
+                Ok(g) => g,
+                Err(e) => {
+                    eprintln!("{e}");
+                    return ExitCode::from(2);
+                }
+            };
+            if let Some(co) = co {
+                match std::fs::read_to_string(&co).map_err(|e| e.to_string()).and_then(|t| road::parse_co(&t, g.node_count)) {
+                    Ok(p) => g.positions = Some(p),
+                    Err(e) => {
+                        eprintln!("{}: {e}", co.display());
+                        return ExitCode::from(2);
+                    }
+                }
+            }
+            g
+        }
+        None => road::generated(generate.unwrap_or(10_000), seed),
+    };
+    match road::benchmark(&graph, queries, seed) {
+        Ok(table) => {
+            print!("{table}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    match Cli::parse().command {
+        Command::Certify { full, json, seed, vectors, threads } => certify(full, json, seed, vectors, threads),
+        Command::Vectors { check, dir } => vectors_command(check, dir),
+        Command::Road { gr, co, generate, queries, seed } => road_command(gr, co, generate, queries, seed),
+    }
+}

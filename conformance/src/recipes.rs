@@ -1,0 +1,130 @@
+//! The named scenario recipes behind the committed vectors ([CONF.VEC.IDS]). Ids are assigned
+//! here, once: a recipe is never renumbered or changed in place; a new one takes the next id.
+
+use crate::generators::{generate, random_queries, Generated, Kind, PointMode};
+use crate::prng::SplitMix64;
+use crate::scenario::{Case, GraphSpec, LandmarkSpec, StrategySpec};
+use serde_json::{json, Value};
+
+/// How a recipe makes its case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A seeded generator of [`crate::generators`].
+    Generated(Kind),
+    /// Small hand-written graph: equal-cost paths that only the tie-breaking rules order.
+    HandTies,
+    /// Small hand-written graph: zero weights, self-loops, parallel edges, an unreachable node
+    /// and an out-of-range query (an error outcome).
+    HandEdgeCases,
+}
+
+/// One named recipe.
+#[derive(Clone, Copy, Debug)]
+pub struct Recipe {
+    /// Vector id.
+    pub id: &'static str,
+    /// What the scenario exercises (its `_comment`).
+    pub comment: &'static str,
+    /// Generator or hand-made graph.
+    pub source: Source,
+    /// Generator seed.
+    pub seed: u64,
+    /// Approximate node count.
+    pub size: usize,
+    /// Number of queries.
+    pub queries: usize,
+}
+
+const fn r(id: &'static str, comment: &'static str, source: Source, seed: u64, size: usize, queries: usize) -> Recipe {
+    Recipe { id, comment, source, seed, size, queries }
+}
+
+use Kind::*;
+use PointMode::*;
+use Source::{Generated as G, HandEdgeCases, HandTies};
+
+/// Every recipe, in id order.
+pub const RECIPES: &[Recipe] = &[
+    r("GRAPH-0001", "hand-made ties: equal-cost routes ordered only by the open-set tie-breaks", HandTies, 1, 8, 4),
+    r("GRAPH-0002", "hand-made edge cases: zero weights, self-loops, parallel edges, an unreachable node, start == goal, an out-of-range goal", HandEdgeCases, 2, 6, 6),
+    r("GRAPH-0003", "small sparse directed graph with zero weights", G(Sparse), 3, 12, 5),
+    r("GRAPH-0004", "sparse directed graph, many unreachable pairs", G(Sparse), 4, 40, 6),
+    r("GRAPH-0005", "larger sparse directed graph", G(Sparse), 5, 150, 5),
+    r("GRAPH-0006", "small dense graph", G(Dense), 6, 10, 5),
+    r("GRAPH-0007", "dense graph", G(Dense), 7, 30, 5),
+    r("GRAPH-0008", "small lattice with integer positions and weights", G(Grid), 8, 16, 5),
+    r("GRAPH-0009", "lattice with diagonals and removed edges", G(Grid), 9, 100, 5),
+    r("GRAPH-0010", "road-like jittered lattice, fractional weights", G(Road), 10, 36, 5),
+    r("GRAPH-0011", "larger road-like graph", G(Road), 11, 196, 5),
+    r("GRAPH-0012", "point graph linked by radius", G(Points(Radius)), 12, 40, 5),
+    r("GRAPH-0013", "point graph linked to nearest neighbours", G(Points(Nearest)), 13, 40, 5),
+    r("GRAPH-0014", "point graph: nearest neighbours capped by a radius", G(Points(Both)), 14, 40, 5),
+    r("GRAPH-0015", "point graph with explicit links only", G(Points(Explicit)), 15, 30, 5),
+    r("GRAPH-0016", "3D point graph linked by radius", G(Points3d), 16, 50, 5),
+    r("GRAPH-0017", "tiny sparse graph (2 nodes)", G(Sparse), 17, 2, 4),
+    r("GRAPH-0018", "lattice, many queries", G(Grid), 18, 49, 12),
+];
+
+fn hand_ties() -> (GraphSpec, Vec<(u32, u32)>) {
+    // Two layers of equal-cost detours between 0 and 7, undirected, with positions.
+    let edges = vec![
+        (0, 1, 1.0), (0, 2, 1.0), (0, 3, 1.0),
+        (1, 4, 1.0), (2, 4, 1.0), (2, 5, 1.0), (3, 5, 1.0),
+        (4, 6, 1.0), (5, 6, 1.0), (4, 7, 2.0), (5, 7, 2.0), (6, 7, 1.0),
+    ];
+    let positions = vec![
+        [0.0, 0.0, 0.0], [1.0, -1.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0],
+        [2.0, -0.5, 0.0], [2.0, 0.5, 0.0], [3.0, 0.0, 0.0], [3.0, 1.0, 0.0],
+    ];
+    let graph = GraphSpec::Edges { node_count: 8, directed: false, edges, positions: Some(positions) };
+    (graph, vec![(0, 7), (7, 0), (1, 5), (3, 4)])
+}
+
+fn hand_edge_cases() -> (GraphSpec, Vec<(u32, u32)>) {
+    let edges = vec![
+        (0, 1, 0.0), (1, 1, 0.0), (1, 2, 3.0), (1, 2, 2.0), (2, 0, 0.0),
+        (2, 3, 0.0), (3, 3, 5.0), (0, 3, 2.0), (3, 4, 1.0),
+    ];
+    let graph = GraphSpec::Edges { node_count: 6, directed: true, edges, positions: None };
+    (graph, vec![(0, 4), (4, 0), (2, 2), (0, 5), (3, 1), (0, 6)])
+}
+
+impl Recipe {
+    /// Builds the recipe's case, queries and `generator` provenance.
+    pub fn build(&self) -> Generated {
+        match self.source {
+            Source::Generated(kind) => {
+                let mut g = generate(kind, self.seed, self.size, self.queries);
+                g.provenance.insert("recipe".into(), Value::from(self.id));
+                g
+            }
+            Source::HandTies | Source::HandEdgeCases => {
+                let (graph, queries) = if self.source == Source::HandTies { hand_ties() } else { hand_edge_cases() };
+                let mut rng = SplitMix64::new(self.seed);
+                let mut queries = queries;
+                if queries.len() < self.queries {
+                    queries.extend(random_queries(&mut rng, graph.node_count(), self.queries - queries.len()));
+                }
+                let landmarks = LandmarkSpec { count: 2, strategy: StrategySpec::Avoid, seed: self.seed };
+                let name = if self.source == Source::HandTies { "hand_ties" } else { "hand_edge_cases" };
+                let provenance = match json!({"kind": name, "seed": self.seed, "recipe": self.id}) {
+                    Value::Object(m) => m,
+                    _ => unreachable!(),
+                };
+                Generated { case: Case { graph, landmarks }, queries, integer_weights: true, provenance }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_sequential_and_unique() {
+        for (i, recipe) in RECIPES.iter().enumerate() {
+            assert_eq!(recipe.id, format!("GRAPH-{:04}", i + 1));
+        }
+    }
+}

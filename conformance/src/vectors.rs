@@ -1,0 +1,339 @@
+//! Golden vectors ([CONF.VEC.*], [CONF.MATRIX.*], [CONF.MANIFEST.*]): generating `vectors/` from
+//! an implementation (the reference), checking a committed copy for staleness, and the `vectors`
+//! section of certify, which re-runs every committed scenario on every implementation.
+
+use crate::implementation::{Implementation, LinkRequest, RunOptions};
+use crate::json_text::to_text;
+use crate::outcome::{cell_hash, first_difference, sha256_hex, Outcome};
+use crate::recipes::RECIPES;
+use crate::report::{Failure, Section};
+use crate::scenario::{Case, DecodedOutcome, GraphSpec, Scenario, Variant, SCENARIO_SCHEMA};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Path of the matrix inside `vectors/`.
+pub const MATRIX_PATH: &str = "graphs/matrix.json";
+/// Path of the manifest inside `vectors/`.
+pub const MANIFEST_PATH: &str = "MANIFEST.json";
+
+/// The extra (non-variant) matrix columns.
+pub const EXTRA_COLUMNS: [&str; 2] = ["links", "oplm"];
+
+/// The hash matrix file ([CONF.MATRIX.FILE]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Matrix {
+    /// `onepath.hash-matrix`.
+    pub schema: String,
+    /// 1.
+    pub version: u32,
+    /// What the file is.
+    #[serde(rename = "_comment")]
+    pub comment: String,
+    /// Column names in order.
+    pub columns: Vec<String>,
+    /// One row per scenario.
+    pub rows: Vec<MatrixRow>,
+}
+
+/// One matrix row.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MatrixRow {
+    /// Vector id.
+    pub scenario: String,
+    /// Column name to lowercase hex SHA-256, or null when n/a.
+    pub cells: BTreeMap<String, Option<String>>,
+}
+
+/// The manifest file ([CONF.MANIFEST.FILE]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    /// `onepath.vectors-manifest`.
+    pub schema: String,
+    /// 1.
+    pub version: u32,
+    /// What the file is.
+    #[serde(rename = "_comment")]
+    pub comment: String,
+    /// Every other file under `vectors/`, sorted by path.
+    pub files: Vec<ManifestEntry>,
+}
+
+/// One manifest entry.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ManifestEntry {
+    /// Path relative to `vectors/`, `/`-separated.
+    pub path: String,
+    /// Lowercase hex SHA-256 of the file's bytes.
+    pub sha256: String,
+}
+
+/// The CSR edge list encoding of [CONF.ENC.LINKS].
+pub fn encode_csr_edges(node_count: usize, edges: &[(u32, u32, f64)]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(8 + 16 * edges.len());
+    out.extend_from_slice(&(node_count as u32).to_le_bytes());
+    out.extend_from_slice(&(edges.len() as u32).to_le_bytes());
+    for &(a, b, w) in edges {
+        out.extend_from_slice(&a.to_le_bytes());
+        out.extend_from_slice(&b.to_le_bytes());
+        out.extend_from_slice(&w.to_bits().to_le_bytes());
+    }
+    out
+}
+
+/// The `links` cell of a case: SHA-256 of the CSR edge list of a point graph, else `None`.
+pub fn links_cell(imp: &dyn Implementation, case: &Case) -> Option<String> {
+    match &case.graph {
+        GraphSpec::Points { points, explicit, max_distance, nearest_count } => {
+            let req = LinkRequest {
+                points: points.clone(),
+                explicit: explicit.clone(),
+                max_distance: *max_distance,
+                nearest_count: *nearest_count,
+                rule: None,
+            };
+            Some(match imp.build_links(&req) {
+                Ok(r) => sha256_hex(&encode_csr_edges(points.len(), &r.edges)),
+                Err(class) => sha256_hex(&Outcome::Error(class).encode()),
+            })
+        }
+        GraphSpec::Edges { .. } => None,
+    }
+}
+
+/// The `oplm` cell: SHA-256 of the landmark table bytes, or of the error encoding.
+pub fn oplm_cell(imp: &dyn Implementation, case: &Case) -> String {
+    match imp.build_landmarks(case) {
+        Ok(bytes) => sha256_hex(&bytes),
+        Err(class) => sha256_hex(&Outcome::Error(class).encode()),
+    }
+}
+
+/// All matrix column names.
+pub fn columns() -> Vec<String> {
+    Variant::ALL.iter().map(|v| v.name().to_string()).chain(EXTRA_COLUMNS.iter().map(|c| c.to_string())).collect()
+}
+
+/// Runs a case on `imp` and returns its outcomes per applicable variant plus its matrix row.
+pub fn run_row(imp: &dyn Implementation, id: &str, case: &Case, queries: &[(u32, u32)]) -> (BTreeMap<Variant, Vec<Outcome>>, MatrixRow) {
+    let variants: Vec<Variant> = Variant::ALL.iter().copied().filter(|v| v.applies_to(&case.graph)).collect();
+    let results = imp.run_case(case, &variants, queries, RunOptions::MATRIX);
+    let outcomes: BTreeMap<Variant, Vec<Outcome>> = variants.iter().copied().zip(results).collect();
+    let mut cells = BTreeMap::new();
+    for v in Variant::ALL {
+        cells.insert(v.name().to_string(), outcomes.get(&v).map(|o| cell_hash(o)));
+    }
+    cells.insert("links".to_string(), links_cell(imp, case));
+    cells.insert("oplm".to_string(), Some(oplm_cell(imp, case)));
+    (outcomes, MatrixRow { scenario: id.to_string(), cells })
+}
+
+/// Generates every file of `vectors/` from `imp`: relative path to bytes.
+pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
+    let mut files = BTreeMap::new();
+    let mut rows = Vec::new();
+    for recipe in RECIPES {
+        let g = recipe.build();
+        let (outcomes, row) = run_row(imp, recipe.id, &g.case, &g.queries);
+        let scenario = Scenario {
+            schema: SCENARIO_SCHEMA.to_string(),
+            version: 1,
+            id: recipe.id.to_string(),
+            comment: recipe.comment.to_string(),
+            generator: g.provenance.clone(),
+            graph: g.case.graph.clone(),
+            landmarks: g.case.landmarks,
+            queries: g.queries.clone(),
+            csr_edges_sha256: row.cells["links"].clone(),
+            oplm_sha256: row.cells["oplm"].clone(),
+            outcomes: outcomes.iter().map(|(v, o)| (*v, o.iter().map(DecodedOutcome::from_outcome).collect())).collect(),
+        };
+        files.insert(format!("graphs/{}.json", recipe.id), to_text(&scenario).into_bytes());
+        rows.push(row);
+    }
+    let matrix = Matrix {
+        schema: "onepath.hash-matrix".into(),
+        version: 1,
+        comment: "One row per graph scenario; each cell is the SHA-256 of the concatenated canonical outcome encodings of the scenario's queries for that variant (spec/conformance.md CONF.MATRIX.CELL); links and oplm hash the CSR edge list and the landmark table; null = not applicable.".into(),
+        columns: columns(),
+        rows,
+    };
+    files.insert(MATRIX_PATH.to_string(), to_text(&matrix).into_bytes());
+    let manifest = Manifest {
+        schema: "onepath.vectors-manifest".into(),
+        version: 1,
+        comment: "SHA-256 of every file under vectors/ except this one, sorted by path (spec/conformance.md CONF.MANIFEST.FILE).".into(),
+        files: files.iter().map(|(p, b)| ManifestEntry { path: p.clone(), sha256: sha256_hex(b) }).collect(),
+    };
+    files.insert(MANIFEST_PATH.to_string(), to_text(&manifest).into_bytes());
+    files
+}
+
+/// Every file under `dir` as relative `/`-separated paths, sorted.
+pub fn list_files(dir: &Path) -> std::io::Result<Vec<String>> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) -> std::io::Result<()> {
+        for entry in std::fs::read_dir(dir)? {
+            let path = entry?.path();
+            if path.is_dir() {
+                walk(root, &path, out)?;
+            } else {
+                let rel = path.strip_prefix(root).expect("under root");
+                out.push(rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/"));
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    if dir.exists() {
+        walk(dir, dir, &mut out)?;
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Writes the generated files into `dir`, removing files that are no longer generated.
+pub fn write_files(dir: &Path, files: &BTreeMap<String, Vec<u8>>) -> std::io::Result<()> {
+    for old in list_files(dir)? {
+        if !files.contains_key(&old) {
+            std::fs::remove_file(dir.join(&old))?;
+        }
+    }
+    for (rel, bytes) in files {
+        let path = dir.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(path, bytes)?;
+    }
+    Ok(())
+}
+
+/// Checks the manifest's recorded hashes against the files in `dir`; returns one line per problem.
+pub fn check_manifest(dir: &Path) -> Vec<String> {
+    let text = match std::fs::read_to_string(dir.join(MANIFEST_PATH)) {
+        Ok(t) => t,
+        Err(e) => return vec![format!("{MANIFEST_PATH}: cannot read: {e}")],
+    };
+    let manifest: Manifest = match serde_json::from_str(&text) {
+        Ok(m) => m,
+        Err(e) => return vec![format!("{MANIFEST_PATH}: invalid: {e}")],
+    };
+    let mut problems = Vec::new();
+    let listed: Vec<&str> = manifest.files.iter().map(|e| e.path.as_str()).collect();
+    for entry in &manifest.files {
+        match std::fs::read(dir.join(&entry.path)) {
+            Ok(bytes) if sha256_hex(&bytes) == entry.sha256 => {}
+            Ok(bytes) => problems.push(format!("{}: SHA-256 {} differs from the manifest's {}", entry.path, sha256_hex(&bytes), entry.sha256)),
+            Err(_) => problems.push(format!("{}: listed in the manifest but missing", entry.path)),
+        }
+    }
+    for f in list_files(dir).unwrap_or_default() {
+        if f != MANIFEST_PATH && !listed.contains(&f.as_str()) {
+            problems.push(format!("{f}: not listed in the manifest"));
+        }
+    }
+    problems
+}
+
+/// `vectors --check`: one line per stale, missing, unexpected or mis-hashed file.
+pub fn check_dir(dir: &Path, imp: &dyn Implementation) -> Vec<String> {
+    let expected = generate_files(imp);
+    let mut problems = check_manifest(dir);
+    let present = list_files(dir).unwrap_or_default();
+    for (rel, bytes) in &expected {
+        match std::fs::read(dir.join(rel)) {
+            Ok(b) if &b == bytes => {}
+            Ok(_) => problems.push(format!("{rel}: stale (differs from what `vectors` would generate)")),
+            Err(_) => problems.push(format!("{rel}: missing")),
+        }
+    }
+    for f in present {
+        if !expected.contains_key(&f) {
+            problems.push(format!("{f}: unexpected (not generated by any recipe)"));
+        }
+    }
+    problems
+}
+
+fn read_scenarios(dir: &Path) -> Result<Vec<Scenario>, String> {
+    let mut out = Vec::new();
+    for rel in list_files(dir).map_err(|e| e.to_string())? {
+        if rel.starts_with("graphs/GRAPH-") && rel.ends_with(".json") {
+            let text = std::fs::read_to_string(dir.join(&rel)).map_err(|e| format!("{rel}: {e}"))?;
+            out.push(Scenario::parse(&text).map_err(|e| format!("{rel}: {e}"))?);
+        }
+    }
+    Ok(out)
+}
+
+/// The `vectors` section of certify.
+pub fn certify_section(dir: &Path, all: &[&dyn Implementation]) -> Section {
+    let mut s = Section::new("vectors");
+    let fail = |vector: &str, imp: &str, what: String, expected: String, found: String| Failure {
+        vector: Some(vector.to_string()),
+        implementation: imp.to_string(),
+        what,
+        expected,
+        found,
+        ..Default::default()
+    };
+    for problem in check_manifest(dir) {
+        s.fail(fail(MANIFEST_PATH, "-", "manifest".into(), "recorded SHA-256".into(), problem));
+    }
+    let scenarios = match read_scenarios(dir) {
+        Ok(v) => v,
+        Err(e) => {
+            s.fail(fail("-", "-", "scenario file".into(), "a valid scenario".into(), e));
+            return s;
+        }
+    };
+    let matrix: Option<Matrix> = std::fs::read_to_string(dir.join(MATRIX_PATH)).ok().and_then(|t| serde_json::from_str(&t).ok());
+    if matrix.is_none() {
+        s.fail(fail(MATRIX_PATH, "-", "matrix".into(), "a valid matrix file".into(), "missing or invalid".into()));
+    }
+    for scenario in &scenarios {
+        let case = scenario.case();
+        let committed_row = matrix.as_ref().and_then(|m| m.rows.iter().find(|r| r.scenario == scenario.id));
+        for imp in all {
+            let (outcomes, row) = run_row(*imp, &scenario.id, &case, &scenario.queries);
+            for (variant, expected) in &scenario.outcomes {
+                for (qi, e) in expected.iter().enumerate() {
+                    let e = e.to_outcome().expect("validated on load");
+                    let found = &outcomes[variant][qi];
+                    s.record(first_difference(&e, found).map(|d| Failure {
+                        vector: Some(scenario.id.clone()),
+                        implementation: imp.name().to_string(),
+                        variant: Some(variant.name().to_string()),
+                        query: Some(qi),
+                        what: d.what,
+                        expected: d.expected,
+                        found: d.found,
+                        step: d.step,
+                        ..Default::default()
+                    }));
+                }
+            }
+            for (column, recorded) in [("links", &scenario.csr_edges_sha256), ("oplm", &scenario.oplm_sha256)] {
+                let found = &row.cells[column];
+                s.record((found != recorded).then(|| fail(&scenario.id, imp.name(), format!("{column} hash in scenario file"), format!("{recorded:?}"), format!("{found:?}"))));
+            }
+            match committed_row {
+                None => s.fail(fail(&scenario.id, imp.name(), "matrix row".into(), "a row".into(), "none".into())),
+                Some(committed) => {
+                    for column in columns() {
+                        let (e, f) = (committed.cells.get(&column).cloned().flatten(), row.cells.get(&column).cloned().flatten());
+                        s.record((e != f).then(|| Failure {
+                            variant: Some(column.clone()),
+                            ..fail(&scenario.id, imp.name(), "matrix cell".into(), format!("{e:?}"), format!("{f:?}"))
+                        }));
+                    }
+                }
+            }
+        }
+    }
+    s
+}
