@@ -236,11 +236,15 @@ impl<'g, C: GraphCost, H: GraphHeuristic> BidirectionalGraphSearch<'g, C, H> {
         }
     }
 
-    /// [GRAPH.ASTAR.RUN] Steps without a budget, checking `cancel` before the first iteration and
-    /// after every 256 iterations of this call; a set flag returns `Running` (resumable).
+    /// [GRAPH.ASTAR.RUN] Steps without a budget; before the first iteration and after every 256
+    /// iterations of this call it first applies the termination check (`step(0)`), then reads
+    /// `cancel`; a set flag returns `Running` (resumable).
     pub fn run(&mut self, cancel: Option<&AtomicBool>) -> SearchStatus {
         loop {
             if self.status != SearchStatus::Running {
+                return self.status;
+            }
+            if self.step(0) != SearchStatus::Running {
                 return self.status;
             }
             if let Some(flag) = cancel {

@@ -108,6 +108,9 @@ fn bound(fwd: &[f64], bwd: &[f64], n: usize, k: usize, u: u32, v: u32) -> f64 {
     best
 }
 
+/// [GRAPH.OPLM.LAYOUT] Length of the OPLM header: magic, version, `N`, `k`, fingerprint.
+const HEADER_LEN: usize = 24;
+
 /// [GRAPH.ALT.TABLES] [GRAPH.ALT.STALE] A landmark table: ids, distance tables, and the node count
 /// and fingerprint of the CSR graph it was built on.
 #[derive(Clone, Debug)]
@@ -117,10 +120,6 @@ pub struct Landmarks {
     ids: Vec<u32>,
     fwd: Vec<f64>,
     bwd: Vec<f64>,
-    /// [GRAPH.OPLM.LAYOUT] Bytes 24..28 of the OPLM header, which the clause's field list does not
-    /// name (its fields end at 24, its ids start at 28): written as zeros, kept verbatim when read
-    /// so that [GRAPH.OPLM.ROUNDTRIP] holds.
-    reserved: [u8; 4],
 }
 
 impl Landmarks {
@@ -143,7 +142,6 @@ impl Landmarks {
             ids: Vec::with_capacity(k),
             fwd: Vec::new(),
             bwd: Vec::new(),
-            reserved: [0; 4],
         };
         let mut is_landmark = vec![false; n];
         for _slot in 0..k {
@@ -313,18 +311,16 @@ impl Landmarks {
         bound(&self.fwd, &self.bwd, self.node_count, self.ids.len(), from, to)
     }
 
-    /// [GRAPH.OPLM.LAYOUT] The OPLM bytes of the table: magic, version, `N`, `k`, fingerprint,
-    /// 4 unnamed header bytes (zeros for a built table; see the report on the 28-byte header),
-    /// ids, forward table, backward table.
+    /// [GRAPH.OPLM.LAYOUT] The OPLM bytes of the table: the 24-byte header (magic, version, `N`,
+    /// `k`, fingerprint), ids, forward table, backward table.
     pub fn serialize(&self) -> Vec<u8> {
         let k = self.ids.len();
-        let mut out = Vec::with_capacity(28 + 4 * k + 16 * k * self.node_count);
+        let mut out = Vec::with_capacity(HEADER_LEN + 4 * k + 16 * k * self.node_count);
         out.extend_from_slice(b"OPLM");
         out.extend_from_slice(&1u32.to_le_bytes());
         out.extend_from_slice(&(self.node_count as i32).to_le_bytes());
         out.extend_from_slice(&(k as i32).to_le_bytes());
         out.extend_from_slice(&self.fingerprint.to_le_bytes());
-        out.extend_from_slice(&self.reserved);
         for &id in &self.ids {
             out.extend_from_slice(&(id as i32).to_le_bytes());
         }
@@ -339,7 +335,7 @@ impl Landmarks {
     pub fn deserialize(bytes: &[u8], graph: &CsrGraph) -> Result<Landmarks, GraphStateError> {
         let err = |kind, offset| Err(GraphStateError::new(kind, offset));
         let len = bytes.len();
-        if len < 28 {
+        if len < HEADER_LEN {
             return err(StateKind::Truncated { length: len }, len);
         }
         let u32_at = |o: usize| u32::from_le_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]]);
@@ -366,7 +362,7 @@ impl Landmarks {
             return err(StateKind::CountOutOfRange { count: stored_k, node_count: stored_n }, 12);
         }
         let k = stored_k as usize;
-        let expected: u128 = 28 + 4 * k as u128 + 16 * (k as u128) * (n as u128);
+        let expected: u128 = HEADER_LEN as u128 + 4 * k as u128 + 16 * (k as u128) * (n as u128);
         if expected != len as u128 {
             let offset = if (len as u128) > expected { expected as usize } else { len };
             let expected = u64::try_from(expected).unwrap_or(u64::MAX);
@@ -381,7 +377,7 @@ impl Landmarks {
         }
         let mut ids: Vec<u32> = Vec::with_capacity(k);
         for slot in 0..k {
-            let offset = 28 + 4 * slot;
+            let offset = HEADER_LEN + 4 * slot;
             let id = i32_at(offset);
             if id < 0 || id >= stored_n {
                 return err(StateKind::IndexOutOfRange { slot, id, node_count: stored_n }, offset);
@@ -391,7 +387,7 @@ impl Landmarks {
             }
             ids.push(id as u32);
         }
-        let table_start = 28 + 4 * k;
+        let table_start = HEADER_LEN + 4 * k;
         let mut values: Vec<f64> = Vec::with_capacity(2 * k * n);
         for i in 0..2 * k * n {
             let offset = table_start + 8 * i;
@@ -417,8 +413,7 @@ impl Landmarks {
                 return err(StateKind::SelfDistance { landmark: l, backward: true, value_bits }, at);
             }
         }
-        let reserved = [bytes[24], bytes[25], bytes[26], bytes[27]];
-        Ok(Landmarks { node_count: n, fingerprint: stored_fp, ids, fwd, bwd, reserved })
+        Ok(Landmarks { node_count: n, fingerprint: stored_fp, ids, fwd, bwd })
     }
 }
 

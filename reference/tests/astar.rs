@@ -272,6 +272,20 @@ fn sliced_steps_equal_one_run() {
 
 #[test]
 fn run_checks_cancel_before_the_first_iteration_and_can_resume() {
+    // [GRAPH.ASTAR.RUN] the empty check comes first: an exhausted search reports NotFound even when cancelled
+    // (an infinite start estimate pushes nothing, [GRAPH.ASTAR.START_INF])
+    struct Hopeless;
+    impl GraphHeuristic for Hopeless {
+        fn estimate(&self, _: u32, _: u32) -> f64 {
+            f64::INFINITY
+        }
+    }
+    let lone = CsrGraph::new(2, &[]).unwrap();
+    let mut t = GraphAStar::new(&lone, DefaultGraphCost, Hopeless);
+    t.begin(0, 1).unwrap();
+    assert_eq!(t.status(), SearchStatus::Running);
+    assert_eq!(t.run(Some(&AtomicBool::new(true))), SearchStatus::NotFound);
+    assert_eq!(t.iterations(), 0);
     let n = 600u32;
     let edges: Vec<GraphEdge> = (0..n - 1).map(|i| e(i, i + 1, 1.0)).collect();
     let g = CsrGraph::new(n as usize, &edges).unwrap();

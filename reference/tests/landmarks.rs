@@ -139,7 +139,7 @@ fn lower_bound_proves_unreachability() {
 
 // ---------------------------------------------------------------- OPLM
 
-/// A 4-node graph and a 2-landmark table on it: 28 + 8 + 16 * 2 * 4 = 164 bytes.
+/// A 4-node graph and a 2-landmark table on it: 24 + 8 + 16 * 2 * 4 = 160 bytes.
 fn fixture() -> (CsrGraph, Landmarks, Vec<u8>) {
     let g = CsrGraph::new(4, &[e(0, 1, 1.0), e(1, 2, 1.5), e(2, 0, 2.0), e(2, 3, 0.5)]).unwrap();
     let opts = LandmarkOptions { count: 2, ..Default::default() };
@@ -156,21 +156,17 @@ fn check(bytes: &[u8], g: &CsrGraph, class: &str, offset: usize) {
 #[test]
 fn oplm_layout_and_round_trip() {
     let (g, t, b) = fixture();
-    assert_eq!(b.len(), 164);
+    assert_eq!(b.len(), 160);
     assert_eq!(&b[0..4], b"OPLM");
     assert_eq!(&b[4..8], &[1, 0, 0, 0]);
     assert_eq!(&b[8..12], &[4, 0, 0, 0]);
     assert_eq!(&b[12..16], &[2, 0, 0, 0]);
     assert_eq!(&b[16..24], &g.fingerprint().to_le_bytes());
-    assert_eq!(&b[28..32], &(t.ids()[0] as i32).to_le_bytes());
-    // fwd[1][v] for v = 2 sits at 36 + 8 * (1 * 4 + 2)
-    assert_eq!(&b[36 + 8 * 6..36 + 8 * 7], &t.forward(1, 2).to_bits().to_le_bytes());
-    // bwd[0][3] at 36 + 8 * (2 * 4 + 0 * 4 + 3)
-    assert_eq!(&b[36 + 8 * 11..36 + 8 * 12], &t.backward(0, 3).to_bits().to_le_bytes());
-    assert_eq!(&b[24..28], &[0, 0, 0, 0], "the 4 header bytes the field list does not name");
-    let mut odd = b.clone();
-    odd[24..28].copy_from_slice(&[7, 0, 0, 1]);
-    assert_eq!(Landmarks::deserialize(&odd, &g).unwrap().serialize(), odd, "round trip keeps them");
+    assert_eq!(&b[24..28], &(t.ids()[0] as i32).to_le_bytes());
+    // fwd[1][v] for v = 2 sits at 32 + 8 * (1 * 4 + 2)
+    assert_eq!(&b[32 + 8 * 6..32 + 8 * 7], &t.forward(1, 2).to_bits().to_le_bytes());
+    // bwd[0][3] at 32 + 8 * (2 * 4 + 0 * 4 + 3)
+    assert_eq!(&b[32 + 8 * 11..32 + 8 * 12], &t.backward(0, 3).to_bits().to_le_bytes());
     let back = Landmarks::deserialize(&b, &g).unwrap();
     assert_eq!(back.serialize(), b);
     assert_eq!(back.ids(), t.ids());
@@ -186,7 +182,7 @@ fn oplm_layout_and_round_trip() {
 fn oplm_hostile_header() {
     let (g, _, b) = fixture();
     check(&[], &g, "truncated", 0);
-    check(&b[..27], &g, "truncated", 27);
+    check(&b[..23], &g, "truncated", 23);
     let mut x = b.clone();
     x[0] = b'X';
     x[4] = 9; // also a bad version: the magic is checked first
@@ -211,17 +207,17 @@ fn oplm_hostile_length() {
     let (g, _, b) = fixture();
     let mut longer = b.clone();
     longer.push(0);
-    check(&longer, &g, "length_mismatch", 164);
-    check(&b[..163], &g, "length_mismatch", 163);
-    check(&b[..28], &g, "length_mismatch", 28);
-    // k = 1 expects 28 + 4 + 64 = 96 bytes; the input is longer
+    check(&longer, &g, "length_mismatch", 160);
+    check(&b[..159], &g, "length_mismatch", 159);
+    check(&b[..24], &g, "length_mismatch", 24);
+    // k = 1 expects 24 + 4 + 64 = 92 bytes; the input is longer
     let mut x = b.clone();
     x[12] = 1;
-    check(&x, &g, "length_mismatch", 96);
-    // k = 4 expects 28 + 16 + 256 = 300 bytes; the input is shorter
+    check(&x, &g, "length_mismatch", 92);
+    // k = 4 expects 24 + 16 + 256 = 296 bytes; the input is shorter
     let mut x = b.clone();
     x[12] = 4;
-    check(&x, &g, "length_mismatch", 164);
+    check(&x, &g, "length_mismatch", 160);
 }
 
 #[test]
@@ -235,15 +231,15 @@ fn oplm_hostile_fingerprint_and_ids() {
     check(&b, &other, "fingerprint_mismatch", 16);
     for bad in [-1i32, 4, i32::MAX] {
         let mut x = b.clone();
-        x[32..36].copy_from_slice(&bad.to_le_bytes());
-        check(&x, &g, "index_out_of_range", 32);
+        x[28..32].copy_from_slice(&bad.to_le_bytes());
+        check(&x, &g, "index_out_of_range", 28);
     }
     let mut x = b.clone();
-    x[32..36].copy_from_slice(&(t.ids()[0] as i32).to_le_bytes());
-    check(&x, &g, "duplicate_node", 32);
+    x[28..32].copy_from_slice(&(t.ids()[0] as i32).to_le_bytes());
+    check(&x, &g, "duplicate_node", 28);
     // id errors come before table errors
-    x[36..44].copy_from_slice(&f64::NAN.to_bits().to_le_bytes());
-    check(&x, &g, "duplicate_node", 32);
+    x[32..40].copy_from_slice(&f64::NAN.to_bits().to_le_bytes());
+    check(&x, &g, "duplicate_node", 28);
 }
 
 #[test]
@@ -253,18 +249,18 @@ fn oplm_hostile_tables() {
     for (i, bad) in bad_values.into_iter().enumerate() {
         // entry 3 + i of the 16 (fwd then bwd)
         let idx = 3 + 2 * i;
-        let at = 36 + 8 * idx;
+        let at = 32 + 8 * idx;
         let mut x = b.clone();
         x[at..at + 8].copy_from_slice(&bad.to_bits().to_le_bytes());
         // a later bad entry does not matter: the first in byte order is reported
-        x[156..164].copy_from_slice(&f64::NAN.to_bits().to_le_bytes());
+        x[152..160].copy_from_slice(&f64::NAN.to_bits().to_le_bytes());
         check(&x, &g, "bad_distance", at);
     }
     // self distances: fwd[l][L_l] then bwd[l][L_l]
     for l in 0..2 {
         let lm = t.ids()[l] as usize;
-        let f_at = 36 + 8 * (l * 4 + lm);
-        let b_at = 36 + 8 * (8 + l * 4 + lm);
+        let f_at = 32 + 8 * (l * 4 + lm);
+        let b_at = 32 + 8 * (8 + l * 4 + lm);
         let mut x = b.clone();
         x[f_at..f_at + 8].copy_from_slice(&1.0f64.to_bits().to_le_bytes());
         x[b_at..b_at + 8].copy_from_slice(&1.0f64.to_bits().to_le_bytes());
@@ -276,9 +272,9 @@ fn oplm_hostile_tables() {
     // a bad distance anywhere beats a self distance of an earlier landmark
     let lm = t.ids()[0] as usize;
     let mut x = b.clone();
-    x[36 + 8 * lm..44 + 8 * lm].copy_from_slice(&2.0f64.to_bits().to_le_bytes());
-    x[156..164].copy_from_slice(&(-3.0f64).to_bits().to_le_bytes());
-    check(&x, &g, "bad_distance", 156);
+    x[32 + 8 * lm..40 + 8 * lm].copy_from_slice(&2.0f64.to_bits().to_le_bytes());
+    x[152..160].copy_from_slice(&(-3.0f64).to_bits().to_le_bytes());
+    check(&x, &g, "bad_distance", 152);
 }
 
 #[test]
