@@ -204,6 +204,13 @@ impl<'g, C: GraphCost, H: GraphHeuristic> GraphAStar<'g, C, H> {
     /// [GRAPH.ASTAR.STEP] [GRAPH.ASTAR.EMPTY_FIRST] [GRAPH.ASTAR.GOAL_CLOSED] Runs at most
     /// `max_iterations` iterations; the empty check precedes the budget check.
     pub fn step(&mut self, max_iterations: u64) -> SearchStatus {
+        self.advance(max_iterations, None)
+    }
+
+    /// `step` with an optional cancel flag read before an iteration whenever the number of
+    /// iterations done in this call is a multiple of 256 (after the empty / stop check).
+    #[inline]
+    fn advance(&mut self, max_iterations: u64, cancel: Option<&AtomicBool>) -> SearchStatus {
         if self.status != SearchStatus::Running {
             return self.status;
         }
@@ -214,6 +221,11 @@ impl<'g, C: GraphCost, H: GraphHeuristic> GraphAStar<'g, C, H> {
             if self.scratch.is_empty() {
                 self.status = SearchStatus::NotFound;
                 return self.status;
+            }
+            if let Some(flag) = cancel {
+                if done % 256 == 0 && flag.load(Ordering::Relaxed) {
+                    return SearchStatus::Running;
+                }
             }
             if done == max_iterations {
                 return SearchStatus::Running;
@@ -261,24 +273,11 @@ impl<'g, C: GraphCost, H: GraphHeuristic> GraphAStar<'g, C, H> {
         }
     }
 
-    /// [GRAPH.ASTAR.RUN] Steps without a budget, checking `cancel` before the first iteration
-    /// and after every 256 iterations; a cancelled search returns `Running` and can continue.
+    /// [GRAPH.ASTAR.RUN] `step` without a budget; before each iteration (after the empty
+    /// check) whose count in this call is a multiple of 256 (0 included) it reads `cancel`, and
+    /// when set returns `Running` (the search can continue).
     pub fn run(&mut self, cancel: Option<&AtomicBool>) -> SearchStatus {
-        if self.status != SearchStatus::Running {
-            return self.status;
-        }
-        match cancel {
-            None => self.step(u64::MAX),
-            Some(flag) => loop {
-                if flag.load(Ordering::Relaxed) {
-                    return SearchStatus::Running;
-                }
-                let s = self.step(256);
-                if s != SearchStatus::Running {
-                    return s;
-                }
-            },
-        }
+        self.advance(u64::MAX, cancel)
     }
 
     /// [GRAPH.ASTAR.STATUS] The current status.

@@ -118,6 +118,13 @@ impl<'g, C: GraphCost, H: GraphHeuristic> BidirectionalGraphSearch<'g, C, H> {
     /// [GRAPH.BIDI.STOP] [GRAPH.BIDI.TURN] [GRAPH.BIDI.EXPAND] [GRAPH.BIDI.MEET] Runs at most
     /// `max_iterations` pops; the stop check precedes the budget check.
     pub fn step(&mut self, max_iterations: u64) -> SearchStatus {
+        self.advance(max_iterations, None)
+    }
+
+    /// `step` with an optional cancel flag read before an iteration whenever the number of
+    /// iterations done in this call is a multiple of 256 (after the empty / stop check).
+    #[inline]
+    fn advance(&mut self, max_iterations: u64, cancel: Option<&AtomicBool>) -> SearchStatus {
         if self.status != SearchStatus::Running {
             return self.status;
         }
@@ -134,6 +141,11 @@ impl<'g, C: GraphCost, H: GraphHeuristic> BidirectionalGraphSearch<'g, C, H> {
                     SearchStatus::NotFound
                 };
                 return self.status;
+            }
+            if let Some(flag) = cancel {
+                if done % 256 == 0 && flag.load(Ordering::Relaxed) {
+                    return SearchStatus::Running;
+                }
             }
             if done == max_iterations {
                 return SearchStatus::Running;
@@ -222,24 +234,11 @@ impl<'g, C: GraphCost, H: GraphHeuristic> BidirectionalGraphSearch<'g, C, H> {
         }
     }
 
-    /// [GRAPH.ASTAR.RUN] Steps without a budget, checking `cancel` before the first iteration
-    /// and after every 256 iterations; a cancelled search returns `Running`.
+    /// [GRAPH.ASTAR.RUN] `step` without a budget; before each iteration (after the stop
+    /// check) whose count in this call is a multiple of 256 (0 included) it reads `cancel`, and
+    /// when set returns `Running` (the search can continue).
     pub fn run(&mut self, cancel: Option<&AtomicBool>) -> SearchStatus {
-        if self.status != SearchStatus::Running {
-            return self.status;
-        }
-        match cancel {
-            None => self.step(u64::MAX),
-            Some(flag) => loop {
-                if flag.load(Ordering::Relaxed) {
-                    return SearchStatus::Running;
-                }
-                let s = self.step(256);
-                if s != SearchStatus::Running {
-                    return s;
-                }
-            },
-        }
+        self.advance(u64::MAX, cancel)
     }
 
     /// [GRAPH.ASTAR.STATUS] The current status.

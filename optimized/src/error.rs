@@ -243,7 +243,7 @@ impl fmt::Display for GraphStateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} at byte {}: ", self.class(), self.offset)?;
         match self.kind {
-            StateKind::Truncated => write!(f, "fewer than the 28 header bytes"),
+            StateKind::Truncated => write!(f, "fewer than the 24 header bytes"),
             StateKind::BadMagic => write!(f, "the first 4 bytes are not \"OPLM\""),
             StateKind::UnsupportedVersion(v) => write!(f, "version {v}, only 1 is supported"),
             StateKind::NodeCountMismatch { found, expected } => {

@@ -5,7 +5,7 @@ use crate::error::{GraphStateError, StateKind};
 use crate::landmarks::Landmarks;
 
 const MAGIC: &[u8; 4] = b"OPLM";
-const HEADER: usize = 28;
+const HEADER: usize = 24;
 
 fn u32_at(b: &[u8], at: usize) -> u32 {
     u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
