@@ -1,0 +1,36 @@
+//! The CI-scale certify run (2,000 oracle graphs, 200 landmark graphs, every section) on both
+//! crates must report zero failures.
+
+use onepath_conformance::checks::{certify, Config, DEFAULT_SEED};
+use onepath_conformance::{Implementation, OptimizedCrate, ReferenceCrate};
+
+#[test]
+fn certify_ci_scale_passes() {
+    let config = Config::ci(DEFAULT_SEED);
+    assert!(config.oracle_graphs >= 2_000 && config.landmark_graphs >= 200);
+    let candidates: [&dyn Implementation; 1] = [&OptimizedCrate];
+    let report = certify(&ReferenceCrate, &candidates, &config, None);
+    let names: Vec<&str> = report.sections.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["oracle", "differential", "landmarks", "sliced", "links", "vectors"]);
+    for s in &report.sections {
+        assert!(s.checks > 0, "section {} ran no check", s.name);
+    }
+    assert!(report.ok, "certify failed:\n{}", report.to_table());
+}
+
+#[test]
+fn report_json_has_the_stable_shape() {
+    let config = Config { oracle_graphs: 20, landmark_graphs: 5, sliced_graphs: 5, link_sets: 8, ..Config::ci(7) };
+    let candidates: [&dyn Implementation; 1] = [&OptimizedCrate];
+    let report = certify(&ReferenceCrate, &candidates, &config, None);
+    let v: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+    assert_eq!(v["schema"], "onepath.certify-report");
+    assert_eq!(v["version"], 1);
+    assert!(v["ok"].is_boolean());
+    assert_eq!(v["implementations"][0], "onepath-reference");
+    for s in v["sections"].as_array().unwrap() {
+        for key in ["name", "checks", "passed", "failed", "failures"] {
+            assert!(s.get(key).is_some(), "section lacks {key}");
+        }
+    }
+}
