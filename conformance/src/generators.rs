@@ -6,6 +6,9 @@ use crate::prng::SplitMix64;
 use crate::scenario::{Case, GraphSpec, LandmarkSpec, Query, StrategySpec};
 use serde_json::{json, Map, Value};
 
+/// A directed edge list `(from, to, weight)`.
+pub type EdgeList = Vec<(u32, u32, f64)>;
+
 /// How a point graph is linked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PointMode {
@@ -85,7 +88,7 @@ pub struct Generated {
 }
 
 fn landmark_spec(rng: &mut SplitMix64, n: usize) -> LandmarkSpec {
-    let max = (n.max(1)).min(6) as u64;
+    let max = n.clamp(1, 6) as u64;
     LandmarkSpec {
         count: rng.range(1, max) as u32,
         strategy: if rng.chance(0.5) { StrategySpec::Avoid } else { StrategySpec::Farthest },
@@ -244,7 +247,7 @@ pub fn directed_edges(graph: &GraphSpec) -> Option<Vec<(u32, u32, f64)>> {
 
 /// A planar road-like network for the `road` subcommand: a jittered lattice of about `n` nodes,
 /// ~15% of edges removed, weights `length * [1, 1.3)`. Returns positions and undirected edges.
-pub fn road_network(n: usize, seed: u64) -> (Vec<[f64; 3]>, Vec<(u32, u32, f64)>) {
+pub fn road_network(n: usize, seed: u64) -> (Vec<[f64; 3]>, EdgeList) {
     let mut rng = SplitMix64::new(seed);
     match edges_graph(&mut rng, Kind::Road, n) {
         GraphSpec::Edges { positions, edges, .. } => (positions.unwrap_or_default(), edges),

@@ -14,7 +14,7 @@ pub fn distances(node_count: usize, edges: &[(u32, u32, f64)], source: u32) -> V
     loop {
         let mut best: Option<usize> = None;
         for v in 0..node_count {
-            if !done[v] && dist[v].is_finite() && best.is_none_or(|b| dist[v] < dist[b]) {
+            if !done[v] && dist[v].is_finite() && best.map_or(true, |b| dist[v] < dist[b]) {
                 best = Some(v);
             }
         }

@@ -60,7 +60,7 @@ pub const DEFAULT_SEED: u64 = 20_261_129;
 
 /// `vectors/` at the workspace root (found from this crate's manifest directory).
 pub fn default_vectors_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("vectors")
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap_or(std::path::Path::new("..")).join("vectors")
 }
 
 /// The machine's parallelism.
