@@ -92,22 +92,22 @@ pub(crate) const CANCEL_INTERVAL: u64 = 256;
 
 /// [GRAPH.ASTAR] [GRAPH.ASTAR.BUFFERS] A resumable A* search over a CSR graph.
 pub struct GraphAStar<'g, C: GraphCost, H: GraphHeuristic> {
-    graph: &'g CsrGraph,
-    cost: C,
-    heuristic: H,
-    g: Vec<f64>,
-    parent: Vec<Option<u32>>,
-    reached: Vec<bool>,
-    closed: Vec<bool>,
-    open: OpenSet,
-    start: u32,
-    goal: u32,
-    status: SearchStatus,
-    path_cost: f64,
-    iterations: u64,
-    expanded_count: u64,
-    record: bool,
-    recorded: Vec<u32>,
+    pub(crate) graph: &'g CsrGraph,
+    pub(crate) cost: C,
+    pub(crate) heuristic: H,
+    pub(crate) g: Vec<f64>,
+    pub(crate) parent: Vec<Option<u32>>,
+    pub(crate) reached: Vec<bool>,
+    pub(crate) closed: Vec<bool>,
+    pub(crate) open: OpenSet,
+    pub(crate) start: u32,
+    pub(crate) goal: u32,
+    pub(crate) status: SearchStatus,
+    pub(crate) path_cost: f64,
+    pub(crate) iterations: u64,
+    pub(crate) expanded_count: u64,
+    pub(crate) record: bool,
+    pub(crate) recorded: Vec<u32>,
 }
 
 impl<'g, C: GraphCost, H: GraphHeuristic> GraphAStar<'g, C, H> {

@@ -223,10 +223,13 @@ pub(crate) enum StateKind {
     DuplicateNode { slot: usize, id: i32 },
     BadDistance { value_bits: u64 },
     SelfDistance { landmark: usize, backward: bool, value_bits: u64 },
+    /// [STATE.CLASSES] A failed check of a graph state (kinds 4 and 11).
+    Format { class: &'static str, detail: String },
 }
 
-/// [GRAPH.ERR.CLASSES] [GRAPH.OPLM.CHECKS] A rejected OPLM byte string, with the byte offset of the
-/// failed check.
+/// [GRAPH.ERR.CLASSES] [GRAPH.OPLM.CHECKS] [STATE.ERRORS] [STATE.CLASSES] A rejected OPLM byte
+/// string or graph state (kinds 4 and 11), with the byte offset of the failed check; category
+/// `format`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GraphStateError {
     kind: StateKind,
@@ -252,10 +255,11 @@ impl GraphStateError {
             StateKind::DuplicateNode { .. } => "duplicate_node",
             StateKind::BadDistance { .. } => "bad_distance",
             StateKind::SelfDistance { .. } => "self_distance",
+            StateKind::Format { class, .. } => class,
         }
     }
 
-    /// [GRAPH.OPLM.CHECKS] The byte offset the failed check reports.
+    /// [GRAPH.OPLM.CHECKS] [STATE.ERRORS] The byte offset the failed check reports.
     pub fn offset(&self) -> usize {
         self.offset
     }
@@ -271,7 +275,7 @@ impl fmt::Display for GraphStateError {
         let at = self.offset;
         match &self.kind {
             StateKind::Truncated { length } => {
-                write!(f, "truncated at byte {at}: {length} bytes is shorter than the 28-byte header")
+                write!(f, "truncated at byte {at}: {length} bytes is shorter than the 24-byte header")
             }
             StateKind::BadMagic => write!(f, "bad_magic at byte {at}: the bytes do not start with \"OPLM\""),
             StateKind::UnsupportedVersion { version } => {
@@ -312,7 +316,14 @@ impl fmt::Display for GraphStateError {
                 if *backward { "backward" } else { "forward" },
                 f64::from_bits(*value_bits)
             ),
+            StateKind::Format { detail, .. } => f.write_str(detail),
         }
+    }
+}
+
+impl From<crate::state::Fault> for GraphStateError {
+    fn from(f: crate::state::Fault) -> Self {
+        GraphStateError::new(StateKind::Format { class: f.class, detail: f.detail }, f.offset)
     }
 }
 

@@ -10,11 +10,11 @@ use crate::options::{find_path_on, GraphOptions, GraphPath};
 /// [GRAPH.MUT.NODES] [GRAPH.MUT.EDGE_ID] [GRAPH.MUT.COMPILE] A graph that can grow and be edited;
 /// queries run on its compiled CSR form, rebuilt after every edit. `Send + Sync`.
 pub struct Graph {
-    node_count: usize,
+    pub(crate) node_count: usize,
     /// Every edge ever added, indexed by id, with its liveness flag.
-    edges: Vec<(GraphEdge, bool)>,
+    pub(crate) edges: Vec<(GraphEdge, bool)>,
     /// The compiled form; empty means stale.
-    compiled: OnceLock<CsrGraph>,
+    pub(crate) compiled: OnceLock<CsrGraph>,
 }
 
 impl Graph {

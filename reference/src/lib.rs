@@ -1,6 +1,7 @@
-//! Reference implementation of the graph family of the onepath-rs spec (spec/graphs.md).
+//! Reference implementation of the onepath-rs spec: graphs (spec/graphs.md), grids
+//! (spec/grids.md) and state bytes (spec/state.md).
 //!
-//! Every module transcribes one chapter of `spec/graphs.md` clause by clause; every public item's
+//! Every module transcribes one chapter of the spec clause by clause; every public item's
 //! doc comment starts with the clause ids it implements. The crate favours obvious correctness
 //! over speed: std only, no `unsafe`, no hash containers in results.
 #![forbid(unsafe_code)]
@@ -14,11 +15,15 @@ mod bidirectional;
 mod csr;
 mod error;
 mod graph;
+mod grid;
+mod grid_error;
 mod landmarks;
 mod open_set;
 mod options;
 mod points;
 mod random;
+mod state;
+mod voxel;
 
 pub use astar::{
     DefaultGraphCost, GraphAStar, GraphCost, GraphHeuristic, SearchStatus, ZeroGraphHeuristic,
@@ -27,6 +32,8 @@ pub use bidirectional::BidirectionalGraphSearch;
 pub use csr::{CsrGraph, GraphEdge, MAX_NODES};
 pub use error::{BuildError, GraphStateError, QueryError};
 pub use graph::Graph;
+pub use grid::{CellListener, Grid, GridSpace, HexGrid, HexLayout, VoxelSpace, WALL};
+pub use grid_error::{GridError, GridStateError};
 pub use landmarks::{AltGraphHeuristic, LandmarkOptions, LandmarkStrategy, Landmarks};
 pub use options::{
     Algorithm, BlockedFn, EdgeCostFn, GraphOptions, GraphPath, HeuristicFn, PathStatus,
@@ -36,3 +43,4 @@ pub use points::{
     PointGraph,
 };
 pub use random::SeededRandom;
+pub use voxel::VoxelGrid;
