@@ -280,6 +280,17 @@ impl Plane {
 
 macro_rules! plane_methods {
     ($t:ty, $kind:expr) => {
+        impl std::fmt::Debug for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_struct(stringify!($t))
+                    .field("width", &self.plane.width)
+                    .field("height", &self.plane.height)
+                    .field("layout", &self.layout_value())
+                    .field("version", &self.plane.version)
+                    .field("restore_count", &self.plane.restore_count)
+                    .finish_non_exhaustive()
+            }
+        }
         impl $t {
             /// [GRID.SQUARE.SIZE] The width in cells.
             pub fn width(&self) -> usize {

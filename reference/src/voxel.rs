@@ -57,6 +57,17 @@ pub struct VoxelGrid {
     listeners: Listeners,
 }
 
+impl std::fmt::Debug for VoxelGrid {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VoxelGrid")
+            .field("size", &self.state.size)
+            .field("default_area", &self.state.default_area)
+            .field("version", &self.state.version)
+            .field("restore_count", &self.restore_count)
+            .finish_non_exhaustive()
+    }
+}
+
 impl VoxelGrid {
     /// [GRID.VOXEL.SIZE] [GRID.VOXEL.DEFAULT] A grid of `size_x * size_y * size_z` voxels, all
     /// `default_area`, no chunk allocated (`invalid_size`).
