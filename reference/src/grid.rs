@@ -90,7 +90,7 @@ impl TryFrom<i32> for HexLayout {
 
 /// [GRID.VERSION.COUNT] [GRID.AREA.VERSION] Adds 1, wrapping `2^31 - 1` to 0.
 pub(crate) fn bump(v: i32) -> i32 {
-    if v >= i32::MAX {
+    if v == i32::MAX {
         0
     } else {
         v + 1
