@@ -381,8 +381,8 @@ fn read_search(bytes: &[u8], n: usize) -> Result<SearchState, Fault> {
     // [STATE.BUFFERS] recorded list.
     let at = r.pos();
     let rc = r.i32()?;
-    if rc != 0 && i64::from(rc) != i64::from(expanded) {
-        return bad("count_out_of_range", at, format!("recorded count {rc} is neither 0 nor expanded {expanded}"));
+    if rc < 0 || i64::from(rc) > i64::from(expanded) {
+        return bad("count_out_of_range", at, format!("recorded count {rc} is outside 0..=expanded ({expanded})"));
     }
     s.recorded.reserve((rc as usize).min(r.remaining() / 4));
     for _ in 0..rc {
