@@ -239,10 +239,17 @@ impl<'g, C: GraphCost, H: GraphHeuristic> GraphAStar<'g, C, H> {
             let u = top.node;
             if u == goal {
                 self.status = SearchStatus::Found;
-                self.path_cost = top.g;
+                self.path_cost = top.g();
                 return self.status;
             }
-            let gu = top.g;
+            let gu = top.g();
+            // The likely next pop: its arcs were prefetched when it was pushed; now start
+            // loading the slots its expansion will read.
+            if let Some(w) = self.scratch.peek_node() {
+                for a in graph.out_arcs(w) {
+                    self.scratch.prefetch_slot(a.t);
+                }
+            }
             for a in graph.out_arcs(u) {
                 let v = a.t;
                 if self.cost.blocked(v) {
@@ -265,6 +272,7 @@ impl<'g, C: GraphCost, H: GraphHeuristic> GraphAStar<'g, C, H> {
                     continue;
                 }
                 self.scratch.relax(v, g2, u, g2 + h);
+                graph.prefetch_out(v);
             }
             self.expanded += 1;
             if self.record {

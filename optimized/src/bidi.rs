@@ -172,7 +172,7 @@ impl<'g, C: GraphCost, H: GraphHeuristic> BidirectionalGraphSearch<'g, C, H> {
                     if !cost_ok(c) {
                         continue;
                     }
-                    let g2 = top.g + c;
+                    let g2 = top.g() + c;
                     if g2 == f64::INFINITY {
                         continue;
                     }
@@ -210,7 +210,7 @@ impl<'g, C: GraphCost, H: GraphHeuristic> BidirectionalGraphSearch<'g, C, H> {
                     if !cost_ok(c) {
                         continue;
                     }
-                    let g2 = top.g + c;
+                    let g2 = top.g() + c;
                     if g2 == f64::INFINITY {
                         continue;
                     }

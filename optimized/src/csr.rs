@@ -205,4 +205,41 @@ impl CsrGraph {
     pub(crate) fn bwd_arcs(&self) -> &[Arc] {
         &self.bwd
     }
+
+    /// Hints the CPU to start loading the out-arcs of `v` (a node just pushed on the open set is
+    /// likely to be popped soon, and its arcs are otherwise a cold miss at pop time).
+    #[inline(always)]
+    pub(crate) fn prefetch_out(&self, v: u32) {
+        if let Some(&o) = self.offsets.get(v as usize) {
+            if let Some(a) = self.fwd.get(o as usize) {
+                prefetch(a);
+            }
+        }
+    }
+
+    /// Like `prefetch_out` for the in-arcs of `v`.
+    #[inline(always)]
+    pub(crate) fn prefetch_in(&self, v: u32) {
+        if let Some(&o) = self.rev_offsets.get(v as usize) {
+            if let Some(a) = self.bwd.get(o as usize) {
+                prefetch(a);
+            }
+        }
+    }
+}
+
+/// Software prefetch of the cache line holding `r`.
+#[inline(always)]
+pub(crate) fn prefetch<T>(r: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `_mm_prefetch` only hints the cache; it never faults or reads into the program,
+    // and the pointer comes from a live reference. (On x86_64 SSE is always available.) It buys
+    // about a third of the time of a search on graphs larger than the cache (BENCHMARKS.md).
+    #[allow(unsafe_code)]
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(r as *const T as *const i8);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = r;
 }

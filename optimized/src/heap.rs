@@ -16,25 +16,62 @@ pub(crate) struct Slot {
     pub pos: u32,
 }
 
-/// An open-set entry `(node, f, g)`.
+/// An open-set entry `(node, f, g)` with `f` and `g` stored as order-preserving integer keys.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Entry {
-    pub f: f64,
-    pub g: f64,
+    /// `ord(f)`.
+    hi: u64,
+    /// `!ord(g)` (larger `g` first).
+    lo: u64,
     pub node: u32,
 }
 
+/// Maps a non-NaN f64 to a u64 with the same order as the IEEE comparison (`-0.0` and `+0.0`
+/// map to the same key, as they compare equal).
+#[inline(always)]
+fn ord(x: f64) -> u64 {
+    let b = (x + 0.0).to_bits();
+    if b >> 63 != 0 {
+        !b
+    } else {
+        b | (1 << 63)
+    }
+}
+
+/// Inverse of `ord` (returns `+0.0` for a zero).
+#[inline(always)]
+fn unord(k: u64) -> f64 {
+    f64::from_bits(if k >> 63 != 0 { k & !(1 << 63) } else { !k })
+}
+
+impl Entry {
+    #[inline(always)]
+    fn new(f: f64, g: f64, node: u32) -> Entry {
+        Entry { hi: ord(f), lo: !ord(g), node }
+    }
+
+    #[inline(always)]
+    pub fn f(&self) -> f64 {
+        unord(self.hi)
+    }
+
+    #[inline(always)]
+    pub fn g(&self) -> f64 {
+        unord(!self.lo)
+    }
+
+    #[inline(always)]
+    fn key(&self) -> u128 {
+        ((self.hi as u128) << 64) | self.lo as u128
+    }
+}
+
 /// [GRAPH.OPEN.ORDER] `a` pops before `b`: smaller `f`, then larger `g`, then smaller id.
-/// IEEE comparisons, so `-0.0 == +0.0`; keys are never NaN.
+/// Keys are never NaN; evaluated without short-circuit branches (the heap's hot comparison).
 #[inline(always)]
 fn less(a: &Entry, b: &Entry) -> bool {
-    if a.f != b.f {
-        return a.f < b.f;
-    }
-    if a.g != b.g {
-        return a.g > b.g;
-    }
-    a.node < b.node
+    let (ka, kb) = (a.key(), b.key());
+    (ka < kb) | ((ka == kb) & (a.node < b.node))
 }
 
 /// Reusable search buffers: per-node slots reset by an epoch counter, the open set, and the
@@ -96,9 +133,23 @@ impl Scratch {
         self.heap.is_empty()
     }
 
+    /// The node that would pop next, if any.
+    #[inline(always)]
+    pub fn peek_node(&self) -> Option<u32> {
+        self.heap.first().map(|e| e.node)
+    }
+
+    /// Hints the CPU to load the slot of `v`.
+    #[inline(always)]
+    pub fn prefetch_slot(&self, v: u32) {
+        if let Some(s) = self.slots.get(v as usize) {
+            crate::csr::prefetch(s);
+        }
+    }
+
     #[inline(always)]
     pub fn top_f(&self) -> f64 {
-        self.heap[0].f
+        self.heap[0].f()
     }
 
     /// Sets `g[v]`, `parent[v]` (reaching `v`) and pushes or replaces its entry with key `f`
@@ -111,7 +162,7 @@ impl Scratch {
         slot.g = g;
         slot.parent = parent;
         slot.stamp = epoch;
-        let e = Entry { f, g, node: v };
+        let e = Entry::new(f, g, v);
         if old == NOT_IN_HEAP {
             let i = self.heap.len();
             self.heap.push(e);
@@ -163,16 +214,24 @@ impl Scratch {
             if c >= len {
                 break;
             }
-            let end = if c + 4 < len { c + 4 } else { len };
-            let mut m = c;
-            let mut me = self.heap[c];
-            for j in c + 1..end {
-                let je = self.heap[j];
-                if less(&je, &me) {
-                    m = j;
-                    me = je;
+            let m = if c + 4 <= len {
+                // Full group of four: a branch-free tournament (the comparisons are
+                // unpredictable, so index arithmetic beats branches).
+                let h = &self.heap[c..c + 4];
+                let a = less(&h[1], &h[0]) as usize;
+                let b = 2 + less(&h[3], &h[2]) as usize;
+                let w = if less(&h[b], &h[a]) { b } else { a };
+                c + w
+            } else {
+                let mut m = c;
+                for j in c + 1..len {
+                    if less(&self.heap[j], &self.heap[m]) {
+                        m = j;
+                    }
                 }
-            }
+                m
+            };
+            let me = self.heap[m];
             if !less(&me, &e) {
                 break;
             }

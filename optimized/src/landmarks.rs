@@ -70,7 +70,7 @@ pub(crate) fn dijkstra(
         let lo = offsets[u as usize] as usize;
         let hi = offsets[u as usize + 1] as usize;
         for a in &adj[lo..hi] {
-            let g2 = top.g + a.w;
+            let g2 = top.g() + a.w;
             if g2 == f64::INFINITY {
                 continue;
             }
