@@ -184,6 +184,7 @@ impl<'g, C: GraphCost, H: GraphHeuristic> BidirectionalGraphSearch<'g, C, H> {
                         None => continue,
                     };
                     self.fwd.relax(v, g2, u, g2 + pf);
+                    graph.prefetch_out(v);
                     if self.bwd.reached(v) {
                         let cand = g2 + self.bwd.slots[v as usize].g;
                         if cand < self.mu {
@@ -222,6 +223,7 @@ impl<'g, C: GraphCost, H: GraphHeuristic> BidirectionalGraphSearch<'g, C, H> {
                         None => continue,
                     };
                     self.bwd.relax(x, g2, u, g2 - pf);
+                    graph.prefetch_in(x);
                     if self.fwd.reached(x) {
                         let cand = g2 + self.fwd.slots[x as usize].g;
                         if cand < self.mu {
