@@ -297,16 +297,16 @@ impl Landmarks {
     pub fn forward(&self, landmark: usize, node: u32) -> f64 {
         let k = self.k;
         if landmark >= self.ids.len() || node as usize >= self.n {
-            return f64::INFINITY;
+            return f64::NAN;
         }
         self.data[node as usize * 2 * k + landmark]
     }
 
-    /// [GRAPH.ALT.TABLES] `d(node, L_landmark)`; `+infinity` when unreachable or out of range.
+    /// [GRAPH.ALT.TABLES] [GRAPH.ALT.ACCESSORS] `d(node, L_landmark)`; `+infinity` when unreachable, NaN out of range.
     pub fn backward(&self, landmark: usize, node: u32) -> f64 {
         let k = self.k;
         if landmark >= self.ids.len() || node as usize >= self.n {
-            return f64::INFINITY;
+            return f64::NAN;
         }
         self.data[node as usize * 2 * k + k + landmark]
     }
