@@ -1,7 +1,10 @@
 //! The in-process adapters: one `macro_rules!` body instantiated for `onepath_reference` and
 //! for `onepath`, whose public APIs are identical (spec/graphs.md section 12).
 
-use crate::implementation::{Implementation, LinkRequest, LinkResult, OplmError, RunOptions};
+use crate::implementation::{
+    BuildFailure, CancelTrace, GraphOp, HookCall, HookedQuery, HookedRun, Implementation, LinkRequest, LinkResult, OplmError,
+    RunOptions, SearchCode,
+};
 use crate::outcome::{AlgorithmCode, Outcome, PathOutcome, StatusCode};
 use crate::scenario::{Case, GraphSpec, Query, StrategySpec, Variant};
 
@@ -78,7 +81,11 @@ macro_rules! define_adapter {
             }
 
             fn algorithm(variant: Variant) -> op::Algorithm {
-                match variant.algorithm() {
+                algorithm_of(variant.algorithm())
+            }
+
+            fn algorithm_of(code: AlgorithmCode) -> op::Algorithm {
+                match code {
                     AlgorithmCode::Dijkstra => op::Algorithm::Dijkstra,
                     AlgorithmCode::Astar => op::Algorithm::AStar,
                     AlgorithmCode::BidirectionalDijkstra => op::Algorithm::BidirectionalDijkstra,
@@ -154,6 +161,8 @@ macro_rules! define_adapter {
                 fn begin_(&mut self, start: u32, goal: u32) -> Result<(), String>;
                 fn step_(&mut self, n: u64) -> op::SearchStatus;
                 fn run_(&mut self) -> op::SearchStatus;
+                fn run_flag(&mut self, flag: &std::sync::atomic::AtomicBool) -> op::SearchStatus;
+                fn state(&self) -> (SearchCode, u64);
                 fn finish(&self, algorithm: AlgorithmCode) -> Outcome;
             }
 
@@ -169,6 +178,18 @@ macro_rules! define_adapter {
                         }
                         fn run_(&mut self) -> op::SearchStatus {
                             self.run(None)
+                        }
+                        fn run_flag(&mut self, flag: &std::sync::atomic::AtomicBool) -> op::SearchStatus {
+                            self.run(Some(flag))
+                        }
+                        fn state(&self) -> (SearchCode, u64) {
+                            let code = match self.status() {
+                                op::SearchStatus::NotStarted => SearchCode::NotStarted,
+                                op::SearchStatus::Running => SearchCode::Running,
+                                op::SearchStatus::Found => SearchCode::Found,
+                                op::SearchStatus::NotFound => SearchCode::NotFound,
+                            };
+                            (code, self.iterations())
                         }
                         fn finish(&self, algorithm: AlgorithmCode) -> Outcome {
                             let status = match self.status() {
@@ -213,6 +234,39 @@ macro_rules! define_adapter {
                 }
                 let _ = status;
                 s.finish(algorithm)
+            }
+
+            fn cancel_drive<S: Stepper>(s: &mut S, query: Query, first_steps: u64, algorithm: AlgorithmCode) -> Result<CancelTrace, String> {
+                use std::sync::atomic::AtomicBool;
+                s.begin_(query.0, query.1)?;
+                if first_steps > 0 {
+                    s.step_(first_steps);
+                }
+                let before = s.state();
+                let set = AtomicBool::new(true);
+                s.run_flag(&set);
+                let cancelled = s.state();
+                s.run_flag(&set);
+                let cancelled_again = s.state();
+                let clear = AtomicBool::new(false);
+                s.run_flag(&clear);
+                Ok(CancelTrace { before, cancelled, cancelled_again, resumed: s.finish(algorithm) })
+            }
+
+            fn failure(e: &op::BuildError) -> BuildFailure {
+                BuildFailure { class: e.class().to_string(), index: e.index() }
+            }
+
+            fn query_failure(e: &op::QueryError) -> BuildFailure {
+                BuildFailure { class: e.class().to_string(), index: None }
+            }
+
+            fn no_target(what: &str) -> BuildFailure {
+                BuildFailure { class: format!("harness: no current {what}"), index: None }
+            }
+
+            fn edge_list(edges: &[(u32, u32, f64)]) -> Vec<op::GraphEdge> {
+                edges.iter().map(|&(a, b, w)| op::GraphEdge::new(a, b, w)).collect()
             }
 
             impl Implementation for $ty {
@@ -295,7 +349,199 @@ macro_rules! define_adapter {
                     }
                 }
 
-                fn build_links(&self, request: &LinkRequest) -> Result<LinkResult, String> {
+                fn run_hooked(&self, case: &Case, q: &HookedQuery) -> HookedRun {
+                    let calls: Arc<Mutex<Vec<HookCall>>> = Arc::new(Mutex::new(Vec::new()));
+                    let done = |outcome: Outcome, calls: &Arc<Mutex<Vec<HookCall>>>| HookedRun {
+                        outcome,
+                        calls: calls.lock().expect("hook log").clone(),
+                    };
+                    let built = match build(&case.graph) {
+                        Ok(b) => b,
+                        Err(class) => return done(Outcome::Error(class), &calls),
+                    };
+                    let mut options = op::GraphOptions {
+                        algorithm: algorithm_of(q.algorithm),
+                        iteration_budget: q.opts.iteration_budget,
+                        record_expansions: q.opts.record_expansions,
+                        ..Default::default()
+                    };
+                    if q.landmarks {
+                        match landmarks(&built, case) {
+                            Ok(t) => options.landmarks = Some(Arc::new(t)),
+                            Err(class) => return done(Outcome::Error(class), &calls),
+                        }
+                    }
+                    if let Some(rule) = q.hooks.cost {
+                        let log = calls.clone();
+                        options.edge_cost = Some(Arc::new(move |a: u32, b: u32, w: f64| {
+                            log.lock().expect("hook log").push(HookCall::EdgeCost(a, b, w.to_bits()));
+                            rule.cost(a, b, w)
+                        }));
+                    }
+                    if let Some(rule) = q.hooks.blocked {
+                        let log = calls.clone();
+                        options.blocked = Some(Arc::new(move |n: u32| {
+                            log.lock().expect("hook log").push(HookCall::Blocked(n));
+                            rule.blocked(n)
+                        }));
+                    }
+                    if let Some(rule) = q.hooks.heuristic {
+                        let log = calls.clone();
+                        options.heuristic = Some(Arc::new(move |a: u32, b: u32| {
+                            log.lock().expect("hook log").push(HookCall::Heuristic(a, b));
+                            rule.estimate(a, b)
+                        }));
+                    }
+                    let (s, g) = q.query;
+                    let outcome = match (&built.points, q.builtin_estimate) {
+                        (Some(pg), true) => convert(pg.find_path(s, g, &options)),
+                        _ => convert(built.plain.find_path(s, g, &options)),
+                    };
+                    drop(options);
+                    done(outcome, &calls)
+                }
+
+                fn run_cancelled(&self, case: &Case, variant: Variant, query: Query, first_steps: u64) -> Result<CancelTrace, String> {
+                    let built = build(&case.graph)?;
+                    let table = if variant.uses_alt() { Some(landmarks(&built, case)?) } else { None };
+                    let geo: Option<&[op::Point3]> = if !variant.uses_geo() {
+                        None
+                    } else if let Some(pg) = &built.points {
+                        Some(pg.points())
+                    } else {
+                        built.positions.as_ref().map(|p| p.as_slice())
+                    };
+                    let estimate = Estimate { geo, alt: table.as_ref() };
+                    let csr = built.plain.compile();
+                    if variant.bidirectional() {
+                        let mut s = op::BidirectionalGraphSearch::new(csr, op::DefaultGraphCost, estimate);
+                        cancel_drive(&mut s, query, first_steps, variant.algorithm())
+                    } else {
+                        let mut s = op::GraphAStar::new(csr, op::DefaultGraphCost, estimate);
+                        cancel_drive(&mut s, query, first_steps, variant.algorithm())
+                    }
+                }
+
+                fn run_ops(&self, ops: &[GraphOp]) -> Vec<Result<u64, BuildFailure>> {
+                    let mut graph: Option<op::Graph> = None;
+                    let mut points: Option<op::PointGraph> = None;
+                    let mut table: Option<Arc<op::Landmarks>> = None;
+                    let mut out = Vec::with_capacity(ops.len());
+                    for operation in ops {
+                        let r: Result<u64, BuildFailure> = match operation {
+                            GraphOp::FromEdges { edges, node_count, directed } => {
+                                let n = node_count.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+                                match op::Graph::from_edges(&edge_list(edges), n, *directed) {
+                                    Ok(g) => {
+                                        let c = g.edge_count() as u64;
+                                        graph = Some(g);
+                                        Ok(c)
+                                    }
+                                    Err(e) => {
+                                        graph = None;
+                                        Err(failure(&e))
+                                    }
+                                }
+                            }
+                            GraphOp::NewGraph(n) => match op::Graph::new(usize::try_from(*n).unwrap_or(usize::MAX)) {
+                                Ok(g) => {
+                                    let c = g.node_count() as u64;
+                                    graph = Some(g);
+                                    Ok(c)
+                                }
+                                Err(e) => {
+                                    graph = None;
+                                    Err(failure(&e))
+                                }
+                            },
+                            GraphOp::Csr { node_count, edges } => {
+                                op::CsrGraph::new(usize::try_from(*node_count).unwrap_or(usize::MAX), &edge_list(edges))
+                                    .map(|c| c.edge_count() as u64)
+                                    .map_err(|e| failure(&e))
+                            }
+                            GraphOp::AddNode => match graph.as_mut() {
+                                Some(g) => g.add_node().map(u64::from).map_err(|e| failure(&e)),
+                                None => Err(no_target("graph")),
+                            },
+                            GraphOp::AddEdge(a, b, w) => match graph.as_mut() {
+                                Some(g) => g.add_edge(*a, *b, *w).map(u64::from).map_err(|e| failure(&e)),
+                                None => Err(no_target("graph")),
+                            },
+                            GraphOp::RemoveEdge(id) => match graph.as_mut() {
+                                Some(g) => g.remove_edge(*id).map(|_| 0).map_err(|e| failure(&e)),
+                                None => Err(no_target("graph")),
+                            },
+                            GraphOp::SetWeight(id, w) => match graph.as_mut() {
+                                Some(g) => g.set_weight(*id, *w).map(|_| 0).map_err(|e| failure(&e)),
+                                None => Err(no_target("graph")),
+                            },
+                            GraphOp::BuildLandmarks(count) => match graph.as_ref() {
+                                Some(g) => {
+                                    let options = op::LandmarkOptions {
+                                        count: usize::try_from(*count).unwrap_or(usize::MAX),
+                                        strategy: op::LandmarkStrategy::Avoid,
+                                        seed: 1,
+                                    };
+                                    match g.build_landmarks(&options) {
+                                        Ok(t) => {
+                                            let c = t.count() as u64;
+                                            table = Some(Arc::new(t));
+                                            Ok(c)
+                                        }
+                                        Err(e) => Err(failure(&e)),
+                                    }
+                                }
+                                None => Err(no_target("graph")),
+                            },
+                            GraphOp::FindPath { start, goal, landmarks } => match (graph.as_ref(), landmarks, table.as_ref()) {
+                                (None, _, _) => Err(no_target("graph")),
+                                (Some(_), true, None) => Err(no_target("landmark table")),
+                                (Some(g), _, t) => {
+                                    let mut options = op::GraphOptions::default();
+                                    if *landmarks {
+                                        options.landmarks = t.cloned();
+                                    }
+                                    g.find_path(*start, *goal, &options).map(|p| p.cost.to_bits()).map_err(|e| query_failure(&e))
+                                }
+                            },
+                            GraphOp::Points { points: pts, explicit, max_distance, nearest_count } => {
+                                let pts: Vec<op::Point3> = pts.iter().map(point).collect();
+                                let options = op::LinkOptions {
+                                    explicit: explicit.iter().map(|l| (l[0], l[1])).collect(),
+                                    max_distance: *max_distance,
+                                    nearest_count: *nearest_count as usize,
+                                    link_valid: None,
+                                };
+                                match op::PointGraph::new(&pts, &options) {
+                                    Ok(pg) => {
+                                        let c = pg.csr().edge_count() as u64;
+                                        points = Some(pg);
+                                        Ok(c)
+                                    }
+                                    Err(e) => {
+                                        points = None;
+                                        Err(failure(&e))
+                                    }
+                                }
+                            }
+                            GraphOp::NearestNode(p) => match points.as_ref() {
+                                Some(pg) => pg.nearest_node(point(p)).map(u64::from).map_err(|e| query_failure(&e)),
+                                None => Err(no_target("point graph")),
+                            },
+                            GraphOp::FindPathBetween(a, b) => match points.as_ref() {
+                                Some(pg) => pg
+                                    .find_path_between(point(a), point(b), &op::GraphOptions::default())
+                                    .map(|p| p.cost.to_bits())
+                                    .map_err(|e| query_failure(&e)),
+                                None => Err(no_target("point graph")),
+                            },
+                        };
+                        out.push(r);
+                    }
+                    out
+                }
+
+                fn build_links(&self, request: &LinkRequest) -> Result<LinkResult, BuildFailure> {
                     let pts: Vec<op::Point3> = request.points.iter().map(point).collect();
                     let calls = Arc::new(Mutex::new(Vec::new()));
                     let link_valid: Option<op::LinkValidFn> = request.rule.map(|rule| {
@@ -312,7 +558,7 @@ macro_rules! define_adapter {
                         nearest_count: request.nearest_count as usize,
                         link_valid,
                     };
-                    let pg = op::PointGraph::new(&pts, &options).map_err(|e| e.class().to_string())?;
+                    let pg = op::PointGraph::new(&pts, &options).map_err(|e| failure(&e))?;
                     let edges = csr_edges(pg.csr());
                     let calls = calls.lock().expect("link_valid log").clone();
                     Ok(LinkResult { edges, calls })

@@ -2,7 +2,7 @@
 //! data (scenario structs, outcomes, bytes, error class strings), so an out-of-process port
 //! driven over a pipe can implement it as well as the two in-process crates.
 
-use crate::outcome::Outcome;
+use crate::outcome::{AlgorithmCode, Outcome};
 use crate::scenario::{Case, Query, Variant};
 
 /// Per-query options of a tier-1 run ([CONF.VAR.TIER1]).
@@ -59,6 +59,279 @@ pub struct LinkResult {
     pub calls: Vec<(u32, u32)>,
 }
 
+/// A build (or query) error as plain data: its class ([GRAPH.ERR.CLASSES]) and the index it
+/// names ([GRAPH.API.INDEX]; always `None` for query errors) ([CONF.IMPL.BUILD_FAILURE]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildFailure {
+    /// Error class.
+    pub class: String,
+    /// Edge index, link position or point index named by the error.
+    pub index: Option<usize>,
+}
+
+impl BuildFailure {
+    /// A failure with a class and an index.
+    pub fn new(class: &str, index: Option<usize>) -> Self {
+        BuildFailure { class: class.to_string(), index }
+    }
+}
+
+impl std::fmt::Display for BuildFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.index {
+            Some(i) => write!(f, "{} (index {i})", self.class),
+            None => write!(f, "{} (no index)", self.class),
+        }
+    }
+}
+
+/// A deterministic `edge_cost(from, to, weight)` hook, as data ([CONF.IMPL.HOOK_RULES]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CostRule {
+    /// `weight * num / den` (evaluated in that order).
+    Scale {
+        /// Numerator.
+        num: u32,
+        /// Denominator (>= 1).
+        den: u32,
+    },
+    /// `weight + k`.
+    AddConst(f64),
+    /// NaN when `(from + to) % m == 0`, else `weight`.
+    NanWhere(u32),
+    /// `-1.0` when `(from + to) % m == 0`, else `weight`.
+    NegativeWhere(u32),
+    /// `-0.0` when `(from + to) % m == 0`, else `weight`.
+    NegativeZeroWhere(u32),
+    /// `+infinity` when `(from + to) % m == 0`, else `weight`.
+    InfinityWhere(u32),
+    /// `f64::MAX` when `(from + to) % m == 0`, else `weight` (two such edges overflow `g`).
+    MaxWhere(u32),
+}
+
+impl CostRule {
+    /// The hook's value.
+    pub fn cost(self, from: u32, to: u32, weight: f64) -> f64 {
+        let hit = |m: u32| (from as u64 + to as u64) % m as u64 == 0;
+        match self {
+            CostRule::Scale { num, den } => weight * num as f64 / den as f64,
+            CostRule::AddConst(k) => weight + k,
+            CostRule::NanWhere(m) if hit(m) => f64::NAN,
+            CostRule::NegativeWhere(m) if hit(m) => -1.0,
+            CostRule::NegativeZeroWhere(m) if hit(m) => -0.0,
+            CostRule::InfinityWhere(m) if hit(m) => f64::INFINITY,
+            CostRule::MaxWhere(m) if hit(m) => f64::MAX,
+            _ => weight,
+        }
+    }
+}
+
+/// A deterministic `blocked(node)` hook: blocks `node` when `node % modulus == residue`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlockedRule {
+    /// Modulus (>= 1).
+    pub modulus: u32,
+    /// Residue.
+    pub residue: u32,
+}
+
+impl BlockedRule {
+    /// Whether the node is blocked.
+    pub fn blocked(self, node: u32) -> bool {
+        node % self.modulus == self.residue
+    }
+}
+
+/// A deterministic (and deliberately inconsistent) `heuristic(from, to)` hook.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum HeuristicRule {
+    /// `((from * mul + to) % modulus)` as a double.
+    Mod {
+        /// Multiplier.
+        mul: u32,
+        /// Modulus (>= 1).
+        modulus: u32,
+    },
+    /// `+infinity` when `from % m == r`, else `(from * 7 + to) % 5`.
+    InfinityWhere {
+        /// Modulus (>= 1).
+        m: u32,
+        /// Residue.
+        r: u32,
+    },
+    /// NaN when `(from + to) % m == 0`, else `(from * 7 + to) % 5`.
+    NanWhere(u32),
+    /// `-2.5` when `(from + to) % m == 0`, else `(from * 7 + to) % 5`.
+    NegativeWhere(u32),
+}
+
+impl HeuristicRule {
+    /// The hook's value.
+    pub fn estimate(self, from: u32, to: u32) -> f64 {
+        let base = ((from as u64 * 7 + to as u64) % 5) as f64;
+        let hit = |m: u32| (from as u64 + to as u64) % m as u64 == 0;
+        match self {
+            HeuristicRule::Mod { mul, modulus } => ((from as u64 * mul as u64 + to as u64) % modulus as u64) as f64,
+            HeuristicRule::InfinityWhere { m, r } => {
+                if from % m == r {
+                    f64::INFINITY
+                } else {
+                    base
+                }
+            }
+            HeuristicRule::NanWhere(m) if hit(m) => f64::NAN,
+            HeuristicRule::NegativeWhere(m) if hit(m) => -2.5,
+            _ => base,
+        }
+    }
+}
+
+/// The three tier-1 hooks of [GRAPH.T1.OPTIONS], each optional, as data.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct HookSpec {
+    /// `edge_cost`.
+    pub cost: Option<CostRule>,
+    /// `blocked`.
+    pub blocked: Option<BlockedRule>,
+    /// `heuristic`.
+    pub heuristic: Option<HeuristicRule>,
+}
+
+/// One recorded hook call, in call order ([CONF.IMPL.HOOK_LOG]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HookCall {
+    /// `edge_cost(from, to, weight)` (weight by bit pattern).
+    EdgeCost(u32, u32, u64),
+    /// `blocked(node)`.
+    Blocked(u32),
+    /// `heuristic(from, to)`.
+    Heuristic(u32, u32),
+}
+
+impl std::fmt::Display for HookCall {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            HookCall::EdgeCost(a, b, w) => write!(f, "edge_cost({a}, {b}, {:?})", f64::from_bits(w)),
+            HookCall::Blocked(n) => write!(f, "blocked({n})"),
+            HookCall::Heuristic(a, b) => write!(f, "heuristic({a}, {b})"),
+        }
+    }
+}
+
+/// A tier-1 query with hooks ([CONF.CHECK.HOOKS]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HookedQuery {
+    /// The requested algorithm (never `Auto`).
+    pub algorithm: AlgorithmCode,
+    /// Set the `landmarks` option to the case's table.
+    pub landmarks: bool,
+    /// For a points case, query the `PointGraph` itself (Euclidean estimate built in); otherwise
+    /// the plain graph of [CONF.VAR.POINTS]. Ignored for edges cases.
+    pub builtin_estimate: bool,
+    /// The hooks.
+    pub hooks: HookSpec,
+    /// `(start, goal)`.
+    pub query: Query,
+    /// Budget and recording.
+    pub opts: RunOptions,
+}
+
+/// The outcome of a hooked query and every hook call it made, in order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HookedRun {
+    /// The outcome.
+    pub outcome: Outcome,
+    /// The hook calls.
+    pub calls: Vec<HookCall>,
+}
+
+/// A tier-2 status ([GRAPH.ASTAR.STATUS]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchCode {
+    /// 0.
+    NotStarted,
+    /// 1.
+    Running,
+    /// 2.
+    Found,
+    /// 3.
+    NotFound,
+}
+
+/// What a cancelled tier-2 run shows ([CONF.CHECK.CANCEL]): `(status, iterations)` after
+/// `begin` and `step(first_steps)` (no step call when 0), after `run(Some(flag))` with the flag
+/// already set, after a second such call, and the final outcome after `run(Some(flag))` with the
+/// flag cleared.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CancelTrace {
+    /// After `begin` (and the optional `step`).
+    pub before: (SearchCode, u64),
+    /// After the first cancelled `run`.
+    pub cancelled: (SearchCode, u64),
+    /// After the second cancelled `run`.
+    pub cancelled_again: (SearchCode, u64),
+    /// After resuming with the flag cleared.
+    pub resumed: Outcome,
+}
+
+/// One operation of an error script ([CONF.CHECK.ERRORS]). Scripts act on a current `Graph`,
+/// a current `PointGraph` and a current landmark table.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GraphOp {
+    /// `Graph::from_edges(edges, node_count, directed)` becomes the current graph; `Ok(edge_count)`.
+    FromEdges {
+        /// Input edges.
+        edges: Vec<(u32, u32, f64)>,
+        /// Given node count, or absent.
+        node_count: Option<u64>,
+        /// Directed.
+        directed: bool,
+    },
+    /// `Graph::new(n)` becomes the current graph; `Ok(node_count)`.
+    NewGraph(u64),
+    /// `CsrGraph::new(n, edges)` (standalone); `Ok(edge_count)`.
+    Csr {
+        /// Node count.
+        node_count: u64,
+        /// Edges.
+        edges: Vec<(u32, u32, f64)>,
+    },
+    /// `add_node()`; `Ok(id)`.
+    AddNode,
+    /// `add_edge(from, to, w)`; `Ok(id)`.
+    AddEdge(u32, u32, f64),
+    /// `remove_edge(id)`; `Ok(0)`.
+    RemoveEdge(u32),
+    /// `set_weight(id, w)`; `Ok(0)`.
+    SetWeight(u32, f64),
+    /// `build_landmarks(count, Avoid, seed 1)` on the current graph; the table becomes current; `Ok(count used)`.
+    BuildLandmarks(u64),
+    /// Tier-1 `find_path` (Auto) on the current graph, with the current table when asked; `Ok(cost bits)`.
+    FindPath {
+        /// Start.
+        start: u32,
+        /// Goal.
+        goal: u32,
+        /// Set the `landmarks` option.
+        landmarks: bool,
+    },
+    /// `PointGraph::new(points, options)` (no `link_valid`) becomes the current point graph; `Ok(edge_count)`.
+    Points {
+        /// Points.
+        points: Vec<[f64; 3]>,
+        /// Explicit links.
+        explicit: Vec<[u32; 2]>,
+        /// `max_distance`.
+        max_distance: f64,
+        /// `nearest_count`.
+        nearest_count: u32,
+    },
+    /// `nearest_node(p)` on the current point graph; `Ok(id)`.
+    NearestNode([f64; 3]),
+    /// `find_path_between(a, b, default)` on the current point graph; `Ok(cost bits)`.
+    FindPathBetween([f64; 3], [f64; 3]),
+}
+
 /// A typed OPLM rejection: class and byte offset ([GRAPH.OPLM.CHECKS]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OplmError {
@@ -91,7 +364,18 @@ pub trait Implementation: Sync {
     fn run_sliced(&self, case: &Case, variant: Variant, query: Query, budgets: &[u64]) -> Outcome;
 
     /// Builds a point graph with the given options and reports its CSR edges and `link_valid` calls.
-    fn build_links(&self, request: &LinkRequest) -> Result<LinkResult, String>;
+    fn build_links(&self, request: &LinkRequest) -> Result<LinkResult, BuildFailure>;
+
+    /// Runs one tier-1 query with hooks given as data and records every hook call in order.
+    fn run_hooked(&self, case: &Case, query: &HookedQuery) -> HookedRun;
+
+    /// Runs the tier-2 search of the variant (as [`Implementation::run_sliced`]) with a cancel
+    /// flag set before the call ([GRAPH.ASTAR.RUN]); `Err` is the class of a failed `begin` or build.
+    fn run_cancelled(&self, case: &Case, variant: Variant, query: Query, first_steps: u64) -> Result<CancelTrace, String>;
+
+    /// Runs an error script, one result per operation; an operation whose target does not exist
+    /// yet (or after a failed constructor) reports a class starting with `harness:`.
+    fn run_ops(&self, ops: &[GraphOp]) -> Vec<Result<u64, BuildFailure>>;
 
     /// Builds the case's landmark table and returns its OPLM bytes ([GRAPH.OPLM.LAYOUT]).
     fn build_landmarks(&self, case: &Case) -> Result<Vec<u8>, String>;

@@ -29,7 +29,10 @@ pub mod vectors;
 
 pub use adapters::{OptimizedCrate, ReferenceCrate};
 pub use checks::{certify, Config};
-pub use implementation::{Implementation, LinkRequest, LinkResult, LinkRule, OplmError, RunOptions};
+pub use implementation::{
+    BlockedRule, BuildFailure, CancelTrace, CostRule, GraphOp, HeuristicRule, HookCall, HookSpec, HookedQuery, HookedRun,
+    Implementation, LinkRequest, LinkResult, LinkRule, OplmError, RunOptions, SearchCode,
+};
 pub use outcome::{first_difference, Difference, Outcome, PathOutcome};
 pub use report::{Failure, Report, Section};
 pub use scenario::{Case, GraphSpec, LandmarkSpec, Scenario, Variant};

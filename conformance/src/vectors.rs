@@ -98,7 +98,7 @@ pub fn links_cell(imp: &dyn Implementation, case: &Case) -> Option<String> {
             };
             Some(match imp.build_links(&req) {
                 Ok(r) => sha256_hex(&encode_csr_edges(points.len(), &r.edges)),
-                Err(class) => sha256_hex(&Outcome::Error(class).encode()),
+                Err(e) => sha256_hex(&Outcome::Error(e.class).encode()),
             })
         }
         GraphSpec::Edges { .. } => None,

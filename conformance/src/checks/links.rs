@@ -3,7 +3,7 @@
 //! under permutation of the points, and rejects bad arguments with the spec's classes.
 
 use super::{parallel, Config};
-use crate::implementation::{Implementation, LinkRequest, LinkRule, LinkResult};
+use crate::implementation::{BuildFailure, Implementation, LinkRequest, LinkResult, LinkRule};
 use crate::links_bf::{build_links, has_distance_ties};
 use crate::prng::{derive_seed, SplitMix64};
 use crate::report::{Failure, Section};
@@ -80,8 +80,8 @@ fn first_edge_difference(a: &LinkResult, b: &LinkResult) -> Option<(String, Stri
     None
 }
 
-/// Bad requests and the class each must fail with.
-fn bad_requests() -> Vec<(&'static str, LinkRequest, &'static str)> {
+/// Bad requests and the class and index each must fail with ([GRAPH.API.INDEX]).
+fn bad_requests() -> Vec<(&'static str, LinkRequest, BuildFailure)> {
     let ok = LinkRequest {
         points: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 1.0, 0.0]],
         explicit: vec![],
@@ -95,11 +95,11 @@ fn bad_requests() -> Vec<(&'static str, LinkRequest, &'static str)> {
         r
     };
     vec![
-        ("coordinate beyond 2^21", with(&|r| r.points[1][1] = 2_097_153.0), "coordinate_out_of_range"),
-        ("NaN coordinate", with(&|r| r.points[2][2] = f64::NAN), "coordinate_out_of_range"),
-        ("max_distance below 2^-30", with(&|r| r.max_distance = 1e-10), "invalid_max_distance"),
-        ("negative max_distance", with(&|r| r.max_distance = -1.0), "invalid_max_distance"),
-        ("explicit link out of range", with(&|r| r.explicit = vec![[0, 1], [1, 3]]), "link_out_of_range"),
+        ("coordinate beyond 2^21", with(&|r| r.points[1][1] = 2_097_153.0), BuildFailure::new("coordinate_out_of_range", Some(1))),
+        ("NaN coordinate", with(&|r| r.points[2][2] = f64::NAN), BuildFailure::new("coordinate_out_of_range", Some(2))),
+        ("max_distance below 2^-30", with(&|r| r.max_distance = 1e-10), BuildFailure::new("invalid_max_distance", None)),
+        ("negative max_distance", with(&|r| r.max_distance = -1.0), BuildFailure::new("invalid_max_distance", None)),
+        ("explicit link out of range", with(&|r| r.explicit = vec![[0, 1], [1, 3]]), BuildFailure::new("link_out_of_range", Some(1))),
     ]
 }
 
@@ -149,12 +149,12 @@ pub fn run(all: &[&dyn Implementation], config: &Config, progress: Option<&Progr
                 s.record(problem.map(|f| fail("permutation stability".into(), "the same links as position pairs".into(), f)));
             }
             if i == 0 {
-                for (what, bad, class) in bad_requests() {
+                for (what, bad, expected) in bad_requests() {
                     let got = imp.build_links(&bad);
                     s.record(match got {
-                        Err(c) if c == class => None,
-                        Err(c) => Some(fail(format!("rejects {what}"), class.into(), c)),
-                        Ok(r) => Some(fail(format!("rejects {what}"), class.into(), describe_edges(&r))),
+                        Err(c) if c == expected => None,
+                        Err(c) => Some(fail(format!("rejects {what}"), expected.to_string(), c.to_string())),
+                        Ok(r) => Some(fail(format!("rejects {what}"), expected.to_string(), describe_edges(&r))),
                     });
                 }
             }

@@ -1,7 +1,10 @@
 //! The certify sections ([CONF.CHECK.*]). Each check module produces one or two [`Section`]s;
 //! [`certify`] runs them all for a reference implementation and any number of candidates.
 
+pub mod cancel;
+pub mod errors;
 pub mod generated;
+pub mod hooks;
 pub mod landmarks;
 pub mod links;
 pub mod sliced;
@@ -24,6 +27,10 @@ pub struct Config {
     pub sliced_graphs: usize,
     /// Point sets for `links`.
     pub link_sets: usize,
+    /// Graphs for `hooks`.
+    pub hook_graphs: usize,
+    /// Graphs for `cancel`.
+    pub cancel_graphs: usize,
     /// The vectors folder to verify (`vectors` section), or none to skip it.
     pub vectors_dir: Option<PathBuf>,
     /// Worker threads (1 or more).
@@ -39,6 +46,8 @@ impl Config {
             landmark_graphs: 200,
             sliced_graphs: 300,
             link_sets: 300,
+            hook_graphs: 300,
+            cancel_graphs: 200,
             vectors_dir: Some(default_vectors_dir()),
             threads: default_threads(),
         }
@@ -46,12 +55,12 @@ impl Config {
 
     /// The `--full` run: 12,000 oracle graphs.
     pub fn full(seed: u64) -> Self {
-        Config { oracle_graphs: 12_000, landmark_graphs: 1_200, sliced_graphs: 1_800, link_sets: 1_800, ..Config::ci(seed) }
+        Config { oracle_graphs: 12_000, landmark_graphs: 1_200, sliced_graphs: 1_800, link_sets: 1_800, hook_graphs: 1_800, cancel_graphs: 1_200, ..Config::ci(seed) }
     }
 
     /// Total units of work, for a progress bar.
     pub fn work(&self) -> u64 {
-        (self.oracle_graphs + self.landmark_graphs + self.sliced_graphs + self.link_sets) as u64
+        (self.oracle_graphs + self.landmark_graphs + self.sliced_graphs + self.link_sets + self.hook_graphs + self.cancel_graphs) as u64
     }
 }
 
@@ -113,6 +122,9 @@ pub fn certify(
     sections.push(landmarks::run(&all, config, progress));
     sections.push(sliced::run(&all, config, progress));
     sections.push(links::run(&all, config, progress));
+    sections.push(hooks::run(&all, config, progress));
+    sections.push(cancel::run(&all, config, progress));
+    sections.push(errors::run(&all));
     if let Some(dir) = &config.vectors_dir {
         sections.push(crate::vectors::certify_section(dir, &all));
     }

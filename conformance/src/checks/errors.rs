@@ -1,0 +1,266 @@
+//! The `errors` section ([CONF.CHECK.ERRORS]): fixed scripts of constructor, edit and query
+//! calls with bad arguments. Every implementation must report, for every call, the class and
+//! index the spec prescribes (written here, clause by clause) or the prescribed value.
+
+use crate::implementation::{BuildFailure, GraphOp, Implementation};
+use crate::report::{Failure, Section};
+
+/// What one script operation must return.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expect {
+    /// Success with this value.
+    Ok(u64),
+    /// An error with this class and index.
+    Err(&'static str, Option<usize>),
+}
+
+use Expect::{Err as E, Ok as V};
+use GraphOp::*;
+
+const BIG: u64 = (1 << 26) + 1;
+const LIMIT: f64 = 2_097_152.0; // 2^21
+const NAN: f64 = f64::NAN;
+const INF: f64 = f64::INFINITY;
+
+fn cost(c: f64) -> Expect {
+    V(c.to_bits())
+}
+
+fn edges(list: &[(u32, u32, f64)]) -> Vec<(u32, u32, f64)> {
+    list.to_vec()
+}
+
+fn from(list: &[(u32, u32, f64)], node_count: Option<u64>, directed: bool) -> GraphOp {
+    FromEdges { edges: edges(list), node_count, directed }
+}
+
+fn pts(points: &[[f64; 3]], explicit: &[[u32; 2]], max_distance: f64, nearest_count: u32) -> GraphOp {
+    Points { points: points.to_vec(), explicit: explicit.to_vec(), max_distance, nearest_count }
+}
+
+fn find(start: u32, goal: u32, landmarks: bool) -> GraphOp {
+    FindPath { start, goal, landmarks }
+}
+
+/// A named script: the clause it exercises, its operations and what each must return.
+pub type Script = (&'static str, Vec<(GraphOp, Expect)>);
+
+/// Every script of the section.
+pub fn scripts() -> Vec<Script> {
+    let ok3 = [(0, 1, 1.0), (1, 2, 1.0)];
+    vec![
+        (
+            "[GRAPH.MUT.FROM_ERRORS] [GRAPH.CSR.VALIDATE] from_edges names the input index",
+            vec![
+                (from(&[(0, 1, 1.0), (1, 2, 1.0), (0, 3, 1.0)], Some(3), true), E("endpoint_out_of_range", Some(2))),
+                (from(&[(0, 1, 1.0), (1, 2, 1.0), (0, 3, 1.0)], Some(3), false), E("endpoint_out_of_range", Some(2))),
+                (from(&[(5, 0, 1.0)], Some(3), true), E("endpoint_out_of_range", Some(0))),
+                (from(&[(0, 1, 1.0), (2, 7, 1.0), (9, 9, 1.0)], Some(3), false), E("endpoint_out_of_range", Some(1))),
+                (from(&[(0, 1, NAN), (0, 9, 1.0)], Some(3), true), E("invalid_weight", Some(0))),
+                (from(&[(0, 9, NAN)], Some(3), true), E("endpoint_out_of_range", Some(0))),
+                (from(&[(0, 1, 1.0), (1, 2, NAN)], Some(3), false), E("invalid_weight", Some(1))),
+                (from(&[(0, 1, 1.0), (1, 2, 0.0), (2, 0, -1.0)], Some(3), true), E("invalid_weight", Some(2))),
+                (from(&[(0, 1, INF)], Some(3), true), E("invalid_weight", Some(0))),
+                (from(&[(0, 1, 1.0), (0, 1, -INF)], Some(3), false), E("invalid_weight", Some(1))),
+                (from(&[(0, 1, -0.0)], Some(3), true), V(1)),
+                (from(&[(0, 4, 1.0), (4, 4, 2.0)], None, false), V(4)),
+                (from(&[], None, true), V(0)),
+            ],
+        ),
+        (
+            "[GRAPH.MUT.FROM_ERRORS] the node count is settled before any edge is checked",
+            vec![
+                (from(&[(0, 9, NAN)], Some(BIG), true), E("too_many_nodes", None)),
+                (from(&[], Some(BIG), false), E("too_many_nodes", None)),
+                (from(&[(0, 1, NAN), (0, 1 << 26, 1.0)], None, true), E("too_many_nodes", None)),
+                (from(&[(0, 1, 1.0), ((1 << 26) + 5, 0, 1.0)], None, false), E("too_many_nodes", None)),
+                (from(&[(0, 1, 1.0)], Some(u64::MAX), true), E("too_many_nodes", None)),
+            ],
+        ),
+        (
+            "[GRAPH.CSR.LIMIT] [GRAPH.CSR.VALIDATE] CsrGraph::new",
+            vec![
+                (Csr { node_count: 3, edges: edges(&[(0, 1, 1.0), (3, 0, 1.0)]) }, E("endpoint_out_of_range", Some(1))),
+                (Csr { node_count: 3, edges: edges(&[(0, 1, 1.0), (1, 2, 2.0), (2, 3, 1.0)]) }, E("endpoint_out_of_range", Some(2))),
+                (Csr { node_count: 3, edges: edges(&[(0, 1, NAN)]) }, E("invalid_weight", Some(0))),
+                (Csr { node_count: 3, edges: edges(&[(0, 1, 1.0), (1, 1, -2.0)]) }, E("invalid_weight", Some(1))),
+                (Csr { node_count: 3, edges: edges(&[(2, 1, INF)]) }, E("invalid_weight", Some(0))),
+                (Csr { node_count: 3, edges: edges(&[(2, 5, INF)]) }, E("endpoint_out_of_range", Some(0))),
+                (Csr { node_count: BIG, edges: vec![] }, E("too_many_nodes", None)),
+                (Csr { node_count: 0, edges: vec![] }, V(0)),
+                (Csr { node_count: 2, edges: edges(&[(1, 1, -0.0), (0, 1, 0.0)]) }, V(2)),
+            ],
+        ),
+        (
+            "[GRAPH.MUT.EDIT_ERRORS] [GRAPH.MUT.EDIT_ORDER] [GRAPH.MUT.ADD_EDGE] edits name the edge id",
+            vec![
+                (from(&ok3, Some(3), true), V(2)),
+                (RemoveEdge(5), E("unknown_edge", Some(5))),
+                (RemoveEdge(2), E("unknown_edge", Some(2))),
+                (RemoveEdge(u32::MAX), E("unknown_edge", Some(u32::MAX as usize))),
+                (RemoveEdge(0), V(0)),
+                (RemoveEdge(0), E("removed_edge", Some(0))),
+                (SetWeight(0, 4.0), E("removed_edge", Some(0))),
+                (SetWeight(0, NAN), E("removed_edge", Some(0))),
+                (SetWeight(9, NAN), E("unknown_edge", Some(9))),
+                (SetWeight(1, -1.0), E("invalid_weight", Some(1))),
+                (SetWeight(1, INF), E("invalid_weight", Some(1))),
+                (SetWeight(1, NAN), E("invalid_weight", Some(1))),
+                (SetWeight(1, -0.0), V(0)),
+                (AddEdge(0, 3, 1.0), E("endpoint_out_of_range", Some(2))),
+                (AddEdge(3, 0, NAN), E("endpoint_out_of_range", Some(2))),
+                (AddEdge(0, 1, NAN), E("invalid_weight", Some(2))),
+                (AddEdge(0, 1, -3.0), E("invalid_weight", Some(2))),
+                (AddEdge(0, 2, 2.0), V(2)),
+                (AddNode, V(3)),
+                (AddEdge(2, 3, 1.0), V(3)),
+                (RemoveEdge(4), E("unknown_edge", Some(4))),
+                (find(0, 3, false), cost(3.0)),
+            ],
+        ),
+        (
+            "[GRAPH.MUT.NODES] [GRAPH.MUT.ADD_NODE] the node limit",
+            vec![(NewGraph(BIG), E("too_many_nodes", None)), (NewGraph(1 << 26), V(1 << 26)), (AddNode, E("too_many_nodes", None))],
+        ),
+        (
+            "[GRAPH.PT.CHECKS] [GRAPH.PT.COORD] coordinates first, in point then axis order",
+            vec![
+                (
+                    pts(&[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, INF], [NAN, 0.0, 0.0]], &[[0, 9]], -1.0, 0),
+                    E("coordinate_out_of_range", Some(2)),
+                ),
+                (pts(&[[0.0, 0.0, 0.0], [0.0, -(LIMIT + 1.0), NAN]], &[], 1.0, 0), E("coordinate_out_of_range", Some(1))),
+                (pts(&[[NAN, 0.0, 0.0]], &[[0, 5]], NAN, 0), E("coordinate_out_of_range", Some(0))),
+                (pts(&[[LIMIT, -LIMIT, LIMIT], [-LIMIT, LIMIT, 0.0]], &[[0, 1]], 0.0, 0), V(2)),
+            ],
+        ),
+        (
+            "[GRAPH.PT.CHECKS] [GRAPH.PT.MAXDIST] max_distance before the explicit links",
+            vec![
+                (pts(&[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0]], &[[0, 7]], NAN, 0), E("invalid_max_distance", None)),
+                (pts(&[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0]], &[[0, 7]], INF, 1), E("invalid_max_distance", None)),
+                (pts(&[[0.0, 0.0, 0.0]], &[], -0.5, 0), E("invalid_max_distance", None)),
+                (pts(&[[0.0, 0.0, 0.0]], &[], 1e-10, 2), E("invalid_max_distance", None)),
+                (pts(&[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0]], &[], 1.0 / (1u64 << 30) as f64, 0), V(0)),
+            ],
+        ),
+        (
+            "[GRAPH.PT.EXPLICIT] link_out_of_range names the link's position",
+            vec![
+                (pts(&[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0]], &[[0, 1], [1, 1], [5, 0], [0, 9]], 0.0, 0), E("link_out_of_range", Some(2))),
+                (pts(&[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0]], &[[0, 3]], 0.0, 0), E("link_out_of_range", Some(0))),
+                (pts(&[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0]], &[[0, 1], [2, u32::MAX]], 5.0, 1), E("link_out_of_range", Some(1))),
+                (pts(&[], &[[0, 0]], 0.0, 0), E("link_out_of_range", Some(0))),
+            ],
+        ),
+        (
+            "[GRAPH.ALT.COUNT] invalid_landmark_count before empty_graph",
+            vec![
+                (NewGraph(0), V(0)),
+                (BuildLandmarks(0), E("invalid_landmark_count", None)),
+                (BuildLandmarks(1), E("empty_graph", None)),
+                (from(&ok3, Some(3), true), V(2)),
+                (BuildLandmarks(0), E("invalid_landmark_count", None)),
+                (BuildLandmarks(99), V(3)),
+            ],
+        ),
+        (
+            "[GRAPH.T1.CHECKS] [GRAPH.ALT.STALE] start, goal, then landmark staleness by value",
+            vec![
+                (from(&[(0, 1, 1.0), (1, 2, 2.0)], Some(3), true), V(2)),
+                (BuildLandmarks(2), V(2)),
+                (find(3, 9, false), E("node_out_of_range", None)),
+                (find(0, 3, true), E("node_out_of_range", None)),
+                (find(u32::MAX, 0, true), E("node_out_of_range", None)),
+                (find(0, 2, true), cost(3.0)),
+                (SetWeight(1, 2.0), V(0)),
+                (find(0, 2, true), cost(3.0)),
+                (SetWeight(1, 5.0), V(0)),
+                (find(0, 2, true), E("stale_landmarks", None)),
+                (find(0, 7, true), E("node_out_of_range", None)),
+                (find(0, 2, false), cost(6.0)),
+                (BuildLandmarks(2), V(2)),
+                (find(0, 2, true), cost(6.0)),
+                (AddNode, V(3)),
+                (find(0, 2, true), E("stale_landmarks", None)),
+                (BuildLandmarks(2), V(2)),
+                (RemoveEdge(1), V(0)),
+                (find(0, 2, true), E("stale_landmarks", None)),
+                (AddEdge(1, 2, 5.0), V(2)),
+                (find(0, 2, true), cost(6.0)),
+            ],
+        ),
+        (
+            "[GRAPH.PT.NEAREST_NODE] [GRAPH.PT.FIND_BY_POS] invalid_position before empty_graph",
+            vec![
+                (pts(&[], &[], 0.0, 0), V(0)),
+                (NearestNode([NAN, 0.0, 0.0]), E("invalid_position", None)),
+                (NearestNode([0.0, 0.0, 0.0]), E("empty_graph", None)),
+                (NearestNode([0.0, LIMIT * 2.0, 0.0]), E("invalid_position", None)),
+                (FindPathBetween([0.0, 0.0, 0.0], [NAN, 0.0, 0.0]), E("empty_graph", None)),
+                (FindPathBetween([INF, 0.0, 0.0], [0.0, 0.0, 0.0]), E("invalid_position", None)),
+                (pts(&[[0.0, 0.0, 0.0], [3.0, 0.0, 0.0], [10.0, 0.0, 0.0]], &[[0, 1], [1, 2]], 0.0, 0), V(4)),
+                (NearestNode([2.0, 0.0, 0.0]), V(1)),
+                (NearestNode([1.5, 0.0, 0.0]), V(0)),
+                (NearestNode([0.0, LIMIT, 0.0]), V(0)),
+                (NearestNode([0.0, 0.0, -INF]), E("invalid_position", None)),
+                (NearestNode([-(LIMIT + 1.0), 0.0, 0.0]), E("invalid_position", None)),
+                (FindPathBetween([INF, 0.0, 0.0], [NAN, 0.0, 0.0]), E("invalid_position", None)),
+                (FindPathBetween([0.1, 0.0, 0.0], [NAN, 0.0, 0.0]), E("invalid_position", None)),
+                (FindPathBetween([0.1, 0.0, 0.0], [9.0, 0.0, 0.0]), cost(10.0)),
+            ],
+        ),
+    ]
+}
+
+fn show(r: &Result<u64, BuildFailure>) -> String {
+    match r {
+        Ok(v) => format!("Ok({v})"),
+        Err(e) => e.to_string(),
+    }
+}
+
+fn show_expect(e: &Expect) -> String {
+    match e {
+        V(v) => format!("Ok({v})"),
+        E(c, i) => BuildFailure::new(c, *i).to_string(),
+    }
+}
+
+/// Runs the section.
+pub fn run(all: &[&dyn Implementation]) -> Section {
+    let mut s = Section::new("errors");
+    for (title, script) in scripts() {
+        let ops: Vec<GraphOp> = script.iter().map(|(o, _)| o.clone()).collect();
+        for imp in all {
+            let got = imp.run_ops(&ops);
+            for (k, (operation, expected)) in script.iter().enumerate() {
+                let found = got.get(k);
+                let same = match (expected, found) {
+                    (V(v), Some(Ok(x))) => v == x,
+                    (E(c, i), Some(Err(e))) => e.class == *c && e.index == *i,
+                    _ => false,
+                };
+                s.record((!same).then(|| Failure {
+                    case: Some(title.to_string()),
+                    implementation: imp.name().to_string(),
+                    query: Some(k),
+                    what: format!("operation {k}: {}", op_text(operation)),
+                    expected: show_expect(expected),
+                    found: found.map_or("no result".to_string(), show),
+                    ..Default::default()
+                }));
+            }
+        }
+    }
+    s
+}
+
+fn op_text(o: &GraphOp) -> String {
+    let text = format!("{o:?}");
+    if text.len() > 160 {
+        format!("{}...", &text[..160])
+    } else {
+        text
+    }
+}
