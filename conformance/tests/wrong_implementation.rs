@@ -1,8 +1,10 @@
 //! Deliberately wrong implementations (adapter wrappers) are caught by the differential and
 //! vectors checks with the right first differing field.
 
-use onepath_conformance::checks::{default_threads, generated, Config};
-use onepath_conformance::implementation::{LinkRequest, LinkResult, OplmError};
+use onepath_conformance::checks::{cancel, default_threads, errors, generated, hooks, Config};
+use onepath_conformance::implementation::{
+    BuildFailure, CancelTrace, GraphOp, HookedQuery, HookedRun, LinkRequest, LinkResult, OplmError, SearchCode,
+};
 use onepath_conformance::vectors::certify_section;
 use onepath_conformance::{Case, Implementation, OptimizedCrate, Outcome, ReferenceCrate, RunOptions, Variant};
 
@@ -13,6 +15,14 @@ enum Fault {
     SwapExpansions,
     /// Add one ulp to every finite cost.
     PerturbCost,
+    /// Swap recorded hook calls 2 and 3 (when they differ).
+    SwapHookCalls,
+    /// Drop recorded hook call 4.
+    DropHookCall,
+    /// Report build errors without their index.
+    DropIndex,
+    /// Ignore a set cancel flag (run to the end).
+    IgnoreCancel,
 }
 
 struct Wrong(Fault);
@@ -31,8 +41,18 @@ impl Wrong {
                         p.cost = f64::from_bits(p.cost.to_bits() + 1);
                     }
                 }
+                _ => {}
             }
         }
+    }
+}
+
+impl Wrong {
+    fn strip(&self, mut e: BuildFailure) -> BuildFailure {
+        if let Fault::DropIndex = self.0 {
+            e.index = None;
+        }
+        e
     }
 }
 
@@ -48,8 +68,31 @@ impl Implementation for Wrong {
     fn run_sliced(&self, case: &Case, variant: Variant, query: (u32, u32), budgets: &[u64]) -> Outcome {
         OptimizedCrate.run_sliced(case, variant, query, budgets)
     }
-    fn build_links(&self, request: &LinkRequest) -> Result<LinkResult, String> {
-        OptimizedCrate.build_links(request)
+    fn build_links(&self, request: &LinkRequest) -> Result<LinkResult, BuildFailure> {
+        OptimizedCrate.build_links(request).map_err(|e| self.strip(e))
+    }
+    fn run_hooked(&self, case: &Case, query: &HookedQuery) -> HookedRun {
+        let mut r = OptimizedCrate.run_hooked(case, query);
+        match self.0 {
+            Fault::SwapHookCalls if r.calls.len() > 3 && r.calls[2] != r.calls[3] => r.calls.swap(2, 3),
+            Fault::DropHookCall if r.calls.len() > 4 => {
+                r.calls.remove(4);
+            }
+            _ => {}
+        }
+        r
+    }
+    fn run_cancelled(&self, case: &Case, variant: Variant, query: (u32, u32), first_steps: u64) -> Result<CancelTrace, String> {
+        let mut t = OptimizedCrate.run_cancelled(case, variant, query, first_steps)?;
+        if let (Fault::IgnoreCancel, Outcome::Path(p)) = (self.0, &t.resumed) {
+            let done = if p.status == onepath_conformance::outcome::StatusCode::Found { SearchCode::Found } else { SearchCode::NotFound };
+            t.cancelled = (done, p.iterations);
+            t.cancelled_again = t.cancelled;
+        }
+        Ok(t)
+    }
+    fn run_ops(&self, ops: &[GraphOp]) -> Vec<Result<u64, BuildFailure>> {
+        OptimizedCrate.run_ops(ops).into_iter().map(|r| r.map_err(|e| self.strip(e))).collect()
     }
     fn build_landmarks(&self, case: &Case) -> Result<Vec<u8>, String> {
         OptimizedCrate.build_landmarks(case)
@@ -63,7 +106,7 @@ impl Implementation for Wrong {
 }
 
 fn small() -> Config {
-    Config { oracle_graphs: 60, landmark_graphs: 0, sliced_graphs: 0, link_sets: 0, vectors_dir: None, threads: default_threads(), ..Config::ci(11) }
+    Config { oracle_graphs: 60, landmark_graphs: 0, sliced_graphs: 0, link_sets: 0, hook_graphs: 40, cancel_graphs: 30, vectors_dir: None, threads: default_threads(), ..Config::ci(11) }
 }
 
 #[test]
@@ -104,4 +147,61 @@ fn vectors_section_names_the_vector() {
     assert_eq!(f.what, "expansion step 3");
     let line = f.line();
     assert!(line.contains("/ wrong / ") && line.contains("query"), "{line}");
+}
+
+fn hook_failures(fault: Fault) -> Vec<onepath_conformance::Failure> {
+    let wrong = Wrong(fault);
+    let s = hooks::run(&[&ReferenceCrate, &wrong], &small(), None);
+    assert_eq!(s.name, "hooks");
+    assert!(s.failed > 0, "the hooks section missed {:?}", s.failures.first());
+    // Only the comparison with the reference is asserted here; the same fault may also break a
+    // spec property (e.g. edge_cost no longer right after its blocked call).
+    s.failures.into_iter().filter(|f| f.what.contains(" vs onepath-reference")).collect()
+}
+
+#[test]
+fn swapped_hook_calls_are_reported_at_the_first_differing_call() {
+    let diffs = hook_failures(Fault::SwapHookCalls);
+    assert!(!diffs.is_empty());
+    for f in &diffs {
+        assert_eq!(f.implementation, "wrong");
+        assert_eq!(f.what, "hook call 2 vs onepath-reference", "{f:?}");
+        assert_ne!(f.expected, f.found);
+        assert!(f.case.is_some() && f.variant.is_some() && f.query.is_some());
+    }
+    // The two crates themselves agree (and obey the hook properties) on the same cases.
+    let clean = hooks::run(&[&ReferenceCrate, &OptimizedCrate], &small(), None);
+    assert!(clean.checks > 0);
+    assert_eq!(clean.failed, 0, "{:?}", clean.failures.first());
+}
+
+#[test]
+fn a_dropped_hook_call_is_named() {
+    let diffs = hook_failures(Fault::DropHookCall);
+    assert!(!diffs.is_empty());
+    for f in &diffs {
+        assert_eq!(f.what, "hook call 4 vs onepath-reference", "{f:?}");
+        assert_ne!(f.expected, f.found);
+    }
+}
+
+#[test]
+fn ignoring_the_cancel_flag_is_caught() {
+    let wrong = Wrong(Fault::IgnoreCancel);
+    let s = cancel::run(&[&ReferenceCrate, &wrong], &small(), None);
+    assert!(s.failed > 0);
+    assert!(s.failures.iter().any(|f| f.what.contains("run(Some(flag set)) [GRAPH.ASTAR.RUN]") && f.expected.starts_with("Running")), "{:?}", s.failures.first());
+    let clean = cancel::run(&[&ReferenceCrate, &OptimizedCrate], &small(), None);
+    assert!(clean.checks > 0);
+    assert_eq!(clean.failed, 0, "{:?}", clean.failures.first());
+}
+
+#[test]
+fn a_missing_error_index_is_caught() {
+    let wrong = Wrong(Fault::DropIndex);
+    let s = errors::run(&[&wrong]);
+    assert!(s.failed > 0);
+    let f = s.failures.iter().find(|f| f.expected == "endpoint_out_of_range (index 2)").expect("endpoint failure");
+    assert_eq!(f.found, "endpoint_out_of_range (no index)");
+    assert!(errors::run(&[&ReferenceCrate, &OptimizedCrate]).failed == 0);
 }
