@@ -31,16 +31,8 @@ impl Wrong {
     fn corrupt(&self, o: &mut Outcome) {
         if let Outcome::Path(p) = o {
             match self.0 {
-                Fault::SwapExpansions => {
-                    if p.expanded.len() > 4 && p.expanded[3] != p.expanded[4] {
-                        p.expanded.swap(3, 4);
-                    }
-                }
-                Fault::PerturbCost => {
-                    if p.cost.is_finite() {
-                        p.cost = f64::from_bits(p.cost.to_bits() + 1);
-                    }
-                }
+                Fault::SwapExpansions if p.expanded.len() > 4 && p.expanded[3] != p.expanded[4] => p.expanded.swap(3, 4),
+                Fault::PerturbCost if p.cost.is_finite() => p.cost = f64::from_bits(p.cost.to_bits() + 1),
                 _ => {}
             }
         }

@@ -32,7 +32,7 @@ fn final_code(o: &Outcome) -> Option<SearchCode> {
 /// What a conforming trace shows for `first_steps = k`, given the uninterrupted outcome.
 pub fn trace_problem(full: &Outcome, k: u64, t: &CancelTrace) -> Option<(String, String, String)> {
     let Outcome::Path(p) = full else { return None };
-    let Some(done) = final_code(full) else { return None };
+    let done = final_code(full)?;
     let total = p.iterations;
     if k > 0 && t.before.1 != k.min(total) {
         return Some(("iterations after step".into(), k.min(total).to_string(), t.before.1.to_string()));

@@ -142,7 +142,7 @@ pub fn oracle_applies(spec: &HookSpec, ran: AlgorithmCode) -> bool {
 pub fn transformed_edges(edges: &[(u32, u32, f64)], spec: &HookSpec) -> Vec<(u32, u32, f64)> {
     edges
         .iter()
-        .filter(|e| spec.blocked.is_none_or(|b| !b.blocked(e.0) && !b.blocked(e.1)))
+        .filter(|e| spec.blocked.map_or(true, |b| !b.blocked(e.0) && !b.blocked(e.1)))
         .filter_map(|&(a, b, w)| {
             let c = spec.cost.map_or(w, |r| r.cost(a, b, w));
             (!(c.is_nan() || c < 0.0 || c == f64::INFINITY)).then_some((a, b, c))
