@@ -55,7 +55,7 @@ impl Failure {
 /// One named check section.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Section {
-    /// Section name (`oracle`, `differential`, `landmarks`, `sliced`, `links`, `vectors`).
+    /// Section name (`oracle`, `differential`, `landmarks`, `sliced`, `links`, `hooks`, `cancel`, `errors`, `vectors`).
     pub name: String,
     /// Checks run.
     pub checks: u64,
