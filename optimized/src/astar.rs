@@ -3,7 +3,7 @@
 
 use crate::csr::CsrGraph;
 use crate::error::QueryError;
-use crate::heap::{Scratch, NO_PARENT};
+use crate::heap::{Buffers, NO_PARENT};
 use crate::landmarks::Landmarks;
 use crate::values::{distance, Point3};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -124,30 +124,98 @@ pub enum SearchStatus {
     NotFound = 3,
 }
 
-/// [GRAPH.ASTAR.STEP] [GRAPH.ASTAR.EXPAND] A resumable A* search over a CSR graph. Buffers are
-/// allocated once and reset by an epoch counter on every `begin`.
+/// [GRAPH.ASTAR.STEP] [GRAPH.ASTAR.EXPAND] [STATE.HEAP.ARRAY] A resumable A* search over a CSR
+/// graph. Its open set is the binary heap of [STATE.HEAP.ARRAY] .. [STATE.HEAP.UPDATE] (it is
+/// saved as it lies); buffers are allocated once and reset by an epoch counter on every `begin`.
 pub struct GraphAStar<'g, C: GraphCost, H: GraphHeuristic> {
-    graph: &'g CsrGraph,
+    pub(crate) e: Engine<'g, C, H, 2>,
+}
+
+/// The search engine behind `GraphAStar` (`D = 2`) and tier 1 (`D = 4`, never saved).
+pub(crate) struct Engine<'g, C: GraphCost, H: GraphHeuristic, const D: usize> {
+    pub(crate) graph: &'g CsrGraph,
     cost: C,
     heuristic: H,
-    scratch: Scratch,
+    pub(crate) scratch: Buffers<D>,
     record: bool,
-    start: u32,
-    goal: u32,
-    status: SearchStatus,
-    iterations: u64,
-    expanded: u64,
-    path_cost: f64,
+    pub(crate) start: u32,
+    pub(crate) goal: u32,
+    pub(crate) status: SearchStatus,
+    pub(crate) iterations: u64,
+    pub(crate) expanded: u64,
+    pub(crate) path_cost: f64,
 }
 
 impl<'g, C: GraphCost, H: GraphHeuristic> GraphAStar<'g, C, H> {
     /// [GRAPH.ASTAR.BUFFERS] A search over `graph` with its own buffers, status `NotStarted`.
     pub fn new(graph: &'g CsrGraph, cost: C, heuristic: H) -> Self {
-        Self::with_scratch(graph, cost, heuristic, Scratch::with_nodes(graph.node_count()))
+        GraphAStar { e: Engine::new(graph, cost, heuristic) }
     }
 
-    pub(crate) fn with_scratch(graph: &'g CsrGraph, cost: C, heuristic: H, scratch: Scratch) -> Self {
-        GraphAStar {
+    /// [GRAPH.ASTAR.COUNTERS] [STATE.SEARCH.RECORD] Whether `step` appends each expanded node to
+    /// the recorded list (an option of the object, never saved).
+    pub fn set_record_expansions(&mut self, record: bool) {
+        self.e.set_record_expansions(record)
+    }
+
+    /// [GRAPH.ASTAR.BEGIN] [GRAPH.ASTAR.BLOCKED] [GRAPH.ASTAR.START_INF] Starts a search from
+    /// `start` to `goal`; fails with `node_out_of_range` (start checked first) and then changes
+    /// nothing.
+    pub fn begin(&mut self, start: u32, goal: u32) -> Result<(), QueryError> {
+        self.e.begin(start, goal)
+    }
+
+    /// [GRAPH.ASTAR.STEP] [GRAPH.ASTAR.EMPTY_FIRST] [GRAPH.ASTAR.GOAL_CLOSED] Runs at most
+    /// `max_iterations` iterations; the empty check precedes the budget check.
+    pub fn step(&mut self, max_iterations: u64) -> SearchStatus {
+        self.e.step(max_iterations)
+    }
+
+    /// [GRAPH.ASTAR.RUN] `step` without a budget; before each iteration (after the empty
+    /// check) whose count in this call is a multiple of 256 (0 included) it reads `cancel`, and
+    /// when set returns `Running` (the search can continue).
+    pub fn run(&mut self, cancel: Option<&AtomicBool>) -> SearchStatus {
+        self.e.run(cancel)
+    }
+
+    /// [GRAPH.ASTAR.STATUS] The current status.
+    pub fn status(&self) -> SearchStatus {
+        self.e.status
+    }
+
+    /// [GRAPH.ASTAR.PATH] [GRAPH.ASTAR.NOT_FOUND] The path start..goal when `Found`, else empty.
+    pub fn path(&self) -> Vec<u32> {
+        self.e.path()
+    }
+
+    /// [GRAPH.ASTAR.PATH] [GRAPH.ASTAR.NOT_FOUND] `g[goal]` when `Found`, else `+infinity`.
+    pub fn path_cost(&self) -> f64 {
+        self.e.path_cost()
+    }
+
+    /// [GRAPH.ASTAR.COUNTERS] Pops so far (the goal's included).
+    pub fn iterations(&self) -> u64 {
+        self.e.iterations
+    }
+
+    /// [GRAPH.ASTAR.COUNTERS] Expansions so far (the goal's pop is not one).
+    pub fn expanded_count(&self) -> u64 {
+        self.e.expanded
+    }
+
+    /// [GRAPH.ASTAR.COUNTERS] The recorded expanded nodes in order (empty unless recording).
+    pub fn expansions(&self) -> &[u32] {
+        &self.e.scratch.record
+    }
+}
+
+impl<'g, C: GraphCost, H: GraphHeuristic, const D: usize> Engine<'g, C, H, D> {
+    pub(crate) fn new(graph: &'g CsrGraph, cost: C, heuristic: H) -> Self {
+        Self::with_scratch(graph, cost, heuristic, Buffers::with_nodes(graph.node_count()))
+    }
+
+    pub(crate) fn with_scratch(graph: &'g CsrGraph, cost: C, heuristic: H, scratch: Buffers<D>) -> Self {
+        Engine {
             graph,
             cost,
             heuristic,
@@ -162,20 +230,19 @@ impl<'g, C: GraphCost, H: GraphHeuristic> GraphAStar<'g, C, H> {
         }
     }
 
-    pub(crate) fn into_scratch(self) -> Scratch {
+    pub(crate) fn into_scratch(self) -> Buffers<D> {
         self.scratch
     }
 
-
     /// [GRAPH.ASTAR.COUNTERS] Whether `step` appends each expanded node to the recorded list.
-    pub fn set_record_expansions(&mut self, record: bool) {
+    pub(crate) fn set_record_expansions(&mut self, record: bool) {
         self.record = record;
     }
 
     /// [GRAPH.ASTAR.BEGIN] [GRAPH.ASTAR.BLOCKED] [GRAPH.ASTAR.START_INF] Starts a search from
     /// `start` to `goal`; fails with `node_out_of_range` (start checked first) and then changes
     /// nothing.
-    pub fn begin(&mut self, start: u32, goal: u32) -> Result<(), QueryError> {
+    pub(crate) fn begin(&mut self, start: u32, goal: u32) -> Result<(), QueryError> {
         let n = self.graph.node_count();
         if start as usize >= n {
             return Err(QueryError::node(false, start, n));
@@ -203,7 +270,7 @@ impl<'g, C: GraphCost, H: GraphHeuristic> GraphAStar<'g, C, H> {
 
     /// [GRAPH.ASTAR.STEP] [GRAPH.ASTAR.EMPTY_FIRST] [GRAPH.ASTAR.GOAL_CLOSED] Runs at most
     /// `max_iterations` iterations; the empty check precedes the budget check.
-    pub fn step(&mut self, max_iterations: u64) -> SearchStatus {
+    pub(crate) fn step(&mut self, max_iterations: u64) -> SearchStatus {
         self.advance(max_iterations, None)
     }
 
@@ -239,10 +306,12 @@ impl<'g, C: GraphCost, H: GraphHeuristic> GraphAStar<'g, C, H> {
             let u = top.node;
             if u == goal {
                 self.status = SearchStatus::Found;
-                self.path_cost = top.g();
+                self.path_cost = self.scratch.slots[u as usize].g;
                 return self.status;
             }
-            let gu = top.g();
+            // [GRAPH.ASTAR.EXPAND] g[u] from the node buffer (a restored heap entry's g equals it
+            // but may differ in the sign of a zero).
+            let gu = self.scratch.slots[u as usize].g;
             // The likely next pop: its arcs were prefetched when it was pushed; now start
             // loading the slots its expansion will read.
             if let Some(w) = self.scratch.peek_node() {
@@ -284,17 +353,12 @@ impl<'g, C: GraphCost, H: GraphHeuristic> GraphAStar<'g, C, H> {
     /// [GRAPH.ASTAR.RUN] `step` without a budget; before each iteration (after the empty
     /// check) whose count in this call is a multiple of 256 (0 included) it reads `cancel`, and
     /// when set returns `Running` (the search can continue).
-    pub fn run(&mut self, cancel: Option<&AtomicBool>) -> SearchStatus {
+    pub(crate) fn run(&mut self, cancel: Option<&AtomicBool>) -> SearchStatus {
         self.advance(u64::MAX, cancel)
     }
 
-    /// [GRAPH.ASTAR.STATUS] The current status.
-    pub fn status(&self) -> SearchStatus {
-        self.status
-    }
-
     /// [GRAPH.ASTAR.PATH] [GRAPH.ASTAR.NOT_FOUND] The path start..goal when `Found`, else empty.
-    pub fn path(&self) -> Vec<u32> {
+    pub(crate) fn path(&self) -> Vec<u32> {
         if self.status != SearchStatus::Found {
             return Vec::new();
         }
@@ -302,7 +366,7 @@ impl<'g, C: GraphCost, H: GraphHeuristic> GraphAStar<'g, C, H> {
     }
 
     /// [GRAPH.ASTAR.PATH] [GRAPH.ASTAR.NOT_FOUND] `g[goal]` when `Found`, else `+infinity`.
-    pub fn path_cost(&self) -> f64 {
+    pub(crate) fn path_cost(&self) -> f64 {
         if self.status == SearchStatus::Found {
             self.path_cost
         } else {
@@ -311,23 +375,23 @@ impl<'g, C: GraphCost, H: GraphHeuristic> GraphAStar<'g, C, H> {
     }
 
     /// [GRAPH.ASTAR.COUNTERS] Pops so far (the goal's included).
-    pub fn iterations(&self) -> u64 {
+    pub(crate) fn iterations(&self) -> u64 {
         self.iterations
     }
 
     /// [GRAPH.ASTAR.COUNTERS] Expansions so far (the goal's pop is not one).
-    pub fn expanded_count(&self) -> u64 {
+    pub(crate) fn expanded_count(&self) -> u64 {
         self.expanded
     }
 
     /// [GRAPH.ASTAR.COUNTERS] The recorded expanded nodes in order (empty unless recording).
-    pub fn expansions(&self) -> &[u32] {
+    pub(crate) fn expansions(&self) -> &[u32] {
         &self.scratch.record
     }
 }
 
 /// The parent chain from `from` back to its root; reversed (root first) when `reverse`.
-pub(crate) fn chain(scratch: &Scratch, from: u32, reverse: bool) -> Vec<u32> {
+pub(crate) fn chain<const D: usize>(scratch: &Buffers<D>, from: u32, reverse: bool) -> Vec<u32> {
     let mut out = Vec::new();
     let mut v = from;
     // A parent chain is a tree path (strict improvements only), so it has at most N nodes.

@@ -197,9 +197,12 @@ pub(crate) enum StateKind {
     DuplicateNode(i32),
     BadDistance(u64),
     SelfDistance(u64),
+    /// [STATE.CLASSES] A state-bytes check of spec/state.md.
+    Format { class: crate::wire::Class, field: &'static str },
 }
 
-/// [GRAPH.OPLM.CHECKS] [GRAPH.ERR.CLASSES] An error decoding OPLM bytes (category `format`).
+/// [GRAPH.OPLM.CHECKS] [GRAPH.ERR.CLASSES] [STATE.ERRORS] [STATE.CLASSES] An error decoding
+/// OPLM bytes or the state bytes of a graph kind (category `format`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GraphStateError {
     kind: StateKind,
@@ -209,6 +212,10 @@ pub struct GraphStateError {
 impl GraphStateError {
     pub(crate) fn new(kind: StateKind, offset: usize) -> Self {
         GraphStateError { kind, offset }
+    }
+
+    pub(crate) fn from_fault(f: crate::wire::Fault) -> Self {
+        GraphStateError::new(StateKind::Format { class: f.class, field: f.field }, f.offset)
     }
 
     /// [GRAPH.ERR.CLASSES] The stable class name, e.g. `"bad_magic"`.
@@ -225,10 +232,11 @@ impl GraphStateError {
             StateKind::DuplicateNode(_) => "duplicate_node",
             StateKind::BadDistance(_) => "bad_distance",
             StateKind::SelfDistance(_) => "self_distance",
+            StateKind::Format { class, .. } => class.name(),
         }
     }
 
-    /// [GRAPH.OPLM.CHECKS] The byte offset the check reports.
+    /// [GRAPH.OPLM.CHECKS] [STATE.ERRORS] The byte offset the check reports.
     pub fn offset(&self) -> usize {
         self.offset
     }
@@ -264,6 +272,7 @@ impl fmt::Display for GraphStateError {
             StateKind::SelfDistance(bits) => {
                 write!(f, "a landmark's distance to itself is {}, not 0", f64::from_bits(bits))
             }
+            StateKind::Format { field, .. } => write!(f, "field `{field}`"),
         }
     }
 }

@@ -1,5 +1,8 @@
-//! Indexed 4-ary open set of [GRAPH.OPEN.ORDER] / [GRAPH.OPEN.PUSH] and the epoch-reset per-node
-//! buffers of [GRAPH.ASTAR.BUFFERS].
+//! Indexed `D`-ary open set of [GRAPH.OPEN.ORDER] / [GRAPH.OPEN.PUSH] and the epoch-reset per-node
+//! buffers of [GRAPH.ASTAR.BUFFERS]. `D = 2` is exactly the saved binary-heap discipline of
+//! [STATE.HEAP.ARRAY] .. [STATE.HEAP.UPDATE] (used by `GraphAStar`); `D = 4` is the faster
+//! layout used where the heap is never saved (tier 1, bidirectional, landmarks): the pop order is
+//! the same for both because [GRAPH.OPEN.ORDER] is a strict total order.
 
 /// `pos` value of a reached node that is not in the open set (closed).
 pub(crate) const NOT_IN_HEAP: u32 = u32::MAX;
@@ -24,6 +27,9 @@ pub(crate) struct Entry {
     /// `!ord(g)` (larger `g` first).
     lo: u64,
     pub node: u32,
+    /// Sign-of-zero bits lost by the keys: bit 0 `f` is `-0.0`, bit 1 `g` is `-0.0` (only a
+    /// restored entry can carry them; kept so save -> restore -> save is byte-identical).
+    neg: u32,
 }
 
 /// Maps a non-NaN f64 to a u64 with the same order as the IEEE comparison (`-0.0` and `+0.0`
@@ -47,17 +53,32 @@ fn unord(k: u64) -> f64 {
 impl Entry {
     #[inline(always)]
     fn new(f: f64, g: f64, node: u32) -> Entry {
-        Entry { hi: ord(f), lo: !ord(g), node }
+        Entry { hi: ord(f), lo: !ord(g), node, neg: 0 }
+    }
+
+    /// An entry with the exact bit patterns of `f` and `g` (neither NaN).
+    pub fn exact(f: f64, g: f64, node: u32) -> Entry {
+        let neg = (f.to_bits() == (-0.0f64).to_bits()) as u32
+            | (((g.to_bits() == (-0.0f64).to_bits()) as u32) << 1);
+        Entry { hi: ord(f), lo: !ord(g), node, neg }
     }
 
     #[inline(always)]
     pub fn f(&self) -> f64 {
-        unord(self.hi)
+        if self.neg & 1 != 0 {
+            -0.0
+        } else {
+            unord(self.hi)
+        }
     }
 
     #[inline(always)]
     pub fn g(&self) -> f64 {
-        unord(!self.lo)
+        if self.neg & 2 != 0 {
+            -0.0
+        } else {
+            unord(!self.lo)
+        }
     }
 
     #[inline(always)]
@@ -66,27 +87,30 @@ impl Entry {
     }
 }
 
-/// [GRAPH.OPEN.ORDER] `a` pops before `b`: smaller `f`, then larger `g`, then smaller id.
+/// [GRAPH.OPEN.ORDER] [STATE.HEAP.ARRAY] `a` pops before (precedes) `b`: smaller `f`, then larger `g`, then smaller id.
 /// Keys are never NaN; evaluated without short-circuit branches (the heap's hot comparison).
 #[inline(always)]
-fn less(a: &Entry, b: &Entry) -> bool {
+pub(crate) fn less(a: &Entry, b: &Entry) -> bool {
     let (ka, kb) = (a.key(), b.key());
     (ka < kb) | ((ka == kb) & (a.node < b.node))
 }
 
-/// Reusable search buffers: per-node slots reset by an epoch counter, the open set, and the
-/// recorded expansion list.
+/// Reusable search buffers: per-node slots reset by an epoch counter, the `D`-ary open set, and
+/// the recorded expansion list.
 #[derive(Default)]
-pub(crate) struct Scratch {
+pub(crate) struct Buffers<const D: usize> {
     pub slots: Vec<Slot>,
     heap: Vec<Entry>,
     pub epoch: u32,
     pub record: Vec<u32>,
 }
 
-impl Scratch {
-    pub fn with_nodes(n: usize) -> Scratch {
-        let mut s = Scratch::default();
+/// The 4-ary buffers of searches whose heap is never saved.
+pub(crate) type Scratch = Buffers<4>;
+
+impl<const D: usize> Buffers<D> {
+    pub fn with_nodes(n: usize) -> Self {
+        let mut s = Self::default();
         s.slots.resize(n, Slot::default());
         s
     }
@@ -147,13 +171,29 @@ impl Scratch {
         }
     }
 
+    /// The heap array as it lies.
+    pub fn heap(&self) -> &[Entry] {
+        &self.heap
+    }
+
+    /// Appends `e` at the end of the heap array without sifting (restore only; the caller
+    /// validates the order and sets `pos`).
+    pub fn push_raw(&mut self, e: Entry) {
+        self.heap.push(e);
+    }
+
+    /// Allocation for `n` more heap entries (bounded by the caller).
+    pub fn reserve_heap(&mut self, n: usize) {
+        self.heap.reserve(n);
+    }
+
     #[inline(always)]
     pub fn top_f(&self) -> f64 {
         self.heap[0].f()
     }
 
     /// Sets `g[v]`, `parent[v]` (reaching `v`) and pushes or replaces its entry with key `f`
-    /// ([GRAPH.OPEN.PUSH]).
+    /// ([GRAPH.OPEN.PUSH]; for `D = 2` exactly [STATE.HEAP.PUSH] / [STATE.HEAP.UPDATE]).
     #[inline(always)]
     pub fn relax(&mut self, v: u32, g: f64, parent: u32, f: f64) {
         let epoch = self.epoch;
@@ -178,7 +218,8 @@ impl Scratch {
         }
     }
 
-    /// Pops the smallest entry; the node is marked closed (not in the open set).
+    /// Pops the smallest entry; the node is marked closed (not in the open set). For `D = 2`
+    /// exactly [STATE.HEAP.POP].
     #[inline]
     pub fn pop(&mut self) -> Option<Entry> {
         let top = *self.heap.first()?;
@@ -190,10 +231,11 @@ impl Scratch {
         Some(top)
     }
 
+    /// [STATE.HEAP.UP] (for `D = 2`) Sift up from slot `i`.
     #[inline(always)]
     fn sift_up(&mut self, mut i: usize, e: Entry) {
         while i > 0 {
-            let p = (i - 1) / 4;
+            let p = (i - 1) / D;
             let pe = self.heap[p];
             if !less(&e, &pe) {
                 break;
@@ -206,15 +248,18 @@ impl Scratch {
         self.slots[e.node as usize].pos = i as u32;
     }
 
+    /// [STATE.HEAP.DOWN] (for `D = 2`) Sift down from slot `i`.
     #[inline(always)]
     fn sift_down(&mut self, mut i: usize, e: Entry) {
         let len = self.heap.len();
         loop {
-            let c = 4 * i + 1;
+            let c = D * i + 1;
             if c >= len {
                 break;
             }
-            let m = if c + 4 <= len {
+            let m = if D == 2 {
+                c + (c + 1 < len && less(&self.heap[c + 1], &self.heap[c])) as usize
+            } else if D == 4 && c + 4 <= len {
                 // Full group of four: a branch-free tournament (the comparisons are
                 // unpredictable, so index arithmetic beats branches).
                 let h = &self.heap[c..c + 4];
@@ -224,7 +269,7 @@ impl Scratch {
                 c + w
             } else {
                 let mut m = c;
-                for j in c + 1..len {
+                for j in c + 1..len.min(c + D) {
                     if less(&self.heap[j], &self.heap[m]) {
                         m = j;
                     }

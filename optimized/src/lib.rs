@@ -1,29 +1,41 @@
-//! `onepath`: the optimized implementation of the onepath-rs graph family (spec/graphs.md).
+//! `onepath`: the optimized implementation of the onepath-rs spec: the graph family
+//! (spec/graphs.md), grids (spec/grids.md) and state bytes v1 (spec/state.md).
 //!
-//! Every public item cites the clause ids of `spec/graphs.md` it implements. Results (statuses,
-//! costs bit for bit, paths, expansion orders, counters, errors, OPLM bytes) are those of the spec.
+//! Every public item cites the clause ids it implements. Results (statuses, costs bit for bit,
+//! paths, expansion orders, counters, errors, OPLM and state bytes) are those of the spec.
 #![deny(missing_docs)]
 #![deny(unsafe_code)]
 
 mod astar;
 mod bidi;
+mod cells;
 mod csr;
 mod error;
 mod grid;
+mod grid_error;
+mod graph_state;
 mod heap;
 mod landmarks;
 mod mutable;
 mod oplm;
+mod plane;
 mod points;
 mod rng;
+mod search_state;
 mod tier1;
 mod values;
+mod voxel;
+mod wire;
 
 pub use astar::{
     AltGraphHeuristic, DefaultGraphCost, EuclideanGraphHeuristic, GraphAStar, GraphCost,
     GraphHeuristic, SearchStatus, ZeroGraphHeuristic,
 };
 pub use bidi::BidirectionalGraphSearch;
+pub use cells::{CellListener, GridSpace, HexLayout, VoxelSpace, WALL};
+pub use grid_error::{GridError, GridStateError};
+pub use plane::{Grid, HexGrid};
+pub use voxel::VoxelGrid;
 pub use csr::CsrGraph;
 pub use error::{BuildError, GraphStateError, QueryError};
 pub use landmarks::{LandmarkOptions, LandmarkStrategy, Landmarks};

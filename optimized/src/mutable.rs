@@ -11,10 +11,10 @@ use std::sync::OnceLock;
 /// [GRAPH.MUT.NODES] [GRAPH.MUT.EDGE_ID] [GRAPH.MUT.COMPILE] An editable graph with stable edge
 /// ids and a lazily compiled CSR form (Send + Sync; edits need `&mut`).
 pub struct Graph {
-    node_count: usize,
-    edges: Vec<GraphEdge>,
-    alive: Vec<bool>,
-    compiled: OnceLock<CsrGraph>,
+    pub(crate) node_count: usize,
+    pub(crate) edges: Vec<GraphEdge>,
+    pub(crate) alive: Vec<bool>,
+    pub(crate) compiled: OnceLock<CsrGraph>,
     pool: Pool,
 }
 

@@ -3,8 +3,7 @@
 //! [GRAPH.API.TIER1_SEARCH].
 
 use crate::astar::{
-    normalize, AltGraphHeuristic, DefaultGraphCost, EuclideanGraphHeuristic, GraphAStar,
-    GraphCost, GraphHeuristic, SearchStatus, ZeroGraphHeuristic,
+    normalize, AltGraphHeuristic, DefaultGraphCost, Engine, EuclideanGraphHeuristic, GraphCost, GraphHeuristic, SearchStatus, ZeroGraphHeuristic,
 };
 use crate::bidi::BidirectionalGraphSearch;
 use crate::csr::CsrGraph;
@@ -285,7 +284,7 @@ impl Query<'_> {
             self.pool.give(b);
             out
         } else {
-            let mut s = GraphAStar::with_scratch(self.csr, cost, heuristic, self.pool.take());
+            let mut s = Engine::<C, H, 4>::with_scratch(self.csr, cost, heuristic, self.pool.take());
             s.set_record_expansions(o.record_expansions);
             let _ = s.begin(self.start, self.goal);
             let st = if o.iteration_budget > 0 { s.step(o.iteration_budget) } else { s.run(None) };

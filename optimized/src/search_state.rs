@@ -1,0 +1,372 @@
+//! State kind 11 of `GraphAStar`: [STATE.SEARCH], [STATE.SEARCH.FIELDS], [STATE.SEARCH.WIDE],
+//! [STATE.BUFFERS], [STATE.VISITED], [STATE.HEAP], [STATE.HEAP.VALID], [STATE.SEARCH.CHECKS],
+//! [STATE.SEARCH.RECORD], [STATE.SEARCH.RESTORE], [STATE.SEARCH_FAILED].
+//!
+//! Restore reads in place into the search's own buffers (no allocation beyond the heap and the
+//! recorded list, both bounded by the bytes left); the cross checks walk the visited entries in
+//! the input itself, and the cycle check is an iterative colour walk using the slots' `pos`.
+
+use crate::astar::{Engine, GraphAStar, GraphCost, GraphHeuristic, SearchStatus};
+use crate::error::GraphStateError;
+use crate::heap::{less, Entry, NOT_IN_HEAP, NO_PARENT};
+use crate::wire::{fail, Class, Fault, Put, Reader, KIND_GRAPH_ASTAR};
+
+/// Bytes per visited entry: `i32 node, u8 closed, f64 g, i32 parent`.
+const VISITED_BYTES: usize = 17;
+/// Bytes per heap slot: `i32 node, f64 f, f64 g`.
+const SLOT_BYTES: usize = 20;
+/// `pos` of a visited open node not yet seen in the saved heap.
+const PENDING: u32 = u32::MAX - 1;
+/// `pos` of a node whose cycle walk finished without finding a cycle.
+const DONE: u32 = u32::MAX;
+/// Offset of the path-cost field.
+const PATH_COST_AT: usize = 37;
+
+/// [STATE.SEARCH.WIDE] Counters above `2^31 - 1` are written as `2^31 - 1`.
+fn wide(v: u64) -> i32 {
+    v.min(i32::MAX as u64) as i32
+}
+
+/// The node id of an already validated visited entry (input offset of its node field).
+fn node_at(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+}
+
+/// The validated visited entries, in increasing node order: `(node, node field offset)`.
+#[derive(Clone, Copy)]
+struct Visited<'a> {
+    bytes: &'a [u8],
+    first: usize,
+    count: usize,
+}
+
+impl<'a> Visited<'a> {
+    fn iter(self) -> impl Iterator<Item = (u32, usize)> + 'a {
+        (0..self.count).map(move |k| {
+            let at = self.first + VISITED_BYTES * k;
+            (node_at(self.bytes, at), at)
+        })
+    }
+
+    /// The offset of node `v`'s entry (binary search: the entries are strictly increasing).
+    fn offset_of(self, v: u32) -> Option<usize> {
+        let (mut lo, mut hi) = (0, self.count);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let at = self.first + VISITED_BYTES * mid;
+            match node_at(self.bytes, at).cmp(&v) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return Some(at),
+            }
+        }
+        None
+    }
+}
+
+impl<C: GraphCost, H: GraphHeuristic, const D: usize> Engine<'_, C, H, D> {
+    /// [STATE.SEARCH] [STATE.SEARCH.FIELDS] [STATE.BUFFERS] The state bytes of this search.
+    fn save(&self) -> Vec<u8> {
+        let n = self.graph.node_count();
+        let s = &self.scratch;
+        let started = self.status != SearchStatus::NotStarted;
+        let mut out = Vec::with_capacity(64 + 20 * s.heap().len() + 4 * s.record.len());
+        out.put_header(KIND_GRAPH_ASTAR);
+        out.put_i32(n as i32);
+        out.put_u8(self.status as u8);
+        out.put_f64(1.0);
+        if !started {
+            out.put_i32(-1);
+            out.put_i32(-1);
+            out.put_i32(0);
+            out.put_i32(0);
+            out.put_f64(f64::INFINITY);
+            return out;
+        }
+        out.put_i32(self.start as i32);
+        out.put_i32(self.goal as i32);
+        out.put_i32(wide(self.expanded));
+        out.put_i32(wide(self.iterations));
+        out.put_f64(self.path_cost());
+        let count_at = out.len();
+        out.put_i32(0);
+        let mut visited = 0i32;
+        for (v, slot) in s.slots[..n].iter().enumerate() {
+            if slot.stamp == s.epoch {
+                visited += 1;
+                out.put_i32(v as i32);
+                out.put_u8((slot.pos == NOT_IN_HEAP) as u8);
+                out.put_f64(slot.g);
+                out.put_i32(slot.parent as i32);
+            }
+        }
+        out[count_at..count_at + 4].copy_from_slice(&visited.to_le_bytes());
+        out.put_i32(s.heap().len() as i32);
+        for e in s.heap() {
+            out.put_i32(e.node as i32);
+            out.put_f64(e.f());
+            out.put_f64(e.g());
+        }
+        out.put_i32(s.record.len() as i32);
+        for &v in &s.record {
+            out.put_i32(v as i32);
+        }
+        out
+    }
+
+    /// [STATE.SEARCH_FAILED] The definite state after a failed restore: `NotStarted`, counters
+    /// zero, no recorded list.
+    fn clear(&mut self) {
+        let n = self.graph.node_count();
+        self.scratch.reset(n);
+        self.status = SearchStatus::NotStarted;
+        self.start = 0;
+        self.goal = 0;
+        self.iterations = 0;
+        self.expanded = 0;
+        self.path_cost = f64::INFINITY;
+    }
+
+    /// [STATE.SEARCH.CHECKS] Reads in place, in byte order, then the cross checks, then the
+    /// trailing-bytes check.
+    fn restore(&mut self, bytes: &[u8]) -> Result<(), Fault> {
+        let n = self.graph.node_count();
+        let mut r = Reader::new(bytes);
+        r.header(KIND_GRAPH_ASTAR)?;
+        if r.i32("node_count")? as i64 != n as i64 {
+            return fail(Class::SizeMismatch, 8, "node_count");
+        }
+        let status = match r.u8("status")? {
+            0 => SearchStatus::NotStarted,
+            1 => SearchStatus::Running,
+            2 => SearchStatus::Found,
+            3 => SearchStatus::NotFound,
+            _ => return fail(Class::OutOfRange, 12, "status"),
+        };
+        if r.f64("heuristic_weight")? != 1.0 {
+            return fail(Class::SizeMismatch, 13, "heuristic_weight");
+        }
+        let idle = status == SearchStatus::NotStarted;
+        let mut ends = [0u32; 2];
+        for (end, name) in ends.iter_mut().zip(["start", "goal"]) {
+            let at = r.pos;
+            let v = r.i32(name)?;
+            if (idle && v != -1) || (!idle && v as u32 as usize >= n) {
+                return fail(Class::IndexOutOfRange, at, name);
+            }
+            *end = v as u32;
+        }
+        let expanded = r.i32("expanded")?;
+        if expanded < 0 || (idle && expanded != 0) {
+            return fail(Class::OutOfRange, 29, "expanded");
+        }
+        let iterations = r.i32("iterations")?;
+        if iterations < 0 || (idle && iterations != 0) || expanded > iterations {
+            return fail(Class::OutOfRange, 33, "iterations");
+        }
+        let path_cost = r.f64("path_cost")?;
+        if status != SearchStatus::Found && path_cost != f64::INFINITY {
+            return fail(Class::OutOfRange, PATH_COST_AT, "path_cost");
+        }
+        self.clear();
+        if !idle {
+            let vis = self.read_buffers(&mut r, bytes, expanded as usize)?;
+            self.cross_checks(vis, ends[0], status, ends[1], path_cost)?;
+        }
+        r.finish()?;
+        if !idle {
+            self.status = status;
+            self.start = ends[0];
+            self.goal = ends[1];
+            self.expanded = expanded as u64;
+            self.iterations = iterations as u64;
+            self.path_cost = path_cost;
+        }
+        Ok(())
+    }
+
+    /// [STATE.BUFFERS] [STATE.VISITED] [STATE.HEAP] [STATE.HEAP.VALID] The visited entries, the
+    /// heap as it lies and the recorded list, installed into the (just reset) buffers.
+    fn read_buffers<'b>(&mut self, r: &mut Reader<'b>, bytes: &'b [u8], expanded: usize) -> Result<Visited<'b>, Fault> {
+        let n = self.graph.node_count();
+        let s = &mut self.scratch;
+        let epoch = s.epoch;
+        let count = r.count(n, VISITED_BYTES, "visited")?;
+        let vis = Visited { bytes, first: r.pos, count };
+        let mut prev: Option<u32> = None;
+        for _ in 0..count {
+            let at = r.pos;
+            let v = r.i32("visited node")? as u32;
+            if prev.is_some_and(|p| v <= p) {
+                return fail(Class::NotIncreasing, at, "visited node");
+            }
+            if v as usize >= n {
+                return fail(Class::IndexOutOfRange, at, "visited node");
+            }
+            prev = Some(v);
+            let closed = r.flag("closed")?;
+            let at = r.pos;
+            let g = r.f64("g")?;
+            if !(g.is_finite() && g >= 0.0) {
+                return fail(Class::OutOfRange, at, "g");
+            }
+            let at = r.pos;
+            let p = r.i32("parent")?;
+            if p != -1 && p as u32 as usize >= n {
+                return fail(Class::IndexOutOfRange, at, "parent");
+            }
+            let slot = &mut s.slots[v as usize];
+            slot.g = g;
+            slot.parent = if p == -1 { NO_PARENT } else { p as u32 };
+            slot.stamp = epoch;
+            slot.pos = if closed { NOT_IN_HEAP } else { PENDING };
+        }
+        let heap_at = r.pos;
+        let h = r.count(count, SLOT_BYTES, "heap count")?;
+        s.reserve_heap(h);
+        for i in 0..h {
+            let at = r.pos;
+            let v = r.i32("heap node")? as u32;
+            let slot = s.slots[(v as usize).min(n.saturating_sub(1))];
+            if v as usize >= n || slot.stamp != epoch || slot.pos == NOT_IN_HEAP {
+                return fail(Class::BadHeapNode, at, "heap node");
+            }
+            if slot.pos != PENDING {
+                return fail(Class::DuplicateNode, at, "heap node");
+            }
+            let node_g = slot.g;
+            let f = r.f64("heap f")?;
+            let at_g = r.pos;
+            let g = r.f64("heap g")?;
+            if g != node_g {
+                return fail(Class::OutOfRange, at_g, "heap g");
+            }
+            s.slots[v as usize].pos = i as u32;
+            s.push_raw(Entry::exact(f, g, v));
+        }
+        let heap = s.heap();
+        for i in 1..heap.len() {
+            if less(&heap[i], &heap[(i - 1) / 2]) {
+                return fail(Class::HeapOrder, heap_at + 4 + SLOT_BYTES * i, "heap node");
+            }
+        }
+        let rc = r.count(expanded, 4, "recorded")?;
+        s.record.reserve(rc);
+        for _ in 0..rc {
+            let at = r.pos;
+            let v = r.i32("recorded node")? as u32;
+            match s.slots.get(v as usize) {
+                Some(sl) if (v as usize) < n && sl.stamp == epoch && sl.pos == NOT_IN_HEAP => {}
+                _ => return fail(Class::BadHeapNode, at, "recorded node"),
+            }
+            s.record.push(v);
+        }
+        Ok(vis)
+    }
+
+    /// [STATE.SEARCH.CHECKS] The cross checks, each a separate pass over the visited entries in
+    /// increasing node order.
+    fn cross_checks(&mut self, vis: Visited<'_>, start: u32, status: SearchStatus, goal: u32, path_cost: f64) -> Result<(), Fault> {
+        let s = &mut self.scratch;
+        let epoch = s.epoch;
+        for (v, at) in vis.iter() {
+            if s.slots[v as usize].pos == PENDING {
+                return fail(Class::MissingOpenNode, at, "visited node");
+            }
+        }
+        for (v, at) in vis.iter() {
+            let sl = &s.slots[v as usize];
+            if (sl.parent == NO_PARENT) != (v == start) || (v == start && sl.g != 0.0) {
+                return fail(Class::BadParent, at, "visited node");
+            }
+        }
+        for (v, at) in vis.iter() {
+            let sl = s.slots[v as usize];
+            if sl.parent != NO_PARENT {
+                let p = s.slots[sl.parent as usize];
+                if p.stamp != epoch || p.g > sl.g {
+                    return fail(Class::BadParent, at, "visited node");
+                }
+            }
+        }
+        // Colour walk: pos 0 = unwalked, k + 1 = on the walk started at entry k, DONE = acyclic.
+        for (v, _) in vis.iter() {
+            s.slots[v as usize].pos = 0;
+        }
+        for (k, (v, _)) in vis.iter().enumerate() {
+            if s.slots[v as usize].pos != 0 {
+                continue;
+            }
+            let w = k as u32 + 1;
+            let mut cur = v;
+            loop {
+                let sl = &mut s.slots[cur as usize];
+                if sl.pos == 0 {
+                    sl.pos = w;
+                    if sl.parent == NO_PARENT {
+                        break;
+                    }
+                    cur = sl.parent;
+                } else if sl.pos == w {
+                    let mut m = cur;
+                    let mut c = s.slots[cur as usize].parent;
+                    while c != cur {
+                        m = m.min(c);
+                        c = s.slots[c as usize].parent;
+                    }
+                    let at = vis.offset_of(m).unwrap_or(vis.first);
+                    return fail(Class::ParentCycle, at, "visited node");
+                } else {
+                    break;
+                }
+            }
+            let mut cur = v;
+            while s.slots[cur as usize].pos == w {
+                s.slots[cur as usize].pos = DONE;
+                match s.slots[cur as usize].parent {
+                    NO_PARENT => break,
+                    p => cur = p,
+                }
+            }
+        }
+        // Back to the open / closed marks.
+        for (v, _) in vis.iter() {
+            s.slots[v as usize].pos = NOT_IN_HEAP;
+        }
+        for i in 0..s.heap().len() {
+            let v = s.heap()[i].node;
+            s.slots[v as usize].pos = i as u32;
+        }
+        if status == SearchStatus::Found {
+            let sl = s.slots[goal as usize];
+            match vis.offset_of(goal) {
+                None => return fail(Class::OutOfRange, PATH_COST_AT, "path_cost"),
+                Some(at) if sl.pos != NOT_IN_HEAP || sl.g != path_cost => {
+                    return fail(Class::OutOfRange, at, "visited node")
+                }
+                Some(_) => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<C: GraphCost, H: GraphHeuristic> GraphAStar<'_, C, H> {
+    /// [STATE.SEARCH] [STATE.SEARCH.FIELDS] [STATE.SEARCH.WIDE] [STATE.BUFFERS] [STATE.STABLE]
+    /// The state bytes (kind 11): the header fields, then (unless `NotStarted`) the visited
+    /// entries in increasing node order, the binary heap as it lies and the recorded list.
+    pub fn save_state(&self) -> Vec<u8> {
+        self.e.save()
+    }
+
+    /// [STATE.SEARCH.RESTORE] [STATE.SAME_WAY] [STATE.SEARCH.CHECKS] [STATE.SEARCH.RECORD]
+    /// [STATE.SEARCH_FAILED] Restores a state saved by a search created the same way; the
+    /// recording switch is kept. On error the search is `NotStarted` (counters zero, no recorded
+    /// list) and must be restored or begun again.
+    pub fn restore_state(&mut self, bytes: &[u8]) -> Result<(), GraphStateError> {
+        self.e.restore(bytes).map_err(|f| {
+            self.e.clear();
+            GraphStateError::from_fault(f)
+        })
+    }
+}
