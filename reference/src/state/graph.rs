@@ -13,6 +13,8 @@ use crate::open_set::{precedes, Entry};
 const EDGE_BYTES: usize = 17;
 /// [STATE.BUFFERS] Bytes per visited entry.
 const VISITED_BYTES: usize = 17;
+/// [STATE.HEAP] Bytes per saved heap slot: `i32 node, f64 f, f64 g`.
+const HEAP_SLOT_BYTES: usize = 20;
 /// No entry.
 const NONE: u32 = u32::MAX;
 
@@ -348,8 +350,9 @@ fn read_search(bytes: &[u8], n: usize) -> Result<SearchState, Fault> {
     // [STATE.HEAP] the open set.
     let at = r.pos();
     let hc = r.i32()?;
-    if hc < 0 || hc > count {
-        return bad("count_out_of_range", at, format!("heap count {hc} is outside 0..={count}"));
+    let heap_bound = i64::from(count).min((r.remaining() / HEAP_SLOT_BYTES) as i64);
+    if hc < 0 || i64::from(hc) > heap_bound {
+        return bad("count_out_of_range", at, format!("heap count {hc} is outside 0..={heap_bound}"));
     }
     let mut in_heap = vec![false; s.visited.len()];
     let mut heap_at = Vec::with_capacity(hc as usize);
@@ -366,7 +369,7 @@ fn read_search(bytes: &[u8], n: usize) -> Result<SearchState, Fault> {
         let f = r.f64("heap f")?;
         let g_at = r.pos();
         let g = r.f64("heap g")?;
-        if g != s.visited[i].g {
+        if g.to_bits() != s.visited[i].g.to_bits() {
             return bad("out_of_range", g_at, format!("heap g {g:?} of node {node} differs from its g"));
         }
         s.heap.push(Entry { f, g, node });
@@ -381,15 +384,16 @@ fn read_search(bytes: &[u8], n: usize) -> Result<SearchState, Fault> {
     // [STATE.BUFFERS] recorded list.
     let at = r.pos();
     let rc = r.i32()?;
-    if rc < 0 || i64::from(rc) > i64::from(expanded) {
-        return bad("count_out_of_range", at, format!("recorded count {rc} is outside 0..=expanded ({expanded})"));
+    let recorded_bound = i64::from(expanded).min((r.remaining() / 4) as i64);
+    if rc < 0 || i64::from(rc) > recorded_bound {
+        return bad("count_out_of_range", at, format!("recorded count {rc} is outside 0..={recorded_bound}"));
     }
     s.recorded.reserve((rc as usize).min(r.remaining() / 4));
     for _ in 0..rc {
         let at = r.pos();
         let node = r.i32()? as u32;
-        if !entry(&pos, node).is_some_and(|i| s.visited[i].closed) {
-            return bad("bad_heap_node", at, format!("recorded node {} is not a closed visited node", node as i32));
+        if entry(&pos, node).is_none() {
+            return bad("bad_heap_node", at, format!("recorded node {} is not a visited node", node as i32));
         }
         s.recorded.push(node);
     }
