@@ -492,7 +492,7 @@ class OplmTests(unittest.TestCase):
         self.lm = op.Landmarks.build(self.g, op.LandmarkOptions(2))
         self.b = self.lm.serialize()
         self.k, self.n = 2, 3
-        self.tab = 28 + 4 * self.k
+        self.tab = 24 + 4 * self.k
 
     def err(self, data, graph=None):
         with self.assertRaises(E.GraphStateError) as cm:
@@ -507,7 +507,7 @@ class OplmTests(unittest.TestCase):
         return bytes(b)
 
     def test_roundtrip(self):
-        self.assertEqual(len(self.b), 28 + 4 * self.k + 16 * self.k * self.n)
+        self.assertEqual(len(self.b), 24 + 4 * self.k + 16 * self.k * self.n)
         self.assertEqual(self.b[:4], b"OPLM")
         lm2 = op.Landmarks.deserialize(self.b, self.g)
         self.assertEqual(lm2.serialize(), self.b)
@@ -519,10 +519,13 @@ class OplmTests(unittest.TestCase):
     def test_hostile(self):
         b, k, n, tab = self.b, self.k, self.n, self.tab
         ids = self.lm.ids()
-        self.assertEqual(self.err(b[:27]), ("truncated", 27))
+        self.assertEqual(self.err(b[:23]), ("truncated", 23))
+        self.assertEqual(self.err(b[:1]), ("truncated", 1))
+        self.assertEqual(self.err(b[:24]), ("length_mismatch", 24))
+        self.assertEqual(self.err(b[:24 + 4 * k]), ("length_mismatch", 24 + 4 * k))
         self.assertEqual(self.err(b""), ("truncated", 0))
         self.assertEqual(self.err(b"OPLX" + b[4:]), ("bad_magic", 0))
-        self.assertEqual(self.err(b"OPLX" + b[4:27]), ("truncated", 27))   # length first
+        self.assertEqual(self.err(b"OPLX" + b[4:23]), ("truncated", 23))   # length first
         self.assertEqual(self.err(self.patch(4, "<I", 2)), ("unsupported_version", 4))
         self.assertEqual(self.err(self.patch(8, "<i", 4)), ("node_count_mismatch", 8))
         self.assertEqual(self.err(self.patch(8, "<i", -3)), ("node_count_mismatch", 8))
@@ -536,9 +539,9 @@ class OplmTests(unittest.TestCase):
                          ("fingerprint_mismatch", 16))
         other = op.CsrGraph(3, [(0, 1, 1.0)])
         self.assertEqual(self.err(b, other), ("fingerprint_mismatch", 16))
-        self.assertEqual(self.err(self.patch(28 + 4, "<i", 3)), ("index_out_of_range", 32))
-        self.assertEqual(self.err(self.patch(28, "<i", -1)), ("index_out_of_range", 28))
-        self.assertEqual(self.err(self.patch(28 + 4, "<i", ids[0])), ("duplicate_node", 32))
+        self.assertEqual(self.err(self.patch(24 + 4, "<i", 3)), ("index_out_of_range", 28))
+        self.assertEqual(self.err(self.patch(24, "<i", -1)), ("index_out_of_range", 24))
+        self.assertEqual(self.err(self.patch(24 + 4, "<i", ids[0])), ("duplicate_node", 28))
         for bad in (math.nan, -1.0, -0.0, -INF):
             off = tab + 8 * 4
             self.assertEqual(self.err(self.patch(off, "<d", bad)), ("bad_distance", off))
@@ -556,8 +559,8 @@ class OplmTests(unittest.TestCase):
         both = self.patch(tab + 8 * (2 * k * n - 1), "<d", -2.0, self.patch(off_f, "<d", 1.0))
         self.assertEqual(self.err(both)[0], "bad_distance")
         # index error precedes bad distance
-        ib = self.patch(28, "<i", 9, self.patch(tab, "<d", math.nan))
-        self.assertEqual(self.err(ib), ("index_out_of_range", 28))
+        ib = self.patch(24, "<i", 9, self.patch(tab, "<d", math.nan))
+        self.assertEqual(self.err(ib), ("index_out_of_range", 24))
 
 
 # ----------------------------------------------------------------- point graphs
@@ -680,6 +683,658 @@ class PointGraphTests(unittest.TestCase):
         moved = op.PointGraph([pts[p] for p in perm], op.LinkOptions(max_distance=3.0))
         back = sorted(tuple(sorted((perm[a], perm[b]))) for a, b in links_of(moved))
         self.assertEqual(back, links_of(base))
+
+
+# ----------------------------------------------------------------- graphs.md revisions
+
+class SpecRevisionTests(unittest.TestCase):
+    def test_oplm_header_by_hand(self):
+        g = op.CsrGraph(2, [(0, 1, 2.0)])
+        lm = op.Landmarks.build(g, op.LandmarkOptions(1))
+        b = lm.serialize()
+        L = lm.ids()[0]
+        want = (b"OPLM" + struct.pack("<I", 1) + struct.pack("<i", 2) + struct.pack("<i", 1)
+                + struct.pack("<Q", g.fingerprint()) + struct.pack("<i", L))
+        fwd = [0.0, 2.0] if L == 0 else [INF, 0.0]
+        bwd = [0.0, INF] if L == 0 else [2.0, 0.0]
+        want += struct.pack("<2d", *fwd) + struct.pack("<2d", *bwd)
+        self.assertEqual(b, want)
+        self.assertEqual(len(b), 24 + 4 + 16 * 2)
+
+    def test_oplm_mutations_of_conformance_list(self):
+        g = op.CsrGraph(4, [(0, 1, 1.0), (1, 2, 1.0), (2, 3, 1.0), (3, 0, 1.0)])
+        lm = op.Landmarks.build(g, op.LandmarkOptions(2))
+        b = lm.serialize()
+        n, k = 4, 2
+
+        def err(data):
+            with self.assertRaises(E.GraphStateError) as cm:
+                op.Landmarks.deserialize(data, g)
+            return cm.exception.error_class, cm.exception.offset
+
+        def patch(off, fmt, v):
+            x = bytearray(b)
+            struct.pack_into(fmt, x, off, v)
+            return bytes(x)
+        for ver in (0, 2, (1 << 32) - 1):
+            self.assertEqual(err(patch(4, "<I", ver)), ("unsupported_version", 4))
+        for nn in (n + 1, n - 1, -1):
+            self.assertEqual(err(patch(8, "<i", nn)), ("node_count_mismatch", 8))
+        for kk in (0, n + 1, -1, (1 << 31) - 1):
+            self.assertEqual(err(patch(12, "<i", kk)), ("count_out_of_range", 12))
+        # k - 1: expected length smaller than the input -> offset = expected length
+        exp_small = 24 + 4 * (k - 1) + 16 * (k - 1) * n
+        self.assertEqual(err(patch(12, "<i", k - 1)), ("length_mismatch", exp_small))
+        self.assertEqual(err(patch(12, "<i", k + 1)), ("length_mismatch", len(b)))
+        self.assertEqual(err(b + b"\x00"), ("length_mismatch", len(b)))
+
+    def test_is_stale_rule(self):
+        g = op.Graph(2)
+        self.assertTrue(g.is_stale())                 # new graph: no compiled form
+        g.compile()
+        self.assertFalse(g.is_stale())
+        g.add_node()
+        self.assertTrue(g.is_stale())                 # a successful add_node counts
+        g.compile()
+        eid = g.add_edge(0, 1, 2.0)
+        self.assertTrue(g.is_stale())
+        g.compile()
+        g.set_weight(eid, 2.0)                        # same weight still counts
+        self.assertTrue(g.is_stale())
+        g.compile()
+        for bad in (lambda: g.set_weight(eid, -1.0), lambda: g.remove_edge(9),
+                    lambda: g.add_edge(0, 7, 1.0)):
+            with self.assertRaises(E.BuildError):
+                bad()
+            self.assertFalse(g.is_stale())            # a failed edit changes nothing
+        g.remove_edge(eid)
+        self.assertTrue(g.is_stale())
+        with self.assertRaises(E.RemovedEdge):
+            g.set_weight(eid, math.nan)               # removed_edge before invalid_weight
+
+    def test_from_edges_orders(self):
+        M = op.MAX_NODES
+        with self.assertRaises(E.TooManyNodes) as cm:
+            op.Graph.from_edges([(0, 9, math.nan)], M + 1, True)
+        self.assertIsNone(cm.exception.index)
+        with self.assertRaises(E.TooManyNodes) as cm:
+            op.Graph.from_edges([(0, 1, math.nan), (0, M, 1.0)], None, False)
+        self.assertIsNone(cm.exception.index)
+        with self.assertRaises(E.TooManyNodes):
+            op.Graph.from_edges([(0, 1, math.nan)], (1 << 64) - 1, True)
+        # a negative endpoint with no count is like a too large one
+        with self.assertRaises(E.TooManyNodes):
+            op.Graph.from_edges([(0, 1, 1.0), (-1, 0, 1.0)], None, True)
+        # with a count, it names the input index (not the edge id) in an undirected build
+        for i in range(3):
+            edges = [(0, 1, 1.0)] * 3
+            edges[i] = (0, -1 if i == 1 else 5, 1.0)
+            with self.assertRaises(E.EndpointOutOfRange) as cm:
+                op.Graph.from_edges(edges, 3, False)
+            self.assertEqual((cm.exception.index, cm.exception.endpoint), (i, "to"))
+        with self.assertRaises(E.EndpointOutOfRange) as cm:   # endpoint before weight
+            op.Graph.from_edges([(7, 0, -1.0)], 3, True)
+        self.assertEqual(cm.exception.endpoint, "from")
+        g = op.Graph.from_edges([(0, 1, -0.0)], None, True)
+        self.assertEqual(math.copysign(1.0, g.edge(0)[0].weight), 1.0)
+        with self.assertRaises(E.TooManyNodes):
+            op.Graph(M + 1)
+        with self.assertRaises(E.TooManyNodes):
+            op.Graph(M).add_node()
+
+    def test_port_ints_negative(self):
+        g = op.Graph.from_edges([(0, 1, 1.0)], None, True)
+        with self.assertRaises(E.UnknownEdge) as cm:
+            g.remove_edge(-1)
+        self.assertEqual(cm.exception.index, -1)
+        with self.assertRaises(E.NodeOutOfRange):
+            g.find_path(-1, 0)
+        with self.assertRaises(E.EndpointOutOfRange) as cm:
+            op.CsrGraph(2, [(0, 1, 1.0), (0, -3, 1.0)])
+        self.assertEqual(cm.exception.index, 1)
+        with self.assertRaises(E.LinkOutOfRange) as cm:
+            op.PointGraph([(0, 0, 0), (1, 0, 0)], op.LinkOptions(explicit=[(0, 1), (-1, 0)]))
+        self.assertEqual(cm.exception.index, 1)
+        s = op.GraphAStar(g.compile())
+        with self.assertRaises(E.NodeOutOfRange):
+            s.begin(0, -2)
+
+    def test_point_graph_check_order(self):
+        M = 2.0 ** 21
+        bad_pts = [(0, 0, 0), (0, M * 2, 0), (math.nan, 0, 0)]
+        with self.assertRaises(E.CoordinateOutOfRange) as cm:
+            op.PointGraph(bad_pts, op.LinkOptions(explicit=[(0, 9)], max_distance=-1.0))
+        self.assertEqual((cm.exception.index, cm.exception.axis), (1, "y"))
+        with self.assertRaises(E.InvalidMaxDistance) as cm:
+            op.PointGraph([(0, 0, 0)], op.LinkOptions(explicit=[(0, 9)], max_distance=math.inf))
+        self.assertIsNone(cm.exception.index)
+        op.PointGraph([(M, -M, M), (-M, M, -M)], op.LinkOptions(max_distance=2.0 ** -30))
+
+    def test_nearest_node_order_and_classes(self):
+        empty = op.PointGraph([])
+        with self.assertRaises(E.InvalidPosition):
+            empty.nearest_node((math.inf, 0, 0))     # position first, even on an empty graph
+        with self.assertRaises(E.EmptyGraph) as cm:
+            empty.nearest_node((0, 0, 0))
+        self.assertIsInstance(cm.exception, E.QueryError)
+        self.assertIn("empty_graph", E.QUERY_CLASSES)
+        with self.assertRaises(E.InvalidPosition):
+            empty.find_path_between((math.nan, 0, 0), (0, 0, 0))
+        with self.assertRaises(E.EmptyGraph):
+            empty.find_path_between((0, 0, 0), (math.nan, 0, 0))   # first position's error wins
+
+    def test_failed_begin_changes_nothing(self):
+        g = op.CsrGraph(3, [(0, 1, 1.0), (1, 2, 1.0)])
+        for cls in (op.GraphAStar, op.BidirectionalGraphSearch):
+            s = cls(g)
+            s.begin(0, 2)
+            s.run()
+            before = (s.status(), s.path(), s.path_cost(), s.iterations())
+            with self.assertRaises(E.NodeOutOfRange) as cm:
+                s.begin(3, 7)
+            self.assertEqual(cm.exception.which, "start")
+            self.assertEqual((s.status(), s.path(), s.path_cost(), s.iterations()), before)
+
+    def test_blocked_asked_per_slot_even_when_reached(self):
+        # 0 -> 1, 0 -> 1 (parallel), 1 -> 0 (back to the closed start): blocked asked each slot
+        log = []
+
+        class C(object):
+            def cost(self, a, b, w):
+                log.append(("c", a, b))
+                return w
+
+            def blocked(self, v):
+                log.append(("b", v))
+                return False
+        g = op.CsrGraph(3, [(0, 1, 1.0), (0, 1, 2.0), (1, 0, 1.0), (1, 2, 1.0)])
+        s = op.GraphAStar(g, C())
+        s.begin(0, 2)
+        s.run()
+        self.assertEqual(log, [("b", 0), ("b", 2),
+                               ("b", 1), ("c", 0, 1), ("b", 1), ("c", 0, 1),
+                               ("b", 0), ("c", 1, 0), ("b", 2), ("c", 1, 2)])
+
+    def test_bidi_begin_sequence(self):
+        log = []
+
+        class C(object):
+            def cost(self, a, b, w):
+                return w
+
+            def blocked(self, v):
+                log.append(("b", v))
+                return False
+
+        class H(object):
+            def estimate(self, a, b):
+                log.append(("h", a, b))
+                return 0.0
+        g = op.CsrGraph(3, [(0, 1, 1.0), (1, 2, 1.0)])
+        s = op.BidirectionalGraphSearch(g, C(), H())
+        s.begin(0, 2)
+        self.assertEqual(log, [("b", 0), ("b", 2), ("h", 0, 2), ("h", 0, 0),
+                               ("h", 2, 2), ("h", 0, 2)])
+        log.clear()
+        s.begin(1, 1)
+        self.assertEqual(log, [("b", 1), ("b", 1)])   # start == goal: no estimate asked
+        self.assertEqual((s.status(), s.path(), s.path_cost(), s.iterations()),
+                         (op.SearchStatus.Found, [1], 0.0, 0))
+
+    def test_run_cancel_after_termination_check(self):
+        ev = threading.Event()
+        ev.set()
+        g = op.CsrGraph(2, [(0, 1, 1.0)])
+
+        class Inf(object):          # [GRAPH.ASTAR.START_INF]: Running with an empty open set
+            def estimate(self, a, b):
+                return INF
+        for cls in (op.GraphAStar, op.BidirectionalGraphSearch):
+            s = cls(g, None, Inf())
+            s.begin(0, 1)
+            self.assertEqual(s.status(), op.SearchStatus.Running)
+            self.assertEqual(s.run(ev), op.SearchStatus.NotFound)   # empty/stop wins over cancel
+            self.assertEqual(s.iterations(), 0)
+        g = op.CsrGraph(3, [(0, 1, 1.0), (1, 2, 1.0)])
+        s = op.GraphAStar(g)
+        s.begin(0, 2)
+        self.assertEqual(s.run(ev), op.SearchStatus.Running)
+        self.assertEqual(s.run(ev), op.SearchStatus.Running)
+        self.assertEqual(s.iterations(), 0)
+        self.assertEqual(s.run(None), op.SearchStatus.Found)
+
+    def test_accessors(self):
+        g = op.CsrGraph(3, [(0, 1, 1.0), (1, 2, 1.0)])
+        lm = op.Landmarks.build(g, op.LandmarkOptions(2))
+        for l, v in ((2, 0), (-1, 0), (0, 3), (0, -1)):
+            self.assertTrue(math.isnan(lm.forward(l, v)))
+            self.assertTrue(math.isnan(lm.backward(l, v)))
+        for u, v in ((3, 0), (0, 3), (-1, 0), (0, -1)):
+            b = lm.lower_bound(u, v)
+            self.assertEqual((b, math.copysign(1.0, b)), (0.0, 1.0))
+        h = op.EuclideanGraphHeuristic([op.Point3(0, 0, 0), op.Point3(3, 4, 0)])
+        self.assertEqual(h.estimate(0, 1), 5.0)
+        self.assertEqual(h.estimate(0, 2), 0.0)
+        self.assertEqual(h.estimate(-1, 1), 0.0)
+        r = op.SeededRandom(7)
+        self.assertEqual(r.next_int(0), 0)
+        self.assertEqual(r.next_u64(), op.SeededRandom(7).next_u64())   # nothing drawn
+
+    def test_heap_discipline_by_hand(self):
+        s = op.OpenSet()
+        s.push(5, 3.0, 0.0)
+        s.push(6, 1.0, 0.0)
+        s.push(7, 2.0, 0.0)
+        s.push(8, 2.0, 1.0)
+        nodes = lambda: [e[0] for e in s.entries()]
+        self.assertEqual(nodes(), [6, 8, 7, 5])
+        s.push(6, 2.0, 0.5)        # later -> sift down
+        self.assertEqual(nodes(), [8, 6, 7, 5])
+        s.push(5, 2.0, 0.5)        # earlier -> sift up; ties on (f, g) broken by node id
+        self.assertEqual(nodes(), [8, 5, 7, 6])
+        s.push(8, 2.0, 0.0)        # equal f, smaller g -> later -> sift down
+        self.assertEqual(nodes(), [5, 6, 7, 8])
+        self.assertEqual(s.pop(), (5, 2.0, 0.5))
+        self.assertEqual(nodes(), [6, 8, 7])
+        self.assertEqual(s.entries(), [(6, 2.0, 0.5), (8, 2.0, 0.0), (7, 2.0, 0.0)])
+
+
+# ----------------------------------------------------------------- state (kinds 4 and 11)
+
+HDR_GRAPH = bytes([0x4F, 0x50, 0x47, 0x53, 0x01, 0x00, 0x04, 0x00])
+HDR_SEARCH = bytes([0x4F, 0x50, 0x47, 0x53, 0x01, 0x00, 0x0B, 0x00])
+
+
+def search_bytes(n, status, start, goal, expanded, iterations, cost, visited=(), heap=(),
+                 recorded=(), weight=1.0, vcount=None, hcount=None, rcount=None):
+    """Kind-11 bytes written from spec/state.md, independently of the port's writer."""
+    b = HDR_SEARCH + struct.pack("<iBdiiiid", n, status, weight, start, goal, expanded,
+                                 iterations, cost)
+    if status == 0:
+        return b
+    b += struct.pack("<i", len(visited) if vcount is None else vcount)
+    for v, c, g, p in visited:
+        b += struct.pack("<iBdi", v, c, g, p)
+    b += struct.pack("<i", len(heap) if hcount is None else hcount)
+    for v, f, g in heap:
+        b += struct.pack("<idd", v, f, g)
+    b += struct.pack("<i", len(recorded) if rcount is None else rcount)
+    for v in recorded:
+        b += struct.pack("<i", v)
+    return b
+
+
+# visited entry i of a kind-11 state starts at 49 + 17 i
+def voff(i):
+    return 49 + 17 * i
+
+
+class GraphStateTests(unittest.TestCase):
+    def err(self, fn, data):
+        with self.assertRaises(E.GraphStateError) as cm:
+            fn(data)
+        e = cm.exception
+        self.assertEqual(e.category, "format")
+        return e.error_class, e.offset
+
+    def test_layout_by_hand(self):
+        g = op.Graph.from_edges([(0, 1, 1.5)], 3, False)
+        g.remove_edge(1)
+        want = (HDR_GRAPH + bytes([3, 0, 0, 0, 2, 0, 0, 0])
+                + bytes([0, 0, 0, 0, 1, 0, 0, 0]) + bytes([0, 0, 0, 0, 0, 0, 0xF8, 0x3F]) + b"\x01"
+                + bytes([1, 0, 0, 0, 0, 0, 0, 0]) + bytes([0, 0, 0, 0, 0, 0, 0xF8, 0x3F]) + b"\x00")
+        self.assertEqual(g.save_state(), want)
+        self.assertEqual(g.save_state(), want)               # twice equal
+        h = op.Graph.from_state(want)
+        self.assertEqual(h.save_state(), want)
+        self.assertEqual((h.node_count(), h.edge_count()), (3, 2))
+        self.assertEqual(tuple(h.edge(1)[0]), (1, 0, 1.5))
+        self.assertFalse(h.edge(1)[1])                       # removed edge keeps its id
+        self.assertEqual(h.find_path(1, 0).status, op.PathStatus.NotFound)
+        self.assertEqual(op.Graph(0).save_state(), HDR_GRAPH + bytes(8))
+
+    def test_restore_replaces_and_drops_compiled(self):
+        g = op.Graph.from_edges([(0, 1, 1.0), (1, 2, 1.0)], None, True)
+        self.assertEqual(g.find_path(0, 2).cost, 2.0)
+        self.assertFalse(g.is_stale())
+        src = op.Graph.from_edges([(0, 1, 5.0)], 2, True)
+        g.restore_state(src.save_state())
+        self.assertTrue(g.is_stale())
+        self.assertEqual((g.node_count(), g.edge_count()), (2, 1))
+        self.assertEqual(g.find_path(0, 1).cost, 5.0)
+        self.assertEqual(g.add_edge(1, 0, 1.0), 1)            # ids continue after the restored list
+
+    def test_hostile_graph_states_and_atomic(self):
+        src = op.Graph.from_edges([(0, 1, 1.0), (1, 2, 2.0)], 3, True)
+        b = src.save_state()
+        e1 = 16 + 17        # second edge
+        target = op.Graph.from_edges([(0, 0, 7.0)], 1, True)
+        target.compile()
+        keep = target.save_state()
+
+        def patch(off, fmt, v, base=b):
+            x = bytearray(base)
+            struct.pack_into(fmt, x, off, v)
+            return bytes(x)
+        cases = [
+            (b"OPG", ("truncated", 3)),
+            (b"OPGX" + b[4:], ("bad_magic", 0)),
+            (b"OPGX", ("bad_magic", 0)),
+            (patch(4, "<H", 2), ("unsupported_version", 4)),
+            (patch(6, "<H", 11), ("wrong_kind", 6)),
+            (patch(8, "<i", op.MAX_NODES + 1), ("count_out_of_range", 8)),
+            (patch(8, "<i", -1), ("count_out_of_range", 8)),
+            (patch(12, "<i", 3), ("count_out_of_range", 12)),
+            (patch(12, "<i", -1), ("count_out_of_range", 12)),
+            (b[:-1], ("count_out_of_range", 12)),              # list cut short -> at its count
+            (patch(e1, "<i", 3), ("index_out_of_range", e1)),
+            (patch(e1 + 4, "<i", -1), ("index_out_of_range", e1 + 4)),
+            (patch(e1 + 8, "<Q", 0x7FF8000000000001), ("nan", e1 + 8)),
+            (patch(e1 + 8, "<Q", 0xFFF8000000000000), ("nan", e1 + 8)),
+            (patch(e1 + 8, "<d", -0.0), ("out_of_range", e1 + 8)),
+            (patch(e1 + 8, "<d", -1.0), ("out_of_range", e1 + 8)),
+            (patch(e1 + 8, "<d", INF), ("out_of_range", e1 + 8)),
+            (patch(e1 + 16, "<B", 2), ("bad_flag", e1 + 16)),
+            (b + b"\x00", ("trailing_bytes", len(b))),
+            # two faults: the earlier field wins
+            (patch(e1 + 16, "<B", 2, patch(16, "<i", 9)), ("index_out_of_range", 16)),
+        ]
+        for data, want in cases:
+            self.assertEqual(self.err(target.restore_state, data), want, want)
+            self.assertEqual(self.err(op.Graph.from_state, data), want, want)
+            self.assertEqual(target.save_state(), keep)        # [STATE.ATOMIC]
+            self.assertFalse(target.is_stale())
+        for cut in range(len(b)):
+            cls, off = self.err(target.restore_state, b[:cut])
+            self.assertIn(cls, ("truncated", "count_out_of_range"))
+            if cls == "truncated":
+                self.assertEqual(off, cut)
+        self.assertEqual(target.save_state(), keep)
+
+    def test_huge_node_count_allocates_nothing_per_node(self):
+        import tracemalloc
+        data = HDR_GRAPH + struct.pack("<ii", op.MAX_NODES, 0)
+        g = op.Graph(1)
+        tracemalloc.start()
+        g.restore_state(data)
+        h = op.Graph.from_state(data)
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        self.assertLess(peak, 64 * 1024)
+        self.assertEqual((g.node_count(), h.node_count()), (op.MAX_NODES, op.MAX_NODES))
+        self.assertEqual(h.save_state(), data)
+
+
+class SearchStateTests(unittest.TestCase):
+    def setUp(self):
+        self.g = op.CsrGraph(3, [(0, 1, 1.0), (0, 2, 4.0), (1, 2, 1.0)])
+
+    def fresh(self, record=True, graph=None, heur=None):
+        s = op.GraphAStar(graph or self.g, None, heur)
+        s.set_record_expansions(record)
+        return s
+
+    def err(self, s, data):
+        with self.assertRaises(E.GraphStateError) as cm:
+            s.restore_state(data)
+        e = cm.exception
+        self.assertEqual(e.category, "format")
+        self.assertEqual(s.status(), op.SearchStatus.NotStarted)   # [STATE.SEARCH_FAILED]
+        return e.error_class, e.offset
+
+    def test_not_started_by_hand(self):
+        want = (HDR_SEARCH + bytes([3, 0, 0, 0]) + b"\x00" + bytes([0, 0, 0, 0, 0, 0, 0xF0, 0x3F])
+                + b"\xff" * 8 + bytes(8) + bytes([0, 0, 0, 0, 0, 0, 0xF0, 0x7F]))
+        self.assertEqual(len(want), 45)
+        self.assertEqual(self.fresh().save_state(), want)
+
+    def test_running_state_by_hand(self):
+        s = self.fresh()
+        s.begin(0, 2)
+        s.step(1)
+        want = (HDR_SEARCH
+                + bytes([3, 0, 0, 0]) + b"\x01" + bytes([0, 0, 0, 0, 0, 0, 0xF0, 0x3F])   # N, status, weight
+                + bytes([0, 0, 0, 0]) + bytes([2, 0, 0, 0])                             # start, goal
+                + bytes([1, 0, 0, 0]) + bytes([1, 0, 0, 0])                             # expanded, iterations
+                + bytes([0, 0, 0, 0, 0, 0, 0xF0, 0x7F])                                 # path cost +inf
+                + bytes([3, 0, 0, 0])                                                   # visited
+                + bytes([0, 0, 0, 0]) + b"\x01" + bytes(8) + b"\xff\xff\xff\xff"
+                + bytes([1, 0, 0, 0]) + b"\x00" + bytes([0, 0, 0, 0, 0, 0, 0xF0, 0x3F]) + bytes(4)
+                + bytes([2, 0, 0, 0]) + b"\x00" + bytes([0, 0, 0, 0, 0, 0, 0x10, 0x40]) + bytes(4)
+                + bytes([2, 0, 0, 0])                                                   # heap count
+                + bytes([1, 0, 0, 0]) + bytes([0, 0, 0, 0, 0, 0, 0xF0, 0x3F]) * 2
+                + bytes([2, 0, 0, 0]) + bytes([0, 0, 0, 0, 0, 0, 0x10, 0x40]) * 2
+                + bytes([1, 0, 0, 0]) + bytes([0, 0, 0, 0]))                            # recorded [0]
+        self.assertEqual(s.save_state(), want)
+        self.assertEqual(s.save_state(), want)
+        self.assertEqual(search_bytes(3, 1, 0, 2, 1, 1, INF, [(0, 1, 0.0, -1), (1, 0, 1.0, 0),
+                                                            (2, 0, 4.0, 0)],
+                                      [(1, 1.0, 1.0), (2, 4.0, 4.0)], [0]), want)
+        t = self.fresh()
+        t.restore_state(want)
+        self.assertEqual(t.save_state(), want)
+        self.assertEqual(t.run(), op.SearchStatus.Found)
+        self.assertEqual((t.path(), t.path_cost(), t.iterations(), t.expanded_count(),
+                          t.expansions()), ([0, 1, 2], 2.0, 3, 2, [0, 1]))
+
+    def test_recording_switch_is_not_state(self):
+        s = self.fresh(record=True)
+        s.begin(0, 2)
+        s.step(1)
+        t = self.fresh(record=False)
+        t.restore_state(s.save_state())
+        self.assertEqual(t.expansions(), [0])          # installed as it is
+        t.run()
+        self.assertEqual(t.expansions(), [0])          # not recording: no appends
+        self.assertEqual(t.expanded_count(), 2)
+
+    def test_found_and_notfound_roundtrip(self):
+        s = self.fresh()
+        s.begin(0, 2)
+        s.run()
+        b = s.save_state()
+        t = self.fresh()
+        t.restore_state(b)
+        self.assertEqual((t.status(), t.path(), t.path_cost()), (op.SearchStatus.Found, [0, 1, 2], 2.0))
+        self.assertEqual(t.save_state(), b)
+        s.begin(2, 0)
+        s.run()
+        t.restore_state(s.save_state())
+        self.assertEqual((t.status(), t.path(), t.path_cost()), (op.SearchStatus.NotFound, [], INF))
+        self.assertEqual(t.save_state(), s.save_state())
+
+    def test_sliced_through_snapshots(self):
+        rng = random.Random(11)
+        checked = 0
+        for trial in range(80):
+            n = rng.randint(2, 14)
+            edges = random_int_graph(rng, n, rng.randint(n, 4 * n))
+            g = op.CsrGraph(n, edges)
+            hv = [rng.randint(0, 6) for _ in range(n)]
+
+            class H(object):        # inconsistent on purpose: reopenings happen
+                def estimate(self, a, b, hv=hv):
+                    return float(hv[a]) if a != b else 0.0
+            s, t = rng.randrange(n), rng.randrange(n)
+            alt = op.AltGraphHeuristic(op.Landmarks.build(g, op.LandmarkOptions(2)))
+            # (estimate, recording): the inconsistent estimate reopens recorded nodes
+            for heur, record in ((None, True), (alt, True), (H(), True), (H(), False)):
+                ref = self.fresh(record=record, graph=g, heur=heur)
+                ref.begin(s, t)
+                ref.run()
+                want = (ref.status(), ref.path(), ref.path_cost(), ref.iterations(),
+                        ref.expanded_count(), ref.expansions())
+                final = ref.save_state()
+                for k in sorted({0, 1, 2, 3, ref.iterations() // 2, ref.iterations()}):
+                    x = self.fresh(record=record, graph=g, heur=heur)
+                    x.begin(s, t)
+                    x.step(k)
+                    snap = x.save_state()
+                    self.assertEqual(x.save_state(), snap)
+                    y = self.fresh(record=record, graph=g, heur=heur)
+                    y.restore_state(snap)
+                    self.assertEqual(y.save_state(), snap)             # save -> restore -> save
+                    y.run()
+                    got = (y.status(), y.path(), y.path_cost(), y.iterations(),
+                           y.expanded_count(), y.expansions())
+                    self.assertEqual(got, want, (trial, k))
+                    self.assertEqual(y.save_state(), final, (trial, k))
+                    checked += 1
+        self.assertGreater(checked, 400)
+
+    def test_reopened_recorded_node(self):
+        # [GRAPH.ASTAR.EXPAND] reopens closed nodes, so a recorded (expanded) node can be open
+        # again; [STATE.SEARCH.CHECKS] therefore asks recorded nodes to be visited, not closed.
+        # 0 -> 1 (2), 0 -> 2 (0), 2 -> 1 (0), 1 -> 3 (5); h(2) = 3, else 0.  Pops: 0; 1 (f 2,
+        # expanded at g 2); 2 (f 3) relaxes 2 -> 1 to g 0 < 2, so 1 is reopened and pushed.
+        g = op.CsrGraph(4, [(0, 1, 2.0), (0, 2, 0.0), (2, 1, 0.0), (1, 3, 5.0)])
+        hv = {0: 0.0, 1: 0.0, 2: 3.0, 3: 0.0}
+
+        class H(object):
+            def estimate(self, a, b):
+                return hv[a]
+        s = op.GraphAStar(g, None, H())
+        s.set_record_expansions(True)
+        s.begin(0, 3)
+        s.step(3)                  # pops 0, 1 (g 2, f 2), 2 (g 0, f 3) -> 1 reopened at g 0
+        self.assertEqual(s.expansions(), [0, 1, 2])
+        self.assertIn(1, [e[0] for e in s._open.entries()])
+        b = s.save_state()
+        t = op.GraphAStar(g, None, H())
+        t.set_record_expansions(True)
+        t.restore_state(b)
+        self.assertEqual(t.save_state(), b)
+        s.run()
+        t.run()
+        self.assertEqual((t.expansions(), t.save_state()), (s.expansions(), s.save_state()))
+        # without recording the same search round-trips
+        s.set_record_expansions(False)
+        s.begin(0, 3)
+        s.step(3)
+        t.restore_state(s.save_state())
+        self.assertEqual(t.save_state(), s.save_state())
+
+    def test_hostile_search_states(self):
+        n = 3
+        ok_v = [(0, 1, 0.0, -1), (1, 0, 1.0, 0), (2, 0, 4.0, 0)]
+        ok_h = [(1, 1.0, 1.0), (2, 4.0, 4.0)]
+        base = search_bytes(n, 1, 0, 2, 1, 1, INF, ok_v, ok_h, [0])
+        heap_at = voff(3) + 4           # first heap slot's node field
+        rec_at = heap_at + 2 * 20       # recorded count
+        s = self.fresh()
+        s.restore_state(base)
+
+        def patch(off, fmt, v, data=base):
+            x = bytearray(data)
+            struct.pack_into(fmt, x, off, v)
+            return bytes(x)
+        sb = search_bytes
+        cases = [
+            (b"", ("truncated", 0)),
+            (patch(6, "<H", 4), ("wrong_kind", 6)),
+            (patch(8, "<i", 4), ("size_mismatch", 8)),
+            (patch(12, "<B", 4), ("out_of_range", 12)),
+            (patch(13, "<d", 2.0), ("size_mismatch", 13)),
+            (patch(13, "<d", math.nan), ("nan", 13)),
+            (patch(21, "<i", 3), ("index_out_of_range", 21)),
+            (patch(25, "<i", -1), ("index_out_of_range", 25)),
+            (sb(n, 0, 0, -1, 0, 0, INF), ("index_out_of_range", 21)),
+            (sb(n, 0, -1, -1, 1, 1, INF), ("out_of_range", 29)),
+            (sb(n, 0, -1, -1, 0, 0, 1.0), ("out_of_range", 37)),
+            (sb(n, 0, -1, -1, 0, 0, INF) + b"\x00", ("trailing_bytes", 45)),
+            (patch(29, "<i", -1), ("out_of_range", 29)),
+            (patch(29, "<i", 2), ("out_of_range", 33)),        # expanded > iterations
+            (patch(37, "<d", 2.0), ("out_of_range", 37)),      # not Found: cost must be +inf
+            (patch(37, "<d", math.nan), ("nan", 37)),
+            (patch(45, "<i", 4), ("count_out_of_range", 45)),
+            (patch(45, "<i", -1), ("count_out_of_range", 45)),
+            (patch(voff(1), "<i", 0), ("not_increasing", voff(1))),
+            (patch(voff(2), "<i", 3), ("index_out_of_range", voff(2))),
+            (patch(voff(1) + 4, "<B", 2), ("bad_flag", voff(1) + 4)),         # flag 2
+            (patch(voff(1) + 5, "<d", math.nan), ("nan", voff(1) + 5)),
+            (patch(voff(1) + 5, "<d", -1.0), ("out_of_range", voff(1) + 5)),
+            (patch(voff(1) + 5, "<d", INF), ("out_of_range", voff(1) + 5)),
+            (patch(voff(1) + 13, "<i", 3), ("index_out_of_range", voff(1) + 13)),
+            (patch(voff(1) + 13, "<i", -2), ("index_out_of_range", voff(1) + 13)),
+            (patch(voff(3), "<i", 3), ("count_out_of_range", voff(3))),      # heap > visited
+            (patch(heap_at, "<i", 0), ("bad_heap_node", heap_at)),           # closed node
+            (patch(heap_at, "<i", 7), ("bad_heap_node", heap_at)),           # outside 0..N
+            (patch(heap_at + 20, "<i", 1), ("duplicate_node", heap_at + 20)),
+            (patch(heap_at + 4, "<d", math.nan), ("nan", heap_at + 4)),
+            (patch(heap_at + 12, "<d", 1.5), ("out_of_range", heap_at + 12)),
+            (sb(n, 1, 0, 2, 1, 1, INF, ok_v, ok_h[::-1], [0]), ("heap_order", heap_at + 20)),
+            (patch(rec_at, "<i", 2), ("count_out_of_range", rec_at)),        # > expanded
+            (patch(rec_at + 4, "<i", 5), ("bad_heap_node", rec_at + 4)),      # outside 0..N
+            (base + b"\x00", ("trailing_bytes", len(base))),
+            # cross checks
+            (sb(n, 1, 0, 2, 1, 1, INF, ok_v, ok_h[:1], [0]), ("missing_open_node", voff(2))),
+            (sb(n, 1, 0, 2, 1, 1, INF, [(0, 1, 0.0, -1), (1, 0, 1.0, -1), (2, 0, 4.0, 0)],
+                ok_h, [0]), ("bad_parent", voff(1))),
+            (sb(n, 1, 0, 2, 1, 1, INF, [(0, 1, 0.5, -1), (1, 0, 1.0, 0), (2, 0, 4.0, 0)],
+                ok_h, [0]), ("bad_parent", voff(0))),
+            (sb(n, 1, 0, 2, 1, 1, INF, [(0, 1, 0.0, 1), (1, 0, 1.0, 0), (2, 0, 4.0, 0)],
+                ok_h, [0]), ("bad_parent", voff(0))),
+            # parent costing more than the child
+            (sb(n, 1, 0, 2, 1, 1, INF, [(0, 1, 0.0, -1), (1, 0, 1.0, 2), (2, 0, 4.0, 0)],
+                ok_h, [0]), ("bad_parent", voff(1))),
+            # parent not visited
+            (sb(n, 1, 0, 2, 1, 1, INF, [(0, 1, 0.0, -1), (2, 0, 4.0, 1)],
+                [(2, 4.0, 4.0)], [0]), ("bad_parent", voff(1))),
+            # parent cycle 1 <-> 2 at equal g: reported at the smaller node
+            (sb(n, 1, 0, 2, 1, 1, INF, [(0, 1, 0.0, -1), (1, 0, 1.0, 2), (2, 0, 1.0, 1)],
+                [(1, 1.0, 1.0), (2, 1.0, 1.0)], [0]), ("parent_cycle", voff(1))),
+            # self-parent
+            (sb(n, 1, 0, 2, 1, 1, INF, [(0, 1, 0.0, -1), (2, 0, 0.0, 2)],
+                [(2, 0.0, 0.0)], [0]), ("parent_cycle", voff(1))),
+            # Found: goal never visited -> path-cost field; goal g differs -> goal's entry
+            (sb(n, 2, 0, 2, 1, 2, 2.0, [(0, 1, 0.0, -1), (1, 1, 1.0, 0)], [], [0]),
+             ("out_of_range", 37)),
+            (sb(n, 2, 0, 2, 2, 3, 3.0, [(0, 1, 0.0, -1), (1, 1, 1.0, 0), (2, 1, 2.0, 1)], [], [0, 1]),
+             ("out_of_range", voff(2))),
+            (sb(n, 2, 0, 2, 1, 1, 4.0, ok_v, ok_h, [0]), ("out_of_range", voff(2))),   # goal open
+            (patch(37, "<d", -1.0, sb(n, 2, 0, 0, 0, 1, 0.0, [(0, 1, 0.0, -1)], [], [])),
+             ("out_of_range", 37)),
+        ]
+        for data, want in cases:
+            self.assertEqual(self.err(s, data), want, want)
+            self.assertEqual(s.save_state(), self.fresh().save_state())
+            s.restore_state(base)                       # restorable again afterwards
+        # every listed state is accepted once the fault is removed
+        good = sb(n, 2, 0, 2, 2, 3, 2.0, [(0, 1, 0.0, -1), (1, 1, 1.0, 0), (2, 1, 2.0, 1)], [], [0, 1])
+        s.restore_state(good)
+        self.assertEqual((s.path(), s.save_state()), ([0, 1, 2], good))
+
+    def test_truncation_everywhere(self):
+        rng = random.Random(4)
+        for _ in range(15):
+            n = rng.randint(2, 9)
+            g = op.CsrGraph(n, random_int_graph(rng, n, 3 * n))
+            s = self.fresh(graph=g)
+            s.begin(rng.randrange(n), rng.randrange(n))
+            s.step(rng.randint(0, 4))
+            b = s.save_state()
+            t = self.fresh(graph=g)
+            for cut in range(len(b)):
+                try:
+                    t.restore_state(b[:cut])
+                except E.GraphStateError as e:
+                    self.assertIn(e.error_class, ("truncated", "count_out_of_range"))
+                    if e.error_class == "truncated":
+                        self.assertEqual(e.offset, cut)
+                else:
+                    self.fail("accepted a truncated state")
+                self.assertEqual(t.status(), op.SearchStatus.NotStarted)
+            t.restore_state(b)
+            self.assertEqual(t.save_state(), b)
+
+    def test_wide_counters_clamped(self):
+        s = self.fresh()
+        s.begin(0, 2)
+        s.step(1)
+        s._iterations = 1 << 40
+        s._expanded = 1 << 40
+        b = s.save_state()
+        self.assertEqual(struct.unpack_from("<ii", b, 29), ((1 << 31) - 1, (1 << 31) - 1))
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from .graph import Graph  # noqa: F401
 from .points import (LinkOptions, Point3, PointGraph, EuclideanGraphHeuristic,  # noqa: F401
                      distance, squared_distance)
 from .open_set import OpenSet  # noqa: F401
+from . import state  # noqa: F401
 from .astar import (DefaultGraphCost, GraphAStar, SearchStatus, ZeroGraphHeuristic,  # noqa: F401
                     normalize_estimate)
 from .bidirectional import BidirectionalGraphSearch  # noqa: F401

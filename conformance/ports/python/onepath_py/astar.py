@@ -82,18 +82,23 @@ class GraphAStar(object):
         self._cost = cost if cost is not None else DefaultGraphCost()
         self._blocked = cost_blocked(self._cost)
         self._heur = heuristic if heuristic is not None else ZeroGraphHeuristic()
-        n = graph.node_count()
+        self._open = OpenSet()
+        self._record = False
+        self._not_started()
+
+    def _not_started(self):
+        """[STATE.SEARCH.FIELDS] [STATE.SEARCH_FAILED] Fresh NotStarted buffers (also after a failed restore)."""
+        n = self._graph.node_count()
         self._g = [INF] * n
         self._parent = [-1] * n
         self._closed = [False] * n
-        self._open = OpenSet()
-        self._record = False
+        self._open.clear()
         self._recorded = []
         self._iterations = 0
         self._expanded = 0
         self._status = SearchStatus.NotStarted
-        self._start = 0
-        self._goal = 0
+        self._start = -1
+        self._goal = -1
         self._cost_found = INF
 
     def set_record_expansions(self, record):
@@ -107,9 +112,9 @@ class GraphAStar(object):
     def begin(self, start, goal):
         """[GRAPH.ASTAR.BEGIN] [GRAPH.ASTAR.BLOCKED] [GRAPH.ASTAR.START_INF]
 
-        Range checks (start first) come before anything else; a failed check leaves the
-        previous search untouched (unstated by the spec).  Then the reset, then
-        blocked(start), blocked(goal), then the start estimate.
+        Range checks (start first) come before anything else; a failed check changes
+        nothing.  Then the reset, then blocked(start), blocked(goal) (only if the start is
+        not blocked), then the start estimate.
         """
         n = self._graph.node_count()
         check_nodes(n, start, goal)
@@ -194,11 +199,8 @@ class GraphAStar(object):
         return self._loop(max_iterations, None)
 
     def run(self, cancel=None):
-        """[GRAPH.ASTAR.RUN] No budget; cancel checked before the first iteration and after every 256.
-
-        The empty check precedes the cancel check (as [GRAPH.ASTAR.EMPTY_FIRST] orders the
-        budget check; the spec does not order empty vs cancel).
-        """
+        """[GRAPH.ASTAR.RUN] No budget; the cancel flag is read after the empty check, before
+        each iteration whose in-call index is a multiple of 256 (0 included)."""
         return self._loop(None, cancel if cancel is not None else None)
 
     def status(self):
@@ -232,3 +234,40 @@ class GraphAStar(object):
     def expansions(self):
         """[GRAPH.ASTAR.COUNTERS] Recorded expanded nodes in order."""
         return list(self._recorded)
+
+    # ------------------------------------------------------------ [STATE.SEARCH]
+
+    def save_state(self):
+        """[STATE.API] [STATE.SEARCH] [STATE.SEARCH.FIELDS] [STATE.STABLE] Kind-11 bytes of this search."""
+        from .state import save_search
+        return save_search(self._graph.node_count(), int(self._status), self._start, self._goal,
+                           self._expanded, self._iterations, self._cost_found, self._g,
+                           self._parent, self._closed, self._open.entries(), self._recorded)
+
+    def restore_state(self, data):
+        """[STATE.API] [STATE.SEARCH.CHECKS] [STATE.SEARCH_FAILED] [STATE.SEARCH.RECORD] [STATE.SEARCH.RESTORE]
+
+        Validates against this search (node count, weight 1.0), then installs the saved
+        buffers, heap (as it lies), counters and recorded list; the recording switch is
+        kept.  On any failure the search is left NotStarted and the error is raised.
+        """
+        from .state import parse_search
+        try:
+            st = parse_search(data, self._graph.node_count(), 1.0)
+        except errors.GraphStateError:
+            self._not_started()
+            raise
+        self._not_started()
+        g, parent, closed = self._g, self._parent, self._closed
+        for v, c, gv, p in st.visited:
+            g[v] = gv
+            parent[v] = p
+            closed[v] = c
+        self._open.load(st.heap)
+        self._recorded = list(st.recorded)
+        self._iterations = st.iterations
+        self._expanded = st.expanded
+        self._status = SearchStatus(st.status)
+        self._start = st.start
+        self._goal = st.goal
+        self._cost_found = st.path_cost

@@ -6,6 +6,7 @@ import struct
 from . import errors
 
 MAX_NODES = 1 << 26
+MAX_EDGES = (1 << 32) - 1   # [GRAPH.CSR.EDGE_LIMIT]
 U64 = (1 << 64) - 1
 FNV_OFFSET = 14695981039346656037
 FNV_PRIME = 1099511628211
@@ -55,7 +56,7 @@ def store_weight(w):
 
 
 def _node_ok(x, n):
-    """[GRAPH.VAL.NODE] [GRAPH.CSR.VALIDATE] An int in 0..n-1."""
+    """[GRAPH.VAL.NODE] [GRAPH.VAL.PORT_INTS] [GRAPH.CSR.VALIDATE] An int in 0..n-1 (negative = too large)."""
     return isinstance(x, int) and 0 <= x < n
 
 
@@ -86,12 +87,16 @@ class CsrGraph(object):
     def __init__(self, node_count, edges):
         """[GRAPH.CSR.LIMIT] [GRAPH.CSR.VALIDATE] [GRAPH.CSR.LAYOUT] [GRAPH.CSR.ORDER] [GRAPH.CSR.KEEP] [GRAPH.VAL.NEG_ZERO]
 
-        The node-count limit is checked before any edge (order not stated by the spec).
+        [GRAPH.CSR.EDGE_LIMIT] GUESS (order unstated for CsrGraph::new): node-count limit,
+        then edge-count limit (too_many_nodes, no index), then the edges in list order.
+        A negative node count is treated like a too large one ([GRAPH.VAL.PORT_INTS] by analogy).
         """
         if not isinstance(node_count, int) or node_count < 0 or node_count > MAX_NODES:
             raise errors.TooManyNodes()
         n = node_count
         edges = [as_edge(e) for e in edges]
+        if len(edges) > MAX_EDGES:
+            raise errors.TooManyNodes()
         for i, e in enumerate(edges):
             validate_edge(i, e.from_, e.to, e.weight, n)
         m = len(edges)

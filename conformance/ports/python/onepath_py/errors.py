@@ -9,8 +9,9 @@ names no index), ``GraphStateError`` carries ``offset`` and ``category``.
 
 For each class name there is also a Python subclass (``TooManyNodes`` ...), so a
 caller can either compare ``err.error_class`` or catch the subclass.  ``empty_graph``
-is listed as a build error but [GRAPH.PT.NEAREST_NODE] raises it from a query,
-so ``EmptyGraph`` derives from both ``BuildError`` and ``QueryError`` (see report).
+is both a build and a query class ([GRAPH.ERR.CLASSES]), so ``EmptyGraph`` derives from
+both ``BuildError`` and ``QueryError``.  ``GraphStateError`` also carries the snapshot
+classes of [STATE.CLASSES] ([STATE.ERRORS]: graph kinds fail with ``GraphStateError``).
 """
 
 
@@ -129,11 +130,38 @@ IndexOutOfRange = _mk("IndexOutOfRange", GraphStateError, "index_out_of_range")
 DuplicateNode = _mk("DuplicateNode", GraphStateError, "duplicate_node")
 BadDistance = _mk("BadDistance", GraphStateError, "bad_distance")
 SelfDistance = _mk("SelfDistance", GraphStateError, "self_distance")
+# [STATE.CLASSES] snapshot classes not already above
+WrongKind = _mk("WrongKind", GraphStateError, "wrong_kind")
+SizeMismatch = _mk("SizeMismatch", GraphStateError, "size_mismatch")
+OutOfRange = _mk("OutOfRange", GraphStateError, "out_of_range")
+NanValue = _mk("NanValue", GraphStateError, "nan")
+BadFlag = _mk("BadFlag", GraphStateError, "bad_flag")
+NotIncreasing = _mk("NotIncreasing", GraphStateError, "not_increasing")
+BadHeapNode = _mk("BadHeapNode", GraphStateError, "bad_heap_node")
+HeapOrder = _mk("HeapOrder", GraphStateError, "heap_order")
+MissingOpenNode = _mk("MissingOpenNode", GraphStateError, "missing_open_node")
+BadParent = _mk("BadParent", GraphStateError, "bad_parent")
+ParentCycle = _mk("ParentCycle", GraphStateError, "parent_cycle")
+TrailingBytes = _mk("TrailingBytes", GraphStateError, "trailing_bytes")
+
+_STATE_BY_CLASS = {c.error_class: c for c in (
+    Truncated, BadMagic, UnsupportedVersion, WrongKind, SizeMismatch, CountOutOfRange,
+    IndexOutOfRange, OutOfRange, NanValue, BadFlag, NotIncreasing, DuplicateNode, BadHeapNode,
+    HeapOrder, MissingOpenNode, BadParent, ParentCycle, TrailingBytes)}
+
+
+def state_error(error_class, offset):
+    """[STATE.ERRORS] The GraphStateError subclass for a [STATE.CLASSES] name at ``offset``."""
+    return _STATE_BY_CLASS[error_class](offset=offset)
 
 BUILD_CLASSES = ("too_many_nodes", "endpoint_out_of_range", "invalid_weight", "unknown_edge",
                  "removed_edge", "coordinate_out_of_range", "invalid_max_distance",
                  "link_out_of_range", "invalid_landmark_count", "empty_graph")
-QUERY_CLASSES = ("node_out_of_range", "stale_landmarks", "invalid_position")
+QUERY_CLASSES = ("node_out_of_range", "stale_landmarks", "invalid_position", "empty_graph")
 STATE_CLASSES = ("truncated", "bad_magic", "unsupported_version", "node_count_mismatch",
                  "count_out_of_range", "length_mismatch", "fingerprint_mismatch",
                  "index_out_of_range", "duplicate_node", "bad_distance", "self_distance")
+SNAPSHOT_CLASSES = ("truncated", "bad_magic", "unsupported_version", "wrong_kind", "size_mismatch",
+                    "count_out_of_range", "index_out_of_range", "out_of_range", "nan", "bad_flag",
+                    "not_increasing", "duplicate_node", "bad_heap_node", "heap_order",
+                    "missing_open_node", "bad_parent", "parent_cycle", "trailing_bytes")

@@ -1,7 +1,8 @@
 """Mutable graph: [GRAPH.MUT.*]."""
 
 from . import errors
-from .csr import MAX_NODES, CsrGraph, GraphEdge, as_edge, is_valid_weight, store_weight, validate_edge
+from .csr import (MAX_EDGES, MAX_NODES, CsrGraph, GraphEdge, as_edge, is_valid_weight, store_weight,
+                  validate_edge)
 
 
 class Graph(object):
@@ -21,22 +22,29 @@ class Graph(object):
 
     @staticmethod
     def from_edges(edges, node_count=None, directed=True):
-        """[GRAPH.MUT.FROM] [GRAPH.MUT.FROM_COUNT] [GRAPH.MUT.SELF_LOOP] [GRAPH.MUT.FROM_ERRORS]
+        """[GRAPH.MUT.FROM] [GRAPH.MUT.FROM_COUNT] [GRAPH.MUT.SELF_LOOP] [GRAPH.MUT.FROM_ERRORS] [GRAPH.CSR.EDGE_LIMIT]
 
-        Guessed order: the node count is settled first (too_many_nodes, no index), then
-        each input edge i is validated (from, to, weight) naming i, then added (and its
-        reverse when undirected).
+        Order: the node count is settled first (too_many_nodes, no index): a given count
+        > 2^26 (or negative), or, absent, a largest endpoint >= 2^26 -- a negative endpoint
+        counts as too large ([GRAPH.VAL.PORT_INTS]).  GUESS: then the edge-count limit
+        (E or 2E ids > 2^32 - 1, too_many_nodes), then each input edge i is validated
+        (from, to, weight) naming i and added (and its reverse when undirected).
         """
         edges = [as_edge(e) for e in edges]
         if node_count is None:
             n = 0
             for e in edges:
                 for x in (e.from_, e.to):
-                    if isinstance(x, int) and x + 1 > n:
-                        n = x + 1
+                    if isinstance(x, int):
+                        if x < 0 or x >= MAX_NODES:
+                            raise errors.TooManyNodes()
+                        if x + 1 > n:
+                            n = x + 1
         else:
             n = node_count
         g = Graph(n)
+        if len(edges) * (1 if directed else 2) > MAX_EDGES:
+            raise errors.TooManyNodes()
         for i, e in enumerate(edges):
             validate_edge(i, e.from_, e.to, e.weight, n)
             g._push(e.from_, e.to, e.weight)
@@ -69,9 +77,9 @@ class Graph(object):
                 self._alive[edge_id])
 
     def add_node(self):
-        """[GRAPH.MUT.ADD_NODE] Append a node, return its id; too_many_nodes at 2^26 nodes.
+        """[GRAPH.MUT.ADD_NODE] [GRAPH.MUT.STALE] Append a node, return its id; too_many_nodes at 2^26 nodes.
 
-        Marks the compiled form stale (the next query recompiles with the new count).
+        A successful add_node makes is_stale() true (the next query recompiles).
         """
         if self._n >= MAX_NODES:
             raise errors.TooManyNodes()
@@ -80,12 +88,21 @@ class Graph(object):
         return self._n - 1
 
     def add_edge(self, from_, to, weight):
-        """[GRAPH.MUT.ADD_EDGE] [GRAPH.MUT.EDGE_ID] Validate like the CSR naming the would-be id; nothing added on error."""
+        """[GRAPH.MUT.ADD_EDGE] [GRAPH.MUT.EDGE_ID] [GRAPH.CSR.EDGE_LIMIT] Validate like the CSR naming the would-be id.
+
+        GUESS: the edge-id limit (2^32 - 1 edges ever added, too_many_nodes, no index) is
+        checked before the edge itself.  Nothing is added on error.
+        """
+        if len(self._from) >= MAX_EDGES:
+            raise errors.TooManyNodes()
         validate_edge(len(self._from), from_, to, weight, self._n)
         return self._push(from_, to, weight)
 
     def _check_id(self, edge_id):
-        """[GRAPH.MUT.EDIT_ERRORS] unknown_edge, then removed_edge, naming the id."""
+        """[GRAPH.MUT.EDIT_ERRORS] [GRAPH.MUT.EDIT_ORDER] [GRAPH.VAL.PORT_INTS] unknown_edge, then removed_edge, naming the id.
+
+        A negative id is unknown_edge naming the id as given (GUESS: the index of a negative id).
+        """
         if not isinstance(edge_id, int) or not 0 <= edge_id < len(self._from):
             raise errors.UnknownEdge(index=edge_id)
         if not self._alive[edge_id]:
@@ -98,9 +115,9 @@ class Graph(object):
         self._stale = True
 
     def set_weight(self, edge_id, weight):
-        """[GRAPH.MUT.EDIT] [GRAPH.MUT.EDIT_ERRORS] [GRAPH.VAL.NEG_ZERO]
+        """[GRAPH.MUT.EDIT] [GRAPH.MUT.EDIT_ERRORS] [GRAPH.MUT.EDIT_ORDER] [GRAPH.MUT.STALE] [GRAPH.VAL.NEG_ZERO]
 
-        Guessed order: unknown_edge, removed_edge, then invalid_weight.
+        unknown_edge, removed_edge, then invalid_weight; stale even for the same weight.
         """
         self._check_id(edge_id)
         if not isinstance(weight, (int, float)) or not is_valid_weight(float(weight)):
@@ -109,7 +126,7 @@ class Graph(object):
         self._stale = True
 
     def is_stale(self):
-        """[GRAPH.MUT.EDIT] True until the next compile after any change (or before the first)."""
+        """[GRAPH.MUT.STALE] True when no compiled form exists or a successful edit happened after it."""
         return self._stale or self._compiled is None
 
     def compile(self):
@@ -131,3 +148,33 @@ class Graph(object):
         """[GRAPH.ALT.COUNT] Landmarks over the compiled CSR."""
         from .landmarks import Landmarks
         return Landmarks.build(self.compile(), options)
+
+    # ------------------------------------------------------------ [STATE.GRAPH]
+
+    def save_state(self):
+        """[STATE.API] [STATE.GRAPH] [STATE.STABLE] Kind-4 bytes: header, node count, every edge ever added."""
+        from .state import save_graph
+        return save_graph(self._n, self._from, self._to, self._w, self._alive)
+
+    def restore_state(self, data):
+        """[STATE.API] [STATE.ATOMIC] [STATE.GRAPH.RESTORE] Validate everything, then replace in place.
+
+        On success the node count and the whole edge list (ids kept) are replaced and the
+        compiled form is dropped (so is_stale() is true).  On failure nothing changes.
+        """
+        from .state import parse_graph
+        n, fr, to, w, alive = parse_graph(data)
+        self._n = n
+        self._from = fr
+        self._to = to
+        self._w = w
+        self._alive = alive
+        self._compiled = None
+        self._stale = True
+
+    @staticmethod
+    def from_state(data):
+        """[STATE.API] [STATE.GRAPH] A new Graph from kind-4 bytes."""
+        g = Graph(0)
+        g.restore_state(data)
+        return g

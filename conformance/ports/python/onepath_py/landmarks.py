@@ -10,12 +10,8 @@ from .random import SeededRandom
 
 INF = math.inf
 MAGIC = b"OPLM"
-# [GRAPH.OPLM.LAYOUT] lists 4+4+4+4+8 = 24 header bytes but states the total length as
-# 28 + 4k + 16kN and the truncation threshold as 28.  GUESS (reported as a spec defect):
-# 4 reserved bytes at offset 24..27, written as zero, preserved verbatim on deserialize
-# so that [GRAPH.OPLM.ROUNDTRIP] holds; ids start at offset 28.
-HEADER = 28
-RESERVED_AT = 24
+# [GRAPH.OPLM.LAYOUT] 24-byte header (magic 0, version 4, N 8, k 12, fingerprint 16); ids at 24.
+HEADER = 24
 
 
 class LandmarkStrategy(enum.Enum):
@@ -88,9 +84,8 @@ def _bound(fwd_rows, bwd_rows, u, v):
 class Landmarks(object):
     """[GRAPH.ALT.TABLES] [GRAPH.ALT.STALE] Landmark ids, fwd/bwd tables, node count and fingerprint."""
 
-    def __init__(self, node_count, fingerprint, ids, fwd_rows, bwd_rows, reserved=b"\0\0\0\0"):
+    def __init__(self, node_count, fingerprint, ids, fwd_rows, bwd_rows):
         """[GRAPH.ALT.TABLES] Rows are landmark-major: fwd_rows[l][v] = d(L_l, v)."""
-        self._reserved = reserved
         self._n = node_count
         self._fp = fingerprint
         self._ids = list(ids)
@@ -147,23 +142,33 @@ class Landmarks(object):
         """[GRAPH.ALT.TABLES] Landmark ids in table order."""
         return list(self._ids)
 
+    def _in(self, x, limit):
+        """[GRAPH.ALT.ACCESSORS] [GRAPH.VAL.PORT_INTS] 0 <= x < limit (negative = out of range)."""
+        return isinstance(x, int) and 0 <= x < limit
+
     def forward(self, landmark, node):
-        """[GRAPH.ALT.TABLES] d(L, v)."""
+        """[GRAPH.ALT.TABLES] [GRAPH.ALT.ACCESSORS] d(L, v); NaN when l or v is out of range."""
+        if not (self._in(landmark, len(self._ids)) and self._in(node, self._n)):
+            return math.nan
         return self._fwd[landmark][node]
 
     def backward(self, landmark, node):
-        """[GRAPH.ALT.TABLES] d(v, L)."""
+        """[GRAPH.ALT.TABLES] [GRAPH.ALT.ACCESSORS] d(v, L); NaN when l or v is out of range."""
+        if not (self._in(landmark, len(self._ids)) and self._in(node, self._n)):
+            return math.nan
         return self._bwd[landmark][node]
 
     def lower_bound(self, from_, to):
-        """[GRAPH.ALT.BOUND] Lower bound on d(from, to); +inf proves unreachability."""
+        """[GRAPH.ALT.BOUND] [GRAPH.ALT.ACCESSORS] Lower bound on d(from, to); +0.0 when u or v is out of range."""
+        if not (self._in(from_, self._n) and self._in(to, self._n)):
+            return 0.0
         return _bound(self._fwd, self._bwd, from_, to)
 
     def serialize(self):
         """[GRAPH.OPLM.LAYOUT] [SPEC.NUM.LE] 'OPLM', u32 1, i32 N, i32 k, u64 fp, k i32 ids, fwd, bwd."""
         k = len(self._ids)
         n = self._n
-        parts = [MAGIC, struct.pack("<IiiQ", 1, n, k, self._fp), self._reserved,
+        parts = [MAGIC, struct.pack("<IiiQ", 1, n, k, self._fp),
                  struct.pack("<%di" % k, *self._ids)]
         for row in self._fwd:
             parts.append(struct.pack("<%dd" % n, *row))
@@ -220,7 +225,7 @@ class Landmarks(object):
                 raise errors.SelfDistance(offset=table_at + 8 * (l * n + lid))
             if bwd_rows[l][lid] != 0.0:
                 raise errors.SelfDistance(offset=table_at + 8 * (k * n + l * n + lid))
-        return Landmarks(n, fp, ids, fwd_rows, bwd_rows, data[RESERVED_AT:HEADER])
+        return Landmarks(n, fp, ids, fwd_rows, bwd_rows)
 
 
 def _farthest(graph, r, slot, is_lm, fwd_rows):

@@ -78,7 +78,10 @@ class EuclideanGraphHeuristic(object):
         self._points = points
 
     def estimate(self, from_, to):
-        """[GRAPH.PT.ESTIMATE]"""
+        """[GRAPH.PT.ESTIMATE] [GRAPH.ALT.ACCESSORS] +0.0 for a node without a point (incl. negative ids)."""
+        n = len(self._points)
+        if not (isinstance(from_, int) and isinstance(to, int) and 0 <= from_ < n and 0 <= to < n):
+            return 0.0
         return distance(self._points[from_], self._points[to])
 
 
@@ -128,7 +131,7 @@ class PointGraph(object):
     def __init__(self, points, options=None):
         """[GRAPH.PT.COORD] [GRAPH.PT.MAXDIST] [GRAPH.PT.EXPLICIT] [GRAPH.PT.MERGE]
 
-        Check order (guessed): node count limit, coordinates, max_distance, explicit links.
+        [GRAPH.PT.CHECKS] order: node count limit, coordinates, max_distance, explicit links.
         """
         if options is None:
             options = LinkOptions()
@@ -171,7 +174,7 @@ class PointGraph(object):
     def nearest_node(self, position):
         """[GRAPH.PT.NEAREST_NODE] Smallest (d2(p_node, p), id) by a linear scan.
 
-        The position check precedes the empty check (the spec does not order them).
+        invalid_position is checked first, empty_graph (a query error) second.
         """
         p = as_point(position)
         bad = check_point(p)

@@ -21,9 +21,14 @@ class SeededRandom(object):
         return z ^ (z >> 31)
 
     def next_int(self, n):
-        """[GRAPH.RNG.NEXT_INT] Rejection sampling: accept ``x < 2^64 - (2^64 mod n)``, return ``x mod n``."""
+        """[GRAPH.RNG.NEXT_INT] [GRAPH.ALT.ACCESSORS] Rejection sampling: accept ``x < 2^64 - (2^64 mod n)``, return ``x mod n``.
+
+        ``next_int(0)`` returns 0 without drawing ([GRAPH.ALT.ACCESSORS] overrides the
+        "a port may reject it" of [GRAPH.RNG.NEXT_INT]).  GUESS: a negative ``n`` (not
+        representable as u32) is treated like 0.
+        """
         if n < 1:
-            raise ValueError("next_int needs n >= 1")
+            return 0
         limit = (1 << 64) - ((1 << 64) % n)
         while True:
             x = self.next_u64()
