@@ -581,6 +581,10 @@ macro_rules! define_adapter {
                         .map(|t| t.serialize())
                         .map_err(|e| OplmError { class: e.class().to_string(), offset: e.offset() })
                 }
+
+                fn run_state(&self, request: &crate::state::StateRequest) -> Result<crate::state::StateReply, String> {
+                    crate::state::adapter::$module::run(request)
+                }
             }
         }
         pub use $module::$ty;

@@ -385,4 +385,12 @@ pub trait Implementation: Sync {
 
     /// Deserializes OPLM bytes against the case's graph and, when accepted, serializes again.
     fn deserialize_oplm(&self, case: &Case, bytes: &[u8]) -> Result<Vec<u8>, OplmError>;
+
+    /// Runs one state request ([CONF.IMPL.STATE]): builds a recipe's object and restores bytes
+    /// into it, or calls `from_state`. `Err` is a harness problem (a recipe that cannot be built);
+    /// the default body reports [`crate::state::UNIMPLEMENTED`].
+    fn run_state(&self, request: &crate::state::StateRequest) -> Result<crate::state::StateReply, String> {
+        let _ = request;
+        Err(crate::state::UNIMPLEMENTED.to_string())
+    }
 }

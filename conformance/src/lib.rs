@@ -25,6 +25,7 @@ pub mod recipes;
 pub mod report;
 pub mod road;
 pub mod scenario;
+pub mod state;
 pub mod vectors;
 
 pub use adapters::{OptimizedCrate, ReferenceCrate};

@@ -163,6 +163,8 @@ pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
         rows,
     };
     files.insert(MATRIX_PATH.to_string(), to_text(&matrix).into_bytes());
+    // [CONF.STATE.VECTOR] golden state vectors and their hostile cases.
+    files.extend(crate::state::files::generate_files(imp));
     let manifest = Manifest {
         schema: "onepath.vectors-manifest".into(),
         version: 1,

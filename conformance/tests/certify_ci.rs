@@ -12,7 +12,7 @@ fn certify_ci_scale_passes() {
     let candidates: [&dyn Implementation; 1] = [&OptimizedCrate];
     let report = certify(&ReferenceCrate, &candidates, &config, None);
     let names: Vec<&str> = report.sections.iter().map(|s| s.name.as_str()).collect();
-    assert_eq!(names, ["oracle", "differential", "landmarks", "sliced", "links", "hooks", "cancel", "errors", "vectors"]);
+    assert_eq!(names, ["oracle", "differential", "landmarks", "sliced", "links", "hooks", "cancel", "errors", "state", "vectors"]);
     for s in &report.sections {
         assert!(s.checks > 0, "section {} ran no check", s.name);
     }

@@ -8,6 +8,7 @@ pub mod hooks;
 pub mod landmarks;
 pub mod links;
 pub mod sliced;
+pub mod state;
 
 use crate::implementation::Implementation;
 use crate::report::{Report, Section};
@@ -125,6 +126,7 @@ pub fn certify(
     sections.push(hooks::run(&all, config, progress));
     sections.push(cancel::run(&all, config, progress));
     sections.push(errors::run(&all));
+    sections.push(state::run(&all, config, progress));
     if let Some(dir) = &config.vectors_dir {
         sections.push(crate::vectors::certify_section(dir, &all));
     }

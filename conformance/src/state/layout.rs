@@ -1,0 +1,311 @@
+//! An independent walker of valid state bytes (spec/state.md sections 3-8): it names every field
+//! with its offset, type and role, so hostile mutations can target fields systematically. It
+//! shares no code with either crate and trusts its input (golden vectors only).
+
+use super::StateKind;
+
+/// A field's encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ty {
+    /// `u8`.
+    U8,
+    /// `u16`.
+    U16,
+    /// `u32`.
+    U32,
+    /// `i32`.
+    I32,
+    /// `f64`.
+    F64,
+    /// `u8` flag ([STATE.FLAG]).
+    Flag,
+    /// Raw bytes (cells, chunk bodies) of the given length.
+    Bytes(usize),
+}
+
+impl Ty {
+    /// Width in bytes.
+    pub fn width(self) -> usize {
+        match self {
+            Ty::U8 | Ty::Flag => 1,
+            Ty::U16 => 2,
+            Ty::U32 | Ty::I32 => 4,
+            Ty::F64 => 8,
+            Ty::Bytes(n) => n,
+        }
+    }
+}
+
+/// What a field means, for the mutation generator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Header fields.
+    Magic,
+    /// Header version.
+    Version,
+    /// Header kind.
+    Kind,
+    /// A grid size field (width, height, layout, sizes, default area): must match the target.
+    Shape,
+    /// A counter that must be `>= 0` (grid version, area version, search counters).
+    Counter,
+    /// A count of `elem`-byte list items bounded by an object size `bound` (`None`: by bytes only).
+    Count {
+        /// Bytes per item.
+        elem: usize,
+        /// The object's bound (node count, visited count, expanded), if any.
+        bound: Option<i64>,
+    },
+    /// A node index below `n`.
+    Index,
+    /// A parent field (`-1` or a node).
+    Parent,
+    /// Any other value.
+    Plain,
+}
+
+/// One field.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Field {
+    /// Byte offset.
+    pub offset: usize,
+    /// Encoding.
+    pub ty: Ty,
+    /// Meaning.
+    pub role: Role,
+    /// A name for people (`areas[17]`, `visited[3].g`).
+    pub name: String,
+}
+
+/// A visited entry of a search state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VisitedEntry {
+    /// Offset of the node field.
+    pub at: usize,
+    /// Node.
+    pub node: i32,
+    /// Closed flag.
+    pub closed: bool,
+    /// g.
+    pub g: f64,
+    /// Parent (`-1` = none).
+    pub parent: i32,
+}
+
+/// A heap slot of a search state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HeapEntry {
+    /// Offset of the node field.
+    pub at: usize,
+    /// Node.
+    pub node: i32,
+    /// f.
+    pub f: f64,
+    /// g.
+    pub g: f64,
+}
+
+/// The structure of a search state (kind 11) beyond its fields.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct SearchLayout {
+    /// Node count.
+    pub n: i32,
+    /// Status byte.
+    pub status: u8,
+    /// Start.
+    pub start: i32,
+    /// Goal.
+    pub goal: i32,
+    /// Expanded counter.
+    pub expanded: i32,
+    /// Offset of the path cost.
+    pub cost_at: usize,
+    /// Offset of the visited count (absent when NotStarted).
+    pub visited_count_at: Option<usize>,
+    /// Visited entries.
+    pub visited: Vec<VisitedEntry>,
+    /// Offset of the heap count.
+    pub heap_count_at: usize,
+    /// Heap slots.
+    pub heap: Vec<HeapEntry>,
+    /// Offset of the recorded count.
+    pub recorded_count_at: usize,
+    /// Recorded nodes with their offsets.
+    pub recorded: Vec<(usize, i32)>,
+}
+
+/// The walk of one state.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Layout {
+    /// Every field in byte order.
+    pub fields: Vec<Field>,
+    /// Search structure (kind 11 only).
+    pub search: Option<SearchLayout>,
+    /// Cell values in node order (grids; voxels resolved through chunks and the default area).
+    pub cells: Option<Vec<u8>>,
+    /// Voxels: `(chunk index, offset of the chunk body)` of each allocated chunk.
+    pub chunks: Vec<(usize, usize)>,
+}
+
+struct Walk<'a> {
+    b: &'a [u8],
+    at: usize,
+    out: Layout,
+}
+
+impl Walk<'_> {
+    fn field(&mut self, ty: Ty, role: Role, name: impl Into<String>) -> usize {
+        let at = self.at;
+        self.out.fields.push(Field { offset: at, ty, role, name: name.into() });
+        self.at += ty.width();
+        at
+    }
+    fn i32(&mut self, role: Role, name: impl Into<String>) -> i32 {
+        let at = self.field(Ty::I32, role, name);
+        i32::from_le_bytes(self.b[at..at + 4].try_into().expect("4 bytes"))
+    }
+    fn f64(&mut self, role: Role, name: impl Into<String>) -> f64 {
+        let at = self.field(Ty::F64, role, name);
+        f64::from_bits(u64::from_le_bytes(self.b[at..at + 8].try_into().expect("8 bytes")))
+    }
+    fn u8(&mut self, ty: Ty, role: Role, name: impl Into<String>) -> u8 {
+        let at = self.field(ty, role, name);
+        self.b[at]
+    }
+    fn areas(&mut self) {
+        self.i32(Role::Counter, "area_version");
+        for a in 0..255 {
+            self.f64(Role::Plain, format!("areas[{a}]"));
+        }
+    }
+}
+
+/// Walks valid state bytes of `kind`. Panics on bytes that are not a valid state's shape.
+pub fn walk(kind: StateKind, bytes: &[u8]) -> Layout {
+    let mut w = Walk { b: bytes, at: 0, out: Layout::default() };
+    w.field(Ty::U32, Role::Magic, "magic");
+    w.field(Ty::U16, Role::Version, "version");
+    w.field(Ty::U16, Role::Kind, "kind");
+    match kind {
+        StateKind::Grid | StateKind::HexGrid => {
+            let width = w.i32(Role::Shape, "width") as usize;
+            let height = w.i32(Role::Shape, "height") as usize;
+            if kind == StateKind::HexGrid {
+                w.i32(Role::Shape, "layout");
+            }
+            w.i32(Role::Counter, "grid_version");
+            for name in ["origin_x", "origin_y", "cell_size"] {
+                w.f64(Role::Plain, name);
+            }
+            w.areas();
+            let at = w.field(Ty::Bytes(width * height), Role::Plain, "cells");
+            w.out.cells = Some(bytes[at..at + width * height].to_vec());
+        }
+        StateKind::VoxelGrid => {
+            let sx = w.i32(Role::Shape, "size_x") as usize;
+            let sy = w.i32(Role::Shape, "size_y") as usize;
+            let sz = w.i32(Role::Shape, "size_z") as usize;
+            let default = w.u8(Ty::U8, Role::Shape, "default_area");
+            w.i32(Role::Counter, "grid_version");
+            for name in ["origin_x", "origin_y", "origin_z", "cell_size"] {
+                w.f64(Role::Plain, name);
+            }
+            w.areas();
+            let (cx, cy, cz) = (sx.div_ceil(16), sy.div_ceil(16), sz.div_ceil(16));
+            let mut body = vec![None; cx * cy * cz];
+            for (c, slot) in body.iter_mut().enumerate() {
+                if w.u8(Ty::Flag, Role::Plain, format!("chunk[{c}].flag")) == 1 {
+                    let at = w.field(Ty::Bytes(4096), Role::Plain, format!("chunk[{c}].bytes"));
+                    *slot = Some(at);
+                    w.out.chunks.push((c, at));
+                }
+            }
+            let mut cells = Vec::with_capacity(sx * sy * sz);
+            for z in 0..sz {
+                for y in 0..sy {
+                    for x in 0..sx {
+                        let c = x / 16 + cx * (y / 16 + cy * (z / 16));
+                        cells.push(match body[c] {
+                            Some(at) => bytes[at + ((x % 16) | (y % 16) << 4 | (z % 16) << 8)],
+                            None => default,
+                        });
+                    }
+                }
+            }
+            w.out.cells = Some(cells);
+        }
+        StateKind::Graph => {
+            w.i32(Role::Count { elem: 0, bound: Some(1 << 26) }, "node_count");
+            let m = w.i32(Role::Count { elem: 17, bound: None }, "edge_count");
+            for e in 0..m {
+                w.i32(Role::Index, format!("edges[{e}].from"));
+                w.i32(Role::Index, format!("edges[{e}].to"));
+                w.f64(Role::Plain, format!("edges[{e}].weight"));
+                w.u8(Ty::Flag, Role::Plain, format!("edges[{e}].alive"));
+            }
+        }
+        StateKind::GraphAStar => {
+            let mut s = SearchLayout { n: w.i32(Role::Shape, "node_count"), ..Default::default() };
+            s.status = w.u8(Ty::U8, Role::Plain, "status");
+            w.f64(Role::Plain, "heuristic_weight");
+            s.start = w.i32(Role::Index, "start");
+            s.goal = w.i32(Role::Index, "goal");
+            s.expanded = w.i32(Role::Counter, "expanded");
+            w.i32(Role::Counter, "iterations");
+            s.cost_at = w.at;
+            w.f64(Role::Plain, "path_cost");
+            if s.status != 0 {
+                s.visited_count_at = Some(w.at);
+                let count = w.i32(Role::Count { elem: 17, bound: Some(i64::from(s.n)) }, "visited_count");
+                for i in 0..count {
+                    let at = w.at;
+                    let node = w.i32(Role::Index, format!("visited[{i}].node"));
+                    let closed = w.u8(Ty::Flag, Role::Plain, format!("visited[{i}].closed")) == 1;
+                    let g = w.f64(Role::Plain, format!("visited[{i}].g"));
+                    let parent = w.i32(Role::Parent, format!("visited[{i}].parent"));
+                    s.visited.push(VisitedEntry { at, node, closed, g, parent });
+                }
+                s.heap_count_at = w.at;
+                let hc = w.i32(Role::Count { elem: 20, bound: Some(i64::from(count)) }, "heap_count");
+                for i in 0..hc {
+                    let at = w.at;
+                    let node = w.i32(Role::Index, format!("heap[{i}].node"));
+                    let f = w.f64(Role::Plain, format!("heap[{i}].f"));
+                    let g = w.f64(Role::Plain, format!("heap[{i}].g"));
+                    s.heap.push(HeapEntry { at, node, f, g });
+                }
+                s.recorded_count_at = w.at;
+                let rc = w.i32(Role::Count { elem: 4, bound: Some(i64::from(s.expanded)) }, "recorded_count");
+                for i in 0..rc {
+                    let at = w.at;
+                    let node = w.i32(Role::Index, format!("recorded[{i}]"));
+                    s.recorded.push((at, node));
+                }
+            }
+            w.out.search = Some(s);
+        }
+    }
+    assert_eq!(w.at, bytes.len(), "layout walk of a {kind:?} state ends at {} of {} bytes", w.at, bytes.len());
+    w.out
+}
+
+/// The node count a graph or search state names (field at offset 8).
+pub fn node_count(bytes: &[u8]) -> i32 {
+    i32::from_le_bytes(bytes[8..12].try_into().expect("header"))
+}
+
+/// The canonical `NotStarted` GraphAStar state over `n` nodes ([STATE.SEARCH.FIELDS]).
+pub fn not_started_search(n: i32) -> Vec<u8> {
+    let mut b = Vec::new();
+    b.extend_from_slice(&0x5347_504Fu32.to_le_bytes());
+    b.extend_from_slice(&1u16.to_le_bytes());
+    b.extend_from_slice(&11u16.to_le_bytes());
+    b.extend_from_slice(&n.to_le_bytes());
+    b.push(0);
+    b.extend_from_slice(&1.0f64.to_bits().to_le_bytes());
+    for v in [-1i32, -1, 0, 0] {
+        b.extend_from_slice(&v.to_le_bytes());
+    }
+    b.extend_from_slice(&f64::INFINITY.to_bits().to_le_bytes());
+    b
+}
