@@ -14,15 +14,19 @@
 
 pub mod adapters;
 pub mod checks;
+pub mod expectations;
 pub mod generators;
 pub mod implementation;
 pub mod json_text;
+pub mod levels;
 pub mod links_bf;
 pub mod oracle;
 pub mod outcome;
+pub mod port;
 pub mod prng;
 pub mod recipes;
 pub mod report;
+pub mod report_junit;
 pub mod road;
 pub mod scenario;
 pub mod state;

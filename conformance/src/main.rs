@@ -34,6 +34,11 @@ enum Command {
         /// Worker threads (default: available parallelism).
         #[arg(long)]
         threads: Option<usize>,
+        /// Certify an out-of-process port: its driver command, run with `sh -c` (spec/driver.md).
+        #[arg(long)]
+        port: Option<String>,
+        #[command(flatten)]
+        port_args: PortArgs,
     },
     /// Regenerate vectors/ from onepath-reference, or with --check verify it.
     Vectors {
@@ -62,6 +67,91 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+}
+
+/// Options of `certify --port` ([DRIVER.CLI.CERTIFY]).
+#[derive(clap::Args)]
+struct PortArgs {
+    /// Per-request timeout in seconds (port runs).
+    #[arg(long, default_value_t = onepath_conformance::port::run::DEFAULT_TIMEOUT_SECS, requires = "port")]
+    timeout: f64,
+    /// Generated oracle cases of a port run; the other sections scale from it.
+    #[arg(long, default_value_t = onepath_conformance::port::run::DEFAULT_PORT_CASES, requires = "port")]
+    port_cases: usize,
+    /// Expectations file (schema onepath.port-expectations).
+    #[arg(long, requires = "port")]
+    expect: Option<PathBuf>,
+    /// Write a JUnit XML report.
+    #[arg(long, requires = "port")]
+    junit: Option<PathBuf>,
+    /// Write a certificate when the port passes.
+    #[arg(long, requires = "port")]
+    certificate: Option<PathBuf>,
+    /// Certificate date (YYYY-MM-DD) instead of the system clock.
+    #[arg(long, requires = "certificate")]
+    date: Option<String>,
+}
+
+fn certify_port(command: String, a: PortArgs, json: bool, seed: u64, dir: Option<PathBuf>, threads: Option<usize>) -> ExitCode {
+    use onepath_conformance::port::run;
+    let mut options = run::PortOptions::new(&command);
+    options.seed = seed;
+    options.cases = a.port_cases;
+    if !(a.timeout > 0.0 && a.timeout.is_finite()) {
+        eprintln!("--timeout must be a positive number of seconds");
+        return ExitCode::from(2);
+    }
+    options.timeout = std::time::Duration::from_secs_f64(a.timeout);
+    if let Some(d) = dir {
+        options.vectors_dir = Some(d);
+    }
+    if let Some(t) = threads {
+        options.threads = t.max(1);
+    }
+    if let Some(path) = &a.expect {
+        match std::fs::read_to_string(path).map_err(|e| e.to_string()).and_then(|t| onepath_conformance::expectations::Expectations::parse(&t)) {
+            Ok(e) => options.expect = Some(e),
+            Err(e) => {
+                eprintln!("{}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        }
+    }
+    if let Some(d) = &a.date {
+        if !run::valid_date(d) {
+            eprintln!("--date must be YYYY-MM-DD");
+            return ExitCode::from(2);
+        }
+    }
+    let result = run::certify_port(options);
+    if json {
+        println!("{}", result.to_json());
+    } else {
+        print!("{}", result.to_table());
+    }
+    if let Some(path) = &a.junit {
+        if let Err(e) = std::fs::write(path, result.to_junit()) {
+            eprintln!("{}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    }
+    if let Some(path) = &a.certificate {
+        let date = a.date.clone().unwrap_or_else(run::today);
+        match result.certificate(&date) {
+            Some(text) => {
+                if let Err(e) = std::fs::write(path, text) {
+                    eprintln!("{}: {e}", path.display());
+                    return ExitCode::from(2);
+                }
+            }
+            None => eprintln!("no certificate written: the port did not pass"),
+        }
+    }
+    if result.ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }
 
 fn certify(full: bool, json: bool, seed: u64, dir: Option<PathBuf>, threads: Option<usize>) -> ExitCode {
@@ -159,7 +249,8 @@ fn road_command(gr: Option<PathBuf>, co: Option<PathBuf>, generate: Option<usize
 
 fn main() -> ExitCode {
     match Cli::parse().command {
-        Command::Certify { full, json, seed, vectors, threads } => certify(full, json, seed, vectors, threads),
+        Command::Certify { port: Some(cmd), port_args, json, seed, vectors, threads, .. } => certify_port(cmd, port_args, json, seed, vectors, threads),
+        Command::Certify { full, json, seed, vectors, threads, .. } => certify(full, json, seed, vectors, threads),
         Command::Vectors { check, dir } => vectors_command(check, dir),
         Command::Road { gr, co, generate, queries, seed } => road_command(gr, co, generate, queries, seed),
     }

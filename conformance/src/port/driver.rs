@@ -1,0 +1,353 @@
+//! Driver processes ([DRIVER.PROC.*]): started with `sh -c`, spoken to in JSON lines, each
+//! request under a timeout; a crashed, hung or garbling driver is killed (by its process
+//! group) and a fresh one is started for the next request.
+
+use super::protocol::{PROTOCOL, PROTOCOL_VERSION, SPEC_VERSION};
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, VecDeque};
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// What the driver said in its handshake ([DRIVER.MSG.HELLO]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hello {
+    /// Port name.
+    pub port: String,
+    /// Port version.
+    pub port_version: String,
+    /// The spec version the port implements.
+    pub spec_version: String,
+    /// Family name to claimed level (1..=4).
+    pub claims: BTreeMap<String, u8>,
+}
+
+/// The answer to one request.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reply {
+    /// `{"id":..,"ok":{...}}`.
+    Ok(Value),
+    /// `{"id":..,"unimplemented":true}`.
+    Unimplemented,
+    /// `{"id":..,"error":"..."}`: the driver caught an exception of its own.
+    DriverError(String),
+    /// The process died (or could not start) before answering.
+    Crash(String),
+    /// No answer within the timeout.
+    Timeout,
+    /// An answer that is not a valid reply to this request.
+    Malformed(String),
+}
+
+impl Reply {
+    /// The protocol failure kind for reports, or `None` for an ok or unimplemented answer.
+    pub fn failure_kind(&self) -> Option<&'static str> {
+        match self {
+            Reply::Ok(_) | Reply::Unimplemented => None,
+            Reply::DriverError(_) => Some("driver error"),
+            Reply::Crash(_) => Some("crash"),
+            Reply::Timeout => Some("timeout"),
+            Reply::Malformed(_) => Some("malformed reply"),
+        }
+    }
+}
+
+struct Proc {
+    child: Child,
+    stdin: ChildStdin,
+    rx: Receiver<String>,
+    stderr_tail: Arc<Mutex<VecDeque<String>>>,
+}
+
+impl Proc {
+    fn spawn(command: &str) -> Result<Proc, String> {
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .spawn()
+            .map_err(|e| format!("cannot start `sh -c {command:?}`: {e}"))?;
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let stderr = child.stderr.take().expect("piped stderr");
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            loop {
+                let mut line = String::new();
+                match r.read_line(&mut line) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        if tx.send(line).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
+        let tail = stderr_tail.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                let mut t = tail.lock().expect("stderr tail");
+                if t.len() == 8 {
+                    t.pop_front();
+                }
+                t.push_back(line);
+            }
+        });
+        Ok(Proc { child, stdin, rx, stderr_tail })
+    }
+
+    fn send(&mut self, msg: &Value) -> Result<(), String> {
+        let mut line = msg.to_string();
+        line.push('\n');
+        self.stdin.write_all(line.as_bytes()).and_then(|_| self.stdin.flush()).map_err(|e| format!("write to driver: {e}"))
+    }
+
+    fn receive(&mut self, timeout: Duration) -> Result<String, Reply> {
+        match self.rx.recv_timeout(timeout) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => Err(Reply::Timeout),
+            Err(RecvTimeoutError::Disconnected) => {
+                let status = self.child.wait().map(|s| s.to_string()).unwrap_or_else(|e| e.to_string());
+                Err(Reply::Crash(format!("driver exited ({status}){}", self.stderr_text())))
+            }
+        }
+    }
+
+    fn stderr_text(&self) -> String {
+        // Give the stderr reader a moment to drain the last lines of a dying process.
+        std::thread::sleep(Duration::from_millis(20));
+        let t = self.stderr_tail.lock().expect("stderr tail");
+        if t.is_empty() {
+            String::new()
+        } else {
+            format!("; stderr: {}", t.iter().cloned().collect::<Vec<_>>().join(" | "))
+        }
+    }
+
+    /// Ends the process group this harness started (the group id is the child's pid).
+    fn kill(mut self) {
+        let pid = self.child.id();
+        let _ = Command::new("kill").arg("-KILL").arg(format!("-{pid}")).stderr(Stdio::null()).status();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    fn handshake(&mut self, timeout: Duration) -> Result<Hello, String> {
+        self.send(&json!({"protocol": PROTOCOL, "version": PROTOCOL_VERSION, "spec_version": SPEC_VERSION}))?;
+        let line = self.receive(timeout).map_err(|r| match r {
+            Reply::Timeout => format!("no handshake within {timeout:?}"),
+            Reply::Crash(m) => m,
+            other => format!("{other:?}"),
+        })?;
+        parse_hello(&line)
+    }
+}
+
+/// Parses and checks the driver's handshake line.
+pub fn parse_hello(line: &str) -> Result<Hello, String> {
+    let v: Value = serde_json::from_str(line.trim_end()).map_err(|e| format!("handshake is not JSON ({e}): {:?}", truncate(line)))?;
+    if v.get("protocol").and_then(Value::as_str) != Some(PROTOCOL) || v.get("version").and_then(Value::as_u64) != Some(PROTOCOL_VERSION) {
+        return Err(format!("handshake names another protocol: {}", truncate(line)));
+    }
+    let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string).ok_or_else(|| format!("handshake lacks string {k:?}"));
+    let claims_v = v.get("claims").and_then(Value::as_object).ok_or("handshake lacks object \"claims\"")?;
+    let mut claims = BTreeMap::new();
+    for (family, level) in claims_v {
+        let l = level.as_u64().filter(|l| (1..=4).contains(l)).ok_or_else(|| format!("claim {family}: level must be 1..4, found {level}"))?;
+        claims.insert(family.clone(), l as u8);
+    }
+    Ok(Hello { port: s("port")?, port_version: s("port_version")?, spec_version: s("spec_version")?, claims })
+}
+
+fn truncate(s: &str) -> String {
+    let t: String = s.trim_end().chars().take(200).collect();
+    if t.len() < s.trim_end().len() {
+        format!("{t}...")
+    } else {
+        t
+    }
+}
+
+/// Parses one reply line for request `id`.
+pub fn parse_reply(line: &str, id: u64) -> Reply {
+    let v: Value = match serde_json::from_str(line.trim_end()) {
+        Ok(v) => v,
+        Err(e) => return Reply::Malformed(format!("not JSON ({e}): {:?}", truncate(line))),
+    };
+    if v.get("id").and_then(Value::as_u64) != Some(id) {
+        return Reply::Malformed(format!("reply for another id (expected {id}): {}", truncate(line)));
+    }
+    let members = v.as_object().map_or(0, |o| o.len());
+    if members != 2 {
+        return Reply::Malformed(format!("a reply has exactly two members: {}", truncate(line)));
+    }
+    if let Some(ok) = v.get("ok") {
+        return Reply::Ok(ok.clone());
+    }
+    if v.get("unimplemented") == Some(&Value::Bool(true)) {
+        return Reply::Unimplemented;
+    }
+    if let Some(e) = v.get("error").and_then(Value::as_str) {
+        return Reply::DriverError(e.to_string());
+    }
+    Reply::Malformed(format!("neither ok, unimplemented nor error: {}", truncate(line)))
+}
+
+/// A pool of driver processes (one per concurrent caller), restarted on failure.
+pub struct Pool {
+    command: String,
+    timeout: Duration,
+    free: Mutex<Vec<Proc>>,
+    hello: Mutex<Option<Result<Hello, String>>>,
+    next_id: AtomicU64,
+    /// Processes started (restarts included).
+    pub starts: AtomicU64,
+    start_failures: AtomicUsize,
+}
+
+/// After this many consecutive failed starts the pool stops trying.
+const MAX_START_FAILURES: usize = 5;
+
+impl Pool {
+    /// A pool for `command` (run with `sh -c`) with a per-request `timeout`.
+    pub fn new(command: &str, timeout: Duration) -> Pool {
+        Pool {
+            command: command.to_string(),
+            timeout,
+            free: Mutex::new(Vec::new()),
+            hello: Mutex::new(None),
+            next_id: AtomicU64::new(1),
+            starts: AtomicU64::new(0),
+            start_failures: AtomicUsize::new(0),
+        }
+    }
+
+    /// Starts one driver and returns its handshake (kept in the pool for reuse).
+    pub fn hello(&self) -> Result<Hello, String> {
+        if let Some(h) = self.hello.lock().expect("hello").clone() {
+            return h;
+        }
+        match self.start() {
+            Ok(p) => self.free.lock().expect("pool").push(p),
+            Err(e) => {
+                let mut h = self.hello.lock().expect("hello");
+                if h.is_none() {
+                    *h = Some(Err(e));
+                }
+            }
+        }
+        self.hello.lock().expect("hello").clone().expect("set by start")
+    }
+
+    fn start(&self) -> Result<Proc, String> {
+        if self.start_failures.load(Ordering::SeqCst) >= MAX_START_FAILURES {
+            return Err(format!("driver failed to start {MAX_START_FAILURES} times in a row; not retrying"));
+        }
+        self.starts.fetch_add(1, Ordering::SeqCst);
+        let mut p = match Proc::spawn(&self.command) {
+            Ok(p) => p,
+            Err(e) => {
+                self.start_failures.fetch_add(1, Ordering::SeqCst);
+                return Err(e);
+            }
+        };
+        match p.handshake(self.timeout) {
+            Ok(h) => {
+                self.start_failures.store(0, Ordering::SeqCst);
+                let mut slot = self.hello.lock().expect("hello");
+                if slot.is_none() {
+                    *slot = Some(Ok(h));
+                }
+                Ok(p)
+            }
+            Err(e) => {
+                self.start_failures.fetch_add(1, Ordering::SeqCst);
+                let e = format!("handshake failed: {e}{}", p.stderr_text());
+                p.kill();
+                Err(e)
+            }
+        }
+    }
+
+    /// Sends one request and waits for its reply; returns the request id and the reply.
+    pub fn request(&self, case: &str, op: &str, args: Value) -> (u64, Reply) {
+        let id = self.next_id.fetch_add(1, Ordering::SeqCst);
+        let popped = self.free.lock().expect("pool").pop();
+        let mut p = match popped {
+            Some(p) => p,
+            None => match self.start() {
+                Ok(p) => p,
+                Err(e) => return (id, Reply::Crash(e)),
+            },
+        };
+        if let Err(e) = p.send(&json!({"id": id, "case": case, "op": op, "args": args})) {
+            let msg = format!("{e}{}", p.stderr_text());
+            p.kill();
+            return (id, Reply::Crash(msg));
+        }
+        let reply = match p.receive(self.timeout) {
+            Ok(line) => parse_reply(&line, id),
+            Err(r) => r,
+        };
+        match &reply {
+            Reply::Ok(_) | Reply::Unimplemented | Reply::DriverError(_) => self.free.lock().expect("pool").push(p),
+            _ => p.kill(),
+        }
+        (id, reply)
+    }
+
+    /// Closes every idle driver's stdin and waits briefly for it to exit.
+    pub fn shutdown(&self) {
+        let procs: Vec<Proc> = std::mem::take(&mut *self.free.lock().expect("pool"));
+        for p in procs {
+            let Proc { mut child, stdin, .. } = p;
+            drop(stdin);
+            let mut done = false;
+            for _ in 0..50 {
+                if let Ok(Some(_)) = child.try_wait() {
+                    done = true;
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            if !done {
+                let pid = child.id();
+                let _ = Command::new("kill").arg("-KILL").arg(format!("-{pid}")).stderr(Stdio::null()).status();
+                let _ = child.kill();
+                let _ = child.wait();
+            }
+        }
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replies_are_parsed_strictly() {
+        assert_eq!(parse_reply("{\"id\":3,\"ok\":{}}\n", 3), Reply::Ok(json!({})));
+        assert_eq!(parse_reply("{\"id\":3,\"unimplemented\":true}", 3), Reply::Unimplemented);
+        assert!(matches!(parse_reply("{\"id\":4,\"ok\":{}}", 3), Reply::Malformed(_)));
+        assert!(matches!(parse_reply("garbage", 3), Reply::Malformed(_)));
+        assert!(matches!(parse_reply("{\"id\":3,\"ok\":{},\"x\":1}", 3), Reply::Malformed(_)));
+        assert_eq!(parse_reply("{\"id\":3,\"error\":\"boom\"}", 3), Reply::DriverError("boom".into()));
+    }
+}

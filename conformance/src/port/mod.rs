@@ -1,0 +1,360 @@
+//! Out-of-process ports ([DRIVER.*], `spec/driver.md`): the driver protocol, the process pool,
+//! the [`PortImpl`] adapter that implements [`Implementation`] by forwarding to a driver, the
+//! ledger that compares every answer with the reference's at level granularity, and the
+//! `certify --port` run.
+
+pub mod driver;
+pub mod protocol;
+pub mod run;
+
+use crate::implementation::{
+    BuildFailure, CancelTrace, GraphOp, HookedQuery, HookedRun, Implementation, LinkRequest, LinkResult, OplmError, RunOptions,
+};
+use crate::levels::{self, Break, Level};
+use crate::outcome::{sha256_hex, Outcome};
+use crate::scenario::{Case, Query, Variant};
+use crate::ReferenceCrate;
+use driver::{Pool, Reply};
+use serde_json::Value;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// The family an op belongs to ([DRIVER.LEVEL.FAMILY]).
+pub fn op_family(op: &str) -> &'static str {
+    if op.starts_with("state_") {
+        "state"
+    } else {
+        "graph"
+    }
+}
+
+/// The lowest level whose evidence an op provides: an unimplemented op caps its family just
+/// below it ([DRIVER.LEVEL.UNIMPLEMENTED]).
+pub fn op_level(op: &str) -> Level {
+    match op {
+        "run_sliced" | "run_cancelled" | "lower_bounds" => Level::L3,
+        "build_landmarks" | "deserialize_oplm" => Level::L4,
+        o if o.starts_with("state_") => Level::L4,
+        _ => Level::L1,
+    }
+}
+
+/// One difference between the port's and the reference's answer to the same call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LedgerEntry {
+    /// The section running when the call was made.
+    pub section: String,
+    /// Vector id, generated case name, or `case:<hash>`.
+    pub label: String,
+    /// The op.
+    pub op: String,
+    /// The variant, when the op has one.
+    pub variant: Option<String>,
+    /// The query index within the call, when the op has queries.
+    pub query: Option<String>,
+    /// The difference.
+    pub brk: Break,
+}
+
+/// A request that got no usable answer ([DRIVER.PROC.FAILURES]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProtocolEvent {
+    /// `crash`, `timeout`, `malformed reply`, `driver error`, `unimplemented`.
+    pub kind: String,
+    /// The request id.
+    pub id: u64,
+    /// The section running.
+    pub section: String,
+    /// The case label.
+    pub label: String,
+    /// The op.
+    pub op: String,
+    /// Details.
+    pub message: String,
+}
+
+/// Everything the adapter observed.
+#[derive(Debug, Default)]
+pub struct Ledger {
+    /// The section running now.
+    pub section: String,
+    /// Differences from the reference, all of them.
+    pub entries: Vec<LedgerEntry>,
+    /// Requests without a usable answer (unimplemented included).
+    pub events: Vec<ProtocolEvent>,
+    /// Requests sent per op.
+    pub requests: BTreeMap<String, u64>,
+    /// Answered (ok) requests per op.
+    pub answered: BTreeMap<String, u64>,
+    /// Labels with at least one ok answer.
+    pub answered_labels: BTreeMap<String, u64>,
+}
+
+/// A port driven over a pipe, as an [`Implementation`].
+pub struct PortImpl {
+    name: String,
+    /// The driver processes.
+    pub pool: Pool,
+    /// What was observed.
+    pub ledger: Mutex<Ledger>,
+    labels: Mutex<HashMap<String, String>>,
+}
+
+fn key_of(v: &Value) -> String {
+    sha256_hex(v.to_string().as_bytes())
+}
+
+impl PortImpl {
+    /// Starts nothing yet: the first request (or [`Pool::hello`]) starts a driver.
+    pub fn new(command: &str, timeout: Duration) -> PortImpl {
+        PortImpl { name: "port".into(), pool: Pool::new(command, timeout), ledger: Mutex::new(Ledger::default()), labels: Mutex::new(HashMap::new()) }
+    }
+
+    /// Sets the name used in reports (the port's name from the handshake).
+    pub fn set_name(&mut self, name: &str) {
+        self.name = name.to_string();
+    }
+
+    /// Names a case (vector id or generated name) for requests and reports.
+    pub fn register_case(&self, case: &Case, label: &str) {
+        self.labels.lock().expect("labels").entry(key_of(&protocol::case(case))).or_insert_with(|| label.to_string());
+    }
+
+    /// Names a link request.
+    pub fn register_links(&self, r: &LinkRequest, label: &str) {
+        self.labels.lock().expect("labels").entry(key_of(&protocol::build_links(r))).or_insert_with(|| label.to_string());
+    }
+
+    /// Names an error script.
+    pub fn register_ops(&self, ops: &[GraphOp], label: &str) {
+        self.labels.lock().expect("labels").entry(key_of(&protocol::run_ops(ops))).or_insert_with(|| label.to_string());
+    }
+
+    /// Sets the section recorded with later calls.
+    pub fn set_section(&self, name: &str) {
+        self.ledger.lock().expect("ledger").section = name.to_string();
+    }
+
+    fn label(&self, keyed: &Value) -> String {
+        let k = key_of(keyed);
+        self.labels.lock().expect("labels").get(&k).cloned().unwrap_or_else(|| format!("case:{}", &k[..12]))
+    }
+
+    /// Sends a request; returns the ok payload or the failure message (recorded as an event).
+    fn call(&self, label: &str, op: &str, args: Value, decode_ok: impl FnOnce(&Value) -> Result<(), String>) -> Result<(), String> {
+        {
+            let mut l = self.ledger.lock().expect("ledger");
+            *l.requests.entry(op.to_string()).or_default() += 1;
+        }
+        let (id, reply) = self.pool.request(label, op, args);
+        let (kind, message) = match reply {
+            Reply::Ok(v) => match decode_ok(&v) {
+                Ok(()) => {
+                    let mut l = self.ledger.lock().expect("ledger");
+                    *l.answered.entry(op.to_string()).or_default() += 1;
+                    *l.answered_labels.entry(label.to_string()).or_default() += 1;
+                    return Ok(());
+                }
+                Err(e) => ("malformed reply".to_string(), format!("cannot decode the ok payload: {e}")),
+            },
+            Reply::Unimplemented => ("unimplemented".to_string(), format!("op {op} is not implemented by the port")),
+            Reply::DriverError(m) => ("driver error".to_string(), m),
+            Reply::Crash(m) => ("crash".to_string(), m),
+            Reply::Timeout => ("timeout".to_string(), "no reply within the timeout; driver restarted".to_string()),
+            Reply::Malformed(m) => ("malformed reply".to_string(), format!("{m}; driver restarted")),
+        };
+        let mut l = self.ledger.lock().expect("ledger");
+        let section = l.section.clone();
+        l.events.push(ProtocolEvent { kind: kind.clone(), id, section, label: label.to_string(), op: op.to_string(), message: message.clone() });
+        Err(format!("port: {kind} (request {id}, {op}, {label}): {message}"))
+    }
+
+    fn note(&self, label: &str, op: &str, variant: Option<String>, query: Option<String>, brk: Option<Break>) {
+        if let Some(brk) = brk {
+            let mut l = self.ledger.lock().expect("ledger");
+            let section = l.section.clone();
+            l.entries.push(LedgerEntry { section, label: label.to_string(), op: op.to_string(), variant, query, brk });
+        }
+    }
+}
+
+fn qname(q: Query) -> String {
+    format!("({}, {})", q.0, q.1)
+}
+
+impl Implementation for PortImpl {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn run_case(&self, case: &Case, variants: &[Variant], queries: &[Query], opts: RunOptions) -> Vec<Vec<Outcome>> {
+        let label = self.label(&protocol::case(case));
+        let mut got = None;
+        let r = self.call(&label, "run_case", protocol::run_case(case, variants, queries, opts), |ok| {
+            got = Some(protocol::decode_run_case(ok, variants.len(), queries.len())?);
+            Ok(())
+        });
+        match r.and_then(|()| got.ok_or_else(|| "port: no answer".to_string())) {
+            Ok(found) => {
+                let expected = ReferenceCrate.run_case(case, variants, queries, opts);
+                for (vi, v) in variants.iter().enumerate() {
+                    for (qi, q) in queries.iter().enumerate() {
+                        let b = levels::outcome_break(&expected[vi][qi], &found[vi][qi]);
+                        self.note(&label, "run_case", Some(v.name().into()), Some(format!("{qi} {}", qname(*q))), b);
+                    }
+                }
+                found
+            }
+            Err(e) => vec![vec![Outcome::Error(e); queries.len()]; variants.len()],
+        }
+    }
+
+    fn run_sliced(&self, case: &Case, variant: Variant, query: Query, budgets: &[u64]) -> Outcome {
+        let label = self.label(&protocol::case(case));
+        let mut got = None;
+        match self.call(&label, "run_sliced", protocol::run_sliced(case, variant, query, budgets), |ok| {
+            got = Some(protocol::outcome(ok.get("outcome").ok_or("missing member \"outcome\"")?)?);
+            Ok(())
+        }) {
+            Ok(()) => {
+                let found = got.expect("decoded");
+                let expected = ReferenceCrate.run_sliced(case, variant, query, budgets);
+                let b = levels::outcome_break(&expected, &found).map(|mut b| {
+                    b.what = format!("sliced {budgets:?}: {}", b.what);
+                    b
+                });
+                self.note(&label, "run_sliced", Some(variant.name().into()), Some(qname(query)), b);
+                found
+            }
+            Err(e) => Outcome::Error(e),
+        }
+    }
+
+    fn build_links(&self, request: &LinkRequest) -> Result<LinkResult, BuildFailure> {
+        let args = protocol::build_links(request);
+        let label = self.label(&args);
+        let mut got = None;
+        match self.call(&label, "build_links", args, |ok| {
+            got = Some(protocol::decode_links(ok)?);
+            Ok(())
+        }) {
+            Ok(()) => {
+                let found = got.expect("decoded");
+                let expected = ReferenceCrate.build_links(request);
+                self.note(&label, "build_links", None, None, levels::links_break(&expected, &found));
+                found
+            }
+            Err(e) => Err(BuildFailure { class: e, index: None }),
+        }
+    }
+
+    fn run_hooked(&self, case: &Case, query: &HookedQuery) -> HookedRun {
+        let label = self.label(&protocol::case(case));
+        let mut got = None;
+        match self.call(&label, "run_hooked", protocol::run_hooked(case, query), |ok| {
+            got = Some(protocol::decode_hooked(ok)?);
+            Ok(())
+        }) {
+            Ok(()) => {
+                let (outcome, calls) = got.expect("decoded");
+                let expected = ReferenceCrate.run_hooked(case, query);
+                let b = levels::lowest(levels::outcome_break(&expected.outcome, &outcome), levels::calls_break(&expected.calls, &calls));
+                let variant = crate::checks::hooks::describe(query);
+                self.note(&label, "run_hooked", Some(variant), Some(qname(query.query)), b);
+                HookedRun { outcome, calls }
+            }
+            Err(e) => HookedRun { outcome: Outcome::Error(e), calls: Vec::new() },
+        }
+    }
+
+    fn run_cancelled(&self, case: &Case, variant: Variant, query: Query, first_steps: u64) -> Result<CancelTrace, String> {
+        let label = self.label(&protocol::case(case));
+        let mut got = None;
+        match self.call(&label, "run_cancelled", protocol::run_cancelled(case, variant, query, first_steps), |ok| {
+            got = Some(protocol::decode_cancelled(ok)?);
+            Ok(())
+        }) {
+            Ok(()) => {
+                let found = got.expect("decoded");
+                let expected = ReferenceCrate.run_cancelled(case, variant, query, first_steps);
+                let b = levels::cancel_break(&expected, &found).map(|mut b| {
+                    b.what = format!("first_steps {first_steps}: {}", b.what);
+                    b
+                });
+                self.note(&label, "run_cancelled", Some(variant.name().into()), Some(qname(query)), b);
+                found
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn run_ops(&self, ops: &[GraphOp]) -> Vec<Result<u64, BuildFailure>> {
+        let args = protocol::run_ops(ops);
+        let label = self.label(&args);
+        let mut got = None;
+        match self.call(&label, "run_ops", args, |ok| {
+            got = Some(protocol::decode_ops(ok, ops.len())?);
+            Ok(())
+        }) {
+            Ok(()) => {
+                let found = got.expect("decoded");
+                let expected = ReferenceCrate.run_ops(ops);
+                self.note(&label, "run_ops", None, None, levels::ops_break(&expected, &found));
+                found
+            }
+            Err(e) => ops.iter().map(|_| Err(BuildFailure { class: e.clone(), index: None })).collect(),
+        }
+    }
+
+    fn build_landmarks(&self, case: &Case) -> Result<Vec<u8>, String> {
+        let label = self.label(&protocol::case(case));
+        let mut got = None;
+        match self.call(&label, "build_landmarks", protocol::build_landmarks(case), |ok| {
+            got = Some(protocol::decode_oplm(ok)?);
+            Ok(())
+        }) {
+            Ok(()) => {
+                let found = got.expect("decoded");
+                let expected = ReferenceCrate.build_landmarks(case);
+                self.note(&label, "build_landmarks", None, None, levels::oplm_build_break(&expected, &found));
+                found
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn lower_bounds(&self, case: &Case, pairs: &[(u32, u32)]) -> Result<Vec<f64>, String> {
+        let label = self.label(&protocol::case(case));
+        let mut got = None;
+        match self.call(&label, "lower_bounds", protocol::lower_bounds(case, pairs), |ok| {
+            got = Some(protocol::decode_bounds(ok, pairs.len())?);
+            Ok(())
+        }) {
+            Ok(()) => {
+                let found = got.expect("decoded");
+                let expected = ReferenceCrate.lower_bounds(case, pairs);
+                self.note(&label, "lower_bounds", None, None, levels::bounds_break(&expected, &found));
+                found
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn deserialize_oplm(&self, case: &Case, bytes: &[u8]) -> Result<Vec<u8>, OplmError> {
+        let label = self.label(&protocol::case(case));
+        let mut got = None;
+        match self.call(&label, "deserialize_oplm", protocol::deserialize_oplm(case, bytes), |ok| {
+            got = Some(protocol::decode_deserialize(ok)?);
+            Ok(())
+        }) {
+            Ok(()) => {
+                let found = got.expect("decoded");
+                let expected = ReferenceCrate.deserialize_oplm(case, bytes);
+                self.note(&label, "deserialize_oplm", None, None, levels::deserialize_break(&expected, &found));
+                found
+            }
+            Err(e) => Err(OplmError { class: e, offset: usize::MAX }),
+        }
+    }
+}

@@ -1,0 +1,658 @@
+//! `certify --port`: every section on the reference and the port, levels per family, the
+//! expectations file, the consumed-vectors check, and the reports (table, JSON member `port`,
+//! JUnit XML, certificate) ([DRIVER.CLI.*], [DRIVER.LEVEL.*], [DRIVER.EXPECT.*], [DRIVER.REPORT.*]).
+
+use super::driver::Hello;
+use super::protocol::SPEC_VERSION;
+use super::{op_family, op_level, LedgerEntry, PortImpl};
+use crate::checks::{self, Config};
+use crate::expectations::Expectations;
+use crate::implementation::Implementation;
+use crate::levels::{failure_level, Level};
+use crate::outcome::sha256_hex;
+use crate::prng::derive_seed;
+use crate::report::{Failure, Report, Section};
+use crate::report_junit;
+use crate::scenario::Scenario;
+use crate::ReferenceCrate;
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Default generated-case count of a port run (`--port-cases`).
+pub const DEFAULT_PORT_CASES: usize = 200;
+/// Default per-request timeout (`--timeout`, seconds).
+pub const DEFAULT_TIMEOUT_SECS: f64 = 10.0;
+
+/// How to run a port certification.
+#[derive(Clone, Debug)]
+pub struct PortOptions {
+    /// The driver command (run with `sh -c`).
+    pub command: String,
+    /// Per-request timeout.
+    pub timeout: Duration,
+    /// Generated oracle cases (the other sections scale from it, [DRIVER.CLI.CASES]).
+    pub cases: usize,
+    /// Base seed.
+    pub seed: u64,
+    /// The committed vectors, or none.
+    pub vectors_dir: Option<PathBuf>,
+    /// Concurrent driver processes.
+    pub threads: usize,
+    /// The expectations file, parsed.
+    pub expect: Option<Expectations>,
+}
+
+impl PortOptions {
+    /// Defaults for `command`.
+    pub fn new(command: &str) -> Self {
+        PortOptions {
+            command: command.to_string(),
+            timeout: Duration::from_secs_f64(DEFAULT_TIMEOUT_SECS),
+            cases: DEFAULT_PORT_CASES,
+            seed: checks::DEFAULT_SEED,
+            vectors_dir: Some(checks::default_vectors_dir()),
+            threads: checks::default_threads(),
+            expect: None,
+        }
+    }
+
+    /// The section sizes for `cases` generated cases ([DRIVER.CLI.CASES]).
+    pub fn config(&self) -> Config {
+        let n = self.cases;
+        Config {
+            seed: self.seed,
+            oracle_graphs: n,
+            landmark_graphs: (n / 10).max(1),
+            sliced_graphs: (n / 5).max(1),
+            link_sets: n,
+            hook_graphs: (n / 5).max(1),
+            cancel_graphs: (n / 5).max(1),
+            vectors_dir: self.vectors_dir.clone(),
+            threads: self.threads.max(1),
+        }
+    }
+}
+
+/// The outcome of one family.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FamilyResult {
+    /// `graph`, `state`...
+    pub family: String,
+    /// The level the port claims, if it claims the family.
+    pub claimed: Option<Level>,
+    /// The highest level reached.
+    pub reached: Level,
+    /// The first difference at the lowest broken level (sorted: level, vectors first, then
+    /// section order, label, variant, query).
+    pub first_break: Option<LedgerEntry>,
+    /// Ops the port answered `unimplemented`, with counts.
+    pub unimplemented: BTreeMap<String, u64>,
+    /// Requests answered ok / sent.
+    pub answered: u64,
+    /// Requests sent.
+    pub requests: u64,
+}
+
+/// Everything a port run produced.
+#[derive(Debug)]
+pub struct PortRun {
+    /// The handshake (or why it failed).
+    pub hello: Result<Hello, String>,
+    /// Every section, the `protocol`, `unimplemented` and `consumed` sections included.
+    pub report: Report,
+    /// Per family.
+    pub families: Vec<FamilyResult>,
+    /// Expectations that excused something: index, and how many failures.
+    pub excused: BTreeMap<usize, u64>,
+    /// The verdict: empty when the port passes.
+    pub problems: Vec<String>,
+    /// SHA-256 of `vectors/MANIFEST.json` (empty without vectors).
+    pub manifest_sha256: String,
+    /// The expectations used.
+    pub expect: Option<Expectations>,
+    /// Driver processes started.
+    pub starts: u64,
+    /// Options of the run.
+    pub options: PortOptions,
+}
+
+impl PortRun {
+    /// True when the port passes ([DRIVER.VERDICT]).
+    pub fn ok(&self) -> bool {
+        self.problems.is_empty()
+    }
+}
+
+fn section_family(name: &str) -> &'static str {
+    if name.starts_with("state") {
+        "state"
+    } else {
+        "graph"
+    }
+}
+
+const SECTION_ORDER: [&str; 9] = ["vectors", "differential", "landmarks", "sliced", "links", "hooks", "cancel", "errors", "state"];
+
+fn rank(section: &str) -> usize {
+    SECTION_ORDER.iter().position(|s| section.starts_with(s)).unwrap_or(SECTION_ORDER.len())
+}
+
+fn read_scenarios(dir: &Path) -> Vec<Scenario> {
+    let mut out = Vec::new();
+    for rel in crate::vectors::list_files(dir).unwrap_or_default() {
+        if rel.starts_with("graphs/GRAPH-") && rel.ends_with(".json") {
+            if let Ok(s) = std::fs::read_to_string(dir.join(&rel)).map_err(|e| e.to_string()).and_then(|t| Scenario::parse(&t)) {
+                out.push(s);
+            }
+        }
+    }
+    out
+}
+
+fn register(port: &PortImpl, config: &Config, scenarios: &[Scenario]) {
+    use crate::checks::{errors, generated, landmarks, links};
+    for s in scenarios {
+        port.register_case(&s.case(), &s.id);
+    }
+    let seed = config.seed;
+    for i in 0..config.oracle_graphs {
+        let (name, g) = generated::generated_case(seed, i);
+        port.register_case(&g.case, &name);
+    }
+    for (base, count) in [
+        (derive_seed(seed, 0x511CED), config.sliced_graphs),
+        (derive_seed(seed, 0x400C5), config.hook_graphs),
+        (derive_seed(seed, 0xCA9CE1), config.cancel_graphs),
+    ] {
+        for i in 0..count {
+            let (name, g) = generated::generated_case(base, i);
+            port.register_case(&g.case, &name);
+        }
+    }
+    for i in 0..config.landmark_graphs {
+        let (name, case, _) = landmarks::landmark_case(seed, i);
+        port.register_case(&case, &name);
+    }
+    for i in 0..config.link_sets {
+        let (name, req) = links::link_case(seed, i);
+        port.register_links(&req, &name);
+    }
+    for (name, script) in errors::scripts() {
+        let ops: Vec<_> = script.into_iter().map(|(op, _)| op).collect();
+        let short: String = name.split(']').next().map(|s| format!("{s}]")).unwrap_or_else(|| name.to_string());
+        port.register_ops(&ops, &format!("errors {short}"));
+    }
+}
+
+/// Runs the whole certification of the port behind `options.command`.
+pub fn certify_port(options: PortOptions) -> PortRun {
+    let config = options.config();
+    let mut port = PortImpl::new(&options.command, options.timeout);
+    let hello = port.pool.hello();
+    if let Ok(h) = &hello {
+        port.set_name(&h.port);
+    }
+    let scenarios = config.vectors_dir.as_deref().map(read_scenarios).unwrap_or_default();
+    register(&port, &config, &scenarios);
+    let reference: &dyn Implementation = &ReferenceCrate;
+    let all: [&dyn Implementation; 2] = [reference, &port];
+    let mut sections: Vec<Section> = Vec::new();
+    if hello.is_ok() {
+        use crate::checks::{cancel, errors, generated, hooks, landmarks, links, sliced};
+        port.set_section("differential");
+        sections.extend(generated::run(reference, &[&port], &config, None));
+        port.set_section("landmarks");
+        sections.push(landmarks::run(&all, &config, None));
+        port.set_section("sliced");
+        sections.push(sliced::run(&all, &config, None));
+        port.set_section("links");
+        sections.push(links::run(&all, &config, None));
+        port.set_section("hooks");
+        sections.push(hooks::run(&all, &config, None));
+        port.set_section("cancel");
+        sections.push(cancel::run(&all, &config, None));
+        port.set_section("errors");
+        sections.push(errors::run(&all));
+        if let Some(dir) = &config.vectors_dir {
+            port.set_section("vectors");
+            sections.push(crate::vectors::certify_section(dir, &all));
+        }
+    }
+    port.pool.shutdown();
+    let starts = port.pool.starts.load(std::sync::atomic::Ordering::SeqCst);
+    let ledger = port.ledger.into_inner().expect("ledger");
+    let port_name = hello.as_ref().map(|h| h.port.clone()).unwrap_or_else(|_| "port".into());
+
+    // The protocol and unimplemented sections ([DRIVER.PROC.FAILURES], [DRIVER.MSG.UNIMPLEMENTED]).
+    let mut protocol = Section::new("protocol");
+    let mut unimpl = Section::new("unimplemented");
+    let total: u64 = ledger.requests.values().sum();
+    let events_failed = ledger.events.iter().filter(|e| e.kind != "unimplemented").count() as u64;
+    for e in &ledger.events {
+        let f = Failure {
+            case: Some(e.label.clone()),
+            implementation: port_name.clone(),
+            what: format!("port: {} ({}, request {}, section {})", e.kind, e.op, e.id, e.section),
+            expected: if e.kind == "unimplemented" { "an implementation".into() } else { "an answer".into() },
+            found: e.message.clone(),
+            ..Default::default()
+        };
+        if e.kind == "unimplemented" {
+            unimpl.fail(f);
+        } else {
+            protocol.fail(f);
+        }
+    }
+    protocol.checks += total.saturating_sub(protocol.checks);
+    protocol.passed = protocol.checks - events_failed;
+    if let Err(e) = &hello {
+        protocol.fail(Failure { implementation: port_name.clone(), what: "port: handshake".into(), expected: "a handshake".into(), found: e.clone(), ..Default::default() });
+    }
+
+    // Every committed vector consumed ([DRIVER.CONSUMED]).
+    let mut consumed = Section::new("consumed");
+    let unanswered_labels: BTreeSet<&str> = ledger.events.iter().map(|e| e.label.as_str()).collect();
+    for s in &scenarios {
+        let answered = ledger.answered_labels.get(&s.id).copied().unwrap_or(0);
+        consumed.record((answered == 0 || unanswered_labels.contains(s.id.as_str())).then(|| Failure {
+            vector: Some(s.id.clone()),
+            implementation: port_name.clone(),
+            what: "vector consumed".into(),
+            expected: "every request of the vector answered".into(),
+            found: format!("{answered} answered, {} unanswered", ledger.events.iter().filter(|e| e.label == s.id).count()),
+            ..Default::default()
+        }));
+    }
+    for label in unanswered_labels.iter().filter(|l| !scenarios.iter().any(|s| s.id == **l)) {
+        consumed.fail(Failure {
+            case: Some(label.to_string()),
+            implementation: port_name.clone(),
+            what: "case consumed".into(),
+            expected: "every request of the case answered".into(),
+            found: format!("{} unanswered", ledger.events.iter().filter(|e| e.label == *label).count()),
+            ..Default::default()
+        });
+    }
+    sections.push(protocol);
+    sections.push(unimpl);
+    sections.push(consumed);
+
+    // Expectations.
+    let expect = options.expect.clone();
+    let mut excused: BTreeMap<usize, u64> = BTreeMap::new();
+    let mut is_excused = |section: &str, label: &str| -> bool {
+        match expect.as_ref().and_then(|e| e.find(section, label)) {
+            Some(i) => {
+                *excused.entry(i).or_default() += 1;
+                true
+            }
+            None => false,
+        }
+    };
+
+    // Levels per family ([DRIVER.LEVEL.REACHED]).
+    let claims: BTreeMap<String, u8> = hello.as_ref().map(|h| h.claims.clone()).unwrap_or_default();
+    let mut family_names: BTreeSet<String> = claims.keys().cloned().collect();
+    family_names.insert("graph".into());
+    let mut entries: Vec<&LedgerEntry> = ledger.entries.iter().collect();
+    entries.sort_by(|a, b| {
+        (a.brk.level, rank(&a.section), &a.label, &a.variant, &a.query, &a.brk.what).cmp(&(b.brk.level, rank(&b.section), &b.label, &b.variant, &b.query, &b.brk.what))
+    });
+    let mut families = Vec::new();
+    for fam in &family_names {
+        let mut reached = Level::L4;
+        let mut first_break = None;
+        for e in entries.iter().filter(|e| op_family(&e.op) == fam) {
+            if is_excused(&e.section, &e.label) {
+                continue;
+            }
+            if e.brk.level.below() < reached {
+                reached = e.brk.level.below();
+                first_break = Some((*e).clone());
+            }
+        }
+        let mut unimplemented: BTreeMap<String, u64> = BTreeMap::new();
+        for ev in ledger.events.iter().filter(|e| op_family(&e.op) == fam) {
+            if is_excused(&ev.section, &ev.label) {
+                continue;
+            }
+            let cap = if ev.kind == "unimplemented" {
+                *unimplemented.entry(ev.op.clone()).or_default() += 1;
+                op_level(&ev.op).below()
+            } else {
+                Level::L0
+            };
+            reached = reached.min(cap);
+        }
+        let requests: u64 = ledger.requests.iter().filter(|(op, _)| op_family(op) == fam).map(|(_, n)| n).sum();
+        let answered: u64 = ledger.answered.iter().filter(|(op, _)| op_family(op) == fam).map(|(_, n)| n).sum();
+        if answered == 0 {
+            reached = Level::L0;
+        }
+        families.push(FamilyResult {
+            family: fam.clone(),
+            claimed: claims.get(fam).map(|&l| Level::from_number(l as u64)),
+            reached,
+            first_break,
+            unimplemented,
+            answered,
+            requests,
+        });
+    }
+
+    // The verdict ([DRIVER.VERDICT]).
+    let mut problems = Vec::new();
+    match &hello {
+        Err(e) => problems.push(format!("handshake: {e}")),
+        Ok(h) => {
+            if h.spec_version != SPEC_VERSION {
+                problems.push(format!("the port implements spec {}, the kit certifies {SPEC_VERSION}", h.spec_version));
+            }
+            if h.claims.is_empty() {
+                problems.push("the port claims no family".into());
+            }
+        }
+    }
+    for f in &families {
+        if let Some(c) = f.claimed {
+            if f.reached < c {
+                problems.push(format!("{}: claimed {}, reached {}", f.family, c.name(), f.reached.name()));
+            }
+        }
+    }
+    let claim_of = |fam: &str| claims.get(fam).map(|&l| Level::from_number(l as u64));
+    for s in &sections {
+        if s.failed == 0 {
+            continue;
+        }
+        let fam = section_family(&s.name);
+        let mut unexcused = 0u64;
+        let mut first: Option<String> = None;
+        for f in &s.failures {
+            let label = f.vector.clone().or_else(|| f.case.clone()).unwrap_or_else(|| "-".into());
+            if is_excused(&s.name, &label) {
+                continue;
+            }
+            let beyond = matches!(claim_of(fam), Some(c) if failure_level(&s.name, &f.what) > c) && f.implementation != ReferenceCrate.name();
+            if beyond && !["protocol", "consumed", "unimplemented"].contains(&s.name.as_str()) {
+                continue;
+            }
+            unexcused += 1;
+            first.get_or_insert_with(|| f.line());
+        }
+        let unseen = s.failed - s.failures.len() as u64;
+        if unseen > 0 && unexcused == 0 {
+            let all_excused = ledger.entries.iter().filter(|e| e.section == s.name).all(|e| expect.as_ref().and_then(|x| x.find(&s.name, &e.label)).is_some());
+            if !all_excused {
+                unexcused += unseen;
+                first.get_or_insert_with(|| format!("{unseen} failures beyond the {} kept", s.failures.len()));
+            }
+        }
+        if s.name == "unimplemented" {
+            // Unimplemented ops cap the level (above); they fail the run only through a claim.
+            continue;
+        }
+        if unexcused > 0 {
+            problems.push(format!("section {}: {unexcused} unexpected failure(s), first: {}", s.name, first.unwrap_or_default()));
+        }
+    }
+    if let Some(e) = &expect {
+        let claimed: BTreeSet<&str> = claims.keys().map(String::as_str).collect();
+        let listed: BTreeSet<&str> = e.families.iter().map(String::as_str).collect();
+        if hello.is_ok() && claimed != listed {
+            problems.push(format!("expectations list families {listed:?}, the driver claims {claimed:?}"));
+        }
+        for (i, k) in e.known_failures.iter().enumerate() {
+            if !excused.contains_key(&i) {
+                problems.push(format!(
+                    "expectation {i} ({} / {}: {}) matches no failure: it passes now or never matched; remove it",
+                    k.section, k.pattern, k.reason
+                ));
+            }
+        }
+    }
+
+    let manifest_sha256 =
+        config.vectors_dir.as_ref().and_then(|d| std::fs::read(d.join(crate::vectors::MANIFEST_PATH)).ok()).map(|b| sha256_hex(&b)).unwrap_or_default();
+    let report = Report::new(vec![ReferenceCrate.name().to_string(), port_name], sections);
+    PortRun { hello, report, families, excused, problems, manifest_sha256, expect, starts, options }
+}
+
+fn entry_json(e: &LedgerEntry) -> Value {
+    json!({
+        "section": e.section, "label": e.label, "op": e.op, "variant": e.variant, "query": e.query,
+        "level": e.brk.level.name(), "what": e.brk.what, "expected": e.brk.expected, "found": e.brk.found, "step": e.brk.step,
+        "context": e.brk.context.as_ref().map(|(a, b)| json!({"expected": a, "found": b})),
+    })
+}
+
+impl PortRun {
+    /// The `port` member of the JSON report ([DRIVER.REPORT.JSON]).
+    pub fn port_json(&self) -> Value {
+        json!({
+            "command": self.options.command,
+            "handshake": match &self.hello {
+                Ok(h) => json!({"port": h.port, "port_version": h.port_version, "spec_version": h.spec_version, "claims": h.claims}),
+                Err(e) => json!({"error": e}),
+            },
+            "port_cases": self.options.cases,
+            "timeout_seconds": self.options.timeout.as_secs_f64(),
+            "driver_starts": self.starts,
+            "families": self.families.iter().map(|f| json!({
+                "family": f.family,
+                "claimed": f.claimed.map(|l| l.name()),
+                "reached": f.reached.name(),
+                "requests": f.requests,
+                "answered": f.answered,
+                "unimplemented": f.unimplemented,
+                "first_difference": f.first_break.as_ref().map(entry_json),
+            })).collect::<Vec<_>>(),
+            "expectations": self.expect.as_ref().map(|e| e.known_failures.iter().enumerate().map(|(i, k)| json!({
+                "section": k.section, "match": k.pattern, "reason": k.reason, "excused": self.excused.get(&i).copied().unwrap_or(0),
+            })).collect::<Vec<_>>()),
+            "ok": self.ok(),
+            "problems": self.problems,
+        })
+    }
+
+    /// The whole JSON report: the certify report with `ok` set to the verdict and a `port` member.
+    pub fn to_json(&self) -> String {
+        let mut v = serde_json::to_value(&self.report).expect("report");
+        v["ok"] = Value::Bool(self.ok());
+        v["port"] = self.port_json();
+        v.to_string()
+    }
+
+    /// The terminal table: sections, then the family / level table and the verdict.
+    pub fn to_table(&self) -> String {
+        let mut out = String::new();
+        let mut sections = self.report.to_table();
+        if let Some(i) = sections.rfind("\nresult:") {
+            sections.truncate(i + 1);
+        }
+        out.push_str(&sections);
+        match &self.hello {
+            Ok(h) => out.push_str(&format!(
+                "\nport {} {} (spec {}), driver `{}`, {} process start(s), {} generated cases\n",
+                h.port, h.port_version, h.spec_version, self.options.command, self.starts, self.options.cases
+            )),
+            Err(e) => out.push_str(&format!("\nport driver `{}` failed its handshake: {e}\n", self.options.command)),
+        }
+        out.push_str(&format!("{:<8} {:>8} {:>9} {:>9} {:>10} {:>9} {:>8}\n", "family", "claimed", "L1 costs", "L2 paths", "L3 traces", "L4 bytes", "reached"));
+        for f in &self.families {
+            let cell = |l: Level| {
+                if f.reached >= l {
+                    "pass"
+                } else if f.reached.number() + 1 == l.number() {
+                    "FAIL"
+                } else {
+                    "-"
+                }
+            };
+            out.push_str(&format!(
+                "{:<8} {:>8} {:>9} {:>9} {:>10} {:>9} {:>8}\n",
+                f.family,
+                f.claimed.map_or("-", |l| l.name()),
+                cell(Level::L1),
+                cell(Level::L2),
+                cell(Level::L3),
+                cell(Level::L4),
+                f.reached.name()
+            ));
+        }
+        for f in &self.families {
+            if let Some(e) = &f.first_break {
+                out.push_str(&format!(
+                    "\n{}: reaches {} but not {}; first difference ({} section, {}):\n  {}{}{}: {}: expected {}, found {}\n",
+                    f.family,
+                    f.reached.name(),
+                    e.brk.level.name(),
+                    e.section,
+                    e.op,
+                    e.label,
+                    e.variant.as_ref().map_or(String::new(), |v| format!(" / {v}")),
+                    e.query.as_ref().map_or(String::new(), |q| format!(" / query {q}")),
+                    e.brk.what,
+                    e.brk.expected,
+                    e.brk.found
+                ));
+                if let Some((a, b)) = &e.brk.context {
+                    out.push_str(&format!("    expected {a}\n    found    {b}\n"));
+                }
+            }
+            if !f.unimplemented.is_empty() {
+                let list: Vec<String> = f.unimplemented.iter().map(|(op, n)| format!("{op} ({n})")).collect();
+                out.push_str(&format!("{}: unimplemented ops (never a pass): {}\n", f.family, list.join(", ")));
+            }
+        }
+        if let Some(e) = &self.expect {
+            for (i, k) in e.known_failures.iter().enumerate() {
+                out.push_str(&format!("expected failure {} / {} ({}): {} excused\n", k.section, k.pattern, k.reason, self.excused.get(&i).copied().unwrap_or(0)));
+            }
+        }
+        if self.ok() {
+            out.push_str("\nverdict: PASS\n");
+        } else {
+            out.push_str("\nverdict: FAIL\n");
+            for p in &self.problems {
+                out.push_str(&format!("  - {p}\n"));
+            }
+        }
+        out
+    }
+
+    /// JUnit XML ([DRIVER.REPORT.JUNIT]).
+    pub fn to_junit(&self) -> String {
+        use report_junit::{Case, Suite};
+        let mut suites = Vec::new();
+        let scenarios: Vec<String> = self.options.vectors_dir.as_deref().map(read_scenarios).unwrap_or_default().into_iter().map(|s| s.id).collect();
+        let mut vec_suite = Suite { name: "vectors".into(), cases: Vec::new() };
+        let vsec = self.report.sections.iter().find(|s| s.name == "vectors");
+        for id in &scenarios {
+            let fails: Vec<&Failure> = vsec.map(|s| s.failures.iter().filter(|f| f.vector.as_deref() == Some(id)).collect()).unwrap_or_default();
+            let excused = self.expect.as_ref().and_then(|e| e.find("vectors", id)).is_some();
+            let failure = (!fails.is_empty() && !excused).then(|| (fails[0].line(), fails.iter().map(|f| f.line()).collect::<Vec<_>>().join("\n")));
+            let skipped = (!fails.is_empty() && excused).then(|| "known failure (expectations file)".to_string());
+            vec_suite.cases.push(Case { name: id.clone(), failure, skipped });
+        }
+        suites.push(vec_suite);
+        let mut sec_suite = Suite { name: "sections".into(), cases: Vec::new() };
+        for s in &self.report.sections {
+            let problem = self.problems.iter().find(|p| p.starts_with(&format!("section {}:", s.name)));
+            let failure = problem.map(|p| (p.clone(), s.failures.iter().take(10).map(|f| f.line()).collect::<Vec<_>>().join("\n")));
+            let skipped = (s.name == "unimplemented" && s.failed > 0).then(|| format!("{} requests unimplemented", s.failed));
+            sec_suite.cases.push(Case { name: format!("{} ({} checks)", s.name, s.checks), failure, skipped });
+        }
+        suites.push(sec_suite);
+        let mut lvl = Suite { name: "levels".into(), cases: Vec::new() };
+        for f in &self.families {
+            let failure = match f.claimed {
+                Some(c) if f.reached < c => Some((
+                    format!("{}: claimed {}, reached {}", f.family, c.name(), f.reached.name()),
+                    f.first_break.as_ref().map(|e| format!("{} / {} / {:?} / {:?}: {}: expected {}, found {}", e.section, e.label, e.variant, e.query, e.brk.what, e.brk.expected, e.brk.found)).unwrap_or_default(),
+                )),
+                _ => None,
+            };
+            lvl.cases.push(Case { name: format!("{} reaches {}", f.family, f.reached.name()), failure, skipped: None });
+        }
+        suites.push(lvl);
+        if let Some(e) = &self.expect {
+            let mut ex = Suite { name: "expectations".into(), cases: Vec::new() };
+            for (i, k) in e.known_failures.iter().enumerate() {
+                let stale = !self.excused.contains_key(&i);
+                ex.cases.push(Case {
+                    name: format!("{} / {}", k.section, k.pattern),
+                    failure: stale.then(|| ("expectation matches no failure".to_string(), k.reason.clone())),
+                    skipped: None,
+                });
+            }
+            suites.push(ex);
+        }
+        report_junit::render("onepath-conformance port certification", &suites)
+    }
+
+    /// The certificate of a passing port ([DRIVER.CERT]); `date` is `YYYY-MM-DD`.
+    pub fn certificate(&self, date: &str) -> Option<String> {
+        let h = self.hello.as_ref().ok()?;
+        if !self.ok() {
+            return None;
+        }
+        let levels: BTreeMap<&str, &str> = self.families.iter().filter(|f| f.claimed.is_some()).map(|f| (f.family.as_str(), f.reached.name())).collect();
+        let v = json!({
+            "schema": "onepath.port-certificate",
+            "version": 1,
+            "spec_version": SPEC_VERSION,
+            "vectors_manifest_sha256": self.manifest_sha256,
+            "port": h.port,
+            "port_version": h.port_version,
+            "levels": levels,
+            "known_failures": self.expect.as_ref().map(|e| e.known_failures.iter().map(|k| json!({"section": k.section, "match": k.pattern, "reason": k.reason})).collect::<Vec<_>>()).unwrap_or_default(),
+            "seed": self.options.seed,
+            "port_cases": self.options.cases,
+            "kit": format!("onepath-conformance {}", env!("CARGO_PKG_VERSION")),
+            "date": date,
+        });
+        Some(serde_json::to_string_pretty(&v).expect("certificate") + "\n")
+    }
+}
+
+/// Today's date (UTC) from the system clock, `YYYY-MM-DD`: certificate metadata only.
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    civil_date((secs / 86_400) as i64)
+}
+
+/// Days since 1970-01-01 to `YYYY-MM-DD` (proleptic Gregorian).
+pub fn civil_date(days: i64) -> String {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// Checks a `--date` value.
+pub fn valid_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 10 && b[4] == b'-' && b[7] == b'-' && b.iter().enumerate().all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(civil_date(0), "1970-01-01");
+        assert_eq!(civil_date(19_723), "2024-01-01");
+        assert_eq!(civil_date(11_016), "2000-02-29");
+        assert!(valid_date("2025-11-29") && !valid_date("2025-1-29"));
+    }
+}
