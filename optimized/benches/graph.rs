@@ -273,6 +273,20 @@ fn benches(c: &mut Criterion) {
         g.finish();
     };
     group("dijkstra_onepath", &mut || onepath_batch(&mut dij, q));
+    // Tier 1 (`Graph::find_path`, pooled 4-ary heap) over the same edges.
+    let (off, tg, wt) = (st.csr.offsets(), st.csr.targets(), st.csr.weights());
+    let mut edges = Vec::with_capacity(tg.len());
+    for u in 0..st.csr.node_count() {
+        for k in off[u] as usize..off[u + 1] as usize {
+            edges.push(GraphEdge::new(u as u32, tg[k], wt[k]));
+        }
+    }
+    let mg = Graph::from_edges(&edges, Some(st.csr.node_count()), true).unwrap();
+    mg.compile();
+    let opts = GraphOptions::default();
+    let tier1 = || -> Vec<f64> { q.iter().map(|&(a, b)| mg.find_path(a, b, &opts).unwrap().cost).collect() };
+    same("onepath tier-1 dijkstra", &tier1(), &base);
+    group("dijkstra_onepath_tier1", &mut || tier1());
     group("dijkstra_petgraph", &mut || pet_dijkstra(&st));
     group("dijkstra_pathfinding", &mut || pf_dijkstra(&st));
     group("astar_onepath", &mut || onepath_batch(&mut ast, q));

@@ -227,10 +227,10 @@ impl<C: GraphCost, H: GraphHeuristic, const D: usize> Engine<'_, C, H, D> {
         for i in 0..h {
             let at = r.pos;
             let v = r.i32("heap node")? as u32;
-            let slot = s.slots[(v as usize).min(n.saturating_sub(1))];
-            if v as usize >= n || slot.stamp != epoch || slot.pos == NOT_IN_HEAP {
-                return fail(Class::BadHeapNode, at, "heap node");
-            }
+            let slot = match s.slots.get(v as usize) {
+                Some(&sl) if (v as usize) < n && sl.stamp == epoch && sl.pos != NOT_IN_HEAP => sl,
+                _ => return fail(Class::BadHeapNode, at, "heap node"),
+            };
             if slot.pos != PENDING {
                 return fail(Class::DuplicateNode, at, "heap node");
             }
