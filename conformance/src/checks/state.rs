@@ -9,7 +9,7 @@ use crate::implementation::{Implementation, SearchCode};
 use crate::prng::{derive_seed, SplitMix64};
 use crate::report::{Failure, Section};
 use crate::state::files::{read_dir, HostileFile, StateVector};
-use crate::state::layout::{node_count, not_started_search, walk, Field, Ty};
+use crate::state::layout::{node_count, not_started_search, try_walk, walk, Field, Ty};
 use crate::state::recipes::{apply, search_graph, Splice};
 use crate::state::{HeuristicName, StateError, StateKind, StateRecipe, StateReply, StateRequest, UNIMPLEMENTED};
 use indicatif::ProgressBar;
@@ -35,7 +35,7 @@ pub fn byte_diff(kind: StateKind, expected: &[u8], found: &[u8]) -> Option<(Stri
         return None;
     }
     let at = expected.iter().zip(found).position(|(a, b)| a != b).unwrap_or(expected.len().min(found.len()));
-    let field = catch_unwind(|| walk(kind, expected)).ok().and_then(|l| {
+    let field = try_walk(kind, expected).and_then(|l| {
         l.fields.iter().rev().find(|f| f.offset <= at).map(|f| f.name.clone())
     });
     let show = |b: &[u8]| {
@@ -52,8 +52,10 @@ pub fn byte_diff(kind: StateKind, expected: &[u8], found: &[u8]) -> Option<(Stri
 }
 
 /// The listener calls a restore from `old` to `new` bytes must make ([GRID.LISTEN.RESTORE]).
+/// Bytes that do not have a state's shape give no calls (the restore must not have succeeded).
 pub fn expected_cells(kind: StateKind, old: &[u8], new: &[u8]) -> Vec<(u32, u8, u8)> {
-    let (a, b) = (walk(kind, old).cells.unwrap_or_default(), walk(kind, new).cells.unwrap_or_default());
+    let cells = |b: &[u8]| try_walk(kind, b).and_then(|l| l.cells).unwrap_or_default();
+    let (a, b) = (cells(old), cells(new));
     a.iter().zip(&b).enumerate().filter(|(_, (x, y))| x != y).map(|(i, (x, y))| (i as u32, *x, *y)).collect()
 }
 

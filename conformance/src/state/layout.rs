@@ -151,6 +151,8 @@ struct Walk<'a> {
     b: &'a [u8],
     at: usize,
     out: Layout,
+    /// A field ran past the end (the walk then reads zeros and stops its loops).
+    short: bool,
 }
 
 impl Walk<'_> {
@@ -158,19 +160,25 @@ impl Walk<'_> {
         let at = self.at;
         self.out.fields.push(Field { offset: at, ty, role, name: name.into() });
         self.at += ty.width();
+        if self.at > self.b.len() {
+            self.short = true;
+        }
         at
+    }
+    fn get(&self, at: usize, n: usize) -> &[u8] {
+        self.b.get(at..at + n).unwrap_or(&[0; 8][..n.min(8)])
     }
     fn i32(&mut self, role: Role, name: impl Into<String>) -> i32 {
         let at = self.field(Ty::I32, role, name);
-        i32::from_le_bytes(self.b[at..at + 4].try_into().expect("4 bytes"))
+        i32::from_le_bytes(self.get(at, 4).try_into().expect("4 bytes"))
     }
     fn f64(&mut self, role: Role, name: impl Into<String>) -> f64 {
         let at = self.field(Ty::F64, role, name);
-        f64::from_bits(u64::from_le_bytes(self.b[at..at + 8].try_into().expect("8 bytes")))
+        f64::from_bits(u64::from_le_bytes(self.get(at, 8).try_into().expect("8 bytes")))
     }
     fn u8(&mut self, ty: Ty, role: Role, name: impl Into<String>) -> u8 {
         let at = self.field(ty, role, name);
-        self.b[at]
+        self.get(at, 1)[0]
     }
     fn areas(&mut self) {
         self.i32(Role::Counter, "area_version");
@@ -182,14 +190,26 @@ impl Walk<'_> {
 
 /// Walks valid state bytes of `kind`. Panics on bytes that are not a valid state's shape.
 pub fn walk(kind: StateKind, bytes: &[u8]) -> Layout {
-    let mut w = Walk { b: bytes, at: 0, out: Layout::default() };
+    match try_walk(kind, bytes) {
+        Some(l) => l,
+        None => panic!("bytes of length {} are not the shape of a {kind:?} state", bytes.len()),
+    }
+}
+
+/// Walks state bytes of `kind`; `None` when they do not have the shape of a valid state (too
+/// short, too long, sizes past 2^26).
+pub fn try_walk(kind: StateKind, bytes: &[u8]) -> Option<Layout> {
+    let mut w = Walk { b: bytes, at: 0, out: Layout::default(), short: false };
     w.field(Ty::U32, Role::Magic, "magic");
     w.field(Ty::U16, Role::Version, "version");
     w.field(Ty::U16, Role::Kind, "kind");
     match kind {
         StateKind::Grid | StateKind::HexGrid => {
-            let width = w.i32(Role::Shape, "width") as usize;
-            let height = w.i32(Role::Shape, "height") as usize;
+            let width = w.i32(Role::Shape, "width").max(0) as usize;
+            let height = w.i32(Role::Shape, "height").max(0) as usize;
+            if width.checked_mul(height)? > 1 << 26 {
+                return None;
+            }
             if kind == StateKind::HexGrid {
                 w.i32(Role::Shape, "layout");
             }
@@ -199,12 +219,15 @@ pub fn walk(kind: StateKind, bytes: &[u8]) -> Layout {
             }
             w.areas();
             let at = w.field(Ty::Bytes(width * height), Role::Plain, "cells");
-            w.out.cells = Some(bytes[at..at + width * height].to_vec());
+            w.out.cells = Some(bytes.get(at..at + width * height)?.to_vec());
         }
         StateKind::VoxelGrid => {
-            let sx = w.i32(Role::Shape, "size_x") as usize;
-            let sy = w.i32(Role::Shape, "size_y") as usize;
-            let sz = w.i32(Role::Shape, "size_z") as usize;
+            let sx = w.i32(Role::Shape, "size_x").max(0) as usize;
+            let sy = w.i32(Role::Shape, "size_y").max(0) as usize;
+            let sz = w.i32(Role::Shape, "size_z").max(0) as usize;
+            if sx.checked_mul(sy)?.checked_mul(sz)? > 1 << 26 {
+                return None;
+            }
             let default = w.u8(Ty::U8, Role::Shape, "default_area");
             w.i32(Role::Counter, "grid_version");
             for name in ["origin_x", "origin_y", "origin_z", "cell_size"] {
@@ -214,6 +237,9 @@ pub fn walk(kind: StateKind, bytes: &[u8]) -> Layout {
             let (cx, cy, cz) = (sx.div_ceil(16), sy.div_ceil(16), sz.div_ceil(16));
             let mut body = vec![None; cx * cy * cz];
             for (c, slot) in body.iter_mut().enumerate() {
+                if w.short {
+                    return None;
+                }
                 if w.u8(Ty::Flag, Role::Plain, format!("chunk[{c}].flag")) == 1 {
                     let at = w.field(Ty::Bytes(4096), Role::Plain, format!("chunk[{c}].bytes"));
                     *slot = Some(at);
@@ -226,7 +252,7 @@ pub fn walk(kind: StateKind, bytes: &[u8]) -> Layout {
                     for x in 0..sx {
                         let c = x / 16 + cx * (y / 16 + cy * (z / 16));
                         cells.push(match body[c] {
-                            Some(at) => bytes[at + ((x % 16) | (y % 16) << 4 | (z % 16) << 8)],
+                            Some(at) => *bytes.get(at + ((x % 16) | (y % 16) << 4 | (z % 16) << 8))?,
                             None => default,
                         });
                     }
@@ -238,6 +264,9 @@ pub fn walk(kind: StateKind, bytes: &[u8]) -> Layout {
             w.i32(Role::Count { elem: 0, bound: Some(1 << 26) }, "node_count");
             let m = w.i32(Role::Count { elem: 17, bound: None }, "edge_count");
             for e in 0..m {
+                    if w.short {
+                        return None;
+                    }
                 w.i32(Role::Index, format!("edges[{e}].from"));
                 w.i32(Role::Index, format!("edges[{e}].to"));
                 w.f64(Role::Plain, format!("edges[{e}].weight"));
@@ -258,6 +287,9 @@ pub fn walk(kind: StateKind, bytes: &[u8]) -> Layout {
                 s.visited_count_at = Some(w.at);
                 let count = w.i32(Role::Count { elem: 17, bound: Some(i64::from(s.n)) }, "visited_count");
                 for i in 0..count {
+                    if w.short {
+                        return None;
+                    }
                     let at = w.at;
                     let node = w.i32(Role::Index, format!("visited[{i}].node"));
                     let closed = w.u8(Ty::Flag, Role::Plain, format!("visited[{i}].closed")) == 1;
@@ -268,6 +300,9 @@ pub fn walk(kind: StateKind, bytes: &[u8]) -> Layout {
                 s.heap_count_at = w.at;
                 let hc = w.i32(Role::Count { elem: 20, bound: Some(i64::from(count)) }, "heap_count");
                 for i in 0..hc {
+                    if w.short {
+                        return None;
+                    }
                     let at = w.at;
                     let node = w.i32(Role::Index, format!("heap[{i}].node"));
                     let f = w.f64(Role::Plain, format!("heap[{i}].f"));
@@ -277,6 +312,9 @@ pub fn walk(kind: StateKind, bytes: &[u8]) -> Layout {
                 s.recorded_count_at = w.at;
                 let rc = w.i32(Role::Count { elem: 4, bound: Some(i64::from(s.expanded)) }, "recorded_count");
                 for i in 0..rc {
+                    if w.short {
+                        return None;
+                    }
                     let at = w.at;
                     let node = w.i32(Role::Index, format!("recorded[{i}]"));
                     s.recorded.push((at, node));
@@ -285,8 +323,7 @@ pub fn walk(kind: StateKind, bytes: &[u8]) -> Layout {
             w.out.search = Some(s);
         }
     }
-    assert_eq!(w.at, bytes.len(), "layout walk of a {kind:?} state ends at {} of {} bytes", w.at, bytes.len());
-    w.out
+    (!w.short && w.at == bytes.len()).then_some(w.out)
 }
 
 /// The node count a graph or search state names (field at offset 8).

@@ -1,0 +1,189 @@
+//! The state section bites: committed state vectors are strict and complete, a wrapper with a
+//! deliberately broken validation fails naming the hostile vector id, and the hostile vector count
+//! and class breakdown are printed (`cargo test --release -p onepath-conformance --test state -- --nocapture`).
+
+use onepath_conformance::checks::{default_threads, default_vectors_dir, state, Config};
+use onepath_conformance::implementation::{
+    BuildFailure, CancelTrace, GraphOp, HookedQuery, HookedRun, LinkRequest, LinkResult, OplmError,
+};
+use onepath_conformance::state::files::{read_dir, HostileFile, StateVector};
+use onepath_conformance::state::{StateError, StateReply, StateRequest};
+use onepath_conformance::{Case, Implementation, Outcome, ReferenceCrate, RunOptions, Variant};
+use std::collections::BTreeMap;
+
+/// How the wrapper breaks state validation.
+#[derive(Clone, Copy)]
+enum Fault {
+    /// A restore that fails only with `parent_cycle` is reported as accepted.
+    IgnoreParentCycle,
+    /// Trailing bytes are ignored: the payload before them is restored.
+    AcceptTrailingBytes,
+    /// A failed grid restore still calls the listener once.
+    ListenerOnFailure,
+}
+
+struct Wrong(Fault);
+
+impl Implementation for Wrong {
+    fn name(&self) -> &str {
+        "wrong-state"
+    }
+    fn run_case(&self, case: &Case, variants: &[Variant], queries: &[(u32, u32)], opts: RunOptions) -> Vec<Vec<Outcome>> {
+        ReferenceCrate.run_case(case, variants, queries, opts)
+    }
+    fn run_sliced(&self, case: &Case, variant: Variant, query: (u32, u32), budgets: &[u64]) -> Outcome {
+        ReferenceCrate.run_sliced(case, variant, query, budgets)
+    }
+    fn build_links(&self, request: &LinkRequest) -> Result<LinkResult, BuildFailure> {
+        ReferenceCrate.build_links(request)
+    }
+    fn run_hooked(&self, case: &Case, query: &HookedQuery) -> HookedRun {
+        ReferenceCrate.run_hooked(case, query)
+    }
+    fn run_cancelled(&self, case: &Case, variant: Variant, query: (u32, u32), first_steps: u64) -> Result<CancelTrace, String> {
+        ReferenceCrate.run_cancelled(case, variant, query, first_steps)
+    }
+    fn run_ops(&self, ops: &[GraphOp]) -> Vec<Result<u64, BuildFailure>> {
+        ReferenceCrate.run_ops(ops)
+    }
+    fn build_landmarks(&self, case: &Case) -> Result<Vec<u8>, String> {
+        ReferenceCrate.build_landmarks(case)
+    }
+    fn lower_bounds(&self, case: &Case, pairs: &[(u32, u32)]) -> Result<Vec<f64>, String> {
+        ReferenceCrate.lower_bounds(case, pairs)
+    }
+    fn deserialize_oplm(&self, case: &Case, bytes: &[u8]) -> Result<Vec<u8>, OplmError> {
+        ReferenceCrate.deserialize_oplm(case, bytes)
+    }
+    fn run_state(&self, request: &StateRequest) -> Result<StateReply, String> {
+        let mut r = ReferenceCrate.run_state(request)?;
+        let err: Option<StateError> = match &r.restore {
+            Some(Err(e)) => Some(e.clone()),
+            _ => None,
+        };
+        match (self.0, err, request) {
+            (Fault::IgnoreParentCycle, Some(e), StateRequest::Restore { bytes: Some(b), .. }) if e.class == "parent_cycle" => {
+                r.restore = Some(Ok(()));
+                r.after = b.clone();
+            }
+            (Fault::AcceptTrailingBytes, Some(e), StateRequest::Restore { recipe, bytes: Some(b), finish }) if e.class == "trailing_bytes" => {
+                let cut = b[..e.offset as usize].to_vec();
+                r = ReferenceCrate.run_state(&StateRequest::Restore { recipe: recipe.clone(), bytes: Some(cut), finish: *finish })?;
+            }
+            (Fault::ListenerOnFailure, Some(_), StateRequest::Restore { .. }) if r.search.is_none() && !r.before.is_empty() => {
+                if r.before.get(6) != Some(&4) {
+                    r.cells.push((0, 0, 1));
+                }
+            }
+            _ => {}
+        }
+        Ok(r)
+    }
+}
+
+fn config() -> Config {
+    Config { oracle_graphs: 40, sliced_graphs: 3, vectors_dir: Some(default_vectors_dir()), threads: default_threads(), ..Config::ci(5) }
+}
+
+fn hostile_cases() -> Vec<(StateVector, HostileFile)> {
+    read_dir(&default_vectors_dir()).expect("committed state vectors")
+}
+
+#[test]
+fn committed_state_vectors_cover_every_kind_and_class() {
+    let all = hostile_cases();
+    let mut per_kind: BTreeMap<String, usize> = BTreeMap::new();
+    let mut per_class: BTreeMap<String, usize> = BTreeMap::new();
+    let mut total = 0;
+    let mut ids = std::collections::BTreeSet::new();
+    for (v, h) in &all {
+        *per_kind.entry(v.recipe.kind().tag().to_string()).or_default() += 1;
+        for c in &h.cases {
+            total += 1;
+            assert!(ids.insert(c.id.clone()), "duplicate id {}", c.id);
+            *per_class.entry(StateError::parse(&c.restore).unwrap().class).or_default() += 1;
+        }
+    }
+    println!("state vectors: {} golden ({per_kind:?}), {total} hostile cases", all.len());
+    println!("hostile cases by expected restore class:");
+    for (c, n) in &per_class {
+        println!("  {c:<20} {n}");
+    }
+    for kind in ["GRID", "HEX", "VOXEL", "GRAPH", "GRAPHASTAR"] {
+        assert!(per_kind.get(kind).copied().unwrap_or(0) >= 4, "too few {kind} vectors");
+    }
+    for class in [
+        "truncated", "bad_magic", "unsupported_version", "wrong_kind", "size_mismatch", "count_out_of_range", "index_out_of_range",
+        "out_of_range", "nan", "bad_flag", "not_increasing", "duplicate_node", "bad_heap_node", "heap_order", "missing_open_node",
+        "bad_parent", "parent_cycle", "trailing_bytes",
+    ] {
+        assert!(per_class.contains_key(class), "no hostile case expects {class}");
+    }
+    let size: u64 = onepath_conformance::vectors::list_files(&default_vectors_dir())
+        .unwrap()
+        .iter()
+        .filter(|p| p.starts_with("state/"))
+        .map(|p| std::fs::metadata(default_vectors_dir().join(p)).unwrap().len())
+        .sum();
+    println!("vectors/state/ holds {size} bytes");
+    assert!(size < 2_000_000, "state vectors grew to {size} bytes");
+}
+
+#[test]
+fn readers_are_strict() {
+    let (v, h) = hostile_cases().remove(0);
+    let text = onepath_conformance::json_text::to_text(&v);
+    assert!(StateVector::parse(&text).is_ok());
+    assert!(StateVector::parse(&text.replacen("\"schema\"", "\"extra\": 1,\n  \"schema\"", 1)).is_err());
+    assert!(StateVector::parse(&text.replacen("\"version\": 1", "\"version\": 2", 1)).is_err());
+    let flipped = v.sha256.replacen(&v.sha256[..1], if &v.sha256[..1] == "0" { "1" } else { "0" }, 1);
+    assert!(StateVector::parse(&text.replace(&v.sha256, &flipped)).is_err(), "a wrong sha256 is rejected");
+    let htext = h.to_text();
+    assert_eq!(HostileFile::parse(&htext).unwrap(), h);
+    assert!(HostileFile::parse(&htext.replacen("\"schema\": \"onepath.state-hostile\"", "\"schema\": \"onepath.state-vector\"", 1)).is_err());
+    let first = &h.cases[0];
+    assert!(HostileFile::parse(&htext.replacen(&format!("\"restore\":\"{}\"", first.restore), "\"restore\":\"no offset\"", 1)).is_err());
+    assert!(HostileFile::parse(&htext.replacen("\"what\"", "\"whatever\"", 1)).is_err());
+}
+
+fn failures(fault: Fault) -> Vec<onepath_conformance::Failure> {
+    let wrong = Wrong(fault);
+    let s = state::run(&[&ReferenceCrate, &wrong], &config(), None);
+    assert_eq!(s.name, "state");
+    assert!(s.failed > 0, "the state section missed the fault");
+    assert!(s.failures.iter().all(|f| f.implementation == "wrong-state"), "{:?}", s.failures.first());
+    s.failures
+}
+
+#[test]
+fn ignoring_parent_cycles_is_named_by_hostile_id() {
+    let f = failures(Fault::IgnoreParentCycle);
+    let hit = f.iter().find(|f| f.what.contains("parent cycle") && f.expected.starts_with("parent_cycle@")).expect("a parent-cycle failure");
+    let id = hit.vector.as_deref().unwrap();
+    assert!(id.starts_with("STATE-GRAPHASTAR-") && id.contains("-H"), "{id}");
+    assert_eq!(hit.found, "accepted");
+    // Only search vectors can fail.
+    assert!(f.iter().all(|f| f.vector.as_deref().is_none_or(|v| v.starts_with("STATE-GRAPHASTAR-"))), "{:?}", f.first());
+}
+
+#[test]
+fn accepting_trailing_bytes_is_named_by_hostile_id() {
+    let f = failures(Fault::AcceptTrailingBytes);
+    let hit = f.iter().find(|f| f.expected.starts_with("trailing_bytes@")).expect("a trailing-bytes failure");
+    assert!(hit.vector.as_deref().unwrap().contains("-H"), "{hit:?}");
+    assert!(hit.what.contains("trailing byte"), "{hit:?}");
+    assert_eq!(hit.found, "accepted");
+}
+
+#[test]
+fn a_listener_call_on_failure_breaks_atomicity() {
+    let f = failures(Fault::ListenerOnFailure);
+    assert!(f.iter().any(|f| f.what == "listener calls of a failed restore [STATE.ATOMIC]" && f.vector.as_deref().is_some_and(|v| v.contains("-H"))), "{:?}", f.first());
+}
+
+#[test]
+fn the_reference_passes_its_own_state_section() {
+    let s = state::run(&[&ReferenceCrate], &config(), None);
+    assert!(s.checks > 1000);
+    assert_eq!(s.failed, 0, "{:?}", s.failures.first());
+}
