@@ -1,6 +1,7 @@
 //! State kind 11 of `GraphAStar`: [STATE.SEARCH], [STATE.SEARCH.FIELDS], [STATE.SEARCH.WIDE],
 //! [STATE.BUFFERS], [STATE.VISITED], [STATE.HEAP], [STATE.HEAP.VALID], [STATE.SEARCH.CHECKS],
-//! [STATE.SEARCH.RECORD], [STATE.SEARCH.RESTORE], [STATE.SEARCH_FAILED].
+//! [STATE.SEARCH.RECORD], [STATE.SEARCH.RESTORE], [STATE.SEARCH_FAILED],
+//! [STATE.SEARCH.STRUCTURAL] (well-formed states that could not arise are accepted).
 //!
 //! Restore reads in place into the search's own buffers (no allocation beyond the heap and the
 //! recorded list, both bounded by the bytes left); the cross checks walk the visited entries in
@@ -165,7 +166,12 @@ impl<C: GraphCost, H: GraphHeuristic, const D: usize> Engine<'_, C, H, D> {
             return fail(Class::OutOfRange, 33, "iterations");
         }
         let path_cost = r.f64("path_cost")?;
-        if status != SearchStatus::Found && path_cost != f64::INFINITY {
+        let cost_ok = if status == SearchStatus::Found {
+            path_cost.is_finite() && path_cost >= 0.0
+        } else {
+            path_cost == f64::INFINITY
+        };
+        if !cost_ok {
             return fail(Class::OutOfRange, PATH_COST_AT, "path_cost");
         }
         self.clear();
@@ -197,11 +203,11 @@ impl<C: GraphCost, H: GraphHeuristic, const D: usize> Engine<'_, C, H, D> {
         for _ in 0..count {
             let at = r.pos;
             let v = r.i32("visited node")? as u32;
-            if prev.is_some_and(|p| v <= p) {
-                return fail(Class::NotIncreasing, at, "visited node");
-            }
             if v as usize >= n {
                 return fail(Class::IndexOutOfRange, at, "visited node");
+            }
+            if prev.is_some_and(|p| v <= p) {
+                return fail(Class::NotIncreasing, at, "visited node");
             }
             prev = Some(v);
             let closed = r.flag("closed")?;
@@ -238,7 +244,7 @@ impl<C: GraphCost, H: GraphHeuristic, const D: usize> Engine<'_, C, H, D> {
             let f = r.f64("heap f")?;
             let at_g = r.pos;
             let g = r.f64("heap g")?;
-            if g != node_g {
+            if g.to_bits() != node_g.to_bits() {
                 return fail(Class::OutOfRange, at_g, "heap g");
             }
             s.slots[v as usize].pos = i as u32;
@@ -256,7 +262,8 @@ impl<C: GraphCost, H: GraphHeuristic, const D: usize> Engine<'_, C, H, D> {
             let at = r.pos;
             let v = r.i32("recorded node")? as u32;
             match s.slots.get(v as usize) {
-                Some(sl) if (v as usize) < n && sl.stamp == epoch && sl.pos == NOT_IN_HEAP => {}
+                // Visited is enough: an expanded node may have been reopened since.
+                Some(sl) if (v as usize) < n && sl.stamp == epoch => {}
                 _ => return fail(Class::BadHeapNode, at, "recorded node"),
             }
             s.record.push(v);

@@ -166,7 +166,7 @@ fn sliced_through_snapshots_equals_uninterrupted() {
         let m = rng.below(4 * n as u64) as usize;
         let edges = random_edges(&mut rng, n, m, true); // integer weights 0..9: ties and zeros
         let g = CsrGraph::new(n as usize, &edges).unwrap();
-        let h: Vec<f64> = (0..n).map(|_| if round % 2 == 0 { 0.0 } else { rng.below(3) as f64 }).collect();
+        let h: Vec<f64> = (0..n).map(|_| if round % 2 == 0 { 0.0 } else { rng.below(12) as f64 }).collect();
         let (a, b) = (rng.below(n as u64) as u32, rng.below(n as u64) as u32);
         let mut full = GraphAStar::new(&g, DefaultGraphCost, Table(h.clone()));
         full.set_record_expansions(true);
@@ -247,6 +247,7 @@ fn hostile_search_classes_with_offsets() {
         (|s| s.expanded = 2, "out_of_range", 33),
         (|s| s.cost = 1.0, "out_of_range", 37),
         (|s| s.visited.swap(1, 2), "not_increasing", V + 34),
+        (|s| { s.status = 2; s.cost = f64::INFINITY }, "out_of_range", 37),
         (|s| s.visited[2].0 = 4, "index_out_of_range", V + 34),
         (|s| s.visited[1].1 = 2, "bad_flag", V + 17 + 4),
         (|s| s.visited[1].2 = -1.0, "out_of_range", V + 17 + 5),
@@ -261,7 +262,9 @@ fn hostile_search_classes_with_offsets() {
         (|s| s.heap[1].1 = 0.5, "heap_order", H + 20),
         (|s| { s.heap.pop(); s.rec.push(0) }, "count_out_of_range", H + 20),
         (|s| s.rec.push(0), "count_out_of_range", R - 4),
-        (|s| s.rec[0] = 1, "bad_heap_node", R),
+        (|s| s.rec[0] = 3, "bad_heap_node", R), // not visited (an open visited node is fine)
+        (|s| s.cost = -1.0, "out_of_range", 37),
+        (|s| s.heap[0].2 = -0.0, "out_of_range", H + 12), // g must be bit-equal
         (|s| { s.heap.pop(); }, "missing_open_node", V + 34),
         (|s| s.visited[2].3 = -1, "bad_parent", V + 34),
         (|s| s.visited[0].2 = 0.5, "bad_parent", V),
