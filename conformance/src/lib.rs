@@ -14,6 +14,7 @@
 
 pub mod adapters;
 pub mod checks;
+pub mod fuzzing;
 pub mod expectations;
 pub mod generators;
 pub mod implementation;
