@@ -70,10 +70,9 @@ impl Implementation for Wrong {
                 let cut = b[..e.offset as usize].to_vec();
                 r = ReferenceCrate.run_state(&StateRequest::Restore { recipe: recipe.clone(), bytes: Some(cut), finish: *finish })?;
             }
-            (Fault::ListenerOnFailure, Some(_), StateRequest::Restore { .. }) if r.search.is_none() && !r.before.is_empty() => {
-                if r.before.get(6) != Some(&4) {
-                    r.cells.push((0, 0, 1));
-                }
+            // Grids only (kind 4 graphs have no listener).
+            (Fault::ListenerOnFailure, Some(_), StateRequest::Restore { .. }) if r.search.is_none() && r.before.len() > 6 && r.before[6] != 4 => {
+                r.cells.push((0, 0, 1));
             }
             _ => {}
         }
@@ -163,7 +162,7 @@ fn ignoring_parent_cycles_is_named_by_hostile_id() {
     assert!(id.starts_with("STATE-GRAPHASTAR-") && id.contains("-H"), "{id}");
     assert_eq!(hit.found, "accepted");
     // Only search vectors can fail.
-    assert!(f.iter().all(|f| f.vector.as_deref().is_none_or(|v| v.starts_with("STATE-GRAPHASTAR-"))), "{:?}", f.first());
+    assert!(f.iter().all(|f| f.vector.as_deref().map_or(true, |v| v.starts_with("STATE-GRAPHASTAR-"))), "{:?}", f.first());
 }
 
 #[test]

@@ -218,8 +218,8 @@ pub fn mutations(id: &str, kind: StateKind, golden: &[u8]) -> Vec<Mutation> {
         m(format!("truncated to {c} bytes"), vec![(c, len - c, vec![])]);
     }
     // 2. Header fields.
-    for i in 0..4 {
-        m(format!("magic byte {i} flipped"), vec![set(i, &[golden[i] ^ 0xFF])]);
+    for (i, &b) in golden.iter().enumerate().take(4) {
+        m(format!("magic byte {i} flipped"), vec![set(i, &[b ^ 0xFF])]);
     }
     m("magic \"OPLM\"".into(), vec![set(0, b"OPLM")]);
     for v in [0u16, 2, 0xFFFF] {
@@ -272,8 +272,8 @@ pub fn mutations(id: &str, kind: StateKind, golden: &[u8]) -> Vec<Mutation> {
             }
             Role::Count { elem, bound } => {
                 let mut vals = vec![(-1i64, "-1".to_string()), (i64::from(i32::MAX), "i32::MAX".to_string())];
-                if elem > 0 {
-                    vals.push(((left / elem) as i64 + 1, "bytes left / item size + 1".into()));
+                if let Some(q) = left.checked_div(elem) {
+                    vals.push((q as i64 + 1, "bytes left / item size + 1".into()));
                 }
                 if let Some(b) = bound {
                     vals.push((b + 1, "the object's bound + 1".into()));
@@ -450,9 +450,12 @@ pub fn golden_bytes(imp: &dyn Implementation, g: &Golden) -> Result<Vec<u8>, Str
     })
 }
 
+/// The restore result and the `from_state` result (none for kind 11) of one candidate.
+pub type HostileResults = (Result<(), StateError>, Option<Result<(), StateError>>);
+
 /// Runs `bytes` as a hostile candidate on `imp`: the restore result into the target and the
 /// `from_state` result (kinds 1-4).
-pub fn hostile_results(imp: &dyn Implementation, kind: StateKind, target: &StateRecipe, bytes: &[u8]) -> Result<(Result<(), StateError>, Option<Result<(), StateError>>), String> {
+pub fn hostile_results(imp: &dyn Implementation, kind: StateKind, target: &StateRecipe, bytes: &[u8]) -> Result<HostileResults, String> {
     let r = imp.run_state(&StateRequest::Restore { recipe: target.clone(), bytes: Some(bytes.to_vec()), finish: false })?;
     let restore = r.restore.ok_or("harness: no restore result")?;
     let from = if kind.has_from_state() {

@@ -20,6 +20,9 @@ pub fn apply(bytes: &[u8], edits: &[Splice]) -> Vec<u8> {
     out
 }
 
+/// A patch function: the splices that turn a recipe's bytes into the vector's.
+pub type Patch = fn(&[u8]) -> Vec<Splice>;
+
 /// One golden vector's definition.
 #[derive(Clone, Debug)]
 pub struct Golden {
@@ -30,7 +33,7 @@ pub struct Golden {
     /// How to build the object.
     pub recipe: StateRecipe,
     /// A patch of the recipe's bytes (states no history produces, e.g. padding bytes).
-    pub patch: Option<fn(&[u8]) -> Vec<Splice>>,
+    pub patch: Option<Patch>,
 }
 
 /// A deterministic directed graph recipe for searches: `n` nodes, about `3n` edges with integer
@@ -90,7 +93,7 @@ fn search(graph: GraphRecipe, heuristic: HeuristicName, record: bool, q: Option<
 /// Every golden vector, in id order per kind.
 pub fn goldens() -> Vec<Golden> {
     let mut out = Vec::new();
-    let mut push = |kind: StateKind, comment: &'static str, recipe: StateRecipe, patch: Option<fn(&[u8]) -> Vec<Splice>>| {
+    let mut push = |kind: StateKind, comment: &'static str, recipe: StateRecipe, patch: Option<Patch>| {
         let n = out.iter().filter(|g: &&Golden| g.recipe.kind() == kind).count() + 1;
         out.push(Golden { id: format!("STATE-{}-{n:04}", kind.tag()), comment, recipe, patch });
     };
