@@ -147,13 +147,19 @@ pub fn goldens() -> Vec<Golden> {
     push(GraphAStar, "NotStarted: a new search, never begun.", search(sg.clone(), HeuristicName::Zero, true, None, vec![], false), None);
     push(GraphAStar, "Just begun: the start alone in the heap, no iteration.", search(sg.clone(), HeuristicName::Zero, true, Some((0, 17)), vec![], false), None);
     push(GraphAStar, "Mid-run after step(3).", search(sg.clone(), HeuristicName::Zero, true, Some((0, 17)), vec![3], false), None);
-    push(GraphAStar, "Mid-run after step(1), step(2), step(5) with the inconsistent mod5 estimate (closed nodes reopen).", search(sg.clone(), HeuristicName::Mod5, true, Some((2, 21)), vec![1, 2, 5], false), None);
+    push(GraphAStar, "step(1), step(2), step(5) with the inconsistent mod5 estimate: the goal pops on iteration 2, so the state is Found and step(5) does nothing.", search(sg.clone(), HeuristicName::Mod5, true, Some((2, 21)), vec![1, 2, 5], false), None);
     push(GraphAStar, "Mid-run after step(12), recording off (recorded list empty, expanded > 0).", search(sg.clone(), HeuristicName::Zero, false, Some((0, 23)), vec![12], false), None);
     push(GraphAStar, "Found: run to the end.", search(sg.clone(), HeuristicName::Zero, true, Some((0, 17)), vec![], true), None);
     push(GraphAStar, "Found with the mod5 estimate after step(4) then run.", search(sg.clone(), HeuristicName::Mod5, true, Some((5, 11)), vec![4], true), None);
     let mut island = sg.clone();
     island.added_nodes = 1; // node 24 has no edge: unreachable
     push(GraphAStar, "NotFound: the goal (an added node without edges) is unreachable; the search exhausted the open set.", search(island, HeuristicName::Zero, true, Some((0, 24)), vec![], true), None);
-    push(GraphAStar, "Found with start == goal after one iteration and no expansion.", search(sg, HeuristicName::Zero, true, Some((9, 9)), vec![], true), None);
+    push(GraphAStar, "Found with start == goal after one iteration and no expansion.", search(sg.clone(), HeuristicName::Zero, true, Some((9, 9)), vec![], true), None);
+    push(
+        GraphAStar,
+        "Mid-run (Running) after step(1), step(2), step(4), step(5) with the mod5 estimate: an expanded node was reopened, so the recorded list names a visited node that is not closed.",
+        search(sg, HeuristicName::Mod5, true, Some((2, 17)), vec![1, 2, 4, 5], false),
+        None,
+    );
     out
 }
