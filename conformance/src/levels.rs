@@ -304,6 +304,56 @@ pub fn deserialize_break(expected: &Result<Vec<u8>, OplmError>, found: &Result<V
     }
 }
 
+/// State replies: restore result, bytes and listener calls break L4; the search's final
+/// status and cost L1, its path L2, its counters and recorded list L3.
+pub fn state_break(expected: &Result<crate::state::StateReply, String>, found: &Result<crate::state::StateReply, String>) -> Option<Break> {
+    let (e, f) = match (expected, found) {
+        (Ok(e), Ok(f)) => (e, f),
+        (Err(a), Err(b)) if a == b => return None,
+        (a, b) => return Some(Break::new(Level::L4, "state request", format!("{:?}", a.as_ref().err()), format!("{:?}", b.as_ref().err()))),
+    };
+    let show = |r: &Option<Result<(), crate::state::StateError>>| match r {
+        None => "no restore".to_string(),
+        Some(Ok(())) => "accepted".to_string(),
+        Some(Err(x)) => x.to_string(),
+    };
+    if e.restore != f.restore {
+        // The root cause: what the search does after a wrongly accepted (or rejected) state
+        // follows from it.
+        return Some(Break::new(Level::L4, "restore result", show(&e.restore), show(&f.restore)));
+    }
+    let mut worst = None;
+    if let (Some(a), Some(b)) = (&e.search, &f.search) {
+        let pair = |x: &crate::state::SearchSummary| format!("{:?} cost {:?}", x.status, f64::from_bits(x.cost_bits));
+        worst = if a.status != b.status || a.cost_bits != b.cost_bits {
+            Some(Break::new(Level::L1, "search after restore: status / cost", pair(a), pair(b)))
+        } else if let Some(i) = first_index(&a.path, &b.path) {
+            Some(Break::new(Level::L2, format!("search after restore: path position {i}"), format!("{:?}", a.path.get(i)), format!("{:?}", b.path.get(i))))
+        } else if let Some(i) = first_index(&a.expansions, &b.expansions) {
+            let mut br = Break::new(Level::L3, format!("search after restore: expansion step {i}"), format!("{:?}", a.expansions.get(i)), format!("{:?}", b.expansions.get(i)));
+            br.step = Some(i);
+            br.context = Some((window(&a.expansions, i), window(&b.expansions, i)));
+            Some(br)
+        } else if (a.iterations, a.expanded) != (b.iterations, b.expanded) {
+            Some(Break::new(Level::L3, "search after restore: counters", format!("{} / {}", a.iterations, a.expanded), format!("{} / {}", b.iterations, b.expanded)))
+        } else {
+            None
+        };
+    } else if e.search.is_some() != f.search.is_some() {
+        worst = Some(Break::new(Level::L1, "search summary", format!("{:?}", e.search.is_some()), format!("{:?}", f.search.is_some())));
+    }
+    let bytes = if e.before != f.before {
+        Some(bytes_break("state bytes before restore", &e.before, &f.before))
+    } else if e.after != f.after {
+        Some(bytes_break("state bytes after restore", &e.after, &f.after))
+    } else if e.cells != f.cells {
+        Some(Break::new(Level::L4, "listener calls", format!("{} calls", e.cells.len()), format!("{} calls", f.cells.len())))
+    } else {
+        None
+    };
+    lowest(worst, bytes)
+}
+
 /// The level a section failure's `what` most likely breaks, used only to decide whether a
 /// failure lies above the level a port claims (the comparison with the reference decides the
 /// level reached).

@@ -87,6 +87,9 @@ struct PortArgs {
     /// Write a certificate when the port passes.
     #[arg(long, requires = "port")]
     certificate: Option<PathBuf>,
+    /// Virtual-memory limit of each driver process in MiB (`ulimit -v`; 0 = none).
+    #[arg(long, default_value_t = onepath_conformance::port::driver::DEFAULT_MEMORY_LIMIT_MB, requires = "port")]
+    memory_limit_mb: u64,
     /// Certificate date (YYYY-MM-DD) instead of the system clock.
     #[arg(long, requires = "certificate")]
     date: Option<String>,
@@ -102,6 +105,7 @@ fn certify_port(command: String, a: PortArgs, json: bool, seed: u64, dir: Option
         return ExitCode::from(2);
     }
     options.timeout = std::time::Duration::from_secs_f64(a.timeout);
+    options.memory_limit_mb = a.memory_limit_mb;
     if let Some(d) = dir {
         options.vectors_dir = Some(d);
     }

@@ -505,7 +505,77 @@ def op_deserialize_oplm(a):
     return {"oplm": t.serialize().hex()}
 
 
+def build_graph_recipe(r):
+    """[CONF.STATE.RECIPE] Graph::new, add_node x added_nodes, add_edge, set_weight, remove_edge."""
+    g = op.Graph(r["node_count"])
+    for _ in range(r["added_nodes"]):
+        g.add_node()
+    for f, t, w in r["edges"]:
+        g.add_edge(f, t, w)
+    for i, w in r["reweights"]:
+        g.set_weight(i, w)
+    for i in r["removals"]:
+        g.remove_edge(i)
+    return g
+
+
+class Mod5(object):
+    def estimate(self, u, v):
+        return float((u * 7 + v) % 5)
+
+
+def search_summary(s):
+    return {"status": int(s.status()), "iterations": s.iterations(), "expanded": s.expanded_count(),
+            "cost_bits": bits_of(s.path_cost()), "path": list(s.path()), "expansions": list(s.expansions())}
+
+
+def op_state_run(a):
+    """[DRIVER.OP.STATE] Graph (kind 4) and GraphAStar (kind 11) only; grids are unimplemented."""
+    def restore(obj, data):
+        if data is None:
+            return None
+        try:
+            obj.restore_state(bytes.fromhex(data))
+            return {"ok": True}
+        except E.GraphStateError as e:
+            return {"class": e.error_class, "offset": e.offset}
+    if a["request"] == "from_state":
+        if a["kind"] != 4:
+            return None
+        try:
+            g = op.Graph.from_state(bytes.fromhex(a["bytes"]))
+        except E.GraphStateError as e:
+            return {"before": "", "restore": {"class": e.error_class, "offset": e.offset}, "after": "",
+                    "cells": [], "search": None}
+        return {"before": "", "restore": {"ok": True}, "after": g.save_state().hex(), "cells": [], "search": None}
+    r = a["recipe"]
+    if r["kind"] == "graph":
+        g = build_graph_recipe(r)
+        before = g.save_state().hex()
+        res = restore(g, a["bytes"])
+        return {"before": before, "restore": res, "after": g.save_state().hex(), "cells": [], "search": None}
+    if r["kind"] == "graph_astar":
+        g = build_graph_recipe(r["graph"])
+        h = op.ZeroGraphHeuristic() if r["heuristic"] == "zero" else Mod5()
+        s = op.GraphAStar(g.compile(), op.DefaultGraphCost(), h)
+        s.set_record_expansions(r["record"])
+        if r["start"] is not None and r["goal"] is not None:
+            s.begin(r["start"], r["goal"])
+        for k in r["steps"]:
+            s.step(k)
+        if r["run"]:
+            s.run(None)
+        before = s.save_state().hex()
+        res = restore(s, a["bytes"])
+        if a["finish"]:
+            s.run(None)
+        return {"before": before, "restore": res, "after": s.save_state().hex(), "cells": [],
+                "search": search_summary(s)}
+    return None  # grid kinds: unimplemented
+
+
 OPS = {
+    "state_run": op_state_run,
     "run_case": op_run_case,
     "run_sliced": op_run_sliced,
     "build_links": op_build_links,
@@ -523,7 +593,21 @@ def send(obj):
     sys.stdout.flush()
 
 
+def limit_memory():
+    """Cap this process's address space (ONEPATH_PY_MEMORY_MB, default 1024): a port bug that
+    loops allocating (a parent cycle walked by path()) becomes a MemoryError answered as an
+    error instead of exhausting the machine."""
+    try:
+        import resource
+        mb = int(os.environ.get("ONEPATH_PY_MEMORY_MB", "1024"))
+        if mb > 0:
+            resource.setrlimit(resource.RLIMIT_AS, (mb << 20, mb << 20))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
 def main():
+    limit_memory()
     defect = os.environ.get("ONEPATH_PY_DEFECT", "")
     if defect:
         if defect not in DEFECTS:
@@ -549,7 +633,11 @@ def main():
             send({"id": rid, "unimplemented": True})
             continue
         try:
-            send({"id": rid, "ok": fn(req["args"])})
+            result = fn(req["args"])
+            if result is None:
+                send({"id": rid, "unimplemented": True})
+            else:
+                send({"id": rid, "ok": result})
         except Exception as e:  # a bug of the driver or the port: report, keep serving
             send({"id": rid, "error": "%s: %s" % (type(e).__name__, e)})
     return 0

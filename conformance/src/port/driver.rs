@@ -68,6 +68,7 @@ impl Proc {
         let mut child = Command::new("sh")
             .arg("-c")
             .arg(command)
+            .env("ONEPATH_DRIVER", "1")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -216,14 +217,25 @@ pub struct Pool {
     start_failures: AtomicUsize,
 }
 
+/// Default virtual-memory limit of a driver process, MiB.
+pub const DEFAULT_MEMORY_LIMIT_MB: u64 = 4096;
+
 /// After this many consecutive failed starts the pool stops trying.
 const MAX_START_FAILURES: usize = 5;
 
 impl Pool {
     /// A pool for `command` (run with `sh -c`) with a per-request `timeout`.
     pub fn new(command: &str, timeout: Duration) -> Pool {
+        Pool::with_memory_limit(command, timeout, DEFAULT_MEMORY_LIMIT_MB)
+    }
+
+    /// As [`Pool::new`], with the driver's virtual memory limited to `limit_mb` MiB through the
+    /// shell's `ulimit -v` (0: no limit) ([DRIVER.PROC.START]): a port that loops allocating
+    /// must fail alone, not take the machine down.
+    pub fn with_memory_limit(command: &str, timeout: Duration, limit_mb: u64) -> Pool {
+        let command = if limit_mb > 0 { format!("ulimit -v {} 2>/dev/null; {command}", limit_mb * 1024) } else { command.to_string() };
         Pool {
-            command: command.to_string(),
+            command,
             timeout,
             free: Mutex::new(Vec::new()),
             hello: Mutex::new(None),
@@ -262,7 +274,8 @@ impl Pool {
                 return Err(e);
             }
         };
-        match p.handshake(self.timeout) {
+        // A driver's start-up (interpreter, imports) is not a request: it gets at least 30 s.
+        match p.handshake(self.timeout.max(Duration::from_secs(30))) {
             Ok(h) => {
                 self.start_failures.store(0, Ordering::SeqCst);
                 let mut slot = self.hello.lock().expect("hello");

@@ -22,8 +22,8 @@ use std::time::Duration;
 
 /// The family an op belongs to ([DRIVER.LEVEL.FAMILY]).
 pub fn op_family(op: &str) -> &'static str {
-    if op.starts_with("state_") {
-        "state"
+    if op.ends_with(":grids") {
+        "grids"
     } else {
         "graph"
     }
@@ -108,7 +108,12 @@ fn key_of(v: &Value) -> String {
 impl PortImpl {
     /// Starts nothing yet: the first request (or [`Pool::hello`]) starts a driver.
     pub fn new(command: &str, timeout: Duration) -> PortImpl {
-        PortImpl { name: "port".into(), pool: Pool::new(command, timeout), ledger: Mutex::new(Ledger::default()), labels: Mutex::new(HashMap::new()) }
+        PortImpl::with_memory_limit(command, timeout, driver::DEFAULT_MEMORY_LIMIT_MB)
+    }
+
+    /// As [`PortImpl::new`] with a driver memory limit in MiB (0: none).
+    pub fn with_memory_limit(command: &str, timeout: Duration, limit_mb: u64) -> PortImpl {
+        PortImpl { name: "port".into(), pool: Pool::with_memory_limit(command, timeout, limit_mb), ledger: Mutex::new(Ledger::default()), labels: Mutex::new(HashMap::new()) }
     }
 
     /// Sets the name used in reports (the port's name from the handshake).
@@ -143,11 +148,16 @@ impl PortImpl {
 
     /// Sends a request; returns the ok payload or the failure message (recorded as an event).
     fn call(&self, label: &str, op: &str, args: Value, decode_ok: impl FnOnce(&Value) -> Result<(), String>) -> Result<(), String> {
+        self.call_as(label, op, op, args, decode_ok)
+    }
+
+    /// As [`PortImpl::call`], recording the request under `ledger_op` (which names the family).
+    fn call_as(&self, label: &str, wire_op: &str, op: &str, args: Value, decode_ok: impl FnOnce(&Value) -> Result<(), String>) -> Result<(), String> {
         {
             let mut l = self.ledger.lock().expect("ledger");
             *l.requests.entry(op.to_string()).or_default() += 1;
         }
-        let (id, reply) = self.pool.request(label, op, args);
+        let (id, reply) = self.pool.request(label, wire_op, args);
         let (kind, message) = match reply {
             Reply::Ok(v) => match decode_ok(&v) {
                 Ok(()) => {
@@ -337,6 +347,26 @@ impl Implementation for PortImpl {
                 self.note(&label, "lower_bounds", None, None, levels::bounds_break(&expected, &found));
                 found
             }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn run_state(&self, request: &crate::state::StateRequest) -> Result<crate::state::StateReply, String> {
+        let args = protocol::state_run(request);
+        let label = self.label(&args);
+        let ledger_op = format!("state_run:{}", protocol::state_family(request));
+        let mut got = None;
+        match self.call_as(&label, "state_run", &ledger_op, args, |ok| {
+            got = Some(protocol::decode_state(ok)?);
+            Ok(())
+        }) {
+            Ok(()) => {
+                let found = Ok(got.expect("decoded"));
+                let expected = ReferenceCrate.run_state(request);
+                self.note(&label, &ledger_op, None, None, levels::state_break(&expected, &found));
+                found
+            }
+            Err(e) if e.contains("port: unimplemented") => Err(crate::state::UNIMPLEMENTED.to_string()),
             Err(e) => Err(e),
         }
     }

@@ -169,6 +169,35 @@ pub fn deserialize_oplm(c: &Case, bytes: &[u8]) -> Value {
     json!({"case": case(c), "bytes": hex::encode(bytes)})
 }
 
+/// The family of a state request: `graph` for kinds 4 and 11, `grids` for kinds 1-3
+/// ([DRIVER.LEVEL.FAMILY]).
+pub fn state_family(r: &crate::state::StateRequest) -> &'static str {
+    use crate::state::{StateKind, StateRequest};
+    let kind = match r {
+        StateRequest::Restore { recipe, .. } => recipe.kind(),
+        StateRequest::FromState { kind, .. } => *kind,
+    };
+    if matches!(kind, StateKind::Graph | StateKind::GraphAStar) {
+        "graph"
+    } else {
+        "grids"
+    }
+}
+
+/// `state_run` arguments ([DRIVER.OP.STATE]).
+pub fn state_run(r: &crate::state::StateRequest) -> Value {
+    use crate::state::StateRequest;
+    match r {
+        StateRequest::Restore { recipe, bytes, finish } => json!({
+            "request": "restore",
+            "recipe": serde_json::to_value(recipe).expect("recipe"),
+            "bytes": bytes.as_ref().map(hex::encode),
+            "finish": finish,
+        }),
+        StateRequest::FromState { kind, bytes } => json!({"request": "from_state", "kind": kind.code(), "bytes": hex::encode(bytes)}),
+    }
+}
+
 // ---------------------------------------------------------------- decoding
 
 fn field<'a>(v: &'a Value, key: &str) -> Result<&'a Value, String> {
@@ -401,6 +430,43 @@ pub fn decode_deserialize(ok: &Value) -> Result<Result<Vec<u8>, OplmError>, Stri
         return Ok(Err(OplmError { class, offset }));
     }
     Ok(Ok(hex_of(field(ok, "oplm")?)?))
+}
+
+/// `state_run` answer.
+pub fn decode_state(ok: &Value) -> Result<crate::state::StateReply, String> {
+    use crate::state::{SearchSummary, StateError, StateReply};
+    let restore = match field(ok, "restore")? {
+        Value::Null => None,
+        r if r.get("ok") == Some(&Value::Bool(true)) => Some(Ok(())),
+        r => Some(Err(StateError {
+            class: field(r, "class")?.as_str().ok_or("class is not a string")?.to_string(),
+            offset: u64_of(field(r, "offset")?)?,
+        })),
+    };
+    let cells = field(ok, "cells")?
+        .as_array()
+        .ok_or("cells is not a list")?
+        .iter()
+        .map(|c| match c.as_array().map(|a| a.as_slice()) {
+            Some([i, a, b]) => Ok((u64_of(i)? as u32, u64_of(a)? as u8, u64_of(b)? as u8)),
+            _ => Err(format!("bad cell call {c}")),
+        })
+        .collect::<Result<_, String>>()?;
+    let list = |v: &Value| -> Result<Vec<u32>, String> {
+        v.as_array().ok_or("not a list")?.iter().map(|x| u64_of(x).map(|n| n as u32)).collect()
+    };
+    let search = match field(ok, "search")? {
+        Value::Null => None,
+        s => Some(SearchSummary {
+            status: search_pair(&serde_json::json!([field(s, "status")?, 0]))?.0,
+            iterations: u64_of(field(s, "iterations")?)?,
+            expanded: u64_of(field(s, "expanded")?)?,
+            cost_bits: parse_bits(field(s, "cost_bits")?)?.to_bits(),
+            path: list(field(s, "path")?)?,
+            expansions: list(field(s, "expansions")?)?,
+        }),
+    };
+    Ok(StateReply { before: hex_of(field(ok, "before")?)?, restore, after: hex_of(field(ok, "after")?)?, cells, search })
 }
 
 #[cfg(test)]

@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""A misbehaving driver for the kit's own tests ([DRIVER.PROC.FAILURES]).
+
+It answers like ports/python/driver.py, except: FAKE_MODE=chaos crashes on request id 40,
+hangs on request id 80 and prints garbage for request id 120 (ids are the harness's, global
+across restarts); FAKE_MODE=unimplemented answers `unimplemented` for run_sliced; FAKE_MODE=garbage_hello
+sends a bad handshake.
+"""
+import json
+import os
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "ports", "python"))
+import driver  # noqa: E402
+
+mode = os.environ.get("FAKE_MODE", "chaos")
+hello = sys.stdin.readline()
+if mode == "garbage_hello":
+    sys.stdout.write("hello there\n")
+    sys.stdout.flush()
+    sys.exit(0)
+driver.send({"protocol": "onepath-driver", "version": 1, "port": "fake", "port_version": "0",
+             "spec_version": "1.1.0", "claims": {"graph": 4}})
+served = 0
+for line in sys.stdin:
+    req = json.loads(line)
+    served += 1
+    if mode == "chaos" and req["id"] == 40:
+        sys.stderr.write("fake driver: crashing on purpose\n")
+        sys.stderr.flush()
+        os._exit(3)
+    if mode == "chaos" and req["id"] == 80:
+        time.sleep(30)
+    if mode == "chaos" and req["id"] == 120:
+        sys.stdout.write("this is not json\n")
+        sys.stdout.flush()
+        continue
+    if mode == "unimplemented" and req["op"] == "run_sliced":
+        driver.send({"id": req["id"], "unimplemented": True})
+        continue
+    fn = driver.OPS.get(req["op"])
+    result = fn(req["args"]) if fn else None
+    if result is None:
+        driver.send({"id": req["id"], "unimplemented": True})
+    else:
+        driver.send({"id": req["id"], "ok": result})
