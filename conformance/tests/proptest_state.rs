@@ -1,0 +1,111 @@
+//! proptest: state round trip and hostile restores (conformance/src/fuzzing.rs `check_state`) for
+//! kinds 1-4 and 11: golden saves (the fuzz seeds) with byte overwrites, truncation and appended
+//! bytes; both crates accept or reject alike (class and offset), accepted bytes re-encode
+//! unchanged, a rejected restore leaves the object unchanged (a search NotStarted).
+use onepath_conformance::fuzzing::{check_state, reference_state, StateKind};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
+
+fn runner(cases: u32, seed: u8) -> TestRunner {
+    let config = Config { cases, failure_persistence: None, max_shrink_iters: 2_000, ..Config::default() };
+    TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32]))
+}
+
+/// (seed index, overwrites (offset, byte), truncation, appended bytes)
+type Edit = (usize, Vec<(usize, u8)>, Option<usize>, Vec<u8>);
+
+fn edits() -> impl Strategy<Value = Edit> {
+    (
+        any::<usize>(),
+        proptest::collection::vec((any::<usize>(), any::<u8>()), 0..6),
+        proptest::option::weighted(0.2, any::<usize>()),
+        proptest::collection::vec(any::<u8>(), 0..3),
+    )
+}
+
+fn apply(seeds: &[(String, Vec<u8>)], (which, writes, cut, tail): &Edit) -> Vec<u8> {
+    let mut b = seeds[which % seeds.len()].1.clone();
+    for (at, v) in writes {
+        if !b.is_empty() {
+            let i = at % b.len();
+            // Mostly near the front (headers, counts), sometimes anywhere.
+            let i = if at % 3 == 0 { i } else { i % b.len().min(64) };
+            b[i] = *v;
+        }
+    }
+    if let Some(c) = cut {
+        b.truncate(c % (b.len() + 1));
+    }
+    b.extend_from_slice(tail);
+    b
+}
+
+/// The open bug of fuzz/known-open.txt (`astar-bad-parent-pass-order-61c4f927`, not fixed yet):
+/// onepath-reference runs the start rule and the parent-cost rule of [STATE.SEARCH.CHECKS] as one
+/// pass, so both crates report `bad_parent` at different entries. Tolerated (and counted) by the
+/// default properties; `state_graph_astar_strict` (ignored) does not tolerate it. Remove this
+/// when the line goes from known-open.txt.
+fn known_open(kind: StateKind, message: &str) -> bool {
+    kind == StateKind::GraphAStar
+        && message.starts_with("restore (")
+        && message.contains("): expected bad_parent at ")
+        && message.contains(", found bad_parent at ")
+}
+
+fn property_with(kind: StateKind, cases: u32, seed: u8, tolerate_open_bugs: bool) {
+    let seeds = reference_state::seeds(kind);
+    // Unmodified seeds first: every golden state round-trips in both crates.
+    for (name, bytes) in &seeds {
+        check_state(kind, bytes).unwrap_or_else(|e| panic!("{kind:?} seed {name}: {e}"));
+    }
+    let hits = std::cell::Cell::new(0u32);
+    let mut r = runner(cases, seed);
+    let result = r.run(&edits(), |e| match check_state(kind, &apply(&seeds, &e)) {
+        Err(m) if tolerate_open_bugs && known_open(kind, &m) => {
+            hits.set(hits.get() + 1);
+            Ok(())
+        }
+        other => other.map_err(TestCaseError::fail),
+    });
+    if hits.get() > 0 {
+        println!("{kind:?}: KNOWN OPEN BUG (fuzz/known-open.txt) hit by {} cases", hits.get());
+    }
+    if let Err(e) = result {
+        panic!("{kind:?}: {e}");
+    }
+}
+
+fn property(kind: StateKind, cases: u32, seed: u8) {
+    property_with(kind, cases, seed, true);
+}
+
+#[test]
+#[ignore = "open bug astar-bad-parent-pass-order-61c4f927 (fuzz/known-open.txt): reference cross-check pass order"]
+fn state_graph_astar_strict() {
+    property_with(StateKind::GraphAStar, 10_000, 25, false);
+}
+
+#[test]
+fn state_grid() {
+    property(StateKind::Grid, 10_000, 21);
+}
+
+#[test]
+fn state_hex() {
+    property(StateKind::HexGrid, 10_000, 22);
+}
+
+#[test]
+fn state_voxel() {
+    property(StateKind::VoxelGrid, 3_000, 23);
+}
+
+#[test]
+fn state_graph() {
+    property(StateKind::Graph, 20_000, 24);
+}
+
+#[test]
+fn state_graph_astar() {
+    property(StateKind::GraphAStar, 10_000, 25);
+}
