@@ -19,9 +19,9 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-quarantine_size_mb=32}"
 # About 5-10 s per target on one core (exec/s measured in fuzz/README.md, "Measured").
 default_runs() {
   case "$1" in
-    graph_query) echo 2500 ;;
-    graph_landmarks|graph_points) echo 8000 ;;
-    *) echo 20000 ;;
+    graph_query) echo 5000 ;;
+    graph_landmarks|graph_points) echo 25000 ;;
+    *) echo 50000 ;;
   esac
 }
 
