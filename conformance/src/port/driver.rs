@@ -58,7 +58,10 @@ impl Reply {
 
 struct Proc {
     child: Child,
-    stdin: ChildStdin,
+    /// Set once the child was waited for: its pid (and process group id) may then be reused
+    /// by an unrelated process, so it must never be signalled again.
+    reaped: bool,
+    stdin: Option<ChildStdin>,
     rx: Receiver<String>,
     stderr_tail: Arc<Mutex<VecDeque<String>>>,
 }
@@ -105,13 +108,14 @@ impl Proc {
                 t.push_back(line);
             }
         });
-        Ok(Proc { child, stdin, rx, stderr_tail })
+        Ok(Proc { child, reaped: false, stdin: Some(stdin), rx, stderr_tail })
     }
 
     fn send(&mut self, msg: &Value) -> Result<(), String> {
         let mut line = msg.to_string();
         line.push('\n');
-        self.stdin.write_all(line.as_bytes()).and_then(|_| self.stdin.flush()).map_err(|e| format!("write to driver: {e}"))
+        let stdin = self.stdin.as_mut().ok_or("driver stdin closed")?;
+        stdin.write_all(line.as_bytes()).and_then(|_| stdin.flush()).map_err(|e| format!("write to driver: {e}"))
     }
 
     fn receive(&mut self, timeout: Duration) -> Result<String, Reply> {
@@ -119,7 +123,10 @@ impl Proc {
             Ok(line) => Ok(line),
             Err(RecvTimeoutError::Timeout) => Err(Reply::Timeout),
             Err(RecvTimeoutError::Disconnected) => {
+                // The leader is at worst a zombie until waited for, so its group id is still ours.
+                self.kill_group();
                 let status = self.child.wait().map(|s| s.to_string()).unwrap_or_else(|e| e.to_string());
+                self.reaped = true;
                 Err(Reply::Crash(format!("driver exited ({status}){}", self.stderr_text())))
             }
         }
@@ -136,12 +143,32 @@ impl Proc {
         }
     }
 
-    /// Ends the process group this harness started (the group id is the child's pid).
-    fn kill(mut self) {
+    /// Signals the process group this harness started (its id is the child's pid), only while
+    /// the child has not been waited for.
+    fn kill_group(&mut self) {
         let pid = self.child.id();
-        let _ = Command::new("kill").arg("-KILL").arg(format!("-{pid}")).stderr(Stdio::null()).status();
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        if !self.reaped && pid > 1 && is_our_group_leader(pid) {
+            // Never through the `kill` program: on some systems `kill -KILL -<pgid>` signals
+            // every process of the user. killpg(2) names exactly one group.
+            extern "C" {
+                fn killpg(pgrp: i32, sig: i32) -> i32;
+            }
+            const SIGKILL: i32 = 9;
+            // SAFETY: a plain system call on a process group this harness created and still owns
+            // (its leader is our unreaped child, so the id cannot have been reused).
+            unsafe {
+                killpg(pid as i32, SIGKILL);
+            }
+        }
+    }
+
+    /// Ends the process group this harness started.
+    fn kill(mut self) {
+        self.kill_group();
+        if !self.reaped {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
     }
 
     fn handshake(&mut self, timeout: Duration) -> Result<Hello, String> {
@@ -153,6 +180,16 @@ impl Proc {
         })?;
         parse_hello(&line)
     }
+}
+
+/// True when `pid` is a child of this process and leads its own process group (read from
+/// `/proc/<pid>/stat`): the only processes the harness ever signals as a group.
+fn is_our_group_leader(pid: u32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return false };
+    // Fields after the parenthesised command: state, ppid, pgrp, ...
+    let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else { return false };
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    f.len() > 2 && f[1] == std::process::id().to_string() && f[2] == pid.to_string()
 }
 
 /// Parses and checks the driver's handshake line.
@@ -323,23 +360,21 @@ impl Pool {
     /// Closes every idle driver's stdin and waits briefly for it to exit.
     pub fn shutdown(&self) {
         let procs: Vec<Proc> = std::mem::take(&mut *self.free.lock().expect("pool"));
-        for p in procs {
-            let Proc { mut child, stdin, .. } = p;
-            drop(stdin);
-            let mut done = false;
+        for mut p in procs {
+            p.stdin = None;
+            // Wait for a clean exit without reaping (try_wait would reap and free the pid).
+            let mut exited = false;
             for _ in 0..50 {
-                if let Ok(Some(_)) = child.try_wait() {
-                    done = true;
+                if matches!(p.rx.recv_timeout(Duration::from_millis(10)), Err(RecvTimeoutError::Disconnected)) {
+                    exited = true;
                     break;
                 }
-                std::thread::sleep(Duration::from_millis(10));
             }
-            if !done {
-                let pid = child.id();
-                let _ = Command::new("kill").arg("-KILL").arg(format!("-{pid}")).stderr(Stdio::null()).status();
-                let _ = child.kill();
-                let _ = child.wait();
+            if !exited {
+                p.kill_group();
             }
+            let _ = p.child.kill();
+            let _ = p.child.wait();
         }
     }
 }
