@@ -412,20 +412,26 @@ fn cross_checks(s: &SearchState, pos: &[u32], in_heap: &[bool], cost_at: usize) 
         }
     }
     let find = |v: u32| pos.get(v as usize).copied().filter(|&i| i != NONE).map(|i| i as usize);
+    // Pass (2): the start rule.
     for e in vis {
         let is_start = e.node == s.start;
         match e.parent {
             None if !is_start => return bad("bad_parent", e.at, format!("node {} has no parent but is not the start", e.node)),
             Some(p) if is_start => return bad("bad_parent", e.at, format!("the start {} has parent {p}", e.node)),
             None if e.g != 0.0 => return bad("bad_parent", e.at, format!("the start's g is {:?}, not 0", e.g)),
-            Some(p) => match find(p) {
+            _ => {}
+        }
+    }
+    // Pass (3): the parent-cost rule.
+    for e in vis {
+        if let Some(p) = e.parent {
+            match find(p) {
                 None => return bad("bad_parent", e.at, format!("parent {p} of node {} is not visited", e.node)),
                 Some(j) if vis[j].g > e.g => {
                     return bad("bad_parent", e.at, format!("parent {p} of node {} has a larger g", e.node))
                 }
                 _ => {}
-            },
-            None => {}
+            }
         }
     }
     // Parent cycles: iterative walks with colours 0 (new), 1 (on the current walk), 2 (done).
