@@ -10,6 +10,7 @@
 //! `f64::total_cmp` (all costs are finite and non-negative, so this is the usual order), with
 //! `Zero` and `Add` forwarding to f64. Nothing is scaled; costs are compared with onepath's.
 
+use onepath_reference as R;
 use criterion::{black_box, criterion_group, criterion_main, Criterion, SamplingMode};
 use onepath::*;
 use pathfinding::num_traits::Zero;
@@ -123,6 +124,40 @@ fn setup() -> Setup {
         Landmarks::build(&csr, &LandmarkOptions { count: LANDMARKS, ..Default::default() }).unwrap();
     eprintln!("graph: {} nodes, {} edges; landmarks built in {:?}", n, csr.edge_count(), t0.elapsed());
     Setup { points, csr, pet, adj, queries, landmarks }
+}
+
+/// The same graph built with `onepath-reference`.
+fn reference_graph(st: &Setup) -> (Vec<R::Point3>, R::CsrGraph) {
+    let points = st.points.iter().map(|p| R::Point3::new(p.x, p.y, p.z)).collect();
+    let (off, tg, wt) = (st.csr.offsets(), st.csr.targets(), st.csr.weights());
+    let mut edges = Vec::with_capacity(tg.len());
+    for u in 0..st.csr.node_count() {
+        for k in off[u] as usize..off[u + 1] as usize {
+            edges.push(R::GraphEdge::new(u as u32, tg[k], wt[k]));
+        }
+    }
+    (points, R::CsrGraph::new(st.csr.node_count(), &edges).unwrap())
+}
+
+fn reference_batch<C: R::GraphCost, H: R::GraphHeuristic>(
+    s: &mut R::GraphAStar<'_, C, H>,
+    queries: &[(u32, u32)],
+) -> Vec<f64> {
+    queries
+        .iter()
+        .map(|&(a, b)| {
+            s.begin(a, b).unwrap();
+            s.run(None);
+            black_box(s.path());
+            s.path_cost()
+        })
+        .collect()
+}
+
+fn bits_equal(name: &str, a: &[f64], b: &[f64]) {
+    for (i, (x, y)) in a.iter().zip(b).enumerate() {
+        assert_eq!(x.to_bits(), y.to_bits(), "{name}: query {i}: {x} vs {y}");
+    }
 }
 
 fn euclid(p: &[Point3], a: usize, b: usize) -> f64 {
@@ -290,9 +325,29 @@ fn benches(c: &mut Criterion) {
     group("dijkstra_petgraph", &mut || pet_dijkstra(&st));
     group("dijkstra_pathfinding", &mut || pf_dijkstra(&st));
     group("astar_onepath", &mut || onepath_batch(&mut ast, q));
+    // Tier 1 A*: the Euclidean estimate through the `heuristic` hook (pooled 4-ary heap).
+    let pts = std::sync::Arc::new(st.points.clone());
+    let hook_pts = pts.clone();
+    let aopts = GraphOptions {
+        algorithm: Algorithm::AStar,
+        heuristic: Some(std::sync::Arc::new(move |a: u32, b: u32| euclid(&hook_pts, a as usize, b as usize))),
+        ..GraphOptions::default()
+    };
+    let tier1_astar = || -> Vec<f64> { q.iter().map(|&(a, b)| mg.find_path(a, b, &aopts).unwrap().cost).collect() };
+    bits_equal("onepath tier-1 A*", &tier1_astar(), &onepath_batch(&mut ast, q));
+    group("astar_onepath_tier1", &mut || tier1_astar());
     group("astar_petgraph", &mut || pet_astar(&st));
     group("astar_pathfinding", &mut || pf_astar(&st));
     group("bidi_astar_onepath", &mut || bidi_batch(&mut bid, q));
+    // The reference crate on the same graph and queries (its results must be bit-identical).
+    let (rp, rcsr) = reference_graph(&st);
+    let mut rdij = R::GraphAStar::new(&rcsr, R::DefaultGraphCost, R::ZeroGraphHeuristic);
+    let mut rast = R::GraphAStar::new(&rcsr, R::DefaultGraphCost, R::EuclideanGraphHeuristic::new(&rp));
+    bits_equal("reference dijkstra", &timed("reference dijkstra", || reference_batch(&mut rdij, q)), &base);
+    let onepath_astar = onepath_batch(&mut ast, q);
+    bits_equal("reference A*", &timed("reference A*", || reference_batch(&mut rast, q)), &onepath_astar);
+    group("dijkstra_reference", &mut || reference_batch(&mut rdij, q));
+    group("astar_reference", &mut || reference_batch(&mut rast, q));
     group("alt16_astar_onepath", &mut || onepath_batch(&mut alt, q));
 }
 
