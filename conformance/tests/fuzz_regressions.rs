@@ -88,14 +88,10 @@ fn regressions_replay() {
     assert!(failures.is_empty(), "{} of {count} regressions fail:\n{}", failures.len(), failures.join("\n"));
 }
 
-/// Open bugs, not fixed by the crates' owners yet (fuzz/known-open.txt names each):
-/// - state_restore_graph_astar/astar-bad-parent-pass-order-61c4f927: onepath-reference runs the
-///   start rule and the parent-cost rule of [STATE.SEARCH.CHECKS] as one pass (reports
-///   bad_parent at 49, the spec's passes (2) then (3) give bad_parent at 66, as onepath does).
-///
-/// Run with `cargo test --release -p onepath-conformance --test fuzz_regressions -- --ignored`.
+/// Open bugs the crates' owners have not fixed yet, listed in fuzz/known-open.txt (none at the
+/// moment). Run with `cargo test --release -p onepath-conformance --test fuzz_regressions -- --ignored`.
 #[test]
-#[ignore = "open bugs listed in fuzz/known-open.txt (reference GraphAStar cross-check pass order)"]
+#[ignore = "replays the open bugs listed in fuzz/known-open.txt (none at the moment)"]
 fn known_open_regressions() {
     let (count, failures) = replay("regressions", Select::KnownOpen);
     println!("replayed {count} open-bug regression files");

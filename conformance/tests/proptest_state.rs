@@ -40,49 +40,17 @@ fn apply(seeds: &[(String, Vec<u8>)], (which, writes, cut, tail): &Edit) -> Vec<
     b
 }
 
-/// The open bug of fuzz/known-open.txt (`astar-bad-parent-pass-order-61c4f927`, not fixed yet):
-/// onepath-reference runs the start rule and the parent-cost rule of [STATE.SEARCH.CHECKS] as one
-/// pass, so both crates report `bad_parent` at different entries. Tolerated (and counted) by the
-/// default properties; `state_graph_astar_strict` (ignored) does not tolerate it. Remove this
-/// when the line goes from known-open.txt.
-fn known_open(kind: StateKind, message: &str) -> bool {
-    kind == StateKind::GraphAStar
-        && message.starts_with("restore (")
-        && message.contains("): expected bad_parent at ")
-        && message.contains(", found bad_parent at ")
-}
-
-fn property_with(kind: StateKind, cases: u32, seed: u8, tolerate_open_bugs: bool) {
+fn property(kind: StateKind, cases: u32, seed: u8) {
     let seeds = reference_state::seeds(kind);
     // Unmodified seeds first: every golden state round-trips in both crates.
     for (name, bytes) in &seeds {
         check_state(kind, bytes).unwrap_or_else(|e| panic!("{kind:?} seed {name}: {e}"));
     }
-    let hits = std::cell::Cell::new(0u32);
     let mut r = runner(cases, seed);
-    let result = r.run(&edits(), |e| match check_state(kind, &apply(&seeds, &e)) {
-        Err(m) if tolerate_open_bugs && known_open(kind, &m) => {
-            hits.set(hits.get() + 1);
-            Ok(())
-        }
-        other => other.map_err(TestCaseError::fail),
-    });
-    if hits.get() > 0 {
-        println!("{kind:?}: KNOWN OPEN BUG (fuzz/known-open.txt) hit by {} cases", hits.get());
-    }
+    let result = r.run(&edits(), |e| check_state(kind, &apply(&seeds, &e)).map_err(TestCaseError::fail));
     if let Err(e) = result {
         panic!("{kind:?}: {e}");
     }
-}
-
-fn property(kind: StateKind, cases: u32, seed: u8) {
-    property_with(kind, cases, seed, true);
-}
-
-#[test]
-#[ignore = "open bug astar-bad-parent-pass-order-61c4f927 (fuzz/known-open.txt): reference cross-check pass order"]
-fn state_graph_astar_strict() {
-    property_with(StateKind::GraphAStar, 10_000, 25, false);
 }
 
 #[test]
