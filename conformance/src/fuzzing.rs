@@ -26,9 +26,16 @@ use crate::outcome::{first_difference, AlgorithmCode, Outcome, StatusCode};
 use crate::scenario::{Case, GraphSpec, LandmarkSpec, Query, StrategySpec};
 use arbitrary::Unstructured;
 
+/// The function of a fuzz target: `Err` is a divergence or a broken invariant.
+pub type TargetFn = fn(&[u8]) -> Result<(), String>;
+
+/// A search's continuation after `run(None)`:
+/// `(status, iterations, expanded, cost bits, path, expansions, save)`.
+pub type Resumed = (u8, u64, u64, u64, Vec<u32>, Vec<u32>, Vec<u8>);
+
 /// The fuzz targets, by name, with the function each runs (the replay test walks
 /// `fuzz/regressions/<name>/` and calls the function on every file).
-pub const TARGETS: &[(&str, fn(&[u8]) -> Result<(), String>)] = &[
+pub const TARGETS: &[(&str, TargetFn)] = &[
     ("graph_query", graph_query),
     ("graph_landmarks", graph_landmarks),
     ("graph_points", graph_points),
@@ -40,7 +47,7 @@ pub const TARGETS: &[(&str, fn(&[u8]) -> Result<(), String>)] = &[
 ];
 
 /// The function of a target name.
-pub fn target(name: &str) -> Option<fn(&[u8]) -> Result<(), String>> {
+pub fn target(name: &str) -> Option<TargetFn> {
     TARGETS.iter().find(|(n, _)| *n == name).map(|(_, f)| *f)
 }
 
@@ -729,7 +736,7 @@ pub struct Restored {
     pub listener: Vec<(u32, u8, u8)>,
     /// For a restored search, the continuation after `run(None)`:
     /// `(status, iterations, expanded, cost bits, path, expansions, save)`.
-    pub resumed: Option<(u8, u64, u64, u64, Vec<u32>, Vec<u32>, Vec<u8>)>,
+    pub resumed: Option<Resumed>,
     /// `from_state(bytes)` (kinds 1-4): the new object's save, or `(class, offset)`.
     pub from_state: Option<Result<Vec<u8>, (String, usize)>>,
     /// For an accepted graph of at most 64 nodes: a Dijkstra query `0 -> N-1` after the restore
