@@ -24,6 +24,15 @@ pub trait GraphCost {
 pub trait GraphHeuristic {
     /// [GRAPH.ASTAR.ESTIMATE] The raw estimate (normalised by the search).
     fn estimate(&self, from: u32, to: u32) -> f64;
+
+    /// A hint that `estimate(node, _)` will probably be asked soon (a node next to the likely
+    /// next pop): an estimate may start loading the data it reads. It must not be observable;
+    /// the default does nothing.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn prefetch(&self, node: u32) {
+        let _ = node;
+    }
 }
 
 /// [GRAPH.ASTAR.EXPAND] The default cost object: cost = stored weight, nothing blocked.
@@ -68,6 +77,13 @@ impl GraphHeuristic for EuclideanGraphHeuristic<'_> {
         match (self.points.get(from as usize), self.points.get(to as usize)) {
             (Some(&a), Some(&b)) => distance(a, b),
             _ => 0.0,
+        }
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, node: u32) {
+        if let Some(p) = self.points.get(node as usize) {
+            crate::csr::prefetch(p);
         }
     }
 }
@@ -317,6 +333,7 @@ impl<'g, C: GraphCost, H: GraphHeuristic, const D: usize> Engine<'g, C, H, D> {
             if let Some(w) = self.scratch.peek_node() {
                 for a in graph.out_arcs(w) {
                     self.scratch.prefetch_slot(a.t);
+                    self.heuristic.prefetch(a.t);
                 }
             }
             for a in graph.out_arcs(u) {

@@ -174,6 +174,13 @@ impl GraphHeuristic for Combined<'_> {
         }
         m.unwrap_or(0.0)
     }
+
+    #[inline(always)]
+    fn prefetch(&self, node: u32) {
+        if let Some(p) = self.points {
+            EuclideanGraphHeuristic::new(p).prefetch(node);
+        }
+    }
 }
 
 /// [GRAPH.T1.CHECKS] [GRAPH.EST.AUTO] Runs one tier-1 query on a compiled graph.
