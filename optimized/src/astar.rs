@@ -25,10 +25,9 @@ pub trait GraphHeuristic {
     /// [GRAPH.ASTAR.ESTIMATE] The raw estimate (normalised by the search).
     fn estimate(&self, from: u32, to: u32) -> f64;
 
-    /// A hint that `estimate(node, _)` will probably be asked soon (a node next to the likely
-    /// next pop): an estimate may start loading the data it reads. It must not be observable;
-    /// the default does nothing.
-    #[doc(hidden)]
+    /// [GRAPH.API.PREFETCH] A hint that `estimate(node, _)` will probably be asked soon (a node
+    /// next to the likely next pop): an estimate may start loading the data it reads. It must not
+    /// be observable; the default does nothing.
     #[inline(always)]
     fn prefetch(&self, node: u32) {
         let _ = node;

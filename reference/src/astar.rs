@@ -23,6 +23,11 @@ pub trait GraphCost {
 pub trait GraphHeuristic {
     /// [GRAPH.ASTAR.ESTIMATE] The raw estimate, normalised by the search.
     fn estimate(&self, from: u32, to: u32) -> f64;
+
+    /// [GRAPH.API.PREFETCH] A hint without observable effect; the reference never calls it.
+    fn prefetch(&self, node: u32) {
+        let _ = node;
+    }
 }
 
 /// [GRAPH.EST.ZERO] The default cost: the edge weight.
