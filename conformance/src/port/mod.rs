@@ -30,7 +30,7 @@ pub fn op_family(op: &str) -> &'static str {
 }
 
 /// The lowest level whose evidence an op provides: an unimplemented op caps its family just
-/// below it ([DRIVER.LEVEL.UNIMPLEMENTED]).
+/// below it ([DRIVER.LEVEL.UNANSWERED]).
 pub fn op_level(op: &str) -> Level {
     match op {
         "run_sliced" | "run_cancelled" | "lower_bounds" => Level::L3,
