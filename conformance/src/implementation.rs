@@ -393,4 +393,12 @@ pub trait Implementation: Sync {
         let _ = request;
         Err(crate::state::UNIMPLEMENTED.to_string())
     }
+
+    /// As [`Implementation::run_state`], naming the request: the golden or hostile state vector id
+    /// or the generated case name the state section built it for. Only a port uses the label
+    /// (requests, ledger, reports, [DRIVER.MSG.REQUEST]); the default ignores it.
+    fn run_state_as(&self, label: &str, request: &crate::state::StateRequest) -> Result<crate::state::StateReply, String> {
+        let _ = label;
+        self.run_state(request)
+    }
 }

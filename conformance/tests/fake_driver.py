@@ -4,7 +4,8 @@
 It answers like ports/python/driver.py, except: FAKE_MODE=chaos crashes on request id 40,
 hangs on request id 80 and prints garbage for request id 120 (ids are the harness's, global
 across restarts); FAKE_MODE=unimplemented answers `unimplemented` for run_sliced; FAKE_MODE=garbage_hello
-sends a bad handshake.
+sends a bad handshake; FAKE_MODE=state_error answers `error` for every `state_run` restore of bytes
+into a `graph` (kind 4) recipe, so the golden Graph state vectors are never fully answered.
 """
 import json
 import os
@@ -40,6 +41,11 @@ for line in sys.stdin:
     if mode == "unimplemented" and req["op"] == "run_sliced":
         driver.send({"id": req["id"], "unimplemented": True})
         continue
+    if mode == "state_error" and req["op"] == "state_run":
+        a = req["args"]
+        if a.get("request") == "restore" and a.get("bytes") is not None and a["recipe"].get("kind") == "graph":
+            driver.send({"id": req["id"], "error": "fake driver: graph state restore fails on purpose"})
+            continue
     fn = driver.OPS.get(req["op"])
     result = fn(req["args"]) if fn else None
     if result is None:

@@ -50,6 +50,15 @@ fn python_port_reaches_l4_for_graphs() {
         assert!(section(name).checks > 0 && section(name).failed == 0, "{name}: {table}");
     }
     assert!(section("state").passed > 0, "graph and search states were exercised");
+    // [DRIVER.CONSUMED] covers the golden state vectors of the claimed family (graph: kinds 4
+    // and 11), not only the graph vectors; the unclaimed grid vectors are not required.
+    let graph_vectors = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors/graphs")).unwrap().count() as u64;
+    assert!(section("consumed").checks > graph_vectors, "state vectors are checked too: {table}");
+    // [DRIVER.MSG.REQUEST] state requests carry the vector id or generated case name.
+    for f in &section("unimplemented").failures {
+        let label = f.case.as_deref().unwrap_or("");
+        assert!(label.starts_with("STATE-GRID-") || label.starts_with("STATE-HEX-") || label.starts_with("STATE-VOXEL-") || label.starts_with("random#"), "{f:?}");
+    }
     // Reports: JSON member, JUnit, certificate.
     let v: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
     assert_eq!(v["schema"], "onepath.certify-report");
@@ -88,6 +97,27 @@ fn defect_gtie_fails_l2_with_the_first_differing_step() {
     assert!(b.label.starts_with("GRAPH-"), "vectors are named first: {b:?}");
     assert!(b.variant.is_some() && b.query.is_some() && b.brk.context.is_some(), "{b:?}");
     assert!(r.to_table().contains("reaches L1 but not L2"));
+    // Header and quoted difference come from one record: the section and op named in the header
+    // are those of the quoted vector's request.
+    let table = r.to_table();
+    let at = table.find("graph: reaches L1 but not L2; first difference (").expect("header");
+    let mut lines = table[at..].lines();
+    let header = lines.next().unwrap();
+    let quote = lines.next().unwrap().trim_start();
+    assert_eq!(header, format!("graph: reaches L1 but not L2; first difference ({} section, {}):", b.section, b.op), "{table}");
+    let want = format!(
+        "{}{}{}: {}: expected {}, found {}",
+        b.label,
+        b.variant.as_ref().map_or(String::new(), |v| format!(" / {v}")),
+        b.query.as_ref().map_or(String::new(), |q| format!(" / query {q}")),
+        b.brk.what,
+        b.brk.expected,
+        b.brk.found
+    );
+    assert_eq!(quote, want, "{table}");
+    assert_eq!((b.section.as_str(), b.op.as_str()), ("vectors", "run_case"), "{table}");
+    assert!(quote.starts_with("GRAPH-") && !quote.contains("recipe replay"), "{table}");
+    assert!(r.to_junit().contains(&format!("first difference ({} section, {}):", b.section, b.op)));
     // Known failures excuse the sections (not the level); with the claim lowered to what the
     // port reaches it would pass: here the claim stays L4, so the verdict still fails.
     assert!(r.problems.iter().any(|p| p == "graph: claimed L4, reached L1"), "{:?}", r.problems);
@@ -110,7 +140,12 @@ fn defect_cycle_fails_l4_naming_the_state_vector() {
     let r = run(&python(Some("cycle")), 2.0, 5);
     let g = graph(&r);
     assert_eq!(g.reached, Level::L3, "{}", r.to_table());
-    assert_eq!(g.first_break.as_ref().unwrap().brk.what, "restore result");
+    let b = g.first_break.as_ref().unwrap();
+    assert_eq!(b.brk.what, "restore result");
+    // The level report names the hostile state vector, not a hash of the request.
+    assert!(b.label.starts_with("STATE-GRAPHASTAR-") && b.label.contains("-H"), "{b:?}");
+    assert_eq!((b.section.as_str(), b.op.as_str()), ("state", "state_run:graph"));
+    assert!(r.to_table().contains(&format!("first difference (state section, state_run:graph):\n  {}: restore result", b.label)), "{}", r.to_table());
     let st = r.report.sections.iter().find(|s| s.name == "state").unwrap();
     let f = st.failures.iter().find(|f| f.found == "accepted" && f.expected.starts_with("parent_cycle@")).expect("parent_cycle failure");
     assert!(f.vector.as_deref().unwrap_or("").starts_with("STATE-GRAPHASTAR-"), "{f:?}");
@@ -165,4 +200,16 @@ fn the_cli_writes_junit_json_and_a_certificate() {
     let c: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&cert).unwrap()).unwrap();
     assert_eq!((c["port"].as_str(), c["date"].as_str(), c["spec_version"].as_str()), (Some("onepath_py"), Some("2026-11-29"), Some("1.1.0")));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn unanswered_golden_state_vectors_of_a_claimed_family_are_not_consumed() {
+    let r = run(&fake("state_error"), 5.0, 3);
+    let c = r.report.sections.iter().find(|s| s.name == "consumed").unwrap();
+    let vectors: Vec<&str> = c.failures.iter().filter_map(|f| f.vector.as_deref()).collect();
+    assert!(vectors.iter().any(|v| v.starts_with("STATE-GRAPH-")), "{:?}", c.failures);
+    // Grid kinds are answered `unimplemented` by a port that claims only `graph`: not required.
+    assert!(!vectors.iter().any(|v| v.starts_with("STATE-GRID-") || v.starts_with("STATE-HEX-") || v.starts_with("STATE-VOXEL-")), "{vectors:?}");
+    assert!(!vectors.iter().any(|v| v.starts_with("STATE-GRAPHASTAR-")), "GraphAStar vectors were answered: {vectors:?}");
+    assert!(r.problems.iter().any(|p| p.starts_with("section consumed:") && p.contains("STATE-GRAPH-")), "{:?}", r.problems);
 }

@@ -20,7 +20,16 @@ pub const SNAPSHOT_BUDGETS: [u64; 4] = [1, 2, 3, 7];
 
 /// Runs a request, reporting a panic as an error (`panicked: ...`).
 pub fn call(imp: &dyn Implementation, request: &StateRequest) -> Result<StateReply, String> {
-    match catch_unwind(AssertUnwindSafe(|| imp.run_state(request))) {
+    call_as(imp, None, request)
+}
+
+/// As [`call`], naming the request after the vector id or generated case it belongs to (a port
+/// sends the name with the request and reports by it, [DRIVER.MSG.REQUEST]).
+pub fn call_as(imp: &dyn Implementation, label: Option<&str>, request: &StateRequest) -> Result<StateReply, String> {
+    match catch_unwind(AssertUnwindSafe(|| match label {
+        Some(l) => imp.run_state_as(l, request),
+        None => imp.run_state(request),
+    })) {
         Ok(r) => r,
         Err(p) => {
             let msg = p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_default();
@@ -103,7 +112,7 @@ fn valid(c: &Ctx<'_>, v: &StateVector, s: &mut Section) {
     let kind = v.recipe.kind();
     let id = v.id.as_str();
     // Replaying the recipe gives the bytes ([STATE.STABLE]).
-    let built = match call(c.imp, &StateRequest::Restore { recipe: v.recipe.clone(), bytes: None, finish: false }) {
+    let built = match call_as(c.imp, Some(id), &StateRequest::Restore { recipe: v.recipe.clone(), bytes: None, finish: false }) {
         Ok(r) => r,
         Err(e) => return s.fail(c.fail(id, "recipe replay", "the recipe's object", e)),
     };
@@ -111,7 +120,7 @@ fn valid(c: &Ctx<'_>, v: &StateVector, s: &mut Section) {
     s.record(byte_diff(kind, &golden, &replayed).map(|(e, f)| c.fail(id, "recipe replay: save_state bytes", e, f)));
     // from_state then save is byte-exact.
     if kind.has_from_state() {
-        match call(c.imp, &StateRequest::FromState { kind, bytes: golden.clone() }) {
+        match call_as(c.imp, Some(id), &StateRequest::FromState { kind, bytes: golden.clone() }) {
             Ok(r) if r.restore == Some(Ok(())) => {
                 s.record(byte_diff(kind, &golden, &r.after).map(|(e, f)| c.fail(id, "from_state then save_state", e, f)))
             }
@@ -124,7 +133,7 @@ fn valid(c: &Ctx<'_>, v: &StateVector, s: &mut Section) {
         StateKind::GraphAStar => v.recipe.fresh_search().expect("search"),
         _ => v.recipe.target(),
     };
-    let into = match call(c.imp, &StateRequest::Restore { recipe: target.clone(), bytes: Some(golden.clone()), finish: false }) {
+    let into = match call_as(c.imp, Some(id), &StateRequest::Restore { recipe: target.clone(), bytes: Some(golden.clone()), finish: false }) {
         Ok(r) => r,
         Err(e) => return s.fail(c.fail(id, "restore into the target", "accepted", e)),
     };
@@ -138,7 +147,7 @@ fn valid(c: &Ctx<'_>, v: &StateVector, s: &mut Section) {
         s.record((into.cells != want).then(|| c.fail(id, "listener calls of the restore [GRID.LISTEN.RESTORE]", show_cells(&want), show_cells(&into.cells))));
         // The reverse restore: the recipe's object back to the blank target's bytes.
         if v.patch.is_empty() {
-            match call(c.imp, &StateRequest::Restore { recipe: v.recipe.clone(), bytes: Some(into.before.clone()), finish: false }) {
+            match call_as(c.imp, Some(id), &StateRequest::Restore { recipe: v.recipe.clone(), bytes: Some(into.before.clone()), finish: false }) {
                 Ok(r) if r.restore == Some(Ok(())) => {
                     s.record(byte_diff(kind, &into.before, &r.after).map(|(e, f)| c.fail(id, "reverse restore then save_state", e, f)));
                     let want = expected_cells(kind, &golden, &into.before);
@@ -155,8 +164,8 @@ fn valid(c: &Ctx<'_>, v: &StateVector, s: &mut Section) {
         if let StateRecipe::GraphAstar { run, .. } = &mut whole {
             *run = true;
         }
-        let u = call(c.imp, &StateRequest::Restore { recipe: whole, bytes: None, finish: false });
-        let r = call(c.imp, &StateRequest::Restore { recipe: target, bytes: Some(golden.clone()), finish: true });
+        let u = call_as(c.imp, Some(id), &StateRequest::Restore { recipe: whole, bytes: None, finish: false });
+        let r = call_as(c.imp, Some(id), &StateRequest::Restore { recipe: target, bytes: Some(golden.clone()), finish: true });
         match (u, r) {
             (Ok(u), Ok(r)) => {
                 s.record((u.search != r.search).then(|| c.fail(id, "restored search run to the end vs the uninterrupted run [STATE.SEARCH.RESTORE]", format!("{:?}", u.search), format!("{:?}", r.search))));
@@ -186,7 +195,7 @@ fn hostile(c: &Ctx<'_>, v: &StateVector, h: &HostileFile, s: &mut Section) {
     let n = if kind == StateKind::GraphAStar { node_count(&golden) } else { 0 };
     for case in &h.cases {
         let bytes = case.bytes(&golden);
-        match call(c.imp, &StateRequest::Restore { recipe: h.target.clone(), bytes: Some(bytes.clone()), finish: false }) {
+        match call_as(c.imp, Some(&case.id), &StateRequest::Restore { recipe: h.target.clone(), bytes: Some(bytes.clone()), finish: false }) {
             Ok(r) => {
                 let found = show_result(&r.restore);
                 s.record((found != case.restore).then(|| c.fail(&case.id, format!("restore: {}", case.what), &case.restore, found)));
@@ -195,7 +204,7 @@ fn hostile(c: &Ctx<'_>, v: &StateVector, h: &HostileFile, s: &mut Section) {
             Err(e) => s.fail(c.fail(&case.id, format!("restore: {}", case.what), &case.restore, e)),
         }
         if let Some(want) = &case.from_state {
-            match call(c.imp, &StateRequest::FromState { kind, bytes: bytes.clone() }) {
+            match call_as(c.imp, Some(&case.id), &StateRequest::FromState { kind, bytes: bytes.clone() }) {
                 Ok(r) => {
                     let found = match &r.restore {
                         Some(Ok(())) => "ok".to_string(),
@@ -249,18 +258,18 @@ fn snapshots(all: &[&dyn Implementation], name: &str, recipe: &StateRecipe, s: &
     for (ii, imp) in all.iter().enumerate() {
         let c = Ctx { imp: *imp };
         let fail = |what: String, e: String, f: String| Failure { case: Some(name.to_string()), vector: None, ..c.fail("", what, e, f) };
-        let whole = match call(*imp, &StateRequest::Restore { recipe: with_steps(recipe, 1, 0, true), bytes: None, finish: false }) {
+        let whole = match call_as(*imp, Some(name), &StateRequest::Restore { recipe: with_steps(recipe, 1, 0, true), bytes: None, finish: false }) {
             Ok(r) => r,
             Err(e) => return s.fail(fail("uninterrupted run".into(), "a result".into(), e)),
         };
         let mut snaps = Vec::new();
         for k in SNAPSHOT_BUDGETS {
             for m in 1..=400usize {
-                let snap = match call(*imp, &StateRequest::Restore { recipe: with_steps(recipe, k, m, false), bytes: None, finish: false }) {
+                let snap = match call_as(*imp, Some(name), &StateRequest::Restore { recipe: with_steps(recipe, k, m, false), bytes: None, finish: false }) {
                     Ok(r) => r,
                     Err(e) => return s.fail(fail(format!("{m} x step({k})"), "a result".into(), e)),
                 };
-                let resumed = call(*imp, &StateRequest::Restore { recipe: fresh.clone(), bytes: Some(snap.before.clone()), finish: true });
+                let resumed = call_as(*imp, Some(name), &StateRequest::Restore { recipe: fresh.clone(), bytes: Some(snap.before.clone()), finish: true });
                 match resumed {
                     Ok(r) if r.restore == Some(Ok(())) => {
                         s.record((r.search != whole.search).then(|| {
@@ -393,7 +402,7 @@ fn random_case(all: &[&dyn Implementation], goldens: &[(StateVector, Vec<u8>, Ve
     for imp in all {
         let c = Ctx { imp: *imp };
         let fail = |w: String, e: String, f: String| Failure { case: Some(name.clone()), ..c.fail(&v.id, format!("{w} ({what})"), e, f) };
-        let r = match call(*imp, &StateRequest::Restore { recipe: target.clone(), bytes: Some(bytes.clone()), finish: false }) {
+        let r = match call_as(*imp, Some(&name), &StateRequest::Restore { recipe: target.clone(), bytes: Some(bytes.clone()), finish: false }) {
             Ok(r) => r,
             Err(e) => {
                 s.fail(fail("restore".into(), "a result without panic".into(), e));
@@ -401,7 +410,7 @@ fn random_case(all: &[&dyn Implementation], goldens: &[(StateVector, Vec<u8>, Ve
             }
         };
         let from_state = if kind.has_from_state() {
-            match call(*imp, &StateRequest::FromState { kind, bytes: bytes.clone() }) {
+            match call_as(*imp, Some(&name), &StateRequest::FromState { kind, bytes: bytes.clone() }) {
                 Ok(f) => {
                     if f.restore == Some(Ok(())) {
                         s.record(byte_diff(kind, &bytes, &f.after).map(|(e, g)| fail("from_state then save_state [STATE.STABLE]".into(), e, g)));

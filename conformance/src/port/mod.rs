@@ -45,7 +45,8 @@ pub fn op_level(op: &str) -> Level {
 pub struct LedgerEntry {
     /// The section running when the call was made.
     pub section: String,
-    /// Vector id, generated case name, or `case:<hash>`.
+    /// Vector id (graph, golden or hostile state vector), generated case name, or `case:<hash>`
+    /// when the request has neither.
     pub label: String,
     /// The op.
     pub op: String,
@@ -352,8 +353,13 @@ impl Implementation for PortImpl {
     }
 
     fn run_state(&self, request: &crate::state::StateRequest) -> Result<crate::state::StateReply, String> {
+        let label = self.label(&protocol::state_run(request));
+        self.run_state_as(&label, request)
+    }
+
+    fn run_state_as(&self, label: &str, request: &crate::state::StateRequest) -> Result<crate::state::StateReply, String> {
         let args = protocol::state_run(request);
-        let label = self.label(&args);
+        let label = label.to_string();
         let ledger_op = format!("state_run:{}", protocol::state_family(request));
         let mut got = None;
         match self.call_as(&label, "state_run", &ledger_op, args, |ok| {

@@ -98,6 +98,43 @@ pub struct FamilyResult {
     pub requests: u64,
 }
 
+impl LedgerEntry {
+    /// The quoted difference: `label / variant / query q: what: expected e, found f`.
+    pub fn quote(&self) -> String {
+        format!(
+            "{}{}{}: {}: expected {}, found {}",
+            self.label,
+            self.variant.as_ref().map_or(String::new(), |v| format!(" / {v}")),
+            self.query.as_ref().map_or(String::new(), |q| format!(" / query {q}")),
+            self.brk.what,
+            self.brk.expected,
+            self.brk.found
+        )
+    }
+}
+
+impl FamilyResult {
+    /// The level report's first difference ([DRIVER.LEVEL.REACHED]): the header
+    /// `<family>: reaches Lx but not Ly; first difference (<section> section, <op>):`, the quoted
+    /// difference and its context, all rendered from the one ledger record `first_break`.
+    pub fn first_difference_text(&self) -> Option<String> {
+        let e = self.first_break.as_ref()?;
+        let mut out = format!(
+            "{}: reaches {} but not {}; first difference ({} section, {}):\n  {}\n",
+            self.family,
+            self.reached.name(),
+            e.brk.level.name(),
+            e.section,
+            e.op,
+            e.quote()
+        );
+        if let Some((a, b)) = &e.brk.context {
+            out.push_str(&format!("    expected {a}\n    found    {b}\n"));
+        }
+        Some(out)
+    }
+}
+
 /// Everything a port run produced.
 #[derive(Debug)]
 pub struct PortRun {
@@ -128,11 +165,23 @@ impl PortRun {
     }
 }
 
+/// The family of a state kind ([DRIVER.LEVEL.FAMILY]).
+fn state_kind_family(kind: crate::state::StateKind) -> &'static str {
+    use crate::state::StateKind;
+    if matches!(kind, StateKind::Graph | StateKind::GraphAStar) {
+        "graph"
+    } else {
+        "grids"
+    }
+}
+
 /// The family a section failure belongs to: the state section mixes graph kinds (`graph`) and
-/// grid kinds (`grids`, vectors `STATE-GRID-`, `STATE-HEX-`, `STATE-VOXEL-`).
+/// grid kinds (`grids`: vectors and hostile cases `STATE-GRID-`, `STATE-HEX-`, `STATE-VOXEL-`,
+/// or a request to `state_run:grids`), and so do the `protocol` and `consumed` sections.
 fn failure_family(section: &str, label: &str, what: &str) -> &'static str {
     let grid = ["STATE-GRID-", "STATE-HEX-", "STATE-VOXEL-"].iter().any(|p| label.starts_with(p)) || what.contains("state_run:grids");
-    if section.starts_with("state") && grid || what.contains("state_run:grids") {
+    let _ = section;
+    if grid {
         "grids"
     } else {
         "graph"
@@ -275,7 +324,34 @@ pub fn certify_port(options: PortOptions) -> PortRun {
             ..Default::default()
         }));
     }
-    for label in unanswered_labels.iter().filter(|l| !scenarios.iter().any(|s| s.id == **l)) {
+    // The golden state vectors of the claimed families: a vector's requests are those labelled
+    // with its id or with the id of one of its hostile cases (`<id>-H<nnnn>`).
+    let claimed_families: BTreeSet<&str> = hello.as_ref().map(|h| h.claims.keys().map(String::as_str).collect()).unwrap_or_default();
+    let state_vectors: Vec<String> = if hello.is_ok() {
+        crate::checks::state::load(&ReferenceCrate, &config)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|(v, _)| claimed_families.contains(state_kind_family(v.recipe.kind())))
+            .map(|(v, _)| v.id)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let of_vector = |label: &str, id: &str| label == id || label.strip_prefix(id).is_some_and(|rest| rest.starts_with("-H"));
+    for id in &state_vectors {
+        let answered: u64 = ledger.answered_labels.iter().filter(|(l, _)| of_vector(l, id)).map(|(_, n)| n).sum();
+        let unanswered = ledger.events.iter().filter(|e| e.kind != "unimplemented" && of_vector(&e.label, id)).count();
+        consumed.record((answered == 0 || unanswered > 0).then(|| Failure {
+            vector: Some(id.clone()),
+            implementation: port_name.clone(),
+            what: "state vector consumed".into(),
+            expected: "every request of the vector and its hostile cases answered".into(),
+            found: format!("{answered} answered, {unanswered} unanswered"),
+            ..Default::default()
+        }));
+    }
+    let is_vector = |l: &str| scenarios.iter().any(|s| s.id == l) || state_vectors.iter().any(|id| of_vector(l, id));
+    for label in unanswered_labels.iter().filter(|l| !is_vector(l)) {
         consumed.fail(Failure {
             case: Some(label.to_string()),
             implementation: port_name.clone(),
@@ -516,24 +592,9 @@ impl PortRun {
             ));
         }
         for f in &self.families {
-            if let Some(e) = &f.first_break {
-                out.push_str(&format!(
-                    "\n{}: reaches {} but not {}; first difference ({} section, {}):\n  {}{}{}: {}: expected {}, found {}\n",
-                    f.family,
-                    f.reached.name(),
-                    e.brk.level.name(),
-                    e.section,
-                    e.op,
-                    e.label,
-                    e.variant.as_ref().map_or(String::new(), |v| format!(" / {v}")),
-                    e.query.as_ref().map_or(String::new(), |q| format!(" / query {q}")),
-                    e.brk.what,
-                    e.brk.expected,
-                    e.brk.found
-                ));
-                if let Some((a, b)) = &e.brk.context {
-                    out.push_str(&format!("    expected {a}\n    found    {b}\n"));
-                }
+            if let Some(text) = f.first_difference_text() {
+                out.push('\n');
+                out.push_str(&text);
             }
             if !f.unimplemented.is_empty() {
                 let list: Vec<String> = f.unimplemented.iter().map(|(op, n)| format!("{op} ({n})")).collect();
@@ -584,7 +645,7 @@ impl PortRun {
             let failure = match f.claimed {
                 Some(c) if f.reached < c => Some((
                     format!("{}: claimed {}, reached {}", f.family, c.name(), f.reached.name()),
-                    f.first_break.as_ref().map(|e| format!("{} / {} / {:?} / {:?}: {}: expected {}, found {}", e.section, e.label, e.variant, e.query, e.brk.what, e.brk.expected, e.brk.found)).unwrap_or_default(),
+                    f.first_difference_text().unwrap_or_default(),
                 )),
                 _ => None,
             };
