@@ -20,6 +20,7 @@ pub mod generators;
 pub mod implementation;
 pub mod json_text;
 pub mod levels;
+pub mod movingai;
 pub mod links_bf;
 pub mod oracle;
 pub mod outcome;
