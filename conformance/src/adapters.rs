@@ -2,8 +2,8 @@
 //! for `onepath`, whose public APIs are identical (spec/graphs.md section 12).
 
 use crate::implementation::{
-    BuildFailure, CancelTrace, GraphOp, HookCall, HookedQuery, HookedRun, Implementation, LinkRequest, LinkResult, OplmError,
-    RunOptions, SearchCode,
+    BuildFailure, CancelTrace, GraphOp, HookCall, HookedQuery, HookedRun, Implementation,
+    LinkRequest, LinkResult, OplmError, RunOptions, SearchCode,
 };
 use crate::outcome::{AlgorithmCode, Outcome, PathOutcome, StatusCode};
 use crate::scenario::{Case, GraphSpec, Query, StrategySpec, Variant};
@@ -44,14 +44,34 @@ macro_rules! define_adapter {
 
             fn build(graph: &GraphSpec) -> Result<Built, String> {
                 match graph {
-                    GraphSpec::Edges { node_count, directed, edges, positions } => {
-                        let list: Vec<op::GraphEdge> = edges.iter().map(|&(a, b, w)| op::GraphEdge::new(a, b, w)).collect();
-                        let plain = op::Graph::from_edges(&list, Some(*node_count as usize), *directed)
-                            .map_err(|e| e.class().to_string())?;
-                        let positions = positions.as_ref().map(|p| Arc::new(p.iter().map(point).collect::<Vec<_>>()));
-                        Ok(Built { plain, points: None, positions })
+                    GraphSpec::Edges {
+                        node_count,
+                        directed,
+                        edges,
+                        positions,
+                    } => {
+                        let list: Vec<op::GraphEdge> = edges
+                            .iter()
+                            .map(|&(a, b, w)| op::GraphEdge::new(a, b, w))
+                            .collect();
+                        let plain =
+                            op::Graph::from_edges(&list, Some(*node_count as usize), *directed)
+                                .map_err(|e| e.class().to_string())?;
+                        let positions = positions
+                            .as_ref()
+                            .map(|p| Arc::new(p.iter().map(point).collect::<Vec<_>>()));
+                        Ok(Built {
+                            plain,
+                            points: None,
+                            positions,
+                        })
                     }
-                    GraphSpec::Points { points, explicit, max_distance, nearest_count } => {
+                    GraphSpec::Points {
+                        points,
+                        explicit,
+                        max_distance,
+                        nearest_count,
+                    } => {
                         let pts: Vec<op::Point3> = points.iter().map(point).collect();
                         let options = op::LinkOptions {
                             explicit: explicit.iter().map(|l| (l[0], l[1])).collect(),
@@ -59,11 +79,19 @@ macro_rules! define_adapter {
                             nearest_count: *nearest_count as usize,
                             link_valid: None,
                         };
-                        let pg = op::PointGraph::new(&pts, &options).map_err(|e| e.class().to_string())?;
-                        let list: Vec<op::GraphEdge> =
-                            csr_edges(pg.csr()).into_iter().map(|(a, b, w)| op::GraphEdge::new(a, b, w)).collect();
-                        let plain = op::Graph::from_edges(&list, Some(pts.len()), true).map_err(|e| e.class().to_string())?;
-                        Ok(Built { plain, points: Some(pg), positions: None })
+                        let pg = op::PointGraph::new(&pts, &options)
+                            .map_err(|e| e.class().to_string())?;
+                        let list: Vec<op::GraphEdge> = csr_edges(pg.csr())
+                            .into_iter()
+                            .map(|(a, b, w)| op::GraphEdge::new(a, b, w))
+                            .collect();
+                        let plain = op::Graph::from_edges(&list, Some(pts.len()), true)
+                            .map_err(|e| e.class().to_string())?;
+                        Ok(Built {
+                            plain,
+                            points: Some(pg),
+                            positions: None,
+                        })
                     }
                 }
             }
@@ -77,7 +105,10 @@ macro_rules! define_adapter {
                     },
                     seed: case.landmarks.seed,
                 };
-                built.plain.build_landmarks(&options).map_err(|e| e.class().to_string())
+                built
+                    .plain
+                    .build_landmarks(&options)
+                    .map_err(|e| e.class().to_string())
             }
 
             fn algorithm(variant: Variant) -> op::Algorithm {
@@ -168,7 +199,9 @@ macro_rules! define_adapter {
 
             macro_rules! stepper {
                 ($search:ident) => {
-                    impl<C: op::GraphCost, H: op::GraphHeuristic> Stepper for op::$search<'_, C, H> {
+                    impl<C: op::GraphCost, H: op::GraphHeuristic> Stepper
+                        for op::$search<'_, C, H>
+                    {
                         fn begin_(&mut self, start: u32, goal: u32) -> Result<(), String> {
                             self.set_record_expansions(true);
                             self.begin(start, goal).map_err(|e| e.class().to_string())
@@ -179,7 +212,10 @@ macro_rules! define_adapter {
                         fn run_(&mut self) -> op::SearchStatus {
                             self.run(None)
                         }
-                        fn run_flag(&mut self, flag: &std::sync::atomic::AtomicBool) -> op::SearchStatus {
+                        fn run_flag(
+                            &mut self,
+                            flag: &std::sync::atomic::AtomicBool,
+                        ) -> op::SearchStatus {
                             self.run(Some(flag))
                         }
                         fn state(&self) -> (SearchCode, u64) {
@@ -195,7 +231,11 @@ macro_rules! define_adapter {
                             let status = match self.status() {
                                 op::SearchStatus::Found => StatusCode::Found,
                                 op::SearchStatus::NotFound => StatusCode::NotFound,
-                                other => return Outcome::Error(format!("harness: tier-2 search ended {other:?}")),
+                                other => {
+                                    return Outcome::Error(format!(
+                                        "harness: tier-2 search ended {other:?}"
+                                    ))
+                                }
                             };
                             Outcome::Path(PathOutcome {
                                 algorithm,
@@ -213,7 +253,12 @@ macro_rules! define_adapter {
             stepper!(GraphAStar);
             stepper!(BidirectionalGraphSearch);
 
-            fn drive<S: Stepper>(s: &mut S, query: Query, budgets: &[u64], algorithm: AlgorithmCode) -> Outcome {
+            fn drive<S: Stepper>(
+                s: &mut S,
+                query: Query,
+                budgets: &[u64],
+                algorithm: AlgorithmCode,
+            ) -> Outcome {
                 if let Err(class) = s.begin_(query.0, query.1) {
                     return Outcome::Error(class);
                 }
@@ -236,7 +281,12 @@ macro_rules! define_adapter {
                 s.finish(algorithm)
             }
 
-            fn cancel_drive<S: Stepper>(s: &mut S, query: Query, first_steps: u64, algorithm: AlgorithmCode) -> Result<CancelTrace, String> {
+            fn cancel_drive<S: Stepper>(
+                s: &mut S,
+                query: Query,
+                first_steps: u64,
+                algorithm: AlgorithmCode,
+            ) -> Result<CancelTrace, String> {
                 use std::sync::atomic::AtomicBool;
                 s.begin_(query.0, query.1)?;
                 if first_steps > 0 {
@@ -250,23 +300,40 @@ macro_rules! define_adapter {
                 let cancelled_again = s.state();
                 let clear = AtomicBool::new(false);
                 s.run_flag(&clear);
-                Ok(CancelTrace { before, cancelled, cancelled_again, resumed: s.finish(algorithm) })
+                Ok(CancelTrace {
+                    before,
+                    cancelled,
+                    cancelled_again,
+                    resumed: s.finish(algorithm),
+                })
             }
 
             fn failure(e: &op::BuildError) -> BuildFailure {
-                BuildFailure { class: e.class().to_string(), index: e.index() }
+                BuildFailure {
+                    class: e.class().to_string(),
+                    index: e.index(),
+                }
             }
 
             fn query_failure(e: &op::QueryError) -> BuildFailure {
-                BuildFailure { class: e.class().to_string(), index: None }
+                BuildFailure {
+                    class: e.class().to_string(),
+                    index: None,
+                }
             }
 
             fn no_target(what: &str) -> BuildFailure {
-                BuildFailure { class: format!("harness: no current {what}"), index: None }
+                BuildFailure {
+                    class: format!("harness: no current {what}"),
+                    index: None,
+                }
             }
 
             fn edge_list(edges: &[(u32, u32, f64)]) -> Vec<op::GraphEdge> {
-                edges.iter().map(|&(a, b, w)| op::GraphEdge::new(a, b, w)).collect()
+                edges
+                    .iter()
+                    .map(|&(a, b, w)| op::GraphEdge::new(a, b, w))
+                    .collect()
             }
 
             impl Implementation for $ty {
@@ -274,13 +341,24 @@ macro_rules! define_adapter {
                     $name
                 }
 
-                fn run_case(&self, case: &Case, variants: &[Variant], queries: &[Query], opts: RunOptions) -> Vec<Vec<Outcome>> {
-                    let all_err = |class: &str| vec![Outcome::Error(class.to_string()); queries.len()];
+                fn run_case(
+                    &self,
+                    case: &Case,
+                    variants: &[Variant],
+                    queries: &[Query],
+                    opts: RunOptions,
+                ) -> Vec<Vec<Outcome>> {
+                    let all_err =
+                        |class: &str| vec![Outcome::Error(class.to_string()); queries.len()];
                     let built = match build(&case.graph) {
                         Ok(b) => b,
                         Err(class) => return variants.iter().map(|_| all_err(&class)).collect(),
                     };
-                    let table = if variants.iter().any(|v| v.uses_alt()) { Some(landmarks(&built, case).map(Arc::new)) } else { None };
+                    let table = if variants.iter().any(|v| v.uses_alt()) {
+                        Some(landmarks(&built, case).map(Arc::new))
+                    } else {
+                        None
+                    };
                     variants
                         .iter()
                         .map(|&variant| {
@@ -299,12 +377,13 @@ macro_rules! define_adapter {
                             if variant.uses_geo() {
                                 if let Some(pos) = &built.positions {
                                     let pos = pos.clone();
-                                    options.heuristic = Some(Arc::new(move |u: u32, v: u32| {
-                                        match (pos.get(u as usize), pos.get(v as usize)) {
-                                            (Some(a), Some(b)) => op::distance(*a, *b),
-                                            _ => 0.0,
-                                        }
-                                    }));
+                                    options.heuristic =
+                                        Some(Arc::new(move |u: u32, v: u32| {
+                                            match (pos.get(u as usize), pos.get(v as usize)) {
+                                                (Some(a), Some(b)) => op::distance(*a, *b),
+                                                _ => 0.0,
+                                            }
+                                        }));
                                 }
                             }
                             queries
@@ -318,7 +397,13 @@ macro_rules! define_adapter {
                         .collect()
                 }
 
-                fn run_sliced(&self, case: &Case, variant: Variant, query: Query, budgets: &[u64]) -> Outcome {
+                fn run_sliced(
+                    &self,
+                    case: &Case,
+                    variant: Variant,
+                    query: Query,
+                    budgets: &[u64],
+                ) -> Outcome {
                     let built = match build(&case.graph) {
                         Ok(b) => b,
                         Err(class) => return Outcome::Error(class),
@@ -338,10 +423,14 @@ macro_rules! define_adapter {
                     } else {
                         built.positions.as_ref().map(|p| p.as_slice())
                     };
-                    let estimate = Estimate { geo, alt: table.as_ref() };
+                    let estimate = Estimate {
+                        geo,
+                        alt: table.as_ref(),
+                    };
                     let csr = built.plain.compile();
                     if variant.bidirectional() {
-                        let mut s = op::BidirectionalGraphSearch::new(csr, op::DefaultGraphCost, estimate);
+                        let mut s =
+                            op::BidirectionalGraphSearch::new(csr, op::DefaultGraphCost, estimate);
                         drive(&mut s, query, budgets, variant.algorithm())
                     } else {
                         let mut s = op::GraphAStar::new(csr, op::DefaultGraphCost, estimate);
@@ -374,7 +463,11 @@ macro_rules! define_adapter {
                     if let Some(rule) = q.hooks.cost {
                         let log = calls.clone();
                         options.edge_cost = Some(Arc::new(move |a: u32, b: u32, w: f64| {
-                            log.lock().expect("hook log").push(HookCall::EdgeCost(a, b, w.to_bits()));
+                            log.lock().expect("hook log").push(HookCall::EdgeCost(
+                                a,
+                                b,
+                                w.to_bits(),
+                            ));
                             rule.cost(a, b, w)
                         }));
                     }
@@ -388,7 +481,9 @@ macro_rules! define_adapter {
                     if let Some(rule) = q.hooks.heuristic {
                         let log = calls.clone();
                         options.heuristic = Some(Arc::new(move |a: u32, b: u32| {
-                            log.lock().expect("hook log").push(HookCall::Heuristic(a, b));
+                            log.lock()
+                                .expect("hook log")
+                                .push(HookCall::Heuristic(a, b));
                             rule.estimate(a, b)
                         }));
                     }
@@ -401,9 +496,19 @@ macro_rules! define_adapter {
                     done(outcome, &calls)
                 }
 
-                fn run_cancelled(&self, case: &Case, variant: Variant, query: Query, first_steps: u64) -> Result<CancelTrace, String> {
+                fn run_cancelled(
+                    &self,
+                    case: &Case,
+                    variant: Variant,
+                    query: Query,
+                    first_steps: u64,
+                ) -> Result<CancelTrace, String> {
                     let built = build(&case.graph)?;
-                    let table = if variant.uses_alt() { Some(landmarks(&built, case)?) } else { None };
+                    let table = if variant.uses_alt() {
+                        Some(landmarks(&built, case)?)
+                    } else {
+                        None
+                    };
                     let geo: Option<&[op::Point3]> = if !variant.uses_geo() {
                         None
                     } else if let Some(pg) = &built.points {
@@ -411,10 +516,14 @@ macro_rules! define_adapter {
                     } else {
                         built.positions.as_ref().map(|p| p.as_slice())
                     };
-                    let estimate = Estimate { geo, alt: table.as_ref() };
+                    let estimate = Estimate {
+                        geo,
+                        alt: table.as_ref(),
+                    };
                     let csr = built.plain.compile();
                     if variant.bidirectional() {
-                        let mut s = op::BidirectionalGraphSearch::new(csr, op::DefaultGraphCost, estimate);
+                        let mut s =
+                            op::BidirectionalGraphSearch::new(csr, op::DefaultGraphCost, estimate);
                         cancel_drive(&mut s, query, first_steps, variant.algorithm())
                     } else {
                         let mut s = op::GraphAStar::new(csr, op::DefaultGraphCost, estimate);
@@ -429,8 +538,13 @@ macro_rules! define_adapter {
                     let mut out = Vec::with_capacity(ops.len());
                     for operation in ops {
                         let r: Result<u64, BuildFailure> = match operation {
-                            GraphOp::FromEdges { edges, node_count, directed } => {
-                                let n = node_count.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+                            GraphOp::FromEdges {
+                                edges,
+                                node_count,
+                                directed,
+                            } => {
+                                let n =
+                                    node_count.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
                                 match op::Graph::from_edges(&edge_list(edges), n, *directed) {
                                     Ok(g) => {
                                         let c = g.edge_count() as u64;
@@ -443,28 +557,34 @@ macro_rules! define_adapter {
                                     }
                                 }
                             }
-                            GraphOp::NewGraph(n) => match op::Graph::new(usize::try_from(*n).unwrap_or(usize::MAX)) {
-                                Ok(g) => {
-                                    let c = g.node_count() as u64;
-                                    graph = Some(g);
-                                    Ok(c)
+                            GraphOp::NewGraph(n) => {
+                                match op::Graph::new(usize::try_from(*n).unwrap_or(usize::MAX)) {
+                                    Ok(g) => {
+                                        let c = g.node_count() as u64;
+                                        graph = Some(g);
+                                        Ok(c)
+                                    }
+                                    Err(e) => {
+                                        graph = None;
+                                        Err(failure(&e))
+                                    }
                                 }
-                                Err(e) => {
-                                    graph = None;
-                                    Err(failure(&e))
-                                }
-                            },
-                            GraphOp::Csr { node_count, edges } => {
-                                op::CsrGraph::new(usize::try_from(*node_count).unwrap_or(usize::MAX), &edge_list(edges))
-                                    .map(|c| c.edge_count() as u64)
-                                    .map_err(|e| failure(&e))
                             }
+                            GraphOp::Csr { node_count, edges } => op::CsrGraph::new(
+                                usize::try_from(*node_count).unwrap_or(usize::MAX),
+                                &edge_list(edges),
+                            )
+                            .map(|c| c.edge_count() as u64)
+                            .map_err(|e| failure(&e)),
                             GraphOp::AddNode => match graph.as_mut() {
                                 Some(g) => g.add_node().map(u64::from).map_err(|e| failure(&e)),
                                 None => Err(no_target("graph")),
                             },
                             GraphOp::AddEdge(a, b, w) => match graph.as_mut() {
-                                Some(g) => g.add_edge(*a, *b, *w).map(u64::from).map_err(|e| failure(&e)),
+                                Some(g) => g
+                                    .add_edge(*a, *b, *w)
+                                    .map(u64::from)
+                                    .map_err(|e| failure(&e)),
                                 None => Err(no_target("graph")),
                             },
                             GraphOp::RemoveEdge(id) => match graph.as_mut() {
@@ -472,7 +592,9 @@ macro_rules! define_adapter {
                                 None => Err(no_target("graph")),
                             },
                             GraphOp::SetWeight(id, w) => match graph.as_mut() {
-                                Some(g) => g.set_weight(*id, *w).map(|_| 0).map_err(|e| failure(&e)),
+                                Some(g) => {
+                                    g.set_weight(*id, *w).map(|_| 0).map_err(|e| failure(&e))
+                                }
                                 None => Err(no_target("graph")),
                             },
                             GraphOp::BuildLandmarks(count) => match graph.as_ref() {
@@ -493,7 +615,11 @@ macro_rules! define_adapter {
                                 }
                                 None => Err(no_target("graph")),
                             },
-                            GraphOp::FindPath { start, goal, landmarks } => match (graph.as_ref(), landmarks, table.as_ref()) {
+                            GraphOp::FindPath {
+                                start,
+                                goal,
+                                landmarks,
+                            } => match (graph.as_ref(), landmarks, table.as_ref()) {
                                 (None, _, _) => Err(no_target("graph")),
                                 (Some(_), true, None) => Err(no_target("landmark table")),
                                 (Some(g), _, t) => {
@@ -501,10 +627,17 @@ macro_rules! define_adapter {
                                     if *landmarks {
                                         options.landmarks = t.cloned();
                                     }
-                                    g.find_path(*start, *goal, &options).map(|p| p.cost.to_bits()).map_err(|e| query_failure(&e))
+                                    g.find_path(*start, *goal, &options)
+                                        .map(|p| p.cost.to_bits())
+                                        .map_err(|e| query_failure(&e))
                                 }
                             },
-                            GraphOp::Points { points: pts, explicit, max_distance, nearest_count } => {
+                            GraphOp::Points {
+                                points: pts,
+                                explicit,
+                                max_distance,
+                                nearest_count,
+                            } => {
                                 let pts: Vec<op::Point3> = pts.iter().map(point).collect();
                                 let options = op::LinkOptions {
                                     explicit: explicit.iter().map(|l| (l[0], l[1])).collect(),
@@ -525,12 +658,19 @@ macro_rules! define_adapter {
                                 }
                             }
                             GraphOp::NearestNode(p) => match points.as_ref() {
-                                Some(pg) => pg.nearest_node(point(p)).map(u64::from).map_err(|e| query_failure(&e)),
+                                Some(pg) => pg
+                                    .nearest_node(point(p))
+                                    .map(u64::from)
+                                    .map_err(|e| query_failure(&e)),
                                 None => Err(no_target("point graph")),
                             },
                             GraphOp::FindPathBetween(a, b) => match points.as_ref() {
                                 Some(pg) => pg
-                                    .find_path_between(point(a), point(b), &op::GraphOptions::default())
+                                    .find_path_between(
+                                        point(a),
+                                        point(b),
+                                        &op::GraphOptions::default(),
+                                    )
                                     .map(|p| p.cost.to_bits())
                                     .map_err(|e| query_failure(&e)),
                                 None => Err(no_target("point graph")),
@@ -569,20 +709,38 @@ macro_rules! define_adapter {
                     Ok(landmarks(&built, case)?.serialize())
                 }
 
-                fn lower_bounds(&self, case: &Case, pairs: &[(u32, u32)]) -> Result<Vec<f64>, String> {
+                fn lower_bounds(
+                    &self,
+                    case: &Case,
+                    pairs: &[(u32, u32)],
+                ) -> Result<Vec<f64>, String> {
                     let built = build(&case.graph)?;
                     let table = landmarks(&built, case)?;
-                    Ok(pairs.iter().map(|&(u, v)| table.lower_bound(u, v)).collect())
+                    Ok(pairs
+                        .iter()
+                        .map(|&(u, v)| table.lower_bound(u, v))
+                        .collect())
                 }
 
-                fn deserialize_oplm(&self, case: &Case, bytes: &[u8]) -> Result<Vec<u8>, OplmError> {
-                    let built = build(&case.graph).map_err(|class| OplmError { class, offset: 0 })?;
+                fn deserialize_oplm(
+                    &self,
+                    case: &Case,
+                    bytes: &[u8],
+                ) -> Result<Vec<u8>, OplmError> {
+                    let built =
+                        build(&case.graph).map_err(|class| OplmError { class, offset: 0 })?;
                     op::Landmarks::deserialize(bytes, built.plain.compile())
                         .map(|t| t.serialize())
-                        .map_err(|e| OplmError { class: e.class().to_string(), offset: e.offset() })
+                        .map_err(|e| OplmError {
+                            class: e.class().to_string(),
+                            offset: e.offset(),
+                        })
                 }
 
-                fn run_state(&self, request: &crate::state::StateRequest) -> Result<crate::state::StateReply, String> {
+                fn run_state(
+                    &self,
+                    request: &crate::state::StateRequest,
+                ) -> Result<crate::state::StateReply, String> {
                     crate::state::adapter::$module::run(request)
                 }
             }
@@ -598,4 +756,10 @@ define_adapter!(
     "onepath-reference",
     "The `onepath-reference` crate (the oracle of record for vectors)."
 );
-define_adapter!(optimized_adapter, onepath, OptimizedCrate, "onepath", "The optimized `onepath` crate.");
+define_adapter!(
+    optimized_adapter,
+    onepath,
+    OptimizedCrate,
+    "onepath",
+    "The optimized `onepath` crate."
+);

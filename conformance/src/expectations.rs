@@ -52,7 +52,9 @@ impl Expectations {
                 return Err(format!("known_failures[{i}] has no reason"));
             }
             if k.pattern.is_empty() || k.section.is_empty() {
-                return Err(format!("known_failures[{i}] needs a section and a match pattern"));
+                return Err(format!(
+                    "known_failures[{i}] needs a section and a match pattern"
+                ));
             }
         }
         Ok(e)
@@ -60,7 +62,9 @@ impl Expectations {
 
     /// The index of the first entry that matches `(section, label)`.
     pub fn find(&self, section: &str, label: &str) -> Option<usize> {
-        self.known_failures.iter().position(|k| (k.section == "*" || k.section == section) && glob(&k.pattern, label))
+        self.known_failures
+            .iter()
+            .position(|k| (k.section == "*" || k.section == section) && glob(&k.pattern, label))
     }
 }
 
@@ -103,6 +107,11 @@ mod tests {
         let t = r#"{"schema":"onepath.port-expectations","version":1,"families":["graph"],"known_failures":[{"section":"vectors","match":"GRAPH-0001","reason":" "}]}"#;
         assert!(Expectations::parse(t).is_err());
         let t = t.replace("\" \"", "\"ties\"");
-        assert_eq!(Expectations::parse(&t).unwrap().find("vectors", "GRAPH-0001"), Some(0));
+        assert_eq!(
+            Expectations::parse(&t)
+                .unwrap()
+                .find("vectors", "GRAPH-0001"),
+            Some(0)
+        );
     }
 }

@@ -17,8 +17,8 @@ use crate::adapters::{OptimizedCrate, ReferenceCrate};
 use crate::checks::generated::applicable;
 use crate::generators::directed_edges;
 use crate::implementation::{
-    BlockedRule, CostRule, HeuristicRule, HookSpec, HookedQuery, Implementation, LinkRequest, LinkResult, LinkRule,
-    OplmError, RunOptions,
+    BlockedRule, CostRule, HeuristicRule, HookSpec, HookedQuery, Implementation, LinkRequest,
+    LinkResult, LinkRule, OplmError, RunOptions,
 };
 use crate::links_bf;
 use crate::oracle::distances;
@@ -100,13 +100,21 @@ pub const WEIGHTS: [f64; 19] = [
 fn weight(u: &mut U) -> Res<f64> {
     // The three invalid weights are drawn 1 time in 64.
     let b = u.arbitrary::<u8>()?;
-    Ok(if b < 4 { WEIGHTS[16 + (b as usize % 3)] } else { WEIGHTS[b as usize % 16] })
+    Ok(if b < 4 {
+        WEIGHTS[16 + (b as usize % 3)]
+    } else {
+        WEIGHTS[b as usize % 16]
+    })
 }
 
 /// A node id of an `n`-node graph, out of range when the byte is 255.
 fn node(u: &mut U, n: u32) -> Res<u32> {
     let b = u.arbitrary::<u8>()?;
-    Ok(if b == 255 || n == 0 { n + (b as u32 % 3) } else { b as u32 % n })
+    Ok(if b == 255 || n == 0 {
+        n + (b as u32 % 3)
+    } else {
+        b as u32 % n
+    })
 }
 
 fn coordinate_small(u: &mut U) -> Res<f64> {
@@ -119,11 +127,24 @@ fn coordinate_small(u: &mut U) -> Res<f64> {
 
 fn landmark_spec(u: &mut U) -> Res<LandmarkSpec> {
     let count = if u.ratio(1, 16)? { 0 } else { small(u, 1, 5)? };
-    let strategy = if u.arbitrary()? { StrategySpec::Avoid } else { StrategySpec::Farthest };
-    Ok(LandmarkSpec { count, strategy, seed: u.arbitrary::<u8>()? as u64 })
+    let strategy = if u.arbitrary()? {
+        StrategySpec::Avoid
+    } else {
+        StrategySpec::Farthest
+    };
+    Ok(LandmarkSpec {
+        count,
+        strategy,
+        seed: u.arbitrary::<u8>()? as u64,
+    })
 }
 
-fn edges_graph(u: &mut U, max_nodes: u32, max_edges: u32, w: &mut dyn FnMut(&mut U) -> Res<f64>) -> Res<GraphSpec> {
+fn edges_graph(
+    u: &mut U,
+    max_nodes: u32,
+    max_edges: u32,
+    w: &mut dyn FnMut(&mut U) -> Res<f64>,
+) -> Res<GraphSpec> {
     let n = small(u, 0, max_nodes)?;
     let directed = u.arbitrary()?;
     let m = if n == 0 { 0 } else { small(u, 0, max_edges)? };
@@ -132,26 +153,47 @@ fn edges_graph(u: &mut U, max_nodes: u32, max_edges: u32, w: &mut dyn FnMut(&mut
         edges.push((node(u, n)?, node(u, n)?, w(u)?));
     }
     let positions = if u.arbitrary()? {
-        Some((0..n).map(|_| Ok([coordinate_small(u)?, coordinate_small(u)?, 0.0])).collect::<Res<Vec<_>>>()?)
+        Some(
+            (0..n)
+                .map(|_| Ok([coordinate_small(u)?, coordinate_small(u)?, 0.0]))
+                .collect::<Res<Vec<_>>>()?,
+        )
     } else {
         None
     };
-    Ok(GraphSpec::Edges { node_count: n, directed, edges, positions })
+    Ok(GraphSpec::Edges {
+        node_count: n,
+        directed,
+        edges,
+        positions,
+    })
 }
 
 fn points_graph(u: &mut U) -> Res<GraphSpec> {
     let n = small(u, 0, 12)?;
-    let points = (0..n).map(|_| Ok([coordinate_small(u)?, coordinate_small(u)?, 0.0])).collect::<Res<Vec<_>>>()?;
+    let points = (0..n)
+        .map(|_| Ok([coordinate_small(u)?, coordinate_small(u)?, 0.0]))
+        .collect::<Res<Vec<_>>>()?;
     let max_distance = pick(u, &[0.0, 1.0, 1.5, 2.5, 5.0, 40.0])?;
     let nearest_count = small(u, 0, 3)?;
-    let explicit = (0..small(u, 0, 3)?).map(|_| Ok([node(u, n)?, node(u, n)?])).collect::<Res<Vec<_>>>()?;
-    Ok(GraphSpec::Points { points, explicit, max_distance, nearest_count })
+    let explicit = (0..small(u, 0, 3)?)
+        .map(|_| Ok([node(u, n)?, node(u, n)?]))
+        .collect::<Res<Vec<_>>>()?;
+    Ok(GraphSpec::Points {
+        points,
+        explicit,
+        max_distance,
+        nearest_count,
+    })
 }
 
 fn cost_rule(u: &mut U) -> Res<CostRule> {
     let m = small(u, 1, 5)?;
     Ok(match small(u, 0, 6)? {
-        0 => CostRule::Scale { num: small(u, 0, 4)?, den: small(u, 1, 3)? },
+        0 => CostRule::Scale {
+            num: small(u, 0, 4)?,
+            den: small(u, 1, 3)?,
+        },
         1 => CostRule::AddConst(pick(u, &[0.0, 0.5, 1.0, -0.5, -1e300, 1e300, -0.0])?),
         2 => CostRule::NanWhere(m),
         3 => CostRule::NegativeWhere(m),
@@ -164,8 +206,14 @@ fn cost_rule(u: &mut U) -> Res<CostRule> {
 fn heuristic_rule(u: &mut U) -> Res<HeuristicRule> {
     let m = small(u, 1, 5)?;
     Ok(match small(u, 0, 3)? {
-        0 => HeuristicRule::Mod { mul: small(u, 0, 9)?, modulus: small(u, 1, 7)? },
-        1 => HeuristicRule::InfinityWhere { m, r: small(u, 0, m - 1)? },
+        0 => HeuristicRule::Mod {
+            mul: small(u, 0, 9)?,
+            modulus: small(u, 1, 7)?,
+        },
+        1 => HeuristicRule::InfinityWhere {
+            m,
+            r: small(u, 0, m - 1)?,
+        },
         2 => HeuristicRule::NanWhere(m),
         _ => HeuristicRule::NegativeWhere(m),
     })
@@ -190,29 +238,58 @@ pub struct QueryInput {
 pub fn decode_query(data: &[u8]) -> Res<QueryInput> {
     let mut u = Unstructured::new(data);
     let u = &mut u;
-    let graph = if u.ratio(1, 5)? { points_graph(u)? } else { edges_graph(u, 14, 40, &mut weight)? };
+    let graph = if u.ratio(1, 5)? {
+        points_graph(u)?
+    } else {
+        edges_graph(u, 14, 40, &mut weight)?
+    };
     let n = graph.node_count() as u32;
-    let case = Case { graph, landmarks: landmark_spec(u)? };
-    let queries = (0..small(u, 1, 4)?).map(|_| Ok((node(u, n)?, node(u, n)?))).collect::<Res<Vec<_>>>()?;
+    let case = Case {
+        graph,
+        landmarks: landmark_spec(u)?,
+    };
+    let queries = (0..small(u, 1, 4)?)
+        .map(|_| Ok((node(u, n)?, node(u, n)?)))
+        .collect::<Res<Vec<_>>>()?;
     let opts = RunOptions {
-        iteration_budget: if u.ratio(2, 3)? { 0 } else { small(u, 1, 20)? as u64 },
+        iteration_budget: if u.ratio(2, 3)? {
+            0
+        } else {
+            small(u, 1, 20)? as u64
+        },
         record_expansions: !u.ratio(1, 4)?,
     };
     let mut hooked = Vec::new();
     for _ in 0..small(u, 0, 3)? {
         let algorithm = pick(
             u,
-            &[AlgorithmCode::Dijkstra, AlgorithmCode::Astar, AlgorithmCode::BidirectionalDijkstra, AlgorithmCode::BidirectionalAstar],
+            &[
+                AlgorithmCode::Dijkstra,
+                AlgorithmCode::Astar,
+                AlgorithmCode::BidirectionalDijkstra,
+                AlgorithmCode::BidirectionalAstar,
+            ],
         )?;
         let hooks = HookSpec {
-            cost: if u.arbitrary()? { Some(cost_rule(u)?) } else { None },
-            blocked: if u.arbitrary()? {
-                let modulus = small(u, 1, 5)?;
-                Some(BlockedRule { modulus, residue: small(u, 0, modulus)? })
+            cost: if u.arbitrary()? {
+                Some(cost_rule(u)?)
             } else {
                 None
             },
-            heuristic: if u.arbitrary()? { Some(heuristic_rule(u)?) } else { None },
+            blocked: if u.arbitrary()? {
+                let modulus = small(u, 1, 5)?;
+                Some(BlockedRule {
+                    modulus,
+                    residue: small(u, 0, modulus)?,
+                })
+            } else {
+                None
+            },
+            heuristic: if u.arbitrary()? {
+                Some(heuristic_rule(u)?)
+            } else {
+                None
+            },
         };
         hooked.push(HookedQuery {
             algorithm,
@@ -220,11 +297,26 @@ pub fn decode_query(data: &[u8]) -> Res<QueryInput> {
             builtin_estimate: u.arbitrary()?,
             hooks,
             query: pick(u, &queries)?,
-            opts: RunOptions { iteration_budget: if u.ratio(3, 4)? { 0 } else { small(u, 1, 12)? as u64 }, record_expansions: u.arbitrary()? },
+            opts: RunOptions {
+                iteration_budget: if u.ratio(3, 4)? {
+                    0
+                } else {
+                    small(u, 1, 12)? as u64
+                },
+                record_expansions: u.arbitrary()?,
+            },
         });
     }
-    let budgets = (0..small(u, 1, 4)?).map(|_| Ok(small(u, 1, 9)? as u64)).collect::<Res<Vec<_>>>()?;
-    Ok(QueryInput { case, queries, opts, hooked, budgets })
+    let budgets = (0..small(u, 1, 4)?)
+        .map(|_| Ok(small(u, 1, 9)? as u64))
+        .collect::<Res<Vec<_>>>()?;
+    Ok(QueryInput {
+        case,
+        queries,
+        opts,
+        hooked,
+        budgets,
+    })
 }
 
 /// `graph_query`: decode and [`check_query`]. Inputs too short to decode are accepted.
@@ -250,11 +342,23 @@ pub fn check_query(input: &QueryInput) -> Result<(), String> {
     let variants = applicable(case);
     let r = REF.run_case(case, &variants, &input.queries, input.opts);
     let o = OPT.run_case(case, &variants, &input.queries, input.opts);
-    let full = if input.opts == RunOptions::MATRIX { r.clone() } else { REF.run_case(case, &variants, &input.queries, RunOptions::MATRIX) };
+    let full = if input.opts == RunOptions::MATRIX {
+        r.clone()
+    } else {
+        REF.run_case(case, &variants, &input.queries, RunOptions::MATRIX)
+    };
     for (vi, &variant) in variants.iter().enumerate() {
         for (qi, &query) in input.queries.iter().enumerate() {
-            let at = format!("variant {} query {qi} {query:?} opts {:?}", variant.name(), input.opts);
-            outcome_diff(&format!("run_case {at}: reference vs onepath"), &r[vi][qi], &o[vi][qi])?;
+            let at = format!(
+                "variant {} query {qi} {query:?} opts {:?}",
+                variant.name(),
+                input.opts
+            );
+            outcome_diff(
+                &format!("run_case {at}: reference vs onepath"),
+                &r[vi][qi],
+                &o[vi][qi],
+            )?;
             // A budgeted run stops at the budget with a prefix of the full expansion list.
             if let (Outcome::Path(b), Outcome::Path(f)) = (&r[vi][qi], &full[vi][qi]) {
                 if b.status == StatusCode::BudgetExhausted {
@@ -266,7 +370,13 @@ pub fn check_query(input: &QueryInput) -> Result<(), String> {
                         return Err(format!("run_case {at}: budgeted run is not a prefix of the full run: {b:?} vs {f:?}"));
                     }
                 } else if input.opts.record_expansions {
-                    outcome_diff(&format!("run_case {at}: budget not reached yet differs from the unbudgeted run"), &full[vi][qi], &r[vi][qi])?;
+                    outcome_diff(
+                        &format!(
+                            "run_case {at}: budget not reached yet differs from the unbudgeted run"
+                        ),
+                        &full[vi][qi],
+                        &r[vi][qi],
+                    )?;
                 }
             }
             // Sliced runs: run(None) and the fuzzed step schedule equal tier 1 (recording on).
@@ -274,9 +384,21 @@ pub fn check_query(input: &QueryInput) -> Result<(), String> {
             for imp in [&REF as &dyn Implementation, &OPT] {
                 let whole = imp.run_sliced(case, variant, query, &[]);
                 let sliced = imp.run_sliced(case, variant, query, &input.budgets);
-                outcome_diff(&format!("{} sliced {at} budgets {:?} vs run(None)", imp.name(), input.budgets), &whole, &sliced)?;
+                outcome_diff(
+                    &format!(
+                        "{} sliced {at} budgets {:?} vs run(None)",
+                        imp.name(),
+                        input.budgets
+                    ),
+                    &whole,
+                    &sliced,
+                )?;
                 if let Outcome::Path(_) = tier1 {
-                    outcome_diff(&format!("{} run(None) {at} vs tier 1", imp.name()), tier1, &whole)?;
+                    outcome_diff(
+                        &format!("{} run(None) {at} vs tier 1", imp.name()),
+                        tier1,
+                        &whole,
+                    )?;
                 }
             }
         }
@@ -284,9 +406,17 @@ pub fn check_query(input: &QueryInput) -> Result<(), String> {
     for (i, q) in input.hooked.iter().enumerate() {
         let a = REF.run_hooked(case, q);
         let b = OPT.run_hooked(case, q);
-        outcome_diff(&format!("hooked query {i} {q:?}: reference vs onepath"), &a.outcome, &b.outcome)?;
-        if let Some(k) = (0..a.calls.len().max(b.calls.len())).find(|&k| a.calls.get(k) != b.calls.get(k)) {
-            let show = |c: Option<&crate::implementation::HookCall>| c.map_or("end of log".to_string(), |c| c.to_string());
+        outcome_diff(
+            &format!("hooked query {i} {q:?}: reference vs onepath"),
+            &a.outcome,
+            &b.outcome,
+        )?;
+        if let Some(k) =
+            (0..a.calls.len().max(b.calls.len())).find(|&k| a.calls.get(k) != b.calls.get(k))
+        {
+            let show = |c: Option<&crate::implementation::HookCall>| {
+                c.map_or("end of log".to_string(), |c| c.to_string())
+            };
             return Err(format!(
                 "hooked query {i} {q:?}: hook call {k}: expected {}, found {}",
                 show(a.calls.get(k)),
@@ -411,13 +541,22 @@ pub fn decode_landmarks(data: &[u8]) -> Res<LandmarkInput> {
         }
         1 => {
             let (offset, len) = (u.arbitrary()?, small(u, 1, 16)? as usize);
-            Hostile::Overwrite { offset, bytes: u.bytes(len)?.to_vec() }
+            Hostile::Overwrite {
+                offset,
+                bytes: u.bytes(len)?.to_vec(),
+            }
         }
         2 => {
             let (len, tail) = (u.arbitrary()?, small(u, 0, 16)? as usize);
-            Hostile::Resize { len, tail: u.bytes(tail)?.to_vec() }
+            Hostile::Resize {
+                len,
+                tail: u.bytes(tail)?.to_vec(),
+            }
         }
-        3 => Hostile::Field { field: u.arbitrary::<u8>()? % 10, value: u.arbitrary()? },
+        3 => Hostile::Field {
+            field: u.arbitrary::<u8>()? % 10,
+            value: u.arbitrary()?,
+        },
         _ => {
             let bits = match small(u, 0, 5)? {
                 0 => f64::NAN.to_bits(),
@@ -427,10 +566,17 @@ pub fn decode_landmarks(data: &[u8]) -> Res<LandmarkInput> {
                 4 => 0,
                 _ => u.arbitrary()?,
             };
-            Hostile::Entry { entry: u.arbitrary()?, bits }
+            Hostile::Entry {
+                entry: u.arbitrary()?,
+                bits,
+            }
         }
     };
-    Ok(LandmarkInput { case, integer, hostile })
+    Ok(LandmarkInput {
+        case,
+        integer,
+        hostile,
+    })
 }
 
 /// `graph_landmarks`: decode and [`check_landmarks`].
@@ -443,7 +589,11 @@ pub fn graph_landmarks(data: &[u8]) -> Result<(), String> {
 
 fn oplm_text(r: &Result<Vec<u8>, OplmError>) -> String {
     match r {
-        Ok(b) => format!("accepted ({} bytes, sha256 {})", b.len(), crate::outcome::sha256_hex(b)),
+        Ok(b) => format!(
+            "accepted ({} bytes, sha256 {})",
+            b.len(),
+            crate::outcome::sha256_hex(b)
+        ),
         Err(e) => format!("{} at {}", e.class, e.offset),
     }
 }
@@ -463,23 +613,36 @@ pub fn check_landmarks(input: &LandmarkInput) -> Result<(), String> {
                 Ok(b) => format!("{} bytes sha256 {}", b.len(), crate::outcome::sha256_hex(b)),
                 Err(c) => format!("error {c}"),
             };
-            return Err(format!("build_landmarks: expected {}, found {}", t(&a), t(&b)));
+            return Err(format!(
+                "build_landmarks: expected {}, found {}",
+                t(&a),
+                t(&b)
+            ));
         }
     };
     let n = case.graph.node_count() as u32;
     let mut pairs: Vec<(u32, u32)> = (0..n).flat_map(|u| (0..n).map(move |v| (u, v))).collect();
     pairs.extend([(n, 0), (0, n), (n + 7, n + 7), (u32::MAX, 0)]);
-    let (lr, lo) = (REF.lower_bounds(case, &pairs), OPT.lower_bounds(case, &pairs));
+    let (lr, lo) = (
+        REF.lower_bounds(case, &pairs),
+        OPT.lower_bounds(case, &pairs),
+    );
     let (lr, lo) = match (lr, lo) {
         (Ok(x), Ok(y)) => (x, y),
         (x, y) => return Err(format!("lower_bounds: {x:?} / {y:?}")),
     };
     for (i, &(u, v)) in pairs.iter().enumerate() {
         if lr[i].to_bits() != lo[i].to_bits() {
-            return Err(format!("lower_bound({u}, {v}) bits: expected {:?}, found {:?}", lr[i], lo[i]));
+            return Err(format!(
+                "lower_bound({u}, {v}) bits: expected {:?}, found {:?}",
+                lr[i], lo[i]
+            ));
         }
         if (u >= n || v >= n) && lr[i].to_bits() != 0 {
-            return Err(format!("lower_bound({u}, {v}) out of range: expected +0.0, found {:?}", lr[i]));
+            return Err(format!(
+                "lower_bound({u}, {v}) out of range: expected +0.0, found {:?}",
+                lr[i]
+            ));
         }
     }
     if input.integer {
@@ -490,7 +653,11 @@ pub fn check_landmarks(input: &LandmarkInput) -> Result<(), String> {
         for u in 0..n {
             for v in 0..n {
                 if !(at(u, v) <= truth[u as usize][v as usize]) {
-                    return Err(format!("lower_bound({u}, {v}) = {:?} exceeds d = {:?}", at(u, v), truth[u as usize][v as usize]));
+                    return Err(format!(
+                        "lower_bound({u}, {v}) = {:?} exceeds d = {:?}",
+                        at(u, v),
+                        truth[u as usize][v as usize]
+                    ));
                 }
             }
         }
@@ -505,17 +672,34 @@ pub fn check_landmarks(input: &LandmarkInput) -> Result<(), String> {
     for imp in [&REF as &dyn Implementation, &OPT] {
         match imp.deserialize_oplm(case, &valid) {
             Ok(again) if again == valid => {}
-            other => return Err(format!("{} OPLM round trip: {}", imp.name(), oplm_text(&other))),
+            other => {
+                return Err(format!(
+                    "{} OPLM round trip: {}",
+                    imp.name(),
+                    oplm_text(&other)
+                ))
+            }
         }
     }
     let bytes = input.hostile.apply(&valid);
-    let (x, y) = (REF.deserialize_oplm(case, &bytes), OPT.deserialize_oplm(case, &bytes));
+    let (x, y) = (
+        REF.deserialize_oplm(case, &bytes),
+        OPT.deserialize_oplm(case, &bytes),
+    );
     if x != y {
-        return Err(format!("hostile OPLM ({} bytes): expected {}, found {}", bytes.len(), oplm_text(&x), oplm_text(&y)));
+        return Err(format!(
+            "hostile OPLM ({} bytes): expected {}, found {}",
+            bytes.len(),
+            oplm_text(&x),
+            oplm_text(&y)
+        ));
     }
     if let Ok(again) = &x {
         if *again != bytes {
-            return Err(format!("accepted hostile OPLM does not round-trip: {}", oplm_text(&x)));
+            return Err(format!(
+                "accepted hostile OPLM does not round-trip: {}",
+                oplm_text(&x)
+            ));
         }
     }
     Ok(())
@@ -543,7 +727,18 @@ fn coordinate_points(u: &mut U, grid: bool, earlier: &[[f64; 3]], axis: usize) -
         return Ok(small(u, 0, 4)? as f64 * pick(u, &[1.0, 2.0, 0.5])?);
     }
     Ok(match small(u, 0, 7)? {
-        0 => pick(u, &[LIMIT, -LIMIT, LIMIT - 0.5, -LIMIT + 1.0, LIMIT - 1.0, 0.0, -0.0])?,
+        0 => pick(
+            u,
+            &[
+                LIMIT,
+                -LIMIT,
+                LIMIT - 0.5,
+                -LIMIT + 1.0,
+                LIMIT - 1.0,
+                0.0,
+                -0.0,
+            ],
+        )?,
         1 => LIMIT - small(u, 0, 8)? as f64,
         2 => -LIMIT + small(u, 0, 8)? as f64 * 0.25,
         3 => small(u, 0, 1 << 20)? as f64 * 2f64.powi(-30),
@@ -569,7 +764,11 @@ pub fn decode_points(data: &[u8]) -> Res<PointsInput> {
         }
         let x = coordinate_points(u, grid, &points, 0)?;
         let y = coordinate_points(u, grid, &points, 1)?;
-        let z = if three_d { coordinate_points(u, grid, &points, 2)? } else { 0.0 };
+        let z = if three_d {
+            coordinate_points(u, grid, &points, 2)?
+        } else {
+            0.0
+        };
         points.push([x, y, z]);
     }
     let tiny = 2f64.powi(-30);
@@ -595,14 +794,29 @@ pub fn decode_points(data: &[u8]) -> Res<PointsInput> {
         ],
     )?;
     let nearest_count = if u.arbitrary()? { 0 } else { small(u, 1, 6)? };
-    let explicit = (0..small(u, 0, 6)?).map(|_| Ok([node(u, n)?, node(u, n)?])).collect::<Res<Vec<_>>>()?;
-    let rule = if u.ratio(2, 5)? { Some(LinkRule::RejectIndexSumMultipleOf(small(u, 1, 6)?)) } else { None };
+    let explicit = (0..small(u, 0, 6)?)
+        .map(|_| Ok([node(u, n)?, node(u, n)?]))
+        .collect::<Res<Vec<_>>>()?;
+    let rule = if u.ratio(2, 5)? {
+        Some(LinkRule::RejectIndexSumMultipleOf(small(u, 1, 6)?))
+    } else {
+        None
+    };
     let mut permutation: Vec<u32> = (0..n).collect();
     for i in (1..permutation.len()).rev() {
         let j = u.int_in_range(0..=i)?;
         permutation.swap(i, j);
     }
-    Ok(PointsInput { request: LinkRequest { points, explicit, max_distance, nearest_count, rule }, permutation })
+    Ok(PointsInput {
+        request: LinkRequest {
+            points,
+            explicit,
+            max_distance,
+            nearest_count,
+            rule,
+        },
+        permutation,
+    })
 }
 
 /// `graph_points`: decode and [`check_points`].
@@ -616,19 +830,33 @@ pub fn graph_points(data: &[u8]) -> Result<(), String> {
 /// The first difference between two link results (CSR slot, then `link_valid` call).
 pub fn link_difference(a: &LinkResult, b: &LinkResult) -> Option<String> {
     let show = |e: Option<&(u32, u32, f64)>| match e {
-        Some(e) => format!("{} -> {} weight {:?} (bits {:016x})", e.0, e.1, e.2, e.2.to_bits()),
+        Some(e) => format!(
+            "{} -> {} weight {:?} (bits {:016x})",
+            e.0,
+            e.1,
+            e.2,
+            e.2.to_bits()
+        ),
         None => "end of list".into(),
     };
     for i in 0..a.edges.len().max(b.edges.len()) {
         let (x, y) = (a.edges.get(i), b.edges.get(i));
         let same = matches!((x, y), (Some(x), Some(y)) if x.0 == y.0 && x.1 == y.1 && x.2.to_bits() == y.2.to_bits());
         if !same {
-            return Some(format!("CSR edge slot {i}: expected {}, found {}", show(x), show(y)));
+            return Some(format!(
+                "CSR edge slot {i}: expected {}, found {}",
+                show(x),
+                show(y)
+            ));
         }
     }
     for i in 0..a.calls.len().max(b.calls.len()) {
         if a.calls.get(i) != b.calls.get(i) {
-            return Some(format!("link_valid call {i}: expected {:?}, found {:?}", a.calls.get(i), b.calls.get(i)));
+            return Some(format!(
+                "link_valid call {i}: expected {:?}, found {:?}",
+                a.calls.get(i),
+                b.calls.get(i)
+            ));
         }
     }
     None
@@ -681,8 +909,13 @@ pub fn check_points(input: &PointsInput) -> Result<(), String> {
     if input.permutation.len() != req.points.len() {
         return Ok(());
     }
-    let signed_zero = req.points.iter().flatten().any(|c| *c == 0.0 && c.is_sign_negative());
-    let applies = req.nearest_count == 0 || (!links_bf::has_distance_ties(&req.points) && !signed_zero);
+    let signed_zero = req
+        .points
+        .iter()
+        .flatten()
+        .any(|c| *c == 0.0 && c.is_sign_negative());
+    let applies =
+        req.nearest_count == 0 || (!links_bf::has_distance_ties(&req.points) && !signed_zero);
     if !applies {
         return Ok(());
     }
@@ -692,10 +925,17 @@ pub fn check_points(input: &PointsInput) -> Result<(), String> {
         inverse[p as usize] = j as u32;
     }
     let remap = |i: u32| inverse.get(i as usize).copied().unwrap_or(i);
-    let unruled = LinkRequest { rule: None, ..req.clone() };
+    let unruled = LinkRequest {
+        rule: None,
+        ..req.clone()
+    };
     let shuffled = LinkRequest {
         points: perm.iter().map(|&p| req.points[p as usize]).collect(),
-        explicit: req.explicit.iter().map(|l| [remap(l[0]), remap(l[1])]).collect(),
+        explicit: req
+            .explicit
+            .iter()
+            .map(|l| [remap(l[0]), remap(l[1])])
+            .collect(),
         rule: None,
         ..req.clone()
     };
@@ -712,7 +952,14 @@ pub fn check_points(input: &PointsInput) -> Result<(), String> {
                     ));
                 }
             }
-            (x, y) => return Err(format!("{}: permuted build: {:?} / {:?}", imp.name(), x.err(), y.err())),
+            (x, y) => {
+                return Err(format!(
+                    "{}: permuted build: {:?} / {:?}",
+                    imp.name(),
+                    x.err(),
+                    y.err()
+                ))
+            }
         }
     }
     Ok(())
@@ -772,7 +1019,13 @@ impl StateKind {
     }
 
     /// All five.
-    pub const ALL: [StateKind; 5] = [StateKind::Grid, StateKind::HexGrid, StateKind::VoxelGrid, StateKind::Graph, StateKind::GraphAStar];
+    pub const ALL: [StateKind; 5] = [
+        StateKind::Grid,
+        StateKind::HexGrid,
+        StateKind::VoxelGrid,
+        StateKind::Graph,
+        StateKind::GraphAStar,
+    ];
 }
 
 /// A small deterministic host graph for searches: `n` nodes, a spine, extra edges with weights
@@ -785,7 +1038,11 @@ pub fn host_edges(n: u32) -> Vec<(u32, u32, f64)> {
     }
     for _ in 0..2 * n {
         let (a, b) = (r.below(n as u64) as u32, r.below(n as u64 - 1) as u32);
-        let w = if r.chance(0.2) { r.below(40) as f64 / 4.0 } else { r.below(10) as f64 };
+        let w = if r.chance(0.2) {
+            r.below(40) as f64 / 4.0
+        } else {
+            r.below(10) as f64
+        };
         edges.push((a, b, w));
     }
     edges
@@ -813,12 +1070,19 @@ macro_rules! state_host {
             type Log = Arc<Mutex<Vec<(u32, u8, u8)>>>;
             fn listener(log: &Log) -> op::CellListener {
                 let log = log.clone();
-                Box::new(move |i: u32, a: u8, b: u8| log.lock().expect("listener log").push((i, a, b)))
+                Box::new(move |i: u32, a: u8, b: u8| {
+                    log.lock().expect("listener log").push((i, a, b))
+                })
             }
 
             fn grid() -> op::Grid {
                 let mut g = op::Grid::new(7, 5).expect("host grid");
-                g.set_space(op::GridSpace { origin_x: 1.5, origin_y: -2.0, cell_size: 0.5 }).expect("space");
+                g.set_space(op::GridSpace {
+                    origin_x: 1.5,
+                    origin_y: -2.0,
+                    cell_size: 0.5,
+                })
+                .expect("space");
                 g.set_area_multiplier(3, 2.5).expect("multiplier");
                 for (i, a) in [(0usize, 0u8), (8, 255), (13, 3), (34, 7)] {
                     g.set_cell(i % 7, i / 7, a).expect("cell");
@@ -838,7 +1102,11 @@ macro_rules! state_host {
             fn voxel() -> op::VoxelGrid {
                 let mut g = op::VoxelGrid::new(18, 3, 17, 1).expect("host voxel");
                 g.set_area_multiplier(4, 3.0).expect("multiplier");
-                for (x, y, z, a) in [(0usize, 0usize, 0usize, 255u8), (17, 2, 16, 4), (16, 1, 3, 0)] {
+                for (x, y, z, a) in [
+                    (0usize, 0usize, 0usize, 255u8),
+                    (17, 2, 16, 4),
+                    (16, 1, 3, 0),
+                ] {
                     g.set_voxel(x, y, z, a).expect("voxel");
                 }
                 g
@@ -871,11 +1139,26 @@ macro_rules! state_host {
                     let before = g.save_state();
                     let log: Log = Arc::default();
                     g.add_listener(listener(&log));
-                    let result = g.restore_state($bytes).map_err(|e| (e.class().to_string(), e.offset()));
+                    let result = g
+                        .restore_state($bytes)
+                        .map_err(|e| (e.class().to_string(), e.offset()));
                     let after = g.save_state();
                     let listener = log.lock().expect("listener log").clone();
-                    let from_state = Some($from($bytes).map(|g| g.save_state()).map_err(|e| (e.class().to_string(), e.offset())));
-                    Restored { before, result, after, fresh, listener, resumed: None, from_state, query: None }
+                    let from_state = Some(
+                        $from($bytes)
+                            .map(|g| g.save_state())
+                            .map_err(|e| (e.class().to_string(), e.offset())),
+                    );
+                    Restored {
+                        before,
+                        result,
+                        after,
+                        fresh,
+                        listener,
+                        resumed: None,
+                        from_state,
+                        query: None,
+                    }
                 }};
             }
 
@@ -884,35 +1167,58 @@ macro_rules! state_host {
                 match kind {
                     StateKind::Grid => grid_restore!(grid(), bytes, op::Grid::from_state),
                     StateKind::HexGrid => grid_restore!(hex(), bytes, op::HexGrid::from_state),
-                    StateKind::VoxelGrid => grid_restore!(voxel(), bytes, op::VoxelGrid::from_state),
+                    StateKind::VoxelGrid => {
+                        grid_restore!(voxel(), bytes, op::VoxelGrid::from_state)
+                    }
                     StateKind::Graph => {
                         let mut g = graph(6);
                         let fresh = graph(6).save_state();
                         let before = g.save_state();
-                        let result = g.restore_state(bytes).map_err(|e| (e.class().to_string(), e.offset()));
+                        let result = g
+                            .restore_state(bytes)
+                            .map_err(|e| (e.class().to_string(), e.offset()));
                         let after = g.save_state();
                         let mut query = None;
                         if result.is_ok() && (1..=64).contains(&g.node_count()) {
-                            let options = op::GraphOptions { algorithm: op::Algorithm::Dijkstra, ..Default::default() };
+                            let options = op::GraphOptions {
+                                algorithm: op::Algorithm::Dijkstra,
+                                ..Default::default()
+                            };
                             let goal = g.node_count() as u32 - 1;
                             query = Some(match g.find_path(0, goal, &options) {
                                 Ok(p) => (p.status as u8, p.cost.to_bits(), p.nodes, p.iterations),
                                 Err(e) => (255, 0, e.class().bytes().map(u32::from).collect(), 0),
                             });
                         }
-                        let from_state = Some(op::Graph::from_state(bytes).map(|g| g.save_state()).map_err(|e| (e.class().to_string(), e.offset())));
-                        Restored { before, result, after, fresh, listener: vec![], resumed: None, from_state, query }
+                        let from_state = Some(
+                            op::Graph::from_state(bytes)
+                                .map(|g| g.save_state())
+                                .map_err(|e| (e.class().to_string(), e.offset())),
+                        );
+                        Restored {
+                            before,
+                            result,
+                            after,
+                            fresh,
+                            listener: vec![],
+                            resumed: None,
+                            from_state,
+                            query,
+                        }
                     }
                     StateKind::GraphAStar => {
                         let g = graph(SEARCH_NODES);
                         let csr = g.compile();
-                        let fresh = op::GraphAStar::new(csr, op::DefaultGraphCost, Estimate).save_state();
+                        let fresh =
+                            op::GraphAStar::new(csr, op::DefaultGraphCost, Estimate).save_state();
                         let mut s = op::GraphAStar::new(csr, op::DefaultGraphCost, Estimate);
                         s.set_record_expansions(true);
                         s.begin(0, 9).expect("host begin");
                         s.step(3);
                         let before = s.save_state();
-                        let result = s.restore_state(bytes).map_err(|e| (e.class().to_string(), e.offset()));
+                        let result = s
+                            .restore_state(bytes)
+                            .map_err(|e| (e.class().to_string(), e.offset()));
                         let after = s.save_state();
                         let resumed = if result.is_ok() {
                             let st = s.run(None);
@@ -926,9 +1232,26 @@ macro_rules! state_host {
                                 s.save_state(),
                             ))
                         } else {
-                            Some((status_byte(s.status()), s.iterations(), s.expanded_count(), 0, vec![], s.expansions().to_vec(), vec![]))
+                            Some((
+                                status_byte(s.status()),
+                                s.iterations(),
+                                s.expanded_count(),
+                                0,
+                                vec![],
+                                s.expansions().to_vec(),
+                                vec![],
+                            ))
                         };
-                        Restored { before, result, after, fresh, listener: vec![], resumed, from_state: None, query: None }
+                        Restored {
+                            before,
+                            result,
+                            after,
+                            fresh,
+                            listener: vec![],
+                            resumed,
+                            from_state: None,
+                            query: None,
+                        }
                     }
                 }
             }
@@ -939,26 +1262,53 @@ macro_rules! state_host {
                 match kind {
                     StateKind::Grid => {
                         out.push(("host".into(), grid().save_state()));
-                        out.push(("new-7x5".into(), op::Grid::new(7, 5).expect("grid").save_state()));
-                        out.push(("new-1x1".into(), op::Grid::new(1, 1).expect("grid").save_state()));
+                        out.push((
+                            "new-7x5".into(),
+                            op::Grid::new(7, 5).expect("grid").save_state(),
+                        ));
+                        out.push((
+                            "new-1x1".into(),
+                            op::Grid::new(1, 1).expect("grid").save_state(),
+                        ));
                         let mut g = op::Grid::new(17, 3).expect("grid");
                         g.set_cell(16, 2, 200).expect("cell");
                         out.push(("edited-17x3".into(), g.save_state()));
                     }
                     StateKind::HexGrid => {
                         out.push(("host".into(), hex().save_state()));
-                        out.push(("new-5x4-evenq".into(), op::HexGrid::new(5, 4, op::HexLayout::EvenQ).expect("hex").save_state()));
-                        out.push(("new-3x2-oddr".into(), op::HexGrid::new(3, 2, op::HexLayout::OddR).expect("hex").save_state()));
+                        out.push((
+                            "new-5x4-evenq".into(),
+                            op::HexGrid::new(5, 4, op::HexLayout::EvenQ)
+                                .expect("hex")
+                                .save_state(),
+                        ));
+                        out.push((
+                            "new-3x2-oddr".into(),
+                            op::HexGrid::new(3, 2, op::HexLayout::OddR)
+                                .expect("hex")
+                                .save_state(),
+                        ));
                     }
                     StateKind::VoxelGrid => {
                         out.push(("host".into(), voxel().save_state()));
-                        out.push(("new-18x3x17".into(), op::VoxelGrid::new(18, 3, 17, 1).expect("voxel").save_state()));
-                        out.push(("new-2x2x2".into(), op::VoxelGrid::new(2, 2, 2, 0).expect("voxel").save_state()));
+                        out.push((
+                            "new-18x3x17".into(),
+                            op::VoxelGrid::new(18, 3, 17, 1)
+                                .expect("voxel")
+                                .save_state(),
+                        ));
+                        out.push((
+                            "new-2x2x2".into(),
+                            op::VoxelGrid::new(2, 2, 2, 0).expect("voxel").save_state(),
+                        ));
                     }
                     StateKind::Graph => {
                         out.push(("host".into(), graph(6).save_state()));
                         out.push(("search-host".into(), graph(SEARCH_NODES).save_state()));
-                        out.push(("empty".into(), op::Graph::new(0).expect("graph").save_state()));
+                        out.push((
+                            "empty".into(),
+                            op::Graph::new(0).expect("graph").save_state(),
+                        ));
                         let mut big = graph(6).save_state()[..8].to_vec();
                         big.extend_from_slice(&(1i32 << 26).to_le_bytes());
                         big.extend_from_slice(&0i32.to_le_bytes());
@@ -973,13 +1323,23 @@ macro_rules! state_host {
                             s
                         };
                         out.push(("not-started".into(), fresh().save_state()));
-                        for (start, goal, steps) in [(0u32, 9u32, 0u64), (0, 9, 1), (0, 9, 3), (0, 9, 6), (2, 4, 2), (0, SEARCH_NODES - 1, 4)] {
+                        for (start, goal, steps) in [
+                            (0u32, 9u32, 0u64),
+                            (0, 9, 1),
+                            (0, 9, 3),
+                            (0, 9, 6),
+                            (2, 4, 2),
+                            (0, SEARCH_NODES - 1, 4),
+                        ] {
                             let mut s = fresh();
                             s.begin(start, goal).expect("begin");
                             if steps > 0 {
                                 s.step(steps);
                             }
-                            out.push((format!("begin-{start}-{goal}-step-{steps}"), s.save_state()));
+                            out.push((
+                                format!("begin-{start}-{goal}-step-{steps}"),
+                                s.save_state(),
+                            ));
                         }
                         for (start, goal) in [(0u32, 9u32), (0, SEARCH_NODES - 1), (5, 5)] {
                             let mut s = fresh();
@@ -1015,13 +1375,23 @@ pub fn check_state(kind: StateKind, bytes: &[u8]) -> Result<(), String> {
         Err((c, o)) => format!("{c} at {o}"),
     };
     if a.result != b.result {
-        return Err(format!("restore ({} bytes): expected {}, found {}", bytes.len(), res(&a.result), res(&b.result)));
+        return Err(format!(
+            "restore ({} bytes): expected {}, found {}",
+            bytes.len(),
+            res(&a.result),
+            res(&b.result)
+        ));
     }
     for (name, r) in [("onepath-reference", &a), ("onepath", &b)] {
         match &r.result {
             Ok(()) => {
                 if r.after != bytes {
-                    let at = r.after.iter().zip(bytes).position(|(x, y)| x != y).unwrap_or(r.after.len().min(bytes.len()));
+                    let at = r
+                        .after
+                        .iter()
+                        .zip(bytes)
+                        .position(|(x, y)| x != y)
+                        .unwrap_or(r.after.len().min(bytes.len()));
                     return Err(format!(
                         "{name}: accepted state re-encodes differently ({} bytes saved, {} given, first difference at byte {at})",
                         r.after.len(),
@@ -1030,16 +1400,28 @@ pub fn check_state(kind: StateKind, bytes: &[u8]) -> Result<(), String> {
                 }
             }
             Err(_) => {
-                let (expect, what) = if kind == StateKind::GraphAStar { (&r.fresh, "a new search's") } else { (&r.before, "the bytes before") };
+                let (expect, what) = if kind == StateKind::GraphAStar {
+                    (&r.fresh, "a new search's")
+                } else {
+                    (&r.before, "the bytes before")
+                };
                 if r.after != *expect {
-                    return Err(format!("{name}: after a failed restore ({}) the save differs from {what}", res(&r.result)));
+                    return Err(format!(
+                        "{name}: after a failed restore ({}) the save differs from {what}",
+                        res(&r.result)
+                    ));
                 }
                 if !r.listener.is_empty() {
-                    return Err(format!("{name}: a failed restore called listeners {:?}", r.listener));
+                    return Err(format!(
+                        "{name}: a failed restore called listeners {:?}",
+                        r.listener
+                    ));
                 }
                 if let Some(s) = &r.resumed {
                     if s.0 != 0 || s.1 != 0 || s.2 != 0 || !s.5.is_empty() {
-                        return Err(format!("{name}: search after a failed restore is not NotStarted: {s:?}"));
+                        return Err(format!(
+                            "{name}: search after a failed restore is not NotStarted: {s:?}"
+                        ));
                     }
                 }
             }
@@ -1049,14 +1431,26 @@ pub fn check_state(kind: StateKind, bytes: &[u8]) -> Result<(), String> {
         return Err("saves after the restore differ between the crates".into());
     }
     if a.listener != b.listener {
-        let k = (0..a.listener.len().max(b.listener.len())).find(|&k| a.listener.get(k) != b.listener.get(k)).unwrap_or(0);
-        return Err(format!("listener call {k}: expected {:?}, found {:?}", a.listener.get(k), b.listener.get(k)));
+        let k = (0..a.listener.len().max(b.listener.len()))
+            .find(|&k| a.listener.get(k) != b.listener.get(k))
+            .unwrap_or(0);
+        return Err(format!(
+            "listener call {k}: expected {:?}, found {:?}",
+            a.listener.get(k),
+            b.listener.get(k)
+        ));
     }
     if a.resumed != b.resumed {
-        return Err(format!("search continued after the restore: expected {:?}, found {:?}", a.resumed, b.resumed));
+        return Err(format!(
+            "search continued after the restore: expected {:?}, found {:?}",
+            a.resumed, b.resumed
+        ));
     }
     if a.query != b.query {
-        return Err(format!("query after the restore: expected {:?}, found {:?}", a.query, b.query));
+        return Err(format!(
+            "query after the restore: expected {:?}, found {:?}",
+            a.query, b.query
+        ));
     }
     if a.from_state != b.from_state {
         let t = |r: &Option<Result<Vec<u8>, (String, usize)>>| match r {
@@ -1064,7 +1458,11 @@ pub fn check_state(kind: StateKind, bytes: &[u8]) -> Result<(), String> {
             Some(Err((c, o))) => format!("{c} at {o}"),
             None => "-".into(),
         };
-        return Err(format!("from_state: expected {}, found {}", t(&a.from_state), t(&b.from_state)));
+        return Err(format!(
+            "from_state: expected {}, found {}",
+            t(&a.from_state),
+            t(&b.from_state)
+        ));
     }
     if let Some(Ok(saved)) = &a.from_state {
         if saved != bytes {
@@ -1105,9 +1503,15 @@ pub fn seed_corpus() -> Vec<(&'static str, String, Vec<u8>)> {
             out.push((kind.target(), name, bytes));
         }
     }
-    for (t, target) in ["graph_query", "graph_landmarks", "graph_points"].iter().enumerate() {
+    for (t, target) in ["graph_query", "graph_landmarks", "graph_points"]
+        .iter()
+        .enumerate()
+    {
         let mut r = crate::prng::SplitMix64::new(0xF0220 + t as u64);
-        for (i, len) in [16usize, 48, 96, 160, 256, 400, 640, 1024].iter().enumerate() {
+        for (i, len) in [16usize, 48, 96, 160, 256, 400, 640, 1024]
+            .iter()
+            .enumerate()
+        {
             let bytes: Vec<u8> = (0..*len).map(|_| r.next_u64() as u8).collect();
             out.push((*target, format!("random-{i:02}-{len}"), bytes));
         }

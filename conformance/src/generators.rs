@@ -91,7 +91,11 @@ fn landmark_spec(rng: &mut SplitMix64, n: usize) -> LandmarkSpec {
     let max = n.clamp(1, 6) as u64;
     LandmarkSpec {
         count: rng.range(1, max) as u32,
-        strategy: if rng.chance(0.5) { StrategySpec::Avoid } else { StrategySpec::Farthest },
+        strategy: if rng.chance(0.5) {
+            StrategySpec::Avoid
+        } else {
+            StrategySpec::Farthest
+        },
         seed: rng.below(1000) + 1,
     }
 }
@@ -101,7 +105,11 @@ pub fn random_queries(rng: &mut SplitMix64, n: usize, queries: usize) -> Vec<Que
     (0..queries)
         .map(|_| {
             let s = rng.below(n as u64) as u32;
-            let g = if rng.chance(0.125) { s } else { rng.below(n as u64) as u32 };
+            let g = if rng.chance(0.125) {
+                s
+            } else {
+                rng.below(n as u64) as u32
+            };
             (s, g)
         })
         .collect()
@@ -125,9 +133,20 @@ fn edges_graph(rng: &mut SplitMix64, kind: Kind, size: usize) -> GraphSpec {
         Kind::Sparse => {
             let m = n * 2 + rng.below(n as u64) as usize;
             let edges = (0..m)
-                .map(|_| (rng.below(n as u64) as u32, rng.below(n as u64) as u32, rng.below(10) as f64))
+                .map(|_| {
+                    (
+                        rng.below(n as u64) as u32,
+                        rng.below(n as u64) as u32,
+                        rng.below(10) as f64,
+                    )
+                })
                 .collect();
-            GraphSpec::Edges { node_count: n as u32, directed: true, edges, positions: None }
+            GraphSpec::Edges {
+                node_count: n as u32,
+                directed: true,
+                edges,
+                positions: None,
+            }
         }
         Kind::Dense => {
             let directed = rng.chance(0.5);
@@ -140,7 +159,12 @@ fn edges_graph(rng: &mut SplitMix64, kind: Kind, size: usize) -> GraphSpec {
                     }
                 }
             }
-            GraphSpec::Edges { node_count: n as u32, directed, edges, positions: None }
+            GraphSpec::Edges {
+                node_count: n as u32,
+                directed,
+                edges,
+                positions: None,
+            }
         }
         Kind::Grid | Kind::Road => {
             let (w, h) = lattice(n);
@@ -149,7 +173,11 @@ fn edges_graph(rng: &mut SplitMix64, kind: Kind, size: usize) -> GraphSpec {
                 .map(|i| {
                     let (x, y) = ((i % w) as f64, (i / w) as f64);
                     if road {
-                        [(x + 0.7 * rng.unit() - 0.35) * 100.0, (y + 0.7 * rng.unit() - 0.35) * 100.0, 0.0]
+                        [
+                            (x + 0.7 * rng.unit() - 0.35) * 100.0,
+                            (y + 0.7 * rng.unit() - 0.35) * 100.0,
+                            0.0,
+                        ]
                     } else {
                         [x, y, 0.0]
                     }
@@ -174,11 +202,20 @@ fn edges_graph(rng: &mut SplitMix64, kind: Kind, size: usize) -> GraphSpec {
                         continue;
                     }
                     let len = distance(positions[i], positions[j]);
-                    let weight = if road { len * (1.0 + 0.3 * rng.unit()) } else { len.ceil() + rng.below(3) as f64 };
+                    let weight = if road {
+                        len * (1.0 + 0.3 * rng.unit())
+                    } else {
+                        len.ceil() + rng.below(3) as f64
+                    };
                     edges.push((i as u32, j as u32, weight));
                 }
             }
-            GraphSpec::Edges { node_count: (w * h) as u32, directed: false, edges, positions: Some(positions) }
+            GraphSpec::Edges {
+                node_count: (w * h) as u32,
+                directed: false,
+                edges,
+                positions: Some(positions),
+            }
         }
         _ => unreachable!("not an edges kind"),
     }
@@ -189,7 +226,13 @@ fn points_graph(rng: &mut SplitMix64, kind: Kind, size: usize) -> GraphSpec {
     let side = (n as f64).sqrt() * 10.0;
     let three_d = kind == Kind::Points3d;
     let points: Vec<[f64; 3]> = (0..n)
-        .map(|_| [rng.unit() * side, rng.unit() * side, if three_d { rng.unit() * 20.0 } else { 0.0 }])
+        .map(|_| {
+            [
+                rng.unit() * side,
+                rng.unit() * side,
+                if three_d { rng.unit() * 20.0 } else { 0.0 },
+            ]
+        })
         .collect();
     let mode = match kind {
         Kind::Points(m) => m,
@@ -206,8 +249,15 @@ fn points_graph(rng: &mut SplitMix64, kind: Kind, size: usize) -> GraphSpec {
         PointMode::Explicit => n + rng.below(n as u64) as usize,
         _ => rng.below(3) as usize,
     };
-    let explicit = (0..explicit_count).map(|_| [rng.below(n as u64) as u32, rng.below(n as u64) as u32]).collect();
-    GraphSpec::Points { points, explicit, max_distance, nearest_count }
+    let explicit = (0..explicit_count)
+        .map(|_| [rng.below(n as u64) as u32, rng.below(n as u64) as u32])
+        .collect();
+    GraphSpec::Points {
+        points,
+        explicit,
+        max_distance,
+        nearest_count,
+    }
 }
 
 /// Generates a case of `kind` with about `size` nodes and `queries` queries.
@@ -224,14 +274,21 @@ pub fn generate(kind: Kind, seed: u64, size: usize, queries: usize) -> Generated
         Value::Object(m) => m,
         _ => unreachable!(),
     };
-    Generated { case: Case { graph, landmarks }, queries, integer_weights: kind.integer_weights(), provenance }
+    Generated {
+        case: Case { graph, landmarks },
+        queries,
+        integer_weights: kind.integer_weights(),
+        provenance,
+    }
 }
 
 /// The expanded directed edge list a graph spec denotes for an `Edges` graph (reverse edges of
 /// an undirected list included, in id order per [GRAPH.MUT.FROM]). `None` for point graphs.
 pub fn directed_edges(graph: &GraphSpec) -> Option<Vec<(u32, u32, f64)>> {
     match graph {
-        GraphSpec::Edges { edges, directed, .. } => {
+        GraphSpec::Edges {
+            edges, directed, ..
+        } => {
             let mut out = Vec::with_capacity(edges.len() * 2);
             for &(a, b, w) in edges {
                 out.push((a, b, w));
@@ -250,7 +307,9 @@ pub fn directed_edges(graph: &GraphSpec) -> Option<Vec<(u32, u32, f64)>> {
 pub fn road_network(n: usize, seed: u64) -> (Vec<[f64; 3]>, EdgeList) {
     let mut rng = SplitMix64::new(seed);
     match edges_graph(&mut rng, Kind::Road, n) {
-        GraphSpec::Edges { positions, edges, .. } => (positions.unwrap_or_default(), edges),
+        GraphSpec::Edges {
+            positions, edges, ..
+        } => (positions.unwrap_or_default(), edges),
         _ => unreachable!(),
     }
 }
@@ -272,7 +331,12 @@ mod tests {
     #[test]
     fn grid_weights_bound_distances() {
         let g = generate(Kind::Grid, 3, 25, 1);
-        if let GraphSpec::Edges { edges, positions: Some(p), .. } = &g.case.graph {
+        if let GraphSpec::Edges {
+            edges,
+            positions: Some(p),
+            ..
+        } = &g.case.graph
+        {
             for &(a, b, w) in edges {
                 assert!(w >= distance(p[a as usize], p[b as usize]));
                 assert_eq!(w, w.trunc());

@@ -16,7 +16,10 @@ pub struct RunOptions {
 
 impl RunOptions {
     /// The options of every matrix cell: no budget, recording on.
-    pub const MATRIX: RunOptions = RunOptions { iteration_budget: 0, record_expansions: true };
+    pub const MATRIX: RunOptions = RunOptions {
+        iteration_budget: 0,
+        record_expansions: true,
+    };
 }
 
 /// A deterministic `link_valid` rule, as data so it can cross a process boundary.
@@ -72,7 +75,10 @@ pub struct BuildFailure {
 impl BuildFailure {
     /// A failure with a class and an index.
     pub fn new(class: &str, index: Option<usize>) -> Self {
-        BuildFailure { class: class.to_string(), index }
+        BuildFailure {
+            class: class.to_string(),
+            index,
+        }
     }
 }
 
@@ -171,7 +177,9 @@ impl HeuristicRule {
         let base = ((from as u64 * 7 + to as u64) % 5) as f64;
         let hit = |m: u32| (from as u64 + to as u64) % m as u64 == 0;
         match self {
-            HeuristicRule::Mod { mul, modulus } => ((from as u64 * mul as u64 + to as u64) % modulus as u64) as f64,
+            HeuristicRule::Mod { mul, modulus } => {
+                ((from as u64 * mul as u64 + to as u64) % modulus as u64) as f64
+            }
             HeuristicRule::InfinityWhere { m, r } => {
                 if from % m == r {
                     f64::INFINITY
@@ -211,7 +219,9 @@ pub enum HookCall {
 impl std::fmt::Display for HookCall {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match *self {
-            HookCall::EdgeCost(a, b, w) => write!(f, "edge_cost({a}, {b}, {:?})", f64::from_bits(w)),
+            HookCall::EdgeCost(a, b, w) => {
+                write!(f, "edge_cost({a}, {b}, {:?})", f64::from_bits(w))
+            }
             HookCall::Blocked(n) => write!(f, "blocked({n})"),
             HookCall::Heuristic(a, b) => write!(f, "heuristic({a}, {b})"),
         }
@@ -350,11 +360,19 @@ pub trait Implementation: Sync {
     /// with every listed variant through tier-1 `find_path`. Returns one list of outcomes per
     /// variant, in the order given, each with one outcome per query. A graph or landmark build
     /// failure is reported as an error outcome for each affected query.
-    fn run_case(&self, case: &Case, variants: &[Variant], queries: &[Query], opts: RunOptions) -> Vec<Vec<Outcome>>;
+    fn run_case(
+        &self,
+        case: &Case,
+        variants: &[Variant],
+        queries: &[Query],
+        opts: RunOptions,
+    ) -> Vec<Vec<Outcome>>;
 
     /// One query of one variant (a convenience over [`Implementation::run_case`]).
     fn run_query(&self, case: &Case, variant: Variant, query: Query, opts: RunOptions) -> Outcome {
-        self.run_case(case, &[variant], &[query], opts).remove(0).remove(0)
+        self.run_case(case, &[variant], &[query], opts)
+            .remove(0)
+            .remove(0)
     }
 
     /// Runs one query on the tier-2 search of the variant (`GraphAStar` or
@@ -371,7 +389,13 @@ pub trait Implementation: Sync {
 
     /// Runs the tier-2 search of the variant (as [`Implementation::run_sliced`]) with a cancel
     /// flag set before the call ([GRAPH.ASTAR.RUN]); `Err` is the class of a failed `begin` or build.
-    fn run_cancelled(&self, case: &Case, variant: Variant, query: Query, first_steps: u64) -> Result<CancelTrace, String>;
+    fn run_cancelled(
+        &self,
+        case: &Case,
+        variant: Variant,
+        query: Query,
+        first_steps: u64,
+    ) -> Result<CancelTrace, String>;
 
     /// Runs an error script, one result per operation; an operation whose target does not exist
     /// yet (or after a failed constructor) reports a class starting with `harness:`.
@@ -389,7 +413,10 @@ pub trait Implementation: Sync {
     /// Runs one state request ([CONF.IMPL.STATE]): builds a recipe's object and restores bytes
     /// into it, or calls `from_state`. `Err` is a harness problem (a recipe that cannot be built);
     /// the default body reports [`crate::state::UNIMPLEMENTED`].
-    fn run_state(&self, request: &crate::state::StateRequest) -> Result<crate::state::StateReply, String> {
+    fn run_state(
+        &self,
+        request: &crate::state::StateRequest,
+    ) -> Result<crate::state::StateReply, String> {
         let _ = request;
         Err(crate::state::UNIMPLEMENTED.to_string())
     }
@@ -397,7 +424,11 @@ pub trait Implementation: Sync {
     /// As [`Implementation::run_state`], naming the request: the golden or hostile state vector id
     /// or the generated case name the state section built it for. Only a port uses the label
     /// (requests, ledger, reports, [DRIVER.MSG.REQUEST]); the default ignores it.
-    fn run_state_as(&self, label: &str, request: &crate::state::StateRequest) -> Result<crate::state::StateReply, String> {
+    fn run_state_as(
+        &self,
+        label: &str,
+        request: &crate::state::StateRequest,
+    ) -> Result<crate::state::StateReply, String> {
         let _ = label;
         self.run_state(request)
     }

@@ -131,7 +131,10 @@ fn write(node: &Node, indent: usize, out: &mut String) {
 /// Serializes `value` in the committed-file layout, ending with a newline.
 pub fn to_text<T: Serialize>(value: &T) -> String {
     let compact = serde_json::to_string(value).expect("value serializes");
-    let mut parser = Parser { text: compact.as_bytes(), at: 0 };
+    let mut parser = Parser {
+        text: compact.as_bytes(),
+        at: 0,
+    };
     let node = parser.node();
     let mut out = String::new();
     write(&node, 0, &mut out);

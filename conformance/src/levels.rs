@@ -75,8 +75,20 @@ pub struct Break {
 }
 
 impl Break {
-    fn new(level: Level, what: impl Into<String>, expected: impl Into<String>, found: impl Into<String>) -> Self {
-        Break { level, what: what.into(), expected: expected.into(), found: found.into(), step: None, context: None }
+    fn new(
+        level: Level,
+        what: impl Into<String>,
+        expected: impl Into<String>,
+        found: impl Into<String>,
+    ) -> Self {
+        Break {
+            level,
+            what: what.into(),
+            expected: expected.into(),
+            found: found.into(),
+            step: None,
+            context: None,
+        }
     }
 }
 
@@ -89,7 +101,11 @@ pub fn window<T: std::fmt::Display>(list: &[T], i: usize) -> String {
         parts.push("...".into());
     }
     for (k, x) in list.iter().enumerate().take(hi).skip(lo) {
-        parts.push(if k == i { format!("[{x}]") } else { x.to_string() });
+        parts.push(if k == i {
+            format!("[{x}]")
+        } else {
+            x.to_string()
+        });
     }
     if i >= list.len() {
         parts.push("[end]".into());
@@ -111,50 +127,118 @@ fn first_index<T: PartialEq>(a: &[T], b: &[T]) -> Option<usize> {
 pub fn outcome_break(expected: &Outcome, found: &Outcome) -> Option<Break> {
     match (expected, found) {
         (Outcome::Error(a), Outcome::Error(b)) if a == b => None,
-        (Outcome::Error(a), Outcome::Error(b)) => Some(Break::new(Level::L1, "error class", a.clone(), b.clone())),
-        (Outcome::Path(_), Outcome::Error(b)) => Some(Break::new(Level::L1, "kind", "a result", format!("error {b}"))),
-        (Outcome::Error(a), Outcome::Path(_)) => Some(Break::new(Level::L1, "kind", format!("error {a}"), "a result")),
+        (Outcome::Error(a), Outcome::Error(b)) => {
+            Some(Break::new(Level::L1, "error class", a.clone(), b.clone()))
+        }
+        (Outcome::Path(_), Outcome::Error(b)) => Some(Break::new(
+            Level::L1,
+            "kind",
+            "a result",
+            format!("error {b}"),
+        )),
+        (Outcome::Error(a), Outcome::Path(_)) => Some(Break::new(
+            Level::L1,
+            "kind",
+            format!("error {a}"),
+            "a result",
+        )),
         (Outcome::Path(a), Outcome::Path(b)) => {
             use crate::outcome::StatusCode::BudgetExhausted;
             // A budget that runs out in one and not the other is an iteration-count (trace)
             // difference, not a found / not-found one.
             let finished = a.status != BudgetExhausted && b.status != BudgetExhausted;
             if finished && a.status != b.status {
-                return Some(Break::new(Level::L1, "status", format!("{:?}", a.status), format!("{:?}", b.status)));
+                return Some(Break::new(
+                    Level::L1,
+                    "status",
+                    format!("{:?}", a.status),
+                    format!("{:?}", b.status),
+                ));
             }
             if finished && a.cost.to_bits() != b.cost.to_bits() {
-                return Some(Break::new(Level::L1, "cost bits", cost_text(a.cost), cost_text(b.cost)));
+                return Some(Break::new(
+                    Level::L1,
+                    "cost bits",
+                    cost_text(a.cost),
+                    cost_text(b.cost),
+                ));
             }
             if a.algorithm != b.algorithm {
-                return Some(Break::new(Level::L2, "algorithm", format!("{:?}", a.algorithm), format!("{:?}", b.algorithm)));
+                return Some(Break::new(
+                    Level::L2,
+                    "algorithm",
+                    format!("{:?}", a.algorithm),
+                    format!("{:?}", b.algorithm),
+                ));
             }
             if a.status != b.status && finished {
-                return Some(Break::new(Level::L2, "status", format!("{:?}", a.status), format!("{:?}", b.status)));
+                return Some(Break::new(
+                    Level::L2,
+                    "status",
+                    format!("{:?}", a.status),
+                    format!("{:?}", b.status),
+                ));
             }
             if let Some(i) = first_index(&a.nodes, &b.nodes) {
-                let show = |l: &[u32]| l.get(i).map_or("end of path".to_string(), |n| format!("node {n}"));
-                let mut br = Break::new(Level::L2, format!("path position {i}"), show(&a.nodes), show(&b.nodes));
+                let show = |l: &[u32]| {
+                    l.get(i)
+                        .map_or("end of path".to_string(), |n| format!("node {n}"))
+                };
+                let mut br = Break::new(
+                    Level::L2,
+                    format!("path position {i}"),
+                    show(&a.nodes),
+                    show(&b.nodes),
+                );
                 br.context = Some((window(&a.nodes, i), window(&b.nodes, i)));
                 return Some(br);
             }
             if let Some(i) = first_index(&a.expanded, &b.expanded) {
-                let show = |l: &[u32]| l.get(i).map_or("end of list".to_string(), |n| format!("node {n}"));
-                let mut br = Break::new(Level::L3, format!("expansion step {i}"), show(&a.expanded), show(&b.expanded));
+                let show = |l: &[u32]| {
+                    l.get(i)
+                        .map_or("end of list".to_string(), |n| format!("node {n}"))
+                };
+                let mut br = Break::new(
+                    Level::L3,
+                    format!("expansion step {i}"),
+                    show(&a.expanded),
+                    show(&b.expanded),
+                );
                 br.step = Some(i);
                 br.context = Some((window(&a.expanded, i), window(&b.expanded, i)));
                 return Some(br);
             }
             if a.status != b.status {
-                return Some(Break::new(Level::L3, "status (iteration budget)", format!("{:?}", a.status), format!("{:?}", b.status)));
+                return Some(Break::new(
+                    Level::L3,
+                    "status (iteration budget)",
+                    format!("{:?}", a.status),
+                    format!("{:?}", b.status),
+                ));
             }
             if a.cost.to_bits() != b.cost.to_bits() {
-                return Some(Break::new(Level::L3, "cost bits (iteration budget)", cost_text(a.cost), cost_text(b.cost)));
+                return Some(Break::new(
+                    Level::L3,
+                    "cost bits (iteration budget)",
+                    cost_text(a.cost),
+                    cost_text(b.cost),
+                ));
             }
             if a.iterations != b.iterations {
-                return Some(Break::new(Level::L3, "iterations", a.iterations.to_string(), b.iterations.to_string()));
+                return Some(Break::new(
+                    Level::L3,
+                    "iterations",
+                    a.iterations.to_string(),
+                    b.iterations.to_string(),
+                ));
             }
             if a.expanded_count != b.expanded_count {
-                return Some(Break::new(Level::L3, "expanded_count", a.expanded_count.to_string(), b.expanded_count.to_string()));
+                return Some(Break::new(
+                    Level::L3,
+                    "expanded_count",
+                    a.expanded_count.to_string(),
+                    b.expanded_count.to_string(),
+                ));
             }
             None
         }
@@ -164,26 +248,59 @@ pub fn outcome_break(expected: &Outcome, found: &Outcome) -> Option<Break> {
 /// Build failures: value versus failure and the class break L1, the index breaks L4.
 pub fn failure_break(expected: &BuildFailure, found: &BuildFailure) -> Option<Break> {
     if expected.class != found.class {
-        return Some(Break::new(Level::L1, "error class", expected.to_string(), found.to_string()));
+        return Some(Break::new(
+            Level::L1,
+            "error class",
+            expected.to_string(),
+            found.to_string(),
+        ));
     }
     if expected.index != found.index {
-        return Some(Break::new(Level::L4, "error index", expected.to_string(), found.to_string()));
+        return Some(Break::new(
+            Level::L4,
+            "error index",
+            expected.to_string(),
+            found.to_string(),
+        ));
     }
     None
 }
 
 /// Results of an error script ([CONF.IMPL.OPS]).
-pub fn ops_break(expected: &[Result<u64, BuildFailure>], found: &[Result<u64, BuildFailure>]) -> Option<Break> {
+pub fn ops_break(
+    expected: &[Result<u64, BuildFailure>],
+    found: &[Result<u64, BuildFailure>],
+) -> Option<Break> {
     if expected.len() != found.len() {
-        return Some(Break::new(Level::L1, "result count", expected.len().to_string(), found.len().to_string()));
+        return Some(Break::new(
+            Level::L1,
+            "result count",
+            expected.len().to_string(),
+            found.len().to_string(),
+        ));
     }
     let mut worst: Option<Break> = None;
     for (i, (e, f)) in expected.iter().zip(found).enumerate() {
         let b = match (e, f) {
             (Ok(a), Ok(b)) if a == b => None,
-            (Ok(a), Ok(b)) => Some(Break::new(Level::L1, format!("operation {i} value"), a.to_string(), b.to_string())),
-            (Ok(a), Err(b)) => Some(Break::new(Level::L1, format!("operation {i}"), format!("value {a}"), b.to_string())),
-            (Err(a), Ok(b)) => Some(Break::new(Level::L1, format!("operation {i}"), a.to_string(), format!("value {b}"))),
+            (Ok(a), Ok(b)) => Some(Break::new(
+                Level::L1,
+                format!("operation {i} value"),
+                a.to_string(),
+                b.to_string(),
+            )),
+            (Ok(a), Err(b)) => Some(Break::new(
+                Level::L1,
+                format!("operation {i}"),
+                format!("value {a}"),
+                b.to_string(),
+            )),
+            (Err(a), Ok(b)) => Some(Break::new(
+                Level::L1,
+                format!("operation {i}"),
+                a.to_string(),
+                format!("value {b}"),
+            )),
             (Err(a), Err(b)) => failure_break(a, b).map(|mut x| {
                 x.what = format!("operation {i} {}", x.what);
                 x
@@ -204,20 +321,41 @@ pub fn lowest(a: Option<Break>, b: Option<Break>) -> Option<Break> {
 
 /// Point-graph links: different CSR edges break L1 (the graph differs), a different
 /// `link_valid` call log breaks L3.
-pub fn links_break(expected: &Result<LinkResult, BuildFailure>, found: &Result<LinkResult, BuildFailure>) -> Option<Break> {
+pub fn links_break(
+    expected: &Result<LinkResult, BuildFailure>,
+    found: &Result<LinkResult, BuildFailure>,
+) -> Option<Break> {
     match (expected, found) {
         (Err(a), Err(b)) => failure_break(a, b),
         (Ok(_), Err(b)) => Some(Break::new(Level::L1, "kind", "links", b.to_string())),
         (Err(a), Ok(_)) => Some(Break::new(Level::L1, "kind", a.to_string(), "links")),
         (Ok(a), Ok(b)) => {
-            let same = |x: &(u32, u32, f64), y: &(u32, u32, f64)| x.0 == y.0 && x.1 == y.1 && x.2.to_bits() == y.2.to_bits();
+            let same = |x: &(u32, u32, f64), y: &(u32, u32, f64)| {
+                x.0 == y.0 && x.1 == y.1 && x.2.to_bits() == y.2.to_bits()
+            };
             let n = a.edges.len().max(b.edges.len());
-            if let Some(i) = (0..n).find(|&i| !matches!((a.edges.get(i), b.edges.get(i)), (Some(x), Some(y)) if same(x, y))) {
-                let show = |e: Option<&(u32, u32, f64)>| e.map_or("end of edges".to_string(), |e| format!("{} -> {} weight {:?}", e.0, e.1, e.2));
-                return Some(Break::new(Level::L1, format!("CSR edge slot {i}"), show(a.edges.get(i)), show(b.edges.get(i))));
+            if let Some(i) = (0..n).find(
+                |&i| !matches!((a.edges.get(i), b.edges.get(i)), (Some(x), Some(y)) if same(x, y)),
+            ) {
+                let show = |e: Option<&(u32, u32, f64)>| {
+                    e.map_or("end of edges".to_string(), |e| {
+                        format!("{} -> {} weight {:?}", e.0, e.1, e.2)
+                    })
+                };
+                return Some(Break::new(
+                    Level::L1,
+                    format!("CSR edge slot {i}"),
+                    show(a.edges.get(i)),
+                    show(b.edges.get(i)),
+                ));
             }
             first_index(&a.calls, &b.calls).map(|i| {
-                let mut br = Break::new(Level::L3, format!("link_valid call {i}"), format!("{:?}", a.calls.get(i)), format!("{:?}", b.calls.get(i)));
+                let mut br = Break::new(
+                    Level::L3,
+                    format!("link_valid call {i}"),
+                    format!("{:?}", a.calls.get(i)),
+                    format!("{:?}", b.calls.get(i)),
+                );
                 br.step = Some(i);
                 br
             })
@@ -229,7 +367,12 @@ pub fn links_break(expected: &Result<LinkResult, BuildFailure>, found: &Result<L
 pub fn calls_break(expected: &[HookCall], found: &[HookCall]) -> Option<Break> {
     first_index(expected, found).map(|i| {
         let show = |c: Option<&HookCall>| c.map_or("end of calls".to_string(), |c| c.to_string());
-        let mut br = Break::new(Level::L3, format!("hook call {i}"), show(expected.get(i)), show(found.get(i)));
+        let mut br = Break::new(
+            Level::L3,
+            format!("hook call {i}"),
+            show(expected.get(i)),
+            show(found.get(i)),
+        );
         br.step = Some(i);
         br.context = Some((window(expected, i), window(found, i)));
         br
@@ -237,61 +380,115 @@ pub fn calls_break(expected: &[HookCall], found: &[HookCall]) -> Option<Break> {
 }
 
 /// Cancel traces: the resumed outcome by [`outcome_break`], the `(status, iterations)` pairs at L3.
-pub fn cancel_break(expected: &Result<CancelTrace, String>, found: &Result<CancelTrace, String>) -> Option<Break> {
+pub fn cancel_break(
+    expected: &Result<CancelTrace, String>,
+    found: &Result<CancelTrace, String>,
+) -> Option<Break> {
     match (expected, found) {
         (Err(a), Err(b)) if a == b => None,
         (Err(a), Err(b)) => Some(Break::new(Level::L1, "error class", a.clone(), b.clone())),
-        (Ok(_), Err(b)) => Some(Break::new(Level::L1, "kind", "a trace", format!("error {b}"))),
-        (Err(a), Ok(_)) => Some(Break::new(Level::L1, "kind", format!("error {a}"), "a trace")),
+        (Ok(_), Err(b)) => Some(Break::new(
+            Level::L1,
+            "kind",
+            "a trace",
+            format!("error {b}"),
+        )),
+        (Err(a), Ok(_)) => Some(Break::new(
+            Level::L1,
+            "kind",
+            format!("error {a}"),
+            "a trace",
+        )),
         (Ok(a), Ok(b)) => {
             let resumed = outcome_break(&a.resumed, &b.resumed).map(|mut x| {
                 x.what = format!("resumed: {}", x.what);
                 x
             });
-            let trace = [("before", a.before, b.before), ("cancelled", a.cancelled, b.cancelled), ("cancelled again", a.cancelled_again, b.cancelled_again)]
-                .into_iter()
-                .find(|(_, x, y)| x != y)
-                .map(|(what, x, y)| Break::new(Level::L3, format!("cancel trace {what}"), format!("{x:?}"), format!("{y:?}")));
+            let trace = [
+                ("before", a.before, b.before),
+                ("cancelled", a.cancelled, b.cancelled),
+                ("cancelled again", a.cancelled_again, b.cancelled_again),
+            ]
+            .into_iter()
+            .find(|(_, x, y)| x != y)
+            .map(|(what, x, y)| {
+                Break::new(
+                    Level::L3,
+                    format!("cancel trace {what}"),
+                    format!("{x:?}"),
+                    format!("{y:?}"),
+                )
+            });
             lowest(resumed, trace)
         }
     }
 }
 
 /// OPLM bytes of a build: different bytes break L4, build failures L1.
-pub fn oplm_build_break(expected: &Result<Vec<u8>, String>, found: &Result<Vec<u8>, String>) -> Option<Break> {
+pub fn oplm_build_break(
+    expected: &Result<Vec<u8>, String>,
+    found: &Result<Vec<u8>, String>,
+) -> Option<Break> {
     match (expected, found) {
         (Ok(a), Ok(b)) if a == b => None,
         (Ok(a), Ok(b)) => Some(bytes_break("OPLM bytes", a, b)),
         (Err(a), Err(b)) if a == b => None,
-        (a, b) => Some(Break::new(Level::L1, "landmark build", format!("{a:?}").chars().take(80).collect::<String>(), format!("{b:?}").chars().take(80).collect::<String>())),
+        (a, b) => Some(Break::new(
+            Level::L1,
+            "landmark build",
+            format!("{a:?}").chars().take(80).collect::<String>(),
+            format!("{b:?}").chars().take(80).collect::<String>(),
+        )),
     }
 }
 
 /// Two byte strings that differ: L4, with the first differing offset.
 pub fn bytes_break(what: &str, a: &[u8], b: &[u8]) -> Break {
     let i = first_index(a, b).unwrap_or(0);
-    let show = |x: &[u8]| x.get(i).map_or(format!("end at {}", x.len()), |v| format!("byte {v:#04x} (length {})", x.len()));
+    let show = |x: &[u8]| {
+        x.get(i).map_or(format!("end at {}", x.len()), |v| {
+            format!("byte {v:#04x} (length {})", x.len())
+        })
+    };
     let mut br = Break::new(Level::L4, format!("{what} offset {i}"), show(a), show(b));
     br.step = Some(i);
     br
 }
 
 /// Lower bounds: L3 (they steer ALT searches but never change a cost).
-pub fn bounds_break(expected: &Result<Vec<f64>, String>, found: &Result<Vec<f64>, String>) -> Option<Break> {
+pub fn bounds_break(
+    expected: &Result<Vec<f64>, String>,
+    found: &Result<Vec<f64>, String>,
+) -> Option<Break> {
     match (expected, found) {
         (Ok(a), Ok(b)) => {
             let n = a.len().max(b.len());
-            (0..n).find(|&i| a.get(i).map(|x| x.to_bits()) != b.get(i).map(|x| x.to_bits())).map(|i| {
-                Break::new(Level::L3, format!("lower bound {i}"), format!("{:?}", a.get(i)), format!("{:?}", b.get(i)))
-            })
+            (0..n)
+                .find(|&i| a.get(i).map(|x| x.to_bits()) != b.get(i).map(|x| x.to_bits()))
+                .map(|i| {
+                    Break::new(
+                        Level::L3,
+                        format!("lower bound {i}"),
+                        format!("{:?}", a.get(i)),
+                        format!("{:?}", b.get(i)),
+                    )
+                })
         }
         (Err(a), Err(b)) if a == b => None,
-        (a, b) => Some(Break::new(Level::L1, "lower bounds", format!("{:?}", a.as_ref().err()), format!("{:?}", b.as_ref().err()))),
+        (a, b) => Some(Break::new(
+            Level::L1,
+            "lower bounds",
+            format!("{:?}", a.as_ref().err()),
+            format!("{:?}", b.as_ref().err()),
+        )),
     }
 }
 
 /// OPLM deserialization: everything breaks L4 (acceptance, class, offset, re-serialized bytes).
-pub fn deserialize_break(expected: &Result<Vec<u8>, OplmError>, found: &Result<Vec<u8>, OplmError>) -> Option<Break> {
+pub fn deserialize_break(
+    expected: &Result<Vec<u8>, OplmError>,
+    found: &Result<Vec<u8>, OplmError>,
+) -> Option<Break> {
     let show = |r: &Result<Vec<u8>, OplmError>| match r {
         Ok(b) => format!("accepted ({} bytes)", b.len()),
         Err(e) => format!("{} at {}", e.class, e.offset),
@@ -300,17 +497,32 @@ pub fn deserialize_break(expected: &Result<Vec<u8>, OplmError>, found: &Result<V
         (Ok(a), Ok(b)) if a == b => None,
         (Ok(a), Ok(b)) => Some(bytes_break("re-serialized OPLM", a, b)),
         (Err(a), Err(b)) if a == b => None,
-        _ => Some(Break::new(Level::L4, "OPLM deserialize", show(expected), show(found))),
+        _ => Some(Break::new(
+            Level::L4,
+            "OPLM deserialize",
+            show(expected),
+            show(found),
+        )),
     }
 }
 
 /// State replies: restore result, bytes and listener calls break L4; the search's final
 /// status and cost L1, its path L2, its counters and recorded list L3.
-pub fn state_break(expected: &Result<crate::state::StateReply, String>, found: &Result<crate::state::StateReply, String>) -> Option<Break> {
+pub fn state_break(
+    expected: &Result<crate::state::StateReply, String>,
+    found: &Result<crate::state::StateReply, String>,
+) -> Option<Break> {
     let (e, f) = match (expected, found) {
         (Ok(e), Ok(f)) => (e, f),
         (Err(a), Err(b)) if a == b => return None,
-        (a, b) => return Some(Break::new(Level::L4, "state request", format!("{:?}", a.as_ref().err()), format!("{:?}", b.as_ref().err()))),
+        (a, b) => {
+            return Some(Break::new(
+                Level::L4,
+                "state request",
+                format!("{:?}", a.as_ref().err()),
+                format!("{:?}", b.as_ref().err()),
+            ))
+        }
     };
     let show = |r: &Option<Result<(), crate::state::StateError>>| match r {
         None => "no restore".to_string(),
@@ -320,34 +532,75 @@ pub fn state_break(expected: &Result<crate::state::StateReply, String>, found: &
     if e.restore != f.restore {
         // The root cause: what the search does after a wrongly accepted (or rejected) state
         // follows from it.
-        return Some(Break::new(Level::L4, "restore result", show(&e.restore), show(&f.restore)));
+        return Some(Break::new(
+            Level::L4,
+            "restore result",
+            show(&e.restore),
+            show(&f.restore),
+        ));
     }
     let mut worst = None;
     if let (Some(a), Some(b)) = (&e.search, &f.search) {
-        let pair = |x: &crate::state::SearchSummary| format!("{:?} cost {:?}", x.status, f64::from_bits(x.cost_bits));
+        let pair = |x: &crate::state::SearchSummary| {
+            format!("{:?} cost {:?}", x.status, f64::from_bits(x.cost_bits))
+        };
         worst = if a.status != b.status || a.cost_bits != b.cost_bits {
-            Some(Break::new(Level::L1, "search after restore: status / cost", pair(a), pair(b)))
+            Some(Break::new(
+                Level::L1,
+                "search after restore: status / cost",
+                pair(a),
+                pair(b),
+            ))
         } else if let Some(i) = first_index(&a.path, &b.path) {
-            Some(Break::new(Level::L2, format!("search after restore: path position {i}"), format!("{:?}", a.path.get(i)), format!("{:?}", b.path.get(i))))
+            Some(Break::new(
+                Level::L2,
+                format!("search after restore: path position {i}"),
+                format!("{:?}", a.path.get(i)),
+                format!("{:?}", b.path.get(i)),
+            ))
         } else if let Some(i) = first_index(&a.expansions, &b.expansions) {
-            let mut br = Break::new(Level::L3, format!("search after restore: expansion step {i}"), format!("{:?}", a.expansions.get(i)), format!("{:?}", b.expansions.get(i)));
+            let mut br = Break::new(
+                Level::L3,
+                format!("search after restore: expansion step {i}"),
+                format!("{:?}", a.expansions.get(i)),
+                format!("{:?}", b.expansions.get(i)),
+            );
             br.step = Some(i);
             br.context = Some((window(&a.expansions, i), window(&b.expansions, i)));
             Some(br)
         } else if (a.iterations, a.expanded) != (b.iterations, b.expanded) {
-            Some(Break::new(Level::L3, "search after restore: counters", format!("{} / {}", a.iterations, a.expanded), format!("{} / {}", b.iterations, b.expanded)))
+            Some(Break::new(
+                Level::L3,
+                "search after restore: counters",
+                format!("{} / {}", a.iterations, a.expanded),
+                format!("{} / {}", b.iterations, b.expanded),
+            ))
         } else {
             None
         };
     } else if e.search.is_some() != f.search.is_some() {
-        worst = Some(Break::new(Level::L1, "search summary", format!("{:?}", e.search.is_some()), format!("{:?}", f.search.is_some())));
+        worst = Some(Break::new(
+            Level::L1,
+            "search summary",
+            format!("{:?}", e.search.is_some()),
+            format!("{:?}", f.search.is_some()),
+        ));
     }
     let bytes = if e.before != f.before {
-        Some(bytes_break("state bytes before restore", &e.before, &f.before))
+        Some(bytes_break(
+            "state bytes before restore",
+            &e.before,
+            &f.before,
+        ))
     } else if e.after != f.after {
         Some(bytes_break("state bytes after restore", &e.after, &f.after))
     } else if e.cells != f.cells {
-        Some(Break::new(Level::L4, "listener calls", format!("{} calls", e.cells.len()), format!("{} calls", f.cells.len())))
+        Some(Break::new(
+            Level::L4,
+            "listener calls",
+            format!("{} calls", e.cells.len()),
+            format!("{} calls", f.cells.len()),
+        ))
     } else {
         None
     };
@@ -399,7 +652,15 @@ mod tests {
     use crate::outcome::{AlgorithmCode, PathOutcome, StatusCode};
 
     fn p() -> PathOutcome {
-        PathOutcome { algorithm: AlgorithmCode::Astar, status: StatusCode::Found, cost: 4.0, iterations: 5, expanded_count: 4, nodes: vec![0, 2, 3], expanded: vec![0, 1, 2, 4] }
+        PathOutcome {
+            algorithm: AlgorithmCode::Astar,
+            status: StatusCode::Found,
+            cost: 4.0,
+            iterations: 5,
+            expanded_count: 4,
+            nodes: vec![0, 2, 3],
+            expanded: vec![0, 1, 2, 4],
+        }
     }
 
     #[test]
@@ -420,6 +681,11 @@ mod tests {
     fn path_breaks_l2() {
         let mut b = p();
         b.nodes[1] = 1;
-        assert_eq!(outcome_break(&Outcome::Path(p()), &Outcome::Path(b)).unwrap().level, Level::L2);
+        assert_eq!(
+            outcome_break(&Outcome::Path(p()), &Outcome::Path(b))
+                .unwrap()
+                .level,
+            Level::L2
+        );
     }
 }

@@ -14,14 +14,14 @@
 
 pub mod adapters;
 pub mod checks;
-pub mod fuzzing;
 pub mod expectations;
+pub mod fuzzing;
 pub mod generators;
 pub mod implementation;
 pub mod json_text;
 pub mod levels;
-pub mod movingai;
 pub mod links_bf;
+pub mod movingai;
 pub mod oracle;
 pub mod outcome;
 pub mod port;
@@ -37,8 +37,9 @@ pub mod vectors;
 pub use adapters::{OptimizedCrate, ReferenceCrate};
 pub use checks::{certify, Config};
 pub use implementation::{
-    BlockedRule, BuildFailure, CancelTrace, CostRule, GraphOp, HeuristicRule, HookCall, HookSpec, HookedQuery, HookedRun,
-    Implementation, LinkRequest, LinkResult, LinkRule, OplmError, RunOptions, SearchCode,
+    BlockedRule, BuildFailure, CancelTrace, CostRule, GraphOp, HeuristicRule, HookCall, HookSpec,
+    HookedQuery, HookedRun, Implementation, LinkRequest, LinkResult, LinkRule, OplmError,
+    RunOptions, SearchCode,
 };
 pub use outcome::{first_difference, Difference, Outcome, PathOutcome};
 pub use report::{Failure, Report, Section};

@@ -11,8 +11,10 @@ fn d2(a: [f64; 3], b: [f64; 3]) -> f64 {
 
 /// Candidates of point `i` in the nearest order of [GRAPH.PT.ORDER].
 pub fn nearest_order(points: &[[f64; 3]], i: usize) -> Vec<(f64, u32)> {
-    let mut c: Vec<(f64, u32)> =
-        (0..points.len()).filter(|&j| j != i).map(|j| (d2(points[i], points[j]), j as u32)).collect();
+    let mut c: Vec<(f64, u32)> = (0..points.len())
+        .filter(|&j| j != i)
+        .map(|j| (d2(points[i], points[j]), j as u32))
+        .collect();
     c.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     c
 }
@@ -30,7 +32,11 @@ pub fn build_links(req: &LinkRequest) -> LinkResult {
         }
         None => true,
     };
-    let mut pairs: Vec<(u32, u32)> = req.explicit.iter().map(|l| (l[0].min(l[1]), l[0].max(l[1]))).collect();
+    let mut pairs: Vec<(u32, u32)> = req
+        .explicit
+        .iter()
+        .map(|l| (l[0].min(l[1]), l[0].max(l[1])))
+        .collect();
     let limit = req.max_distance * req.max_distance;
     if req.nearest_count > 0 {
         for i in 0..n {
@@ -52,7 +58,8 @@ pub fn build_links(req: &LinkRequest) -> LinkResult {
     } else if req.max_distance > 0.0 {
         for a in 0..n {
             for b in a + 1..n {
-                if d2(req.points[a], req.points[b]) <= limit && ask(a as u32, b as u32, &mut calls) {
+                if d2(req.points[a], req.points[b]) <= limit && ask(a as u32, b as u32, &mut calls)
+                {
                     pairs.push((a as u32, b as u32));
                 }
             }
@@ -75,7 +82,11 @@ pub fn build_links(req: &LinkRequest) -> LinkResult {
 /// True when some point's nearest-order candidates have an exact distance tie (which makes
 /// nearest-mode links depend on point order, [GRAPH.PT.PERMUTE]).
 pub fn has_distance_ties(points: &[[f64; 3]]) -> bool {
-    (0..points.len()).any(|i| nearest_order(points, i).windows(2).any(|w| w[0].0 == w[1].0))
+    (0..points.len()).any(|i| {
+        nearest_order(points, i)
+            .windows(2)
+            .any(|w| w[0].0 == w[1].0)
+    })
 }
 
 #[cfg(test)]
@@ -86,7 +97,12 @@ mod tests {
     #[test]
     fn radius_and_rule() {
         let req = LinkRequest {
-            points: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0], [10.0, 0.0, 0.0]],
+            points: vec![
+                [0.0, 0.0, 0.0],
+                [1.0, 0.0, 0.0],
+                [2.0, 0.0, 0.0],
+                [10.0, 0.0, 0.0],
+            ],
             explicit: vec![[3, 0]],
             max_distance: 1.5,
             nearest_count: 0,

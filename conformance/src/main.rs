@@ -9,7 +9,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "onepath-conformance", version, about = "Conformance kit for onepath-rs (spec/conformance.md)")]
+#[command(
+    name = "onepath-conformance",
+    version,
+    about = "Conformance kit for onepath-rs (spec/conformance.md)"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -95,7 +99,14 @@ struct PortArgs {
     date: Option<String>,
 }
 
-fn certify_port(command: String, a: PortArgs, json: bool, seed: u64, dir: Option<PathBuf>, threads: Option<usize>) -> ExitCode {
+fn certify_port(
+    command: String,
+    a: PortArgs,
+    json: bool,
+    seed: u64,
+    dir: Option<PathBuf>,
+    threads: Option<usize>,
+) -> ExitCode {
     use onepath_conformance::port::run;
     let mut options = run::PortOptions::new(&command);
     options.seed = seed;
@@ -113,7 +124,10 @@ fn certify_port(command: String, a: PortArgs, json: bool, seed: u64, dir: Option
         options.threads = t.max(1);
     }
     if let Some(path) = &a.expect {
-        match std::fs::read_to_string(path).map_err(|e| e.to_string()).and_then(|t| onepath_conformance::expectations::Expectations::parse(&t)) {
+        match std::fs::read_to_string(path)
+            .map_err(|e| e.to_string())
+            .and_then(|t| onepath_conformance::expectations::Expectations::parse(&t))
+        {
             Ok(e) => options.expect = Some(e),
             Err(e) => {
                 eprintln!("{}: {e}", path.display());
@@ -158,8 +172,18 @@ fn certify_port(command: String, a: PortArgs, json: bool, seed: u64, dir: Option
     }
 }
 
-fn certify(full: bool, json: bool, seed: u64, dir: Option<PathBuf>, threads: Option<usize>) -> ExitCode {
-    let mut config = if full { Config::full(seed) } else { Config::ci(seed) };
+fn certify(
+    full: bool,
+    json: bool,
+    seed: u64,
+    dir: Option<PathBuf>,
+    threads: Option<usize>,
+) -> ExitCode {
+    let mut config = if full {
+        Config::full(seed)
+    } else {
+        Config::ci(seed)
+    };
     if let Some(d) = dir {
         config.vectors_dir = Some(d);
     }
@@ -168,7 +192,10 @@ fn certify(full: bool, json: bool, seed: u64, dir: Option<PathBuf>, threads: Opt
     }
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = ProgressBar::new(config.work());
-        bar.set_style(ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} cases").expect("template"));
+        bar.set_style(
+            ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} cases")
+                .expect("template"),
+        );
         bar
     });
     let candidates: [&dyn Implementation; 1] = [&OptimizedCrate];
@@ -199,7 +226,10 @@ fn vectors_command(check: bool, dir: Option<PathBuf>) -> ExitCode {
         for p in &problems {
             println!("{p}");
         }
-        println!("{} problem(s); run `onepath-conformance vectors` to regenerate", problems.len());
+        println!(
+            "{} problem(s); run `onepath-conformance vectors` to regenerate",
+            problems.len()
+        );
         return ExitCode::from(1);
     }
     let files = vectors::generate_files(&ReferenceCrate);
@@ -215,10 +245,18 @@ fn vectors_command(check: bool, dir: Option<PathBuf>) -> ExitCode {
     }
 }
 
-fn road_command(gr: Option<PathBuf>, co: Option<PathBuf>, generate: Option<usize>, queries: usize, seed: u64) -> ExitCode {
+fn road_command(
+    gr: Option<PathBuf>,
+    co: Option<PathBuf>,
+    generate: Option<usize>,
+    queries: usize,
+    seed: u64,
+) -> ExitCode {
     let graph = match gr {
         Some(path) => {
-            let parsed = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display())).and_then(|t| road::parse_gr(&t));
+            let parsed = std::fs::read_to_string(&path)
+                .map_err(|e| format!("{}: {e}", path.display()))
+                .and_then(|t| road::parse_gr(&t));
             let mut g = match parsed {
                 Ok(g) => g,
                 Err(e) => {
@@ -227,7 +265,10 @@ fn road_command(gr: Option<PathBuf>, co: Option<PathBuf>, generate: Option<usize
                 }
             };
             if let Some(co) = co {
-                match std::fs::read_to_string(&co).map_err(|e| e.to_string()).and_then(|t| road::parse_co(&t, g.node_count)) {
+                match std::fs::read_to_string(&co)
+                    .map_err(|e| e.to_string())
+                    .and_then(|t| road::parse_co(&t, g.node_count))
+                {
                     Ok(p) => g.positions = Some(p),
                     Err(e) => {
                         eprintln!("{}: {e}", co.display());
@@ -253,9 +294,30 @@ fn road_command(gr: Option<PathBuf>, co: Option<PathBuf>, generate: Option<usize
 
 fn main() -> ExitCode {
     match Cli::parse().command {
-        Command::Certify { port: Some(cmd), port_args, json, seed, vectors, threads, .. } => certify_port(cmd, port_args, json, seed, vectors, threads),
-        Command::Certify { full, json, seed, vectors, threads, .. } => certify(full, json, seed, vectors, threads),
+        Command::Certify {
+            port: Some(cmd),
+            port_args,
+            json,
+            seed,
+            vectors,
+            threads,
+            ..
+        } => certify_port(cmd, port_args, json, seed, vectors, threads),
+        Command::Certify {
+            full,
+            json,
+            seed,
+            vectors,
+            threads,
+            ..
+        } => certify(full, json, seed, vectors, threads),
         Command::Vectors { check, dir } => vectors_command(check, dir),
-        Command::Road { gr, co, generate, queries, seed } => road_command(gr, co, generate, queries, seed),
+        Command::Road {
+            gr,
+            co,
+            generate,
+            queries,
+            seed,
+        } => road_command(gr, co, generate, queries, seed),
     }
 }

@@ -75,8 +75,12 @@ impl fmt::Display for MovingAiError {
             MovingAiErrorKind::TrailingData => write!(f, "unexpected extra text"),
             MovingAiErrorKind::FieldCount(n) => write!(f, "{n} tab-separated fields, expected 9"),
             MovingAiErrorKind::MapName => write!(f, "map name is empty or not UTF-8"),
-            MovingAiErrorKind::OutOfMap => write!(f, "coordinate outside the declared width/height"),
-            MovingAiErrorKind::Length => write!(f, "optimal length is not a finite non-negative decimal"),
+            MovingAiErrorKind::OutOfMap => {
+                write!(f, "coordinate outside the declared width/height")
+            }
+            MovingAiErrorKind::Length => {
+                write!(f, "optimal length is not a finite non-negative decimal")
+            }
         }
     }
 }
@@ -94,7 +98,9 @@ fn lines(text: &[u8]) -> Vec<&[u8]> {
         return Vec::new();
     }
     let body = text.strip_suffix(b"\n").unwrap_or(text);
-    body.split(|&b| b == b'\n').map(|l| l.strip_suffix(b"\r").unwrap_or(l)).collect()
+    body.split(|&b| b == b'\n')
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+        .collect()
 }
 
 /// A strict decimal `u32`: one or more ASCII digits, nothing else.
@@ -176,9 +182,16 @@ impl MovingAiMap {
     /// A `width` × `height` map filled with `fill` (must be a map character; sizes as
     /// [CONF.MOVINGAI.MAP_FORMAT]). Panics on a bad size or character (a harness bug).
     pub fn new(width: usize, height: usize, fill: u8) -> MovingAiMap {
-        assert!(width >= 1 && height >= 1 && (width as u64) * (height as u64) <= MAX_CELLS, "map size");
+        assert!(
+            width >= 1 && height >= 1 && (width as u64) * (height as u64) <= MAX_CELLS,
+            "map size"
+        );
         assert!(is_map_char(fill), "map character");
-        MovingAiMap { width, height, cells: vec![fill; width * height] }
+        MovingAiMap {
+            width,
+            height,
+            cells: vec![fill; width * height],
+        }
     }
 
     /// The width (columns).
@@ -224,7 +237,11 @@ impl MovingAiMap {
     /// Reads a `.map` text strictly ([CONF.MOVINGAI.MAP_FORMAT]).
     pub fn read(text: &[u8]) -> Result<MovingAiMap, MovingAiError> {
         let ls = lines(text);
-        let line = |i: usize| ls.get(i).copied().ok_or(err(i + 1, 1, MovingAiErrorKind::MissingLines));
+        let line = |i: usize| {
+            ls.get(i)
+                .copied()
+                .ok_or(err(i + 1, 1, MovingAiErrorKind::MissingLines))
+        };
         if line(0)? != b"type octile" {
             return Err(err(1, 1, MovingAiErrorKind::Header("type octile")));
         }
@@ -232,11 +249,16 @@ impl MovingAiMap {
         for (k, name) in ["height", "width"].into_iter().enumerate() {
             let l = line(1 + k)?;
             let prefix_len = name.len() + 1;
-            if l.len() < prefix_len || &l[..name.len()] != name.as_bytes() || l[name.len()] != b' ' {
+            if l.len() < prefix_len || &l[..name.len()] != name.as_bytes() || l[name.len()] != b' '
+            {
                 let want = if k == 0 { "height H" } else { "width W" };
                 return Err(err(2 + k, 1, MovingAiErrorKind::Header(want)));
             }
-            let v = parse_u32(&l[prefix_len..]).ok_or(err(2 + k, prefix_len + 1, MovingAiErrorKind::Integer))?;
+            let v = parse_u32(&l[prefix_len..]).ok_or(err(
+                2 + k,
+                prefix_len + 1,
+                MovingAiErrorKind::Integer,
+            ))?;
             if v == 0 {
                 return Err(err(2 + k, prefix_len + 1, MovingAiErrorKind::Size));
             }
@@ -258,19 +280,34 @@ impl MovingAiMap {
             }
             if row.len() != width {
                 let col = row.len().min(width) + 1;
-                return Err(err(n, col, MovingAiErrorKind::RowLength { expected: width, found: row.len() }));
+                return Err(err(
+                    n,
+                    col,
+                    MovingAiErrorKind::RowLength {
+                        expected: width,
+                        found: row.len(),
+                    },
+                ));
             }
             cells.extend_from_slice(row);
         }
         if ls.len() > 4 + height {
             return Err(err(5 + height, 1, MovingAiErrorKind::TrailingData));
         }
-        Ok(MovingAiMap { width, height, cells })
+        Ok(MovingAiMap {
+            width,
+            height,
+            cells,
+        })
     }
 
     /// Writes the map in the canonical form of [CONF.MOVINGAI.MAP_FORMAT] (LF line ends, a final LF).
     pub fn write(&self) -> Vec<u8> {
-        let mut out = format!("type octile\nheight {}\nwidth {}\nmap\n", self.height, self.width).into_bytes();
+        let mut out = format!(
+            "type octile\nheight {}\nwidth {}\nmap\n",
+            self.height, self.width
+        )
+        .into_bytes();
         for row in self.cells.chunks(self.width) {
             out.extend_from_slice(row);
             out.push(b'\n');
@@ -319,7 +356,9 @@ impl ScenFile {
         let ls = lines(text);
         match ls.first() {
             None => return Err(err(1, 1, MovingAiErrorKind::MissingLines)),
-            Some(&l) if l != b"version 1" => return Err(err(1, 1, MovingAiErrorKind::Header("version 1"))),
+            Some(&l) if l != b"version 1" => {
+                return Err(err(1, 1, MovingAiErrorKind::Header("version 1")))
+            }
             _ => {}
         }
         let mut entries = Vec::with_capacity(ls.len() - 1);
@@ -338,7 +377,8 @@ impl ScenFile {
                 cols[k] = c;
                 c += f.len() + 1;
             }
-            let int = |k: usize| parse_u32(fields[k]).ok_or(err(n, cols[k], MovingAiErrorKind::Integer));
+            let int =
+                |k: usize| parse_u32(fields[k]).ok_or(err(n, cols[k], MovingAiErrorKind::Integer));
             let bucket = int(0)?;
             let map = match std::str::from_utf8(fields[1]) {
                 Ok(s) if !s.is_empty() && !s.contains('\r') => s.to_string(),
@@ -357,7 +397,8 @@ impl ScenFile {
                     return Err(err(n, cols[4 + k], MovingAiErrorKind::OutOfMap));
                 }
             }
-            let optimal_length = parse_decimal(fields[8]).ok_or(err(n, cols[8], MovingAiErrorKind::Length))?;
+            let optimal_length =
+                parse_decimal(fields[8]).ok_or(err(n, cols[8], MovingAiErrorKind::Length))?;
             entries.push(ScenEntry {
                 bucket,
                 map,
@@ -379,9 +420,19 @@ impl ScenFile {
     pub fn write(&self) -> Vec<u8> {
         let mut out = String::from("version 1\n");
         for e in &self.entries {
-            assert!(e.optimal_length.is_finite() && e.optimal_length >= 0.0, "optimal length");
-            assert!(!e.map.is_empty() && !e.map.contains(['\t', '\n', '\r']), "map name");
-            let len = if e.optimal_length == 0.0 { 0.0 } else { e.optimal_length }; // -0 writes as 0
+            assert!(
+                e.optimal_length.is_finite() && e.optimal_length >= 0.0,
+                "optimal length"
+            );
+            assert!(
+                !e.map.is_empty() && !e.map.contains(['\t', '\n', '\r']),
+                "map name"
+            );
+            let len = if e.optimal_length == 0.0 {
+                0.0
+            } else {
+                e.optimal_length
+            }; // -0 writes as 0
             out.push_str(&format!(
                 "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
                 e.bucket, e.map, e.width, e.height, e.start_x, e.start_y, e.goal_x, e.goal_y, len
@@ -460,12 +511,22 @@ pub fn octile_heuristic(ax: u32, ay: u32, bx: u32, by: u32) -> OctileCost {
 }
 
 /// The eight moves `(dx, dy)`: four straight, then four diagonal.
-pub const MOVES: [(i64, i64); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
+pub const MOVES: [(i64, i64); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
 
 /// True when the move `(dx, dy)` from `(x, y)` is allowed ([CONF.MOVINGAI.MOVES]): the target is
 /// passable and, for a diagonal, both orthogonally adjacent cells are passable (no corner cutting).
 pub fn move_allowed(map: &MovingAiMap, x: i64, y: i64, dx: i64, dy: i64) -> bool {
-    map.passable(x + dx, y + dy) && (dx == 0 || dy == 0 || (map.passable(x + dx, y) && map.passable(x, y + dy)))
+    map.passable(x + dx, y + dy)
+        && (dx == 0 || dy == 0 || (map.passable(x + dx, y) && map.passable(x, y + dy)))
 }
 
 /// Exact single-source Dijkstra ([CONF.MOVINGAI.ORACLE]): the least cost pair of every cell from
@@ -507,7 +568,13 @@ pub fn oracle_distances(map: &MovingAiMap, sx: u32, sy: u32) -> Vec<Option<Octil
 }
 
 /// The exact optimal cost from `(sx, sy)` to `(gx, gy)`, `None` when there is no path.
-pub fn oracle_path_cost(map: &MovingAiMap, sx: u32, sy: u32, gx: u32, gy: u32) -> Option<OctileCost> {
+pub fn oracle_path_cost(
+    map: &MovingAiMap,
+    sx: u32,
+    sy: u32,
+    gx: u32,
+    gy: u32,
+) -> Option<OctileCost> {
     if gx as usize >= map.width() || gy as usize >= map.height() {
         return None;
     }
@@ -599,7 +666,10 @@ pub fn generate_map(kind: MapKind, width: usize, height: usize, seed: u64) -> Mo
             assert!(c >= 1, "corridor width");
             let p = c + 1;
             let mut m = MovingAiMap::new(width, height, b'@');
-            let (nx, ny) = ((width.saturating_sub(1)) / p, (height.saturating_sub(1)) / p);
+            let (nx, ny) = (
+                (width.saturating_sub(1)) / p,
+                (height.saturating_sub(1)) / p,
+            );
             if nx == 0 || ny == 0 {
                 return m;
             }
@@ -675,9 +745,17 @@ pub fn bucket_of(length: f64) -> u32 {
 /// Generates solvable scenarios on `map` named `map_name` ([CONF.MOVINGAI.GEN_SCEN]): up to
 /// `per_bucket` entries in each of buckets `0..buckets`, the optimal lengths from the oracle.
 /// Entries are sorted by bucket, in draw order within a bucket.
-pub fn generate_scen(map: &MovingAiMap, map_name: &str, per_bucket: usize, buckets: u32, seed: u64) -> ScenFile {
+pub fn generate_scen(
+    map: &MovingAiMap,
+    map_name: &str,
+    per_bucket: usize,
+    buckets: u32,
+    seed: u64,
+) -> ScenFile {
     let mut rng = SplitMix64::new(seed);
-    let passable: Vec<usize> = (0..map.cells().len()).filter(|&i| is_passable_char(map.cells()[i])).collect();
+    let passable: Vec<usize> = (0..map.cells().len())
+        .filter(|&i| is_passable_char(map.cells()[i]))
+        .collect();
     let mut filled: Vec<Vec<ScenEntry>> = vec![Vec::new(); buckets as usize];
     let w = map.width();
     if passable.is_empty() || per_bucket == 0 {
@@ -719,5 +797,7 @@ pub fn generate_scen(map: &MovingAiMap, map_name: &str, per_bucket: usize, bucke
             });
         }
     }
-    ScenFile { entries: filled.into_iter().flatten().collect() }
+    ScenFile {
+        entries: filled.into_iter().flatten().collect(),
+    }
 }

@@ -50,10 +50,16 @@ pub fn check_path(
     integer_weights: bool,
 ) -> Result<(), String> {
     if path.first() != Some(&start) {
-        return Err(format!("path starts at {:?}, expected node {start}", path.first()));
+        return Err(format!(
+            "path starts at {:?}, expected node {start}",
+            path.first()
+        ));
     }
     if path.last() != Some(&goal) {
-        return Err(format!("path ends at {:?}, expected node {goal}", path.last()));
+        return Err(format!(
+            "path ends at {:?}, expected node {goal}",
+            path.last()
+        ));
     }
     let mut sum = 0.0;
     for (i, pair) in path.windows(2).enumerate() {
@@ -63,12 +69,17 @@ pub fn check_path(
             .map(|e| e.2)
             .fold(f64::INFINITY, f64::min);
         if cheapest.is_infinite() {
-            return Err(format!("path position {i}: no edge {} -> {}", pair[0], pair[1]));
+            return Err(format!(
+                "path position {i}: no edge {} -> {}",
+                pair[0], pair[1]
+            ));
         }
         sum += cheapest;
     }
     if !costs_agree(cost, sum, integer_weights) {
-        return Err(format!("path weight sum {sum:?} disagrees with reported cost {cost:?}"));
+        return Err(format!(
+            "path weight sum {sum:?} disagrees with reported cost {cost:?}"
+        ));
     }
     Ok(())
 }

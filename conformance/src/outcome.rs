@@ -5,7 +5,9 @@ use sha2::{Digest, Sha256};
 use std::fmt;
 
 /// The search that ran, as reported by a tier-1 result ([GRAPH.T1.RESULT]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum AlgorithmCode {
     /// Dijkstra (A* with the zero estimate); byte 1.
@@ -31,7 +33,9 @@ impl AlgorithmCode {
 }
 
 /// Final status of a tier-1 query.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum StatusCode {
     /// A path was found; byte 0.
@@ -155,7 +159,11 @@ pub struct Difference {
 
 impl fmt::Display for Difference {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: expected {}, found {}", self.what, self.expected, self.found)
+        write!(
+            f,
+            "{}: expected {}, found {}",
+            self.what, self.expected, self.found
+        )
     }
 }
 
@@ -168,7 +176,13 @@ fn entry(list: &[u32], i: usize) -> String {
 
 fn first_list_difference(a: &[u32], b: &[u32]) -> Option<usize> {
     let common = a.len().min(b.len());
-    (0..common).find(|&i| a[i] != b[i]).or(if a.len() != b.len() { Some(common) } else { None })
+    (0..common)
+        .find(|&i| a[i] != b[i])
+        .or(if a.len() != b.len() {
+            Some(common)
+        } else {
+            None
+        })
 }
 
 fn describe(o: &Outcome) -> String {
@@ -186,7 +200,14 @@ pub fn cost_text(c: f64) -> String {
 /// Compares `expected` with `found` and explains the first difference, or `None` when the two
 /// are byte-identical under the canonical encoding.
 pub fn first_difference(expected: &Outcome, found: &Outcome) -> Option<Difference> {
-    let d = |what: &str, e: String, f: String| Some(Difference { what: what.to_string(), expected: e, found: f, step: None });
+    let d = |what: &str, e: String, f: String| {
+        Some(Difference {
+            what: what.to_string(),
+            expected: e,
+            found: f,
+            step: None,
+        })
+    };
     match (expected, found) {
         (Outcome::Error(a), Outcome::Error(b)) => {
             if a != b {
@@ -199,7 +220,11 @@ pub fn first_difference(expected: &Outcome, found: &Outcome) -> Option<Differenc
         }
         (Outcome::Path(a), Outcome::Path(b)) => {
             if a.algorithm != b.algorithm {
-                return d("algorithm", format!("{:?}", a.algorithm), format!("{:?}", b.algorithm));
+                return d(
+                    "algorithm",
+                    format!("{:?}", a.algorithm),
+                    format!("{:?}", b.algorithm),
+                );
             }
             if let Some(i) = first_list_difference(&a.expanded, &b.expanded) {
                 return Some(Difference {
@@ -210,19 +235,35 @@ pub fn first_difference(expected: &Outcome, found: &Outcome) -> Option<Differenc
                 });
             }
             if a.status != b.status {
-                return d("status", format!("{:?}", a.status), format!("{:?}", b.status));
+                return d(
+                    "status",
+                    format!("{:?}", a.status),
+                    format!("{:?}", b.status),
+                );
             }
             if a.cost.to_bits() != b.cost.to_bits() {
                 return d("cost bits", cost_text(a.cost), cost_text(b.cost));
             }
             if let Some(i) = first_list_difference(&a.nodes, &b.nodes) {
-                return d(&format!("path position {i}"), entry(&a.nodes, i), entry(&b.nodes, i));
+                return d(
+                    &format!("path position {i}"),
+                    entry(&a.nodes, i),
+                    entry(&b.nodes, i),
+                );
             }
             if a.iterations != b.iterations {
-                return d("iterations", a.iterations.to_string(), b.iterations.to_string());
+                return d(
+                    "iterations",
+                    a.iterations.to_string(),
+                    b.iterations.to_string(),
+                );
             }
             if a.expanded_count != b.expanded_count {
-                return d("expanded_count", a.expanded_count.to_string(), b.expanded_count.to_string());
+                return d(
+                    "expanded_count",
+                    a.expanded_count.to_string(),
+                    b.expanded_count.to_string(),
+                );
             }
             None
         }
@@ -270,6 +311,9 @@ mod tests {
         let diff = first_difference(&Outcome::Path(a), &Outcome::Path(b)).unwrap();
         assert_eq!(diff.what, "expansion step 0");
         assert_eq!(diff.step, Some(0));
-        assert_eq!(diff.to_string(), "expansion step 0: expected node 0, found node 5");
+        assert_eq!(
+            diff.to_string(),
+            "expansion step 0: expected node 0, found node 5"
+        );
     }
 }

@@ -35,8 +35,22 @@ pub struct Recipe {
     pub queries: usize,
 }
 
-const fn r(id: &'static str, comment: &'static str, source: Source, seed: u64, size: usize, queries: usize) -> Recipe {
-    Recipe { id, comment, source, seed, size, queries }
+const fn r(
+    id: &'static str,
+    comment: &'static str,
+    source: Source,
+    seed: u64,
+    size: usize,
+    queries: usize,
+) -> Recipe {
+    Recipe {
+        id,
+        comment,
+        source,
+        seed,
+        size,
+        queries,
+    }
 }
 
 use Kind::*;
@@ -68,24 +82,56 @@ pub const RECIPES: &[Recipe] = &[
 fn hand_ties() -> (GraphSpec, Vec<(u32, u32)>) {
     // Two layers of equal-cost detours between 0 and 7, undirected, with positions.
     let edges = vec![
-        (0, 1, 1.0), (0, 2, 1.0), (0, 3, 1.0),
-        (1, 4, 1.0), (2, 4, 1.0), (2, 5, 1.0), (3, 5, 1.0),
-        (4, 6, 1.0), (5, 6, 1.0), (4, 7, 2.0), (5, 7, 2.0), (6, 7, 1.0),
+        (0, 1, 1.0),
+        (0, 2, 1.0),
+        (0, 3, 1.0),
+        (1, 4, 1.0),
+        (2, 4, 1.0),
+        (2, 5, 1.0),
+        (3, 5, 1.0),
+        (4, 6, 1.0),
+        (5, 6, 1.0),
+        (4, 7, 2.0),
+        (5, 7, 2.0),
+        (6, 7, 1.0),
     ];
     let positions = vec![
-        [0.0, 0.0, 0.0], [1.0, -1.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0],
-        [2.0, -0.5, 0.0], [2.0, 0.5, 0.0], [3.0, 0.0, 0.0], [3.0, 1.0, 0.0],
+        [0.0, 0.0, 0.0],
+        [1.0, -1.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [1.0, 1.0, 0.0],
+        [2.0, -0.5, 0.0],
+        [2.0, 0.5, 0.0],
+        [3.0, 0.0, 0.0],
+        [3.0, 1.0, 0.0],
     ];
-    let graph = GraphSpec::Edges { node_count: 8, directed: false, edges, positions: Some(positions) };
+    let graph = GraphSpec::Edges {
+        node_count: 8,
+        directed: false,
+        edges,
+        positions: Some(positions),
+    };
     (graph, vec![(0, 7), (7, 0), (1, 5), (3, 4)])
 }
 
 fn hand_edge_cases() -> (GraphSpec, Vec<(u32, u32)>) {
     let edges = vec![
-        (0, 1, 0.0), (1, 1, 0.0), (1, 2, 3.0), (1, 2, 2.0), (2, 0, 0.0),
-        (2, 3, 0.0), (3, 3, 5.0), (0, 3, 2.0), (3, 4, 1.0),
+        (0, 1, 0.0),
+        (1, 1, 0.0),
+        (1, 2, 3.0),
+        (1, 2, 2.0),
+        (2, 0, 0.0),
+        (2, 3, 0.0),
+        (3, 3, 5.0),
+        (0, 3, 2.0),
+        (3, 4, 1.0),
     ];
-    let graph = GraphSpec::Edges { node_count: 6, directed: true, edges, positions: None };
+    let graph = GraphSpec::Edges {
+        node_count: 6,
+        directed: true,
+        edges,
+        positions: None,
+    };
     (graph, vec![(0, 4), (4, 0), (2, 2), (0, 5), (3, 1), (0, 6)])
 }
 
@@ -99,19 +145,40 @@ impl Recipe {
                 g
             }
             Source::HandTies | Source::HandEdgeCases => {
-                let (graph, queries) = if self.source == Source::HandTies { hand_ties() } else { hand_edge_cases() };
+                let (graph, queries) = if self.source == Source::HandTies {
+                    hand_ties()
+                } else {
+                    hand_edge_cases()
+                };
                 let mut rng = SplitMix64::new(self.seed);
                 let mut queries = queries;
                 if queries.len() < self.queries {
-                    queries.extend(random_queries(&mut rng, graph.node_count(), self.queries - queries.len()));
+                    queries.extend(random_queries(
+                        &mut rng,
+                        graph.node_count(),
+                        self.queries - queries.len(),
+                    ));
                 }
-                let landmarks = LandmarkSpec { count: 2, strategy: StrategySpec::Avoid, seed: self.seed };
-                let name = if self.source == Source::HandTies { "hand_ties" } else { "hand_edge_cases" };
+                let landmarks = LandmarkSpec {
+                    count: 2,
+                    strategy: StrategySpec::Avoid,
+                    seed: self.seed,
+                };
+                let name = if self.source == Source::HandTies {
+                    "hand_ties"
+                } else {
+                    "hand_edge_cases"
+                };
                 let provenance = match json!({"kind": name, "seed": self.seed, "recipe": self.id}) {
                     Value::Object(m) => m,
                     _ => unreachable!(),
                 };
-                Generated { case: Case { graph, landmarks }, queries, integer_weights: true, provenance }
+                Generated {
+                    case: Case { graph, landmarks },
+                    queries,
+                    integer_weights: true,
+                    provenance,
+                }
             }
         }
     }

@@ -48,7 +48,13 @@ impl Failure {
         if let Some(q) = self.query {
             parts.push(format!("query {q}"));
         }
-        format!("{}: {}: expected {}, found {}", parts.join(" / "), self.what, self.expected, self.found)
+        format!(
+            "{}: {}: expected {}, found {}",
+            parts.join(" / "),
+            self.what,
+            self.expected,
+            self.found
+        )
     }
 }
 
@@ -70,7 +76,10 @@ pub struct Section {
 impl Section {
     /// An empty section.
     pub fn new(name: &str) -> Self {
-        Section { name: name.to_string(), ..Default::default() }
+        Section {
+            name: name.to_string(),
+            ..Default::default()
+        }
     }
 
     /// Counts a passed check.
@@ -128,7 +137,13 @@ impl Report {
     /// Assembles a report.
     pub fn new(implementations: Vec<String>, sections: Vec<Section>) -> Self {
         let ok = sections.iter().all(|s| s.failed == 0);
-        Report { schema: "onepath.certify-report", version: 1, ok, implementations, sections }
+        Report {
+            schema: "onepath.certify-report",
+            version: 1,
+            ok,
+            implementations,
+            sections,
+        }
     }
 
     /// The JSON form (one object, one line).
@@ -139,17 +154,35 @@ impl Report {
     /// The table for people, followed by the first failure of each failing section.
     pub fn to_table(&self) -> String {
         let mut out = String::new();
-        out.push_str(&format!("implementations: {}\n", self.implementations.join(", ")));
-        out.push_str(&format!("{:<14} {:>10} {:>10} {:>8}\n", "section", "checks", "passed", "failed"));
+        out.push_str(&format!(
+            "implementations: {}\n",
+            self.implementations.join(", ")
+        ));
+        out.push_str(&format!(
+            "{:<14} {:>10} {:>10} {:>8}\n",
+            "section", "checks", "passed", "failed"
+        ));
         for s in &self.sections {
-            out.push_str(&format!("{:<14} {:>10} {:>10} {:>8}\n", s.name, s.checks, s.passed, s.failed));
+            out.push_str(&format!(
+                "{:<14} {:>10} {:>10} {:>8}\n",
+                s.name, s.checks, s.passed, s.failed
+            ));
         }
         for s in &self.sections {
             if let Some(f) = s.failures.first() {
-                out.push_str(&format!("\nfirst failure in {} ({} failed):\n  {}\n", s.name, s.failed, f.line()));
+                out.push_str(&format!(
+                    "\nfirst failure in {} ({} failed):\n  {}\n",
+                    s.name,
+                    s.failed,
+                    f.line()
+                ));
             }
         }
-        out.push_str(if self.ok { "\nresult: PASS\n" } else { "\nresult: FAIL\n" });
+        out.push_str(if self.ok {
+            "\nresult: PASS\n"
+        } else {
+            "\nresult: FAIL\n"
+        });
         out
     }
 }

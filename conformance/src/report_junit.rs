@@ -41,7 +41,13 @@ pub fn escape(s: &str) -> String {
 
 /// The XML document.
 pub fn render(name: &str, suites: &[Suite]) -> String {
-    let count = |f: &dyn Fn(&Case) -> bool| suites.iter().flat_map(|s| &s.cases).filter(|c| f(c)).count();
+    let count = |f: &dyn Fn(&Case) -> bool| {
+        suites
+            .iter()
+            .flat_map(|s| &s.cases)
+            .filter(|c| f(c))
+            .count()
+    };
     let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     x.push_str(&format!(
         "<testsuites name=\"{}\" tests=\"{}\" failures=\"{}\" skipped=\"{}\">\n",
@@ -100,7 +106,9 @@ pub fn check_well_formed(xml: &str) -> Result<(), String> {
             let end = rest[i..].find('>').ok_or("unterminated tag")? + i;
             let tag = &rest[i + 1..end];
             if let Some(name) = tag.strip_prefix('/') {
-                let open = stack.pop().ok_or_else(|| format!("closing </{name}> without an open tag"))?;
+                let open = stack
+                    .pop()
+                    .ok_or_else(|| format!("closing </{name}> without an open tag"))?;
                 if open != name.trim() {
                     return Err(format!("</{}> closes <{open}>", name.trim()));
                 }
@@ -108,7 +116,11 @@ pub fn check_well_formed(xml: &str) -> Result<(), String> {
                 let self_closing = tag.ends_with('/');
                 let body = tag.trim_end_matches('/');
                 let name: String = body.chars().take_while(|c| !c.is_whitespace()).collect();
-                if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == ':') {
+                if name.is_empty()
+                    || !name
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == ':')
+                {
                     return Err(format!("bad tag name {name:?}"));
                 }
                 check_attributes(&body[name.len()..])?;
@@ -145,9 +157,15 @@ fn check_attributes(mut s: &str) -> Result<(), String> {
         if s.is_empty() {
             return Ok(());
         }
-        let eq = s.find('=').ok_or_else(|| format!("attribute without value: {s:?}"))?;
+        let eq = s
+            .find('=')
+            .ok_or_else(|| format!("attribute without value: {s:?}"))?;
         let name = s[..eq].trim();
-        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == ':') {
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == ':')
+        {
             return Err(format!("bad attribute name {name:?}"));
         }
         let v = s[eq + 1..].trim_start();
@@ -172,7 +190,12 @@ fn check_entities(text: &str) -> Result<(), String> {
         let semi = after.find(';').ok_or("'&' without ';'")?;
         let ent = &after[..semi];
         let ok = matches!(ent, "amp" | "lt" | "gt" | "quot" | "apos")
-            || (ent.starts_with('#') && ent.len() > 1 && ent[1..].trim_start_matches('x').chars().all(|c| c.is_ascii_hexdigit()));
+            || (ent.starts_with('#')
+                && ent.len() > 1
+                && ent[1..]
+                    .trim_start_matches('x')
+                    .chars()
+                    .all(|c| c.is_ascii_hexdigit()));
         if !ok {
             return Err(format!("unknown entity &{ent};"));
         }
@@ -190,9 +213,21 @@ mod tests {
         let suites = vec![Suite {
             name: "vectors".into(),
             cases: vec![
-                Case { name: "GRAPH-0001".into(), failure: None, skipped: None },
-                Case { name: "a<b & \"c\"".into(), failure: Some(("x < y".into(), "expected & found\u{1}".into())), skipped: None },
-                Case { name: "state".into(), failure: None, skipped: Some("unimplemented".into()) },
+                Case {
+                    name: "GRAPH-0001".into(),
+                    failure: None,
+                    skipped: None,
+                },
+                Case {
+                    name: "a<b & \"c\"".into(),
+                    failure: Some(("x < y".into(), "expected & found\u{1}".into())),
+                    skipped: None,
+                },
+                Case {
+                    name: "state".into(),
+                    failure: None,
+                    skipped: Some("unimplemented".into()),
+                },
             ],
         }];
         let x = render("t", &suites);

@@ -51,7 +51,11 @@ pub fn parse_gr(text: &str) -> Result<RoadGraph, String> {
         }
     }
     let node_count = node_count.ok_or("no `p sp n m` line")?;
-    Ok(RoadGraph { node_count, arcs, positions: None })
+    Ok(RoadGraph {
+        node_count,
+        arcs,
+        positions: None,
+    })
 }
 
 /// Parses a DIMACS `.co` file (`v id x y`, 1-based) into positions for `n` nodes.
@@ -80,18 +84,35 @@ pub fn parse_co(text: &str, n: usize) -> Result<Vec<[f64; 3]>, String> {
 /// A generated planar road-like graph of about `n` nodes (both directions of every street).
 pub fn generated(n: usize, seed: u64) -> RoadGraph {
     let (positions, edges) = road_network(n, seed);
-    let arcs = edges.iter().flat_map(|&(a, b, w)| [(a, b, w), (b, a, w)]).collect();
-    RoadGraph { node_count: positions.len(), arcs, positions: Some(positions) }
+    let arcs = edges
+        .iter()
+        .flat_map(|&(a, b, w)| [(a, b, w), (b, a, w)])
+        .collect();
+    RoadGraph {
+        node_count: positions.len(),
+        arcs,
+        positions: Some(positions),
+    }
 }
 
 /// Runs the benchmark and returns the table.
 pub fn benchmark(road: &RoadGraph, queries: usize, seed: u64) -> Result<String, String> {
-    let edges: Vec<GraphEdge> = road.arcs.iter().map(|&(a, b, w)| GraphEdge::new(a, b, w)).collect();
-    let graph = Graph::from_edges(&edges, Some(road.node_count), true).map_err(|e| e.to_string())?;
+    let edges: Vec<GraphEdge> = road
+        .arcs
+        .iter()
+        .map(|&(a, b, w)| GraphEdge::new(a, b, w))
+        .collect();
+    let graph =
+        Graph::from_edges(&edges, Some(road.node_count), true).map_err(|e| e.to_string())?;
     graph.compile();
     let mut rng = SplitMix64::new(seed);
     let pairs: Vec<(u32, u32)> = (0..queries)
-        .map(|_| (rng.below(road.node_count as u64) as u32, rng.below(road.node_count as u64) as u32))
+        .map(|_| {
+            (
+                rng.below(road.node_count as u64) as u32,
+                rng.below(road.node_count as u64) as u32,
+            )
+        })
         .collect();
     // Scale the straight-line distance so it never exceeds an arc's weight (admissible estimate).
     let heuristic = road.positions.as_ref().map(|pos| {
@@ -103,17 +124,33 @@ pub fn benchmark(road: &RoadGraph, queries: usize, seed: u64) -> Result<String, 
                 (d > 0.0).then_some(w / d)
             })
             .fold(f64::INFINITY, f64::min);
-        let scale = if scale.is_finite() { scale * (1.0 - 1e-12) } else { 0.0 };
-        let pts: Vec<onepath::Point3> = pos.iter().map(|p| onepath::Point3::new(p[0], p[1], p[2])).collect();
-        let f: onepath::HeuristicFn = Arc::new(move |u, v| scale * onepath::distance(pts[u as usize], pts[v as usize]));
+        let scale = if scale.is_finite() {
+            scale * (1.0 - 1e-12)
+        } else {
+            0.0
+        };
+        let pts: Vec<onepath::Point3> = pos
+            .iter()
+            .map(|p| onepath::Point3::new(p[0], p[1], p[2]))
+            .collect();
+        let f: onepath::HeuristicFn =
+            Arc::new(move |u, v| scale * onepath::distance(pts[u as usize], pts[v as usize]));
         f
     });
-    let mut runs = vec![("dijkstra", Algorithm::Dijkstra, false), ("bidirectional dijkstra", Algorithm::BidirectionalDijkstra, false)];
+    let mut runs = vec![
+        ("dijkstra", Algorithm::Dijkstra, false),
+        (
+            "bidirectional dijkstra",
+            Algorithm::BidirectionalDijkstra,
+            false,
+        ),
+    ];
     if heuristic.is_some() {
         runs.insert(1, ("astar (euclidean)", Algorithm::AStar, true));
         runs.push(("bidirectional astar", Algorithm::BidirectionalAStar, true));
     }
-    let mut out = format!(
+    let mut out =
+        format!(
         "road graph: {} nodes, {} arcs, {} queries{}\n{:<24} {:>8} {:>14} {:>14} {:>12} {:>10}\n",
         road.node_count,
         road.arcs.len(),
@@ -146,7 +183,11 @@ pub fn benchmark(road: &RoadGraph, queries: usize, seed: u64) -> Result<String, 
             baseline = costs.clone();
             0
         } else {
-            baseline.iter().zip(&costs).filter(|(a, b)| !crate::oracle::costs_agree(**a, **b, false)).count()
+            baseline
+                .iter()
+                .zip(&costs)
+                .filter(|(a, b)| !crate::oracle::costs_agree(**a, **b, false))
+                .count()
         };
         out.push_str(&format!(
             "{:<24} {:>8} {:>14} {:>14.1} {:>12.1} {:>10.3}{}\n",
@@ -156,7 +197,11 @@ pub fn benchmark(road: &RoadGraph, queries: usize, seed: u64) -> Result<String, 
             expanded as f64 / queries.max(1) as f64,
             ms,
             ms / queries.max(1) as f64,
-            if mismatches > 0 { format!("  ({mismatches} costs differ from dijkstra)") } else { String::new() }
+            if mismatches > 0 {
+                format!("  ({mismatches} costs differ from dijkstra)")
+            } else {
+                String::new()
+            }
         ));
     }
     Ok(out)

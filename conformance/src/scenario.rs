@@ -41,7 +41,9 @@ pub enum GraphSpec {
 }
 
 /// Makes an `Option` field required (serde would otherwise default a missing one to `None`).
-fn required<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+fn required<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
     Option::<T>::deserialize(d)
 }
 
@@ -155,17 +157,26 @@ impl Variant {
 
     /// Uses the landmark table.
     pub fn uses_alt(self) -> bool {
-        matches!(self, Variant::AstarAlt | Variant::AstarBoth | Variant::BidiAlt | Variant::BidiBoth)
+        matches!(
+            self,
+            Variant::AstarAlt | Variant::AstarBoth | Variant::BidiAlt | Variant::BidiBoth
+        )
     }
 
     /// Uses the Euclidean estimate.
     pub fn uses_geo(self) -> bool {
-        matches!(self, Variant::AstarGeo | Variant::AstarBoth | Variant::BidiGeo | Variant::BidiBoth)
+        matches!(
+            self,
+            Variant::AstarGeo | Variant::AstarBoth | Variant::BidiGeo | Variant::BidiBoth
+        )
     }
 
     /// Bidirectional search.
     pub fn bidirectional(self) -> bool {
-        matches!(self, Variant::BidiDijkstra | Variant::BidiAlt | Variant::BidiGeo | Variant::BidiBoth)
+        matches!(
+            self,
+            Variant::BidiDijkstra | Variant::BidiAlt | Variant::BidiGeo | Variant::BidiBoth
+        )
     }
 
     /// The algorithm a conforming tier-1 query reports for this variant.
@@ -233,7 +244,11 @@ impl DecodedOutcome {
             Outcome::Path(p) => DecodedOutcome::Path(DecodedPath {
                 status: p.status,
                 algorithm: p.algorithm,
-                cost: if p.cost.is_finite() { Some(p.cost) } else { None },
+                cost: if p.cost.is_finite() {
+                    Some(p.cost)
+                } else {
+                    None
+                },
                 cost_bits: format!("{:016x}", p.cost.to_bits()),
                 nodes: p.nodes.clone(),
                 iterations: p.iterations,
@@ -248,8 +263,16 @@ impl DecodedOutcome {
         match self {
             DecodedOutcome::Error(e) => Ok(Outcome::Error(e.error.clone())),
             DecodedOutcome::Path(p) => {
-                if p.cost_bits.len() != 16 || !p.cost_bits.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
-                    return Err(format!("cost_bits {:?} is not 16 lowercase hex digits", p.cost_bits));
+                if p.cost_bits.len() != 16
+                    || !p
+                        .cost_bits
+                        .bytes()
+                        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+                {
+                    return Err(format!(
+                        "cost_bits {:?} is not 16 lowercase hex digits",
+                        p.cost_bits
+                    ));
                 }
                 let bits = u64::from_str_radix(&p.cost_bits, 16).map_err(|e| e.to_string())?;
                 let cost = f64::from_bits(bits);
@@ -258,7 +281,10 @@ impl DecodedOutcome {
                     None => !cost.is_finite(),
                 };
                 if !consistent {
-                    return Err(format!("cost {:?} disagrees with cost_bits {}", p.cost, p.cost_bits));
+                    return Err(format!(
+                        "cost {:?} disagrees with cost_bits {}",
+                        p.cost, p.cost_bits
+                    ));
                 }
                 Ok(Outcome::Path(PathOutcome {
                     algorithm: p.algorithm,
@@ -308,7 +334,10 @@ pub struct Scenario {
 impl Scenario {
     /// The case this scenario runs.
     pub fn case(&self) -> Case {
-        Case { graph: self.graph.clone(), landmarks: self.landmarks }
+        Case {
+            graph: self.graph.clone(),
+            landmarks: self.landmarks,
+        }
     }
 
     /// Parses and validates a scenario file's text.
@@ -321,7 +350,10 @@ impl Scenario {
     /// Checks the rules serde cannot express.
     pub fn validate(&self) -> Result<(), String> {
         if self.schema != SCENARIO_SCHEMA {
-            return Err(format!("schema {:?}, expected {SCENARIO_SCHEMA:?}", self.schema));
+            return Err(format!(
+                "schema {:?}, expected {SCENARIO_SCHEMA:?}",
+                self.schema
+            ));
         }
         if self.version != 1 {
             return Err(format!("unsupported version {}", self.version));
@@ -334,14 +366,24 @@ impl Scenario {
         for variant in Variant::ALL {
             let applies = variant.applies_to(&self.graph);
             match self.outcomes.get(&variant) {
-                Some(_) if !applies => return Err(format!("outcomes for n/a variant {}", variant.name())),
-                None if applies => return Err(format!("no outcomes for variant {}", variant.name())),
+                Some(_) if !applies => {
+                    return Err(format!("outcomes for n/a variant {}", variant.name()))
+                }
+                None if applies => {
+                    return Err(format!("no outcomes for variant {}", variant.name()))
+                }
                 Some(list) if list.len() != self.queries.len() => {
-                    return Err(format!("variant {}: {} outcomes for {} queries", variant.name(), list.len(), self.queries.len()))
+                    return Err(format!(
+                        "variant {}: {} outcomes for {} queries",
+                        variant.name(),
+                        list.len(),
+                        self.queries.len()
+                    ))
                 }
                 Some(list) => {
                     for (i, o) in list.iter().enumerate() {
-                        o.to_outcome().map_err(|e| format!("variant {} query {i}: {e}", variant.name()))?;
+                        o.to_outcome()
+                            .map_err(|e| format!("variant {} query {i}: {e}", variant.name()))?;
                     }
                 }
                 None => {}

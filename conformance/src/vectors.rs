@@ -88,7 +88,12 @@ pub fn encode_csr_edges(node_count: usize, edges: &[(u32, u32, f64)]) -> Vec<u8>
 /// The `links` cell of a case: SHA-256 of the CSR edge list of a point graph, else `None`.
 pub fn links_cell(imp: &dyn Implementation, case: &Case) -> Option<String> {
     match &case.graph {
-        GraphSpec::Points { points, explicit, max_distance, nearest_count } => {
+        GraphSpec::Points {
+            points,
+            explicit,
+            max_distance,
+            nearest_count,
+        } => {
             let req = LinkRequest {
                 points: points.clone(),
                 explicit: explicit.clone(),
@@ -115,12 +120,25 @@ pub fn oplm_cell(imp: &dyn Implementation, case: &Case) -> String {
 
 /// All matrix column names.
 pub fn columns() -> Vec<String> {
-    Variant::ALL.iter().map(|v| v.name().to_string()).chain(EXTRA_COLUMNS.iter().map(|c| c.to_string())).collect()
+    Variant::ALL
+        .iter()
+        .map(|v| v.name().to_string())
+        .chain(EXTRA_COLUMNS.iter().map(|c| c.to_string()))
+        .collect()
 }
 
 /// Runs a case on `imp` and returns its outcomes per applicable variant plus its matrix row.
-pub fn run_row(imp: &dyn Implementation, id: &str, case: &Case, queries: &[(u32, u32)]) -> (BTreeMap<Variant, Vec<Outcome>>, MatrixRow) {
-    let variants: Vec<Variant> = Variant::ALL.iter().copied().filter(|v| v.applies_to(&case.graph)).collect();
+pub fn run_row(
+    imp: &dyn Implementation,
+    id: &str,
+    case: &Case,
+    queries: &[(u32, u32)],
+) -> (BTreeMap<Variant, Vec<Outcome>>, MatrixRow) {
+    let variants: Vec<Variant> = Variant::ALL
+        .iter()
+        .copied()
+        .filter(|v| v.applies_to(&case.graph))
+        .collect();
     let results = imp.run_case(case, &variants, queries, RunOptions::MATRIX);
     let outcomes: BTreeMap<Variant, Vec<Outcome>> = variants.iter().copied().zip(results).collect();
     let mut cells = BTreeMap::new();
@@ -129,7 +147,13 @@ pub fn run_row(imp: &dyn Implementation, id: &str, case: &Case, queries: &[(u32,
     }
     cells.insert("links".to_string(), links_cell(imp, case));
     cells.insert("oplm".to_string(), Some(oplm_cell(imp, case)));
-    (outcomes, MatrixRow { scenario: id.to_string(), cells })
+    (
+        outcomes,
+        MatrixRow {
+            scenario: id.to_string(),
+            cells,
+        },
+    )
 }
 
 /// Generates every file of `vectors/` from `imp`: relative path to bytes.
@@ -150,9 +174,15 @@ pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
             queries: g.queries.clone(),
             csr_edges_sha256: row.cells["links"].clone(),
             oplm_sha256: row.cells["oplm"].clone(),
-            outcomes: outcomes.iter().map(|(v, o)| (*v, o.iter().map(DecodedOutcome::from_outcome).collect())).collect(),
+            outcomes: outcomes
+                .iter()
+                .map(|(v, o)| (*v, o.iter().map(DecodedOutcome::from_outcome).collect()))
+                .collect(),
         };
-        files.insert(format!("graphs/{}.json", recipe.id), to_text(&scenario).into_bytes());
+        files.insert(
+            format!("graphs/{}.json", recipe.id),
+            to_text(&scenario).into_bytes(),
+        );
         rows.push(row);
     }
     let matrix = Matrix {
@@ -184,7 +214,12 @@ pub fn list_files(dir: &Path) -> std::io::Result<Vec<String>> {
                 walk(root, &path, out)?;
             } else {
                 let rel = path.strip_prefix(root).expect("under root");
-                out.push(rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/"));
+                out.push(
+                    rel.components()
+                        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                        .collect::<Vec<_>>()
+                        .join("/"),
+                );
             }
         }
         Ok(())
@@ -229,8 +264,16 @@ pub fn check_manifest(dir: &Path) -> Vec<String> {
     for entry in &manifest.files {
         match std::fs::read(dir.join(&entry.path)) {
             Ok(bytes) if sha256_hex(&bytes) == entry.sha256 => {}
-            Ok(bytes) => problems.push(format!("{}: SHA-256 {} differs from the manifest's {}", entry.path, sha256_hex(&bytes), entry.sha256)),
-            Err(_) => problems.push(format!("{}: listed in the manifest but missing", entry.path)),
+            Ok(bytes) => problems.push(format!(
+                "{}: SHA-256 {} differs from the manifest's {}",
+                entry.path,
+                sha256_hex(&bytes),
+                entry.sha256
+            )),
+            Err(_) => problems.push(format!(
+                "{}: listed in the manifest but missing",
+                entry.path
+            )),
         }
     }
     for f in list_files(dir).unwrap_or_default() {
@@ -249,7 +292,9 @@ pub fn check_dir(dir: &Path, imp: &dyn Implementation) -> Vec<String> {
     for (rel, bytes) in &expected {
         match std::fs::read(dir.join(rel)) {
             Ok(b) if &b == bytes => {}
-            Ok(_) => problems.push(format!("{rel}: stale (differs from what `vectors` would generate)")),
+            Ok(_) => problems.push(format!(
+                "{rel}: stale (differs from what `vectors` would generate)"
+            )),
             Err(_) => problems.push(format!("{rel}: missing")),
         }
     }
@@ -265,7 +310,8 @@ fn read_scenarios(dir: &Path) -> Result<Vec<Scenario>, String> {
     let mut out = Vec::new();
     for rel in list_files(dir).map_err(|e| e.to_string())? {
         if rel.starts_with("graphs/GRAPH-") && rel.ends_with(".json") {
-            let text = std::fs::read_to_string(dir.join(&rel)).map_err(|e| format!("{rel}: {e}"))?;
+            let text =
+                std::fs::read_to_string(dir.join(&rel)).map_err(|e| format!("{rel}: {e}"))?;
             out.push(Scenario::parse(&text).map_err(|e| format!("{rel}: {e}"))?);
         }
     }
@@ -284,22 +330,44 @@ pub fn certify_section(dir: &Path, all: &[&dyn Implementation]) -> Section {
         ..Default::default()
     };
     for problem in check_manifest(dir) {
-        s.fail(fail(MANIFEST_PATH, "-", "manifest".into(), "recorded SHA-256".into(), problem));
+        s.fail(fail(
+            MANIFEST_PATH,
+            "-",
+            "manifest".into(),
+            "recorded SHA-256".into(),
+            problem,
+        ));
     }
     let scenarios = match read_scenarios(dir) {
         Ok(v) => v,
         Err(e) => {
-            s.fail(fail("-", "-", "scenario file".into(), "a valid scenario".into(), e));
+            s.fail(fail(
+                "-",
+                "-",
+                "scenario file".into(),
+                "a valid scenario".into(),
+                e,
+            ));
             return s;
         }
     };
-    let matrix: Option<Matrix> = std::fs::read_to_string(dir.join(MATRIX_PATH)).ok().and_then(|t| serde_json::from_str(&t).ok());
+    let matrix: Option<Matrix> = std::fs::read_to_string(dir.join(MATRIX_PATH))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok());
     if matrix.is_none() {
-        s.fail(fail(MATRIX_PATH, "-", "matrix".into(), "a valid matrix file".into(), "missing or invalid".into()));
+        s.fail(fail(
+            MATRIX_PATH,
+            "-",
+            "matrix".into(),
+            "a valid matrix file".into(),
+            "missing or invalid".into(),
+        ));
     }
     for scenario in &scenarios {
         let case = scenario.case();
-        let committed_row = matrix.as_ref().and_then(|m| m.rows.iter().find(|r| r.scenario == scenario.id));
+        let committed_row = matrix
+            .as_ref()
+            .and_then(|m| m.rows.iter().find(|r| r.scenario == scenario.id));
         for imp in all {
             let (outcomes, row) = run_row(*imp, &scenario.id, &case, &scenario.queries);
             for (variant, expected) in &scenario.outcomes {
@@ -319,18 +387,44 @@ pub fn certify_section(dir: &Path, all: &[&dyn Implementation]) -> Section {
                     }));
                 }
             }
-            for (column, recorded) in [("links", &scenario.csr_edges_sha256), ("oplm", &scenario.oplm_sha256)] {
+            for (column, recorded) in [
+                ("links", &scenario.csr_edges_sha256),
+                ("oplm", &scenario.oplm_sha256),
+            ] {
                 let found = &row.cells[column];
-                s.record((found != recorded).then(|| fail(&scenario.id, imp.name(), format!("{column} hash in scenario file"), format!("{recorded:?}"), format!("{found:?}"))));
+                s.record((found != recorded).then(|| {
+                    fail(
+                        &scenario.id,
+                        imp.name(),
+                        format!("{column} hash in scenario file"),
+                        format!("{recorded:?}"),
+                        format!("{found:?}"),
+                    )
+                }));
             }
             match committed_row {
-                None => s.fail(fail(&scenario.id, imp.name(), "matrix row".into(), "a row".into(), "none".into())),
+                None => s.fail(fail(
+                    &scenario.id,
+                    imp.name(),
+                    "matrix row".into(),
+                    "a row".into(),
+                    "none".into(),
+                )),
                 Some(committed) => {
                     for column in columns() {
-                        let (e, f) = (committed.cells.get(&column).cloned().flatten(), row.cells.get(&column).cloned().flatten());
+                        let (e, f) = (
+                            committed.cells.get(&column).cloned().flatten(),
+                            row.cells.get(&column).cloned().flatten(),
+                        );
                         s.record((e != f).then(|| Failure {
                             variant: Some(column.clone()),
-                            ..fail(&scenario.id, imp.name(), "matrix cell".into(), format!("{e:?}"), format!("{f:?}"))
+                            ..fail(
+                                &scenario.id,
+                                imp.name(),
+                                "matrix cell".into(),
+                                format!("{e:?}"),
+                                format!("{f:?}"),
+                            )
                         }));
                     }
                 }

@@ -12,7 +12,21 @@ fn certify_ci_scale_passes() {
     let candidates: [&dyn Implementation; 1] = [&OptimizedCrate];
     let report = certify(&ReferenceCrate, &candidates, &config, None);
     let names: Vec<&str> = report.sections.iter().map(|s| s.name.as_str()).collect();
-    assert_eq!(names, ["oracle", "differential", "landmarks", "sliced", "links", "hooks", "cancel", "errors", "state", "vectors"]);
+    assert_eq!(
+        names,
+        [
+            "oracle",
+            "differential",
+            "landmarks",
+            "sliced",
+            "links",
+            "hooks",
+            "cancel",
+            "errors",
+            "state",
+            "vectors"
+        ]
+    );
     for s in &report.sections {
         assert!(s.checks > 0, "section {} ran no check", s.name);
     }
@@ -21,7 +35,15 @@ fn certify_ci_scale_passes() {
 
 #[test]
 fn report_json_has_the_stable_shape() {
-    let config = Config { oracle_graphs: 20, landmark_graphs: 5, sliced_graphs: 5, link_sets: 8, hook_graphs: 5, cancel_graphs: 5, ..Config::ci(7) };
+    let config = Config {
+        oracle_graphs: 20,
+        landmark_graphs: 5,
+        sliced_graphs: 5,
+        link_sets: 8,
+        hook_graphs: 5,
+        cancel_graphs: 5,
+        ..Config::ci(7)
+    };
     let candidates: [&dyn Implementation; 1] = [&OptimizedCrate];
     let report = certify(&ReferenceCrate, &candidates, &config, None);
     let v: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();

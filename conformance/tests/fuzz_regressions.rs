@@ -18,10 +18,17 @@ fn fuzz_dir() -> PathBuf {
 
 fn files(dir: &Path) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = match std::fs::read_dir(dir) {
-        Ok(rd) => rd.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_file()).collect(),
+        Ok(rd) => rd
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .filter(|p| p.is_file())
+            .collect(),
         Err(_) => Vec::new(),
     };
-    out.retain(|p| !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.') || n == "README.md"));
+    out.retain(|p| {
+        !p.file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with('.') || n == "README.md")
+    });
     out.sort();
     out
 }
@@ -33,7 +40,10 @@ fn known_open() -> Vec<(String, String)> {
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .filter_map(|l| {
             let mut parts = l.splitn(4, '|');
-            Some((parts.next()?.trim().to_string(), parts.next()?.trim().to_string()))
+            Some((
+                parts.next()?.trim().to_string(),
+                parts.next()?.trim().to_string(),
+            ))
         })
         .collect()
 }
@@ -56,14 +66,21 @@ fn replay(sub: &str, select: Select) -> (usize, Vec<String>) {
     let mut failures = Vec::new();
     for (name, f) in TARGETS {
         for path in files(&fuzz_dir().join(sub).join(name)) {
-            let id = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+            let id = path
+                .file_name()
+                .map(|n| n.to_string_lossy().to_string())
+                .unwrap_or_default();
             let listed = known.iter().any(|(t, i)| t == name && *i == id);
             if (select == Select::Fixed && listed) || (select == Select::KnownOpen && !listed) {
                 continue;
             }
             count += 1;
             let bytes = std::fs::read(&path).expect("read regression file");
-            let shown = path.strip_prefix(fuzz_dir()).unwrap_or(&path).display().to_string();
+            let shown = path
+                .strip_prefix(fuzz_dir())
+                .unwrap_or(&path)
+                .display()
+                .to_string();
             match catch_unwind(AssertUnwindSafe(|| f(&bytes))) {
                 Ok(Ok(())) => {}
                 Ok(Err(e)) => failures.push(format!("fuzz/{shown}: {e}")),
@@ -85,7 +102,12 @@ fn replay(sub: &str, select: Select) -> (usize, Vec<String>) {
 fn regressions_replay() {
     let (count, failures) = replay("regressions", Select::Fixed);
     println!("replayed {count} regression files (open bugs of fuzz/known-open.txt: test known_open_regressions)");
-    assert!(failures.is_empty(), "{} of {count} regressions fail:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {count} regressions fail:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 /// Open bugs the crates' owners have not fixed yet, listed in fuzz/known-open.txt (none at the
@@ -95,7 +117,12 @@ fn regressions_replay() {
 fn known_open_regressions() {
     let (count, failures) = replay("regressions", Select::KnownOpen);
     println!("replayed {count} open-bug regression files");
-    assert!(failures.is_empty(), "{} of {count} open-bug regressions still fail:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {count} open-bug regressions still fail:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -103,7 +130,12 @@ fn seeds_replay() {
     let (count, failures) = replay("corpus-seeds", Select::All);
     println!("replayed {count} seed files");
     assert!(count > 0, "no seed files under fuzz/corpus-seeds");
-    assert!(failures.is_empty(), "{} of {count} seeds fail:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {count} seeds fail:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -121,7 +153,11 @@ fn seeds_are_current() {
             stale.push(format!("fuzz/corpus-seeds/{target}/{name}"));
         }
     }
-    assert!(stale.is_empty(), "stale or missing seeds (run fuzz/seeds.sh):\n{}", stale.join("\n"));
+    assert!(
+        stale.is_empty(),
+        "stale or missing seeds (run fuzz/seeds.sh):\n{}",
+        stale.join("\n")
+    );
 }
 
 /// The bounded CI fuzz step. Needs a nightly toolchain and cargo-fuzz; without them it prints a
@@ -144,7 +180,10 @@ fn fuzz_ci() {
                       (install: see fuzz/README.md, 'On a fresh machine')";
         println!("{notice}");
         eprintln!("{notice}");
-        assert!(!require, "ONEPATH_REQUIRE_FUZZ=1 but cargo-fuzz or the nightly toolchain is missing");
+        assert!(
+            !require,
+            "ONEPATH_REQUIRE_FUZZ=1 but cargo-fuzz or the nightly toolchain is missing"
+        );
         return;
     }
     // The outer `cargo test` exports CARGO, RUSTUP_TOOLCHAIN and friends; the nested nightly
@@ -153,12 +192,17 @@ fn fuzz_ci() {
     cmd.arg(fuzz_dir().join("ci.sh"));
     for (key, _) in std::env::vars_os() {
         let k = key.to_string_lossy();
-        if (k.starts_with("CARGO") && k != "CARGO_HOME") || ["RUSTUP_TOOLCHAIN", "RUSTC", "RUSTDOC", "RUSTFLAGS"].contains(&k.as_ref()) {
+        if (k.starts_with("CARGO") && k != "CARGO_HOME")
+            || ["RUSTUP_TOOLCHAIN", "RUSTC", "RUSTDOC", "RUSTFLAGS"].contains(&k.as_ref())
+        {
             cmd.env_remove(&key);
         }
     }
     let t0 = std::time::Instant::now();
     let status = cmd.status().expect("run fuzz/ci.sh");
     println!("fuzz/ci.sh took {:.0?}", t0.elapsed());
-    assert!(status.success(), "fuzz/ci.sh failed ({status}); see its output above");
+    assert!(
+        status.success(),
+        "fuzz/ci.sh failed ({status}); see its output above"
+    );
 }

@@ -6,7 +6,12 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 fn map(rows: &[&str]) -> MovingAiMap {
-    let text = format!("type octile\nheight {}\nwidth {}\nmap\n{}\n", rows.len(), rows[0].len(), rows.join("\n"));
+    let text = format!(
+        "type octile\nheight {}\nwidth {}\nmap\n{}\n",
+        rows.len(),
+        rows[0].len(),
+        rows.join("\n")
+    );
     MovingAiMap::read(text.as_bytes()).unwrap()
 }
 
@@ -18,7 +23,13 @@ fn kinds() -> Vec<(&'static str, MapKind)> {
         ("rooms7", MapKind::Rooms { room_size: 7 }),
         ("maze1", MapKind::Maze { corridor_width: 1 }),
         ("maze2", MapKind::Maze { corridor_width: 2 }),
-        ("scattered", MapKind::Scattered { count: 25, max_side: 4 }),
+        (
+            "scattered",
+            MapKind::Scattered {
+                count: 25,
+                max_side: 4,
+            },
+        ),
     ]
 }
 
@@ -40,7 +51,9 @@ fn f64_dijkstra(m: &MovingAiMap, sx: usize, sy: usize) -> Vec<f64> {
         }
     }
     let (w, h) = (m.width() as isize, m.height() as isize);
-    let open = |x: isize, y: isize| x >= 0 && y >= 0 && x < w && y < h && b".GS".contains(&m.get(x as usize, y as usize));
+    let open = |x: isize, y: isize| {
+        x >= 0 && y >= 0 && x < w && y < h && b".GS".contains(&m.get(x as usize, y as usize))
+    };
     let mut d = vec![f64::INFINITY; (w * h) as usize];
     if !open(sx as isize, sy as isize) {
         return d;
@@ -84,9 +97,13 @@ fn map_chars_and_reader() {
     assert_eq!(pass, [true, true, true, false, false, false, false, true]);
     assert!(!m.passable(-1, 0) && !m.passable(4, 0) && !m.passable(0, 2));
     // CRLF line ends and a missing final newline are accepted.
-    let crlf = MovingAiMap::read(b"type octile\r\nheight 2\r\nwidth 4\r\nmap\r\n.GS@\r\nOTW.").unwrap();
+    let crlf =
+        MovingAiMap::read(b"type octile\r\nheight 2\r\nwidth 4\r\nmap\r\n.GS@\r\nOTW.").unwrap();
     assert_eq!(crlf, m);
-    assert_eq!(m.write(), b"type octile\nheight 2\nwidth 4\nmap\n.GS@\nOTW.\n");
+    assert_eq!(
+        m.write(),
+        b"type octile\nheight 2\nwidth 4\nmap\n.GS@\nOTW.\n"
+    );
 }
 
 #[test]
@@ -98,22 +115,90 @@ fn map_reader_errors_name_line_and_column() {
         (b"type octile\nheight x\n", 2, 8, K::Integer),
         (b"type octile\nheight 2", 3, 1, K::MissingLines),
         (b"type octile\nheight 0\nwidth 1\nmap\n", 2, 8, K::Size),
-        (b"type octile\nheight 99999999999\nwidth 1\nmap\n", 2, 8, K::Integer),
-        (b"type octile\nheight 65536\nwidth 65536\nmap\n", 3, 7, K::Size),
-        (b"type octile\nheight 1\nwidht 1\nmap\n", 3, 1, K::Header("width W")),
-        (b"type octile\nheight 1\nwidth 1\nmaps\n", 4, 1, K::Header("map")),
-        (b"type octile\nheight 2\nwidth 3\nmap\n...\n.x.\n", 6, 2, K::MapChar(b'x')),
-        (b"type octile\nheight 2\nwidth 3\nmap\n...\n..\n", 6, 3, K::RowLength { expected: 3, found: 2 }),
-        (b"type octile\nheight 2\nwidth 3\nmap\n...\n....\n", 6, 4, K::RowLength { expected: 3, found: 4 }),
-        (b"type octile\nheight 2\nwidth 3\nmap\n...\n", 6, 1, K::MissingLines),
-        (b"type octile\nheight 1\nwidth 3\nmap\n...\n\n", 6, 1, K::TrailingData),
-        (b"type octile\nheight 1\nwidth 3\nmap\n...\n@@@\n", 6, 1, K::TrailingData),
-        (b"type octile\nheight 1\nwidth +3\nmap\n...\n", 3, 7, K::Integer),
+        (
+            b"type octile\nheight 99999999999\nwidth 1\nmap\n",
+            2,
+            8,
+            K::Integer,
+        ),
+        (
+            b"type octile\nheight 65536\nwidth 65536\nmap\n",
+            3,
+            7,
+            K::Size,
+        ),
+        (
+            b"type octile\nheight 1\nwidht 1\nmap\n",
+            3,
+            1,
+            K::Header("width W"),
+        ),
+        (
+            b"type octile\nheight 1\nwidth 1\nmaps\n",
+            4,
+            1,
+            K::Header("map"),
+        ),
+        (
+            b"type octile\nheight 2\nwidth 3\nmap\n...\n.x.\n",
+            6,
+            2,
+            K::MapChar(b'x'),
+        ),
+        (
+            b"type octile\nheight 2\nwidth 3\nmap\n...\n..\n",
+            6,
+            3,
+            K::RowLength {
+                expected: 3,
+                found: 2,
+            },
+        ),
+        (
+            b"type octile\nheight 2\nwidth 3\nmap\n...\n....\n",
+            6,
+            4,
+            K::RowLength {
+                expected: 3,
+                found: 4,
+            },
+        ),
+        (
+            b"type octile\nheight 2\nwidth 3\nmap\n...\n",
+            6,
+            1,
+            K::MissingLines,
+        ),
+        (
+            b"type octile\nheight 1\nwidth 3\nmap\n...\n\n",
+            6,
+            1,
+            K::TrailingData,
+        ),
+        (
+            b"type octile\nheight 1\nwidth 3\nmap\n...\n@@@\n",
+            6,
+            1,
+            K::TrailingData,
+        ),
+        (
+            b"type octile\nheight 1\nwidth +3\nmap\n...\n",
+            3,
+            7,
+            K::Integer,
+        ),
     ];
     for (text, line, column, kind) in cases {
         let e = MovingAiMap::read(text).unwrap_err();
-        assert_eq!(e, MovingAiError { line, column, kind }, "{:?}", String::from_utf8_lossy(text));
-        assert!(e.to_string().starts_with(&format!("line {line}, column {column}: ")));
+        assert_eq!(
+            e,
+            MovingAiError { line, column, kind },
+            "{:?}",
+            String::from_utf8_lossy(text)
+        );
+        assert!(e
+            .to_string()
+            .starts_with(&format!("line {line}, column {column}: ")));
     }
 }
 
@@ -123,12 +208,29 @@ fn scen_reader_and_errors() {
     let s = ScenFile::read(ok).unwrap();
     assert_eq!(s.entries.len(), 2);
     assert_eq!(s.entries[0].map, "maps/a b.map");
-    assert_eq!((s.entries[0].bucket, s.entries[0].goal_x, s.entries[0].goal_y), (3, 4, 3));
+    assert_eq!(
+        (
+            s.entries[0].bucket,
+            s.entries[0].goal_x,
+            s.entries[0].goal_y
+        ),
+        (3, 4, 3)
+    );
     assert_eq!(s.entries[0].optimal_length, 12.5);
     // Any decimal is read, correctly rounded.
-    for (t, v) in [("7", 7.0), ("0.1", 0.1), ("1.4142135623730951", std::f64::consts::SQRT_2), ("25e-1", 2.5), ("1E2", 100.0)] {
+    for (t, v) in [
+        ("7", 7.0),
+        ("0.1", 0.1),
+        ("1.4142135623730951", std::f64::consts::SQRT_2),
+        ("25e-1", 2.5),
+        ("1E2", 100.0),
+    ] {
         let text = format!("version 1\n0\tm\t1\t1\t0\t0\t0\t0\t{t}\n");
-        assert_eq!(ScenFile::read(text.as_bytes()).unwrap().entries[0].optimal_length, v, "{t}");
+        assert_eq!(
+            ScenFile::read(text.as_bytes()).unwrap().entries[0].optimal_length,
+            v,
+            "{t}"
+        );
     }
     use MovingAiErrorKind as K;
     let line = |rest: &str| format!("version 1\n{rest}\n");
@@ -149,7 +251,12 @@ fn scen_reader_and_errors() {
         (line("0\tm\t5\t4\t0\t1\t4\t3\t1."), 2, 17, K::Length),
         (line("0\tm\t5\t4\t0\t1\t4\t3\t.5"), 2, 17, K::Length),
         (line("0\tm\t5\t4\t0\t1\t4\t3\t1 "), 2, 17, K::Length),
-        ("version 1\n0\tm\t1\t1\t0\t0\t0\t0\t1\n\n".into(), 3, 1, K::TrailingData),
+        (
+            "version 1\n0\tm\t1\t1\t0\t0\t0\t0\t1\n\n".into(),
+            3,
+            1,
+            K::TrailingData,
+        ),
     ];
     for (text, line, column, kind) in cases {
         let e = ScenFile::read(text.as_bytes()).unwrap_err();
@@ -215,7 +322,11 @@ fn hostile_input_never_panics() {
     let sb = generate_scen(&m, "r.map", 2, 4, 2).write();
     let mut rng = SplitMix64::new(99);
     for round in 0..4000 {
-        let mut b = if round % 2 == 0 { mb.clone() } else { sb.clone() };
+        let mut b = if round % 2 == 0 {
+            mb.clone()
+        } else {
+            sb.clone()
+        };
         for _ in 0..rng.range(1, 3) {
             match rng.below(4) {
                 0 if !b.is_empty() => {
@@ -225,7 +336,8 @@ fn hostile_input_never_panics() {
                 1 => b.truncate(rng.below(b.len() as u64 + 1) as usize),
                 2 => {
                     let i = rng.below(b.len() as u64 + 1) as usize;
-                    let c = [b'\t', b'\n', b'\r', b'9', b'.', b'-', b'e', 0xff][rng.below(8) as usize];
+                    let c =
+                        [b'\t', b'\n', b'\r', b'9', b'.', b'-', b'e', 0xff][rng.below(8) as usize];
                     b.insert(i, c);
                 }
                 _ if !b.is_empty() => {
@@ -278,7 +390,11 @@ fn exact_cost_order() {
                             .partial_cmp(&(a2 as f64 + b2 as f64 * std::f64::consts::SQRT_2))
                             .unwrap()
                     };
-                    assert_eq!(c(a1, b1).cmp(&c(a2, b2)), want, "({a1},{b1}) vs ({a2},{b2})");
+                    assert_eq!(
+                        c(a1, b1).cmp(&c(a2, b2)),
+                        want,
+                        "({a1},{b1}) vs ({a2},{b2})"
+                    );
                 }
             }
         }
@@ -300,7 +416,9 @@ fn octile_heuristic_pairs() {
 #[test]
 fn oracle_hand_computed() {
     let c = OctileCost::new;
-    let q = |rows: &[&str], s: (u32, u32), g: (u32, u32)| oracle_path_cost(&map(rows), s.0, s.1, g.0, g.1);
+    let q = |rows: &[&str], s: (u32, u32), g: (u32, u32)| {
+        oracle_path_cost(&map(rows), s.0, s.1, g.0, g.1)
+    };
     assert_eq!(q(&["."], (0, 0), (0, 0)), Some(c(0, 0)));
     assert_eq!(q(&["...", "...", "..."], (0, 0), (2, 2)), Some(c(0, 2)));
     assert_eq!(q(&[".....", "....."], (0, 0), (4, 1)), Some(c(3, 1)));
@@ -336,7 +454,9 @@ fn oracle_matches_independent_f64_dijkstra() {
         for seed in 0..3u64 {
             let m = generate_map(kind, 41, 33, seed * 31 + i as u64);
             let mut rng = SplitMix64::new(seed);
-            let passable: Vec<usize> = (0..m.cells().len()).filter(|&c| is_passable_char(m.cells()[c])).collect();
+            let passable: Vec<usize> = (0..m.cells().len())
+                .filter(|&c| is_passable_char(m.cells()[c]))
+                .collect();
             for _ in 0..3 {
                 let s = passable[rng.below(passable.len() as u64) as usize];
                 let (sx, sy) = (s % m.width(), s / m.width());
@@ -346,7 +466,10 @@ fn oracle_matches_independent_f64_dijkstra() {
                     match e {
                         None => assert!(f.is_infinite(), "{name} seed {seed} cell {cell}"),
                         Some(e) => {
-                            assert!((e.value() - f).abs() <= 1e-9, "{name} seed {seed} cell {cell}: {e:?} vs {f}");
+                            assert!(
+                                (e.value() - f).abs() <= 1e-9,
+                                "{name} seed {seed} cell {cell}: {e:?} vs {f}"
+                            );
                             let (gx, gy) = ((cell % m.width()) as u32, (cell / m.width()) as u32);
                             // The octile estimate is admissible (exactly).
                             assert!(octile_heuristic(sx as u32, sy as u32, gx, gy) <= *e);
@@ -377,10 +500,22 @@ fn generator_is_deterministic_and_scenarios_are_solvable() {
     for (i, (name, kind)) in kinds().into_iter().enumerate() {
         let a = generate_map(kind, 48, 40, 1234 + i as u64);
         assert_eq!(a, generate_map(kind, 48, 40, 1234 + i as u64), "{name}");
-        assert_ne!(a, generate_map(kind, 48, 40, 4321 + i as u64), "{name}: the seed matters");
+        assert_ne!(
+            a,
+            generate_map(kind, 48, 40, 4321 + i as u64),
+            "{name}: the seed matters"
+        );
         let scen = generate_scen(&a, &format!("{name}.map"), 4, 12, 77);
-        assert_eq!(scen, generate_scen(&a, &format!("{name}.map"), 4, 12, 77), "{name}");
-        assert!(scen.entries.len() >= 12, "{name}: only {} scenarios", scen.entries.len());
+        assert_eq!(
+            scen,
+            generate_scen(&a, &format!("{name}.map"), 4, 12, 77),
+            "{name}"
+        );
+        assert!(
+            scen.entries.len() >= 12,
+            "{name}: only {} scenarios",
+            scen.entries.len()
+        );
         let mut last_bucket = 0;
         let mut per = std::collections::BTreeMap::new();
         let read = ScenFile::read(&scen.write()).unwrap();
@@ -388,14 +523,29 @@ fn generator_is_deterministic_and_scenarios_are_solvable() {
             assert!(e.bucket >= last_bucket, "{name}: sorted by bucket");
             last_bucket = e.bucket;
             *per.entry(e.bucket).or_insert(0) += 1;
-            assert_eq!((e.width as usize, e.height as usize), (a.width(), a.height()));
-            assert!(a.passable(e.start_x.into(), e.start_y.into()) && a.passable(e.goal_x.into(), e.goal_y.into()));
+            assert_eq!(
+                (e.width as usize, e.height as usize),
+                (a.width(), a.height())
+            );
+            assert!(
+                a.passable(e.start_x.into(), e.start_y.into())
+                    && a.passable(e.goal_x.into(), e.goal_y.into())
+            );
             assert_ne!((e.start_x, e.start_y), (e.goal_x, e.goal_y));
             let exact = oracle_path_cost(&a, e.start_x, e.start_y, e.goal_x, e.goal_y).unwrap();
-            assert_eq!(exact.value().to_bits(), e.optimal_length.to_bits(), "{name}");
+            assert_eq!(
+                exact.value().to_bits(),
+                e.optimal_length.to_bits(),
+                "{name}"
+            );
             assert_eq!(e.bucket, bucket_of(e.optimal_length));
-            let f = f64_dijkstra(&a, e.start_x as usize, e.start_y as usize)[e.goal_y as usize * a.width() + e.goal_x as usize];
-            assert!((f - e.optimal_length).abs() <= 1e-9, "{name}: {f} vs {}", e.optimal_length);
+            let f = f64_dijkstra(&a, e.start_x as usize, e.start_y as usize)
+                [e.goal_y as usize * a.width() + e.goal_x as usize];
+            assert!(
+                (f - e.optimal_length).abs() <= 1e-9,
+                "{name}: {f} vs {}",
+                e.optimal_length
+            );
         }
         assert!(per.values().all(|&n| n <= 4));
     }
@@ -407,11 +557,16 @@ fn generated_kinds_have_their_shape() {
     let r = generate_map(MapKind::Random { density: 0.25 }, 100, 100, 3);
     let blocked = 10_000 - r.passable_count();
     assert!((2_200..2_800).contains(&blocked), "{blocked}");
-    assert_eq!(generate_map(MapKind::Random { density: 0.0 }, 9, 9, 3).passable_count(), 81);
+    assert_eq!(
+        generate_map(MapKind::Random { density: 0.0 }, 9, 9, 3).passable_count(),
+        81
+    );
     // Maze: a perfect maze connects every open cell; corridors are c wide (the first cell block).
     for c in [1usize, 2, 3] {
         let m = generate_map(MapKind::Maze { corridor_width: c }, 31, 25, 8);
-        let open: Vec<usize> = (0..m.cells().len()).filter(|&i| is_passable_char(m.cells()[i])).collect();
+        let open: Vec<usize> = (0..m.cells().len())
+            .filter(|&i| is_passable_char(m.cells()[i]))
+            .collect();
         let s = open[0];
         let d = oracle_distances(&m, (s % 31) as u32, (s / 31) as u32);
         assert!(open.iter().all(|&i| d[i].is_some()), "maze {c} connected");
@@ -421,8 +576,18 @@ fn generated_kinds_have_their_shape() {
     }
     // Rooms: walls on every (r + 1)-th line except the doors; rooms' interiors open.
     let m = generate_map(MapKind::Rooms { room_size: 5 }, 25, 19, 4);
-    assert!(m.get(0, 0) == b'@' && m.get(1, 1) == b'.' && m.get(5, 5) == b'.' && m.get(6, 6) == b'@');
+    assert!(
+        m.get(0, 0) == b'@' && m.get(1, 1) == b'.' && m.get(5, 5) == b'.' && m.get(6, 6) == b'@'
+    );
     // Scattered: T obstacles on an open map.
-    let m = generate_map(MapKind::Scattered { count: 10, max_side: 3 }, 30, 30, 2);
+    let m = generate_map(
+        MapKind::Scattered {
+            count: 10,
+            max_side: 3,
+        },
+        30,
+        30,
+        2,
+    );
     assert!(m.cells().iter().all(|&c| c == b'.' || c == b'T') && m.cells().contains(&b'T'));
 }

@@ -23,7 +23,10 @@ fn python(defect: Option<&str>) -> String {
 }
 
 fn fake(mode: &str) -> String {
-    format!("FAKE_MODE={mode} python3 {}", concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fake_driver.py"))
+    format!(
+        "FAKE_MODE={mode} python3 {}",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fake_driver.py")
+    )
 }
 
 fn run(command: &str, timeout: f64, cases: usize) -> PortRun {
@@ -35,7 +38,10 @@ fn run(command: &str, timeout: f64, cases: usize) -> PortRun {
 }
 
 fn graph(r: &PortRun) -> &onepath_conformance::port::run::FamilyResult {
-    r.families.iter().find(|f| f.family == "graph").expect("graph family")
+    r.families
+        .iter()
+        .find(|f| f.family == "graph")
+        .expect("graph family")
 }
 
 #[test]
@@ -45,30 +51,72 @@ fn python_port_reaches_l4_for_graphs() {
     assert!(r.ok(), "{table}");
     assert_eq!(graph(&r).reached, Level::L4, "{table}");
     assert!(graph(&r).answered > 1000);
-    let section = |n: &str| r.report.sections.iter().find(|s| s.name == n).unwrap_or_else(|| panic!("no section {n}"));
-    for name in ["oracle", "differential", "landmarks", "sliced", "links", "hooks", "cancel", "errors", "vectors", "consumed"] {
-        assert!(section(name).checks > 0 && section(name).failed == 0, "{name}: {table}");
+    let section = |n: &str| {
+        r.report
+            .sections
+            .iter()
+            .find(|s| s.name == n)
+            .unwrap_or_else(|| panic!("no section {n}"))
+    };
+    for name in [
+        "oracle",
+        "differential",
+        "landmarks",
+        "sliced",
+        "links",
+        "hooks",
+        "cancel",
+        "errors",
+        "vectors",
+        "consumed",
+    ] {
+        assert!(
+            section(name).checks > 0 && section(name).failed == 0,
+            "{name}: {table}"
+        );
     }
-    assert!(section("state").passed > 0, "graph and search states were exercised");
+    assert!(
+        section("state").passed > 0,
+        "graph and search states were exercised"
+    );
     // [DRIVER.CONSUMED] covers the golden state vectors of the claimed family (graph: kinds 4
     // and 11), not only the graph vectors; the unclaimed grid vectors are not required.
-    let graph_vectors = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors/graphs")).unwrap().count() as u64;
-    assert!(section("consumed").checks > graph_vectors, "state vectors are checked too: {table}");
+    let graph_vectors = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors/graphs"))
+        .unwrap()
+        .count() as u64;
+    assert!(
+        section("consumed").checks > graph_vectors,
+        "state vectors are checked too: {table}"
+    );
     // [DRIVER.MSG.REQUEST] state requests carry the vector id or generated case name.
     for f in &section("unimplemented").failures {
         let label = f.case.as_deref().unwrap_or("");
-        assert!(label.starts_with("STATE-GRID-") || label.starts_with("STATE-HEX-") || label.starts_with("STATE-VOXEL-") || label.starts_with("random#"), "{f:?}");
+        assert!(
+            label.starts_with("STATE-GRID-")
+                || label.starts_with("STATE-HEX-")
+                || label.starts_with("STATE-VOXEL-")
+                || label.starts_with("random#"),
+            "{f:?}"
+        );
     }
     // Reports: JSON member, JUnit, certificate.
     let v: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
     assert_eq!(v["schema"], "onepath.certify-report");
     assert_eq!(v["ok"], true);
     assert_eq!(v["port"]["handshake"]["port"], "onepath_py");
-    assert!(v["port"]["families"].as_array().unwrap().iter().any(|f| f["family"] == "graph" && f["reached"] == "L4"));
+    assert!(v["port"]["families"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| f["family"] == "graph" && f["reached"] == "L4"));
     let xml = r.to_junit();
     check_well_formed(&xml).unwrap();
     assert!(xml.contains("name=\"GRAPH-0001\""));
-    let cert: serde_json::Value = serde_json::from_str(&r.certificate("2026-01-02").expect("a passing port gets a certificate")).unwrap();
+    let cert: serde_json::Value = serde_json::from_str(
+        &r.certificate("2026-01-02")
+            .expect("a passing port gets a certificate"),
+    )
+    .unwrap();
     assert_eq!(cert["levels"]["graph"], "L4");
     assert_eq!(cert["date"], "2026-01-02");
     assert_eq!(cert["vectors_manifest_sha256"].as_str().unwrap().len(), 64);
@@ -83,7 +131,14 @@ fn python_port_reaches_l4_for_graphs() {
         certify_port(o)
     };
     assert!(!stale.ok());
-    assert!(stale.problems.iter().any(|p| p.contains("matches no failure")), "{:?}", stale.problems);
+    assert!(
+        stale
+            .problems
+            .iter()
+            .any(|p| p.contains("matches no failure")),
+        "{:?}",
+        stale.problems
+    );
 }
 
 #[test]
@@ -94,33 +149,68 @@ fn defect_gtie_fails_l2_with_the_first_differing_step() {
     assert_eq!(g.reached, Level::L1, "{}", r.to_table());
     let b = g.first_break.as_ref().expect("first difference");
     assert_eq!(b.brk.level, Level::L2);
-    assert!(b.label.starts_with("GRAPH-"), "vectors are named first: {b:?}");
-    assert!(b.variant.is_some() && b.query.is_some() && b.brk.context.is_some(), "{b:?}");
+    assert!(
+        b.label.starts_with("GRAPH-"),
+        "vectors are named first: {b:?}"
+    );
+    assert!(
+        b.variant.is_some() && b.query.is_some() && b.brk.context.is_some(),
+        "{b:?}"
+    );
     assert!(r.to_table().contains("reaches L1 but not L2"));
     // Header and quoted difference come from one record: the section and op named in the header
     // are those of the quoted vector's request.
     let table = r.to_table();
-    let at = table.find("graph: reaches L1 but not L2; first difference (").expect("header");
+    let at = table
+        .find("graph: reaches L1 but not L2; first difference (")
+        .expect("header");
     let mut lines = table[at..].lines();
     let header = lines.next().unwrap();
     let quote = lines.next().unwrap().trim_start();
-    assert_eq!(header, format!("graph: reaches L1 but not L2; first difference ({} section, {}):", b.section, b.op), "{table}");
+    assert_eq!(
+        header,
+        format!(
+            "graph: reaches L1 but not L2; first difference ({} section, {}):",
+            b.section, b.op
+        ),
+        "{table}"
+    );
     let want = format!(
         "{}{}{}: {}: expected {}, found {}",
         b.label,
-        b.variant.as_ref().map_or(String::new(), |v| format!(" / {v}")),
-        b.query.as_ref().map_or(String::new(), |q| format!(" / query {q}")),
+        b.variant
+            .as_ref()
+            .map_or(String::new(), |v| format!(" / {v}")),
+        b.query
+            .as_ref()
+            .map_or(String::new(), |q| format!(" / query {q}")),
         b.brk.what,
         b.brk.expected,
         b.brk.found
     );
     assert_eq!(quote, want, "{table}");
-    assert_eq!((b.section.as_str(), b.op.as_str()), ("vectors", "run_case"), "{table}");
-    assert!(quote.starts_with("GRAPH-") && !quote.contains("recipe replay"), "{table}");
-    assert!(r.to_junit().contains(&format!("first difference ({} section, {}):", b.section, b.op)));
+    assert_eq!(
+        (b.section.as_str(), b.op.as_str()),
+        ("vectors", "run_case"),
+        "{table}"
+    );
+    assert!(
+        quote.starts_with("GRAPH-") && !quote.contains("recipe replay"),
+        "{table}"
+    );
+    assert!(r.to_junit().contains(&format!(
+        "first difference ({} section, {}):",
+        b.section, b.op
+    )));
     // Known failures excuse the sections (not the level); with the claim lowered to what the
     // port reaches it would pass: here the claim stays L4, so the verdict still fails.
-    assert!(r.problems.iter().any(|p| p == "graph: claimed L4, reached L1"), "{:?}", r.problems);
+    assert!(
+        r.problems
+            .iter()
+            .any(|p| p == "graph: claimed L4, reached L1"),
+        "{:?}",
+        r.problems
+    );
 }
 
 #[test]
@@ -129,10 +219,24 @@ fn defect_oplm_len_fails_l4_in_landmarks() {
     let g = graph(&r);
     assert_eq!(g.reached, Level::L3, "{}", r.to_table());
     let b = g.first_break.as_ref().unwrap();
-    assert_eq!((b.op.as_str(), b.section.as_str()), ("deserialize_oplm", "landmarks"));
-    assert!(b.brk.expected.starts_with("length_mismatch") || b.brk.expected.starts_with("truncated"), "{b:?}");
-    let lm = r.report.sections.iter().find(|s| s.name == "landmarks").unwrap();
-    assert!(lm.failures.iter().any(|f| f.what.contains("hostile OPLM") && f.expected.starts_with("length_mismatch")));
+    assert_eq!(
+        (b.op.as_str(), b.section.as_str()),
+        ("deserialize_oplm", "landmarks")
+    );
+    assert!(
+        b.brk.expected.starts_with("length_mismatch") || b.brk.expected.starts_with("truncated"),
+        "{b:?}"
+    );
+    let lm = r
+        .report
+        .sections
+        .iter()
+        .find(|s| s.name == "landmarks")
+        .unwrap();
+    assert!(lm
+        .failures
+        .iter()
+        .any(|f| f.what.contains("hostile OPLM") && f.expected.starts_with("length_mismatch")));
 }
 
 #[test]
@@ -143,27 +247,82 @@ fn defect_cycle_fails_l4_naming_the_state_vector() {
     let b = g.first_break.as_ref().unwrap();
     assert_eq!(b.brk.what, "restore result");
     // The level report names the hostile state vector, not a hash of the request.
-    assert!(b.label.starts_with("STATE-GRAPHASTAR-") && b.label.contains("-H"), "{b:?}");
-    assert_eq!((b.section.as_str(), b.op.as_str()), ("state", "state_run:graph"));
-    assert!(r.to_table().contains(&format!("first difference (state section, state_run:graph):\n  {}: restore result", b.label)), "{}", r.to_table());
-    let st = r.report.sections.iter().find(|s| s.name == "state").unwrap();
-    let f = st.failures.iter().find(|f| f.found == "accepted" && f.expected.starts_with("parent_cycle@")).expect("parent_cycle failure");
-    assert!(f.vector.as_deref().unwrap_or("").starts_with("STATE-GRAPHASTAR-"), "{f:?}");
+    assert!(
+        b.label.starts_with("STATE-GRAPHASTAR-") && b.label.contains("-H"),
+        "{b:?}"
+    );
+    assert_eq!(
+        (b.section.as_str(), b.op.as_str()),
+        ("state", "state_run:graph")
+    );
+    assert!(
+        r.to_table().contains(&format!(
+            "first difference (state section, state_run:graph):\n  {}: restore result",
+            b.label
+        )),
+        "{}",
+        r.to_table()
+    );
+    let st = r
+        .report
+        .sections
+        .iter()
+        .find(|s| s.name == "state")
+        .unwrap();
+    let f = st
+        .failures
+        .iter()
+        .find(|f| f.found == "accepted" && f.expected.starts_with("parent_cycle@"))
+        .expect("parent_cycle failure");
+    assert!(
+        f.vector
+            .as_deref()
+            .unwrap_or("")
+            .starts_with("STATE-GRAPHASTAR-"),
+        "{f:?}"
+    );
 }
 
 #[test]
 fn crashes_timeouts_and_garbage_are_reported_per_case_and_the_run_goes_on() {
     let r = run(&fake("chaos"), 1.0, 5);
-    let p = r.report.sections.iter().find(|s| s.name == "protocol").unwrap();
-    let kinds: Vec<&str> = ["crash", "timeout", "malformed reply"].into_iter().filter(|k| p.failures.iter().any(|f| f.what.contains(&format!("port: {k} ")))).collect();
-    assert_eq!(kinds, ["crash", "timeout", "malformed reply"], "{:?}", p.failures);
+    let p = r
+        .report
+        .sections
+        .iter()
+        .find(|s| s.name == "protocol")
+        .unwrap();
+    let kinds: Vec<&str> = ["crash", "timeout", "malformed reply"]
+        .into_iter()
+        .filter(|k| {
+            p.failures
+                .iter()
+                .any(|f| f.what.contains(&format!("port: {k} ")))
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        ["crash", "timeout", "malformed reply"],
+        "{:?}",
+        p.failures
+    );
     for f in &p.failures {
         assert!(f.case.is_some(), "{f:?}");
     }
-    assert!(r.starts >= 4, "the driver was restarted after each failure ({} starts)", r.starts);
+    assert!(
+        r.starts >= 4,
+        "the driver was restarted after each failure ({} starts)",
+        r.starts
+    );
     assert!(graph(&r).answered > 500, "the run went on");
     assert!(!r.ok());
-    assert!(r.problems.iter().any(|p| p.starts_with("section consumed:")), "{:?}", r.problems);
+    assert!(
+        r.problems
+            .iter()
+            .any(|p| p.starts_with("section consumed:")),
+        "{:?}",
+        r.problems
+    );
     check_well_formed(&r.to_junit()).unwrap();
 }
 
@@ -171,12 +330,21 @@ fn crashes_timeouts_and_garbage_are_reported_per_case_and_the_run_goes_on() {
 fn unimplemented_ops_are_never_a_pass_and_bad_handshakes_fail() {
     let r = run(&fake("unimplemented"), 5.0, 5);
     let g = graph(&r);
-    assert_eq!(g.reached, Level::L2, "run_sliced carries L3 evidence: {}", r.to_table());
+    assert_eq!(
+        g.reached,
+        Level::L2,
+        "run_sliced carries L3 evidence: {}",
+        r.to_table()
+    );
     assert!(g.unimplemented.contains_key("run_sliced"));
     assert!(!r.ok());
     let bad = run(&fake("garbage_hello"), 2.0, 2);
     assert!(bad.hello.is_err());
-    assert!(!bad.ok() && bad.problems[0].starts_with("handshake"), "{:?}", bad.problems);
+    assert!(
+        !bad.ok() && bad.problems[0].starts_with("handshake"),
+        "{:?}",
+        bad.problems
+    );
 }
 
 #[test]
@@ -186,30 +354,77 @@ fn the_cli_writes_junit_json_and_a_certificate() {
     let (junit, cert) = (dir.join("j.xml"), dir.join("cert.json"));
     let _guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_onepath-conformance"))
-        .args(["certify", "--json", "--port", &python(None), "--port-cases", "5", "--junit"])
+        .args([
+            "certify",
+            "--json",
+            "--port",
+            &python(None),
+            "--port-cases",
+            "5",
+            "--junit",
+        ])
         .arg(&junit)
         .arg("--certificate")
         .arg(&cert)
         .args(["--date", "2026-11-29"])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["port"]["ok"], true);
     check_well_formed(&std::fs::read_to_string(&junit).unwrap()).unwrap();
-    let c: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&cert).unwrap()).unwrap();
-    assert_eq!((c["port"].as_str(), c["date"].as_str(), c["spec_version"].as_str()), (Some("onepath_py"), Some("2026-11-29"), Some("1.1.0")));
+    let c: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&cert).unwrap()).unwrap();
+    assert_eq!(
+        (
+            c["port"].as_str(),
+            c["date"].as_str(),
+            c["spec_version"].as_str()
+        ),
+        (Some("onepath_py"), Some("2026-11-29"), Some("1.1.0"))
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn unanswered_golden_state_vectors_of_a_claimed_family_are_not_consumed() {
     let r = run(&fake("state_error"), 5.0, 3);
-    let c = r.report.sections.iter().find(|s| s.name == "consumed").unwrap();
-    let vectors: Vec<&str> = c.failures.iter().filter_map(|f| f.vector.as_deref()).collect();
-    assert!(vectors.iter().any(|v| v.starts_with("STATE-GRAPH-")), "{:?}", c.failures);
+    let c = r
+        .report
+        .sections
+        .iter()
+        .find(|s| s.name == "consumed")
+        .unwrap();
+    let vectors: Vec<&str> = c
+        .failures
+        .iter()
+        .filter_map(|f| f.vector.as_deref())
+        .collect();
+    assert!(
+        vectors.iter().any(|v| v.starts_with("STATE-GRAPH-")),
+        "{:?}",
+        c.failures
+    );
     // Grid kinds are answered `unimplemented` by a port that claims only `graph`: not required.
-    assert!(!vectors.iter().any(|v| v.starts_with("STATE-GRID-") || v.starts_with("STATE-HEX-") || v.starts_with("STATE-VOXEL-")), "{vectors:?}");
-    assert!(!vectors.iter().any(|v| v.starts_with("STATE-GRAPHASTAR-")), "GraphAStar vectors were answered: {vectors:?}");
-    assert!(r.problems.iter().any(|p| p.starts_with("section consumed:") && p.contains("STATE-GRAPH-")), "{:?}", r.problems);
+    assert!(
+        !vectors.iter().any(|v| v.starts_with("STATE-GRID-")
+            || v.starts_with("STATE-HEX-")
+            || v.starts_with("STATE-VOXEL-")),
+        "{vectors:?}"
+    );
+    assert!(
+        !vectors.iter().any(|v| v.starts_with("STATE-GRAPHASTAR-")),
+        "GraphAStar vectors were answered: {vectors:?}"
+    );
+    assert!(
+        r.problems
+            .iter()
+            .any(|p| p.starts_with("section consumed:") && p.contains("STATE-GRAPH-")),
+        "{:?}",
+        r.problems
+    );
 }

@@ -6,8 +6,16 @@ use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRu
 
 /// A seeded, bounded runner: the same cases on every run, no persistence files.
 fn runner(cases: u32, seed: u8) -> TestRunner {
-    let config = Config { cases, failure_persistence: None, max_shrink_iters: 2_000, ..Config::default() };
-    TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32]))
+    let config = Config {
+        cases,
+        failure_persistence: None,
+        max_shrink_iters: 2_000,
+        ..Config::default()
+    };
+    TestRunner::new_with_rng(
+        config,
+        TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32]),
+    )
 }
 
 /// Inputs: byte strings decoded by the same `arbitrary` decoder the fuzz target uses.
@@ -19,7 +27,9 @@ fn bytes(max: usize) -> impl Strategy<Value = Vec<u8>> {
 fn points_links() {
     let mut r = runner(20_000, 13);
     let result = r.run(&bytes(600), |data| {
-        let Ok(input) = onepath_conformance::fuzzing::decode_points(&data) else { return Ok(()) };
+        let Ok(input) = onepath_conformance::fuzzing::decode_points(&data) else {
+            return Ok(());
+        };
         onepath_conformance::fuzzing::check_points(&input).map_err(TestCaseError::fail)
     });
     if let Err(e) = result {

@@ -7,8 +7,16 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 
 fn runner(cases: u32, seed: u8) -> TestRunner {
-    let config = Config { cases, failure_persistence: None, max_shrink_iters: 2_000, ..Config::default() };
-    TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32]))
+    let config = Config {
+        cases,
+        failure_persistence: None,
+        max_shrink_iters: 2_000,
+        ..Config::default()
+    };
+    TestRunner::new_with_rng(
+        config,
+        TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32]),
+    )
 }
 
 /// (seed index, overwrites (offset, byte), truncation, appended bytes)
@@ -47,7 +55,9 @@ fn property(kind: StateKind, cases: u32, seed: u8) {
         check_state(kind, bytes).unwrap_or_else(|e| panic!("{kind:?} seed {name}: {e}"));
     }
     let mut r = runner(cases, seed);
-    let result = r.run(&edits(), |e| check_state(kind, &apply(&seeds, &e)).map_err(TestCaseError::fail));
+    let result = r.run(&edits(), |e| {
+        check_state(kind, &apply(&seeds, &e)).map_err(TestCaseError::fail)
+    });
     if let Err(e) = result {
         panic!("{kind:?}: {e}");
     }

@@ -9,7 +9,10 @@ use std::path::{Path, PathBuf};
 const FAMILIES: [&str; 6] = ["GRAPH", "STATE", "GRID", "CONF", "DRIVER", "SPEC"];
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 fn files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
@@ -33,7 +36,11 @@ fn bracketed_ids(text: &str) -> Vec<String> {
         let id = &rest[..close];
         let family = id.split('.').next().unwrap_or("");
         let well_formed = id.contains('.')
-            && id.split('.').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_'));
+            && id.split('.').all(|p| {
+                !p.is_empty()
+                    && p.bytes()
+                        .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+            });
         if FAMILIES.contains(&family) && well_formed {
             ids.push(id.to_string());
         }
@@ -54,20 +61,28 @@ fn definitions() -> BTreeMap<String, Vec<String>> {
                 fenced = !fenced;
                 continue;
             }
-            let Some(item) = line.strip_prefix("- [") else { continue };
+            let Some(item) = line.strip_prefix("- [") else {
+                continue;
+            };
             if fenced {
                 continue;
             }
-            let Some(close) = item.find(']') else { continue };
+            let Some(close) = item.find(']') else {
+                continue;
+            };
             let id = &item[..close];
             let after = &item[close + 1..];
             assert!(
-                after.starts_with(" (upstream") || after.starts_with(" (defined") || after.starts_with(" (informative"),
+                after.starts_with(" (upstream")
+                    || after.starts_with(" (defined")
+                    || after.starts_with(" (informative"),
                 "{}:{}: clause [{id}] has no provenance mark",
                 path.display(),
                 n + 1
             );
-            defs.entry(id.to_string()).or_default().push(format!("{}:{}", path.display(), n + 1));
+            defs.entry(id.to_string())
+                .or_default()
+                .push(format!("{}:{}", path.display(), n + 1));
         }
     }
     defs
@@ -78,7 +93,10 @@ fn clause_ids_are_unique() {
     let defs = definitions();
     assert!(defs.len() > 250, "only {} clauses found", defs.len());
     let dups: Vec<_> = defs.iter().filter(|(_, at)| at.len() > 1).collect();
-    assert!(dups.is_empty(), "clause ids defined more than once: {dups:?}");
+    assert!(
+        dups.is_empty(),
+        "clause ids defined more than once: {dups:?}"
+    );
 }
 
 #[test]
@@ -90,7 +108,11 @@ fn every_cited_clause_exists() {
         files(&r.join(dir), "rs", &mut sources);
         files(&r.join(dir), "md", &mut sources);
     }
-    files(&r.join("conformance/ports/python/onepath_py"), "py", &mut sources);
+    files(
+        &r.join("conformance/ports/python/onepath_py"),
+        "py",
+        &mut sources,
+    );
     let mut missing: BTreeSet<String> = BTreeSet::new();
     let mut cited = 0;
     for path in sources {
@@ -101,10 +123,16 @@ fn every_cited_clause_exists() {
             let chapter = format!("{id}.");
             let known = defs.contains_key(&id) || defs.keys().any(|d| d.starts_with(&chapter));
             if !known {
-                missing.insert(format!("[{id}] in {}", path.strip_prefix(&r).unwrap().display()));
+                missing.insert(format!(
+                    "[{id}] in {}",
+                    path.strip_prefix(&r).unwrap().display()
+                ));
             }
         }
     }
     assert!(cited > 1000, "only {cited} citations found");
-    assert!(missing.is_empty(), "cited clause ids that the spec does not define: {missing:#?}");
+    assert!(
+        missing.is_empty(),
+        "cited clause ids that the spec does not define: {missing:#?}"
+    );
 }

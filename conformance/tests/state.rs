@@ -28,10 +28,22 @@ impl Implementation for Wrong {
     fn name(&self) -> &str {
         "wrong-state"
     }
-    fn run_case(&self, case: &Case, variants: &[Variant], queries: &[(u32, u32)], opts: RunOptions) -> Vec<Vec<Outcome>> {
+    fn run_case(
+        &self,
+        case: &Case,
+        variants: &[Variant],
+        queries: &[(u32, u32)],
+        opts: RunOptions,
+    ) -> Vec<Vec<Outcome>> {
         ReferenceCrate.run_case(case, variants, queries, opts)
     }
-    fn run_sliced(&self, case: &Case, variant: Variant, query: (u32, u32), budgets: &[u64]) -> Outcome {
+    fn run_sliced(
+        &self,
+        case: &Case,
+        variant: Variant,
+        query: (u32, u32),
+        budgets: &[u64],
+    ) -> Outcome {
         ReferenceCrate.run_sliced(case, variant, query, budgets)
     }
     fn build_links(&self, request: &LinkRequest) -> Result<LinkResult, BuildFailure> {
@@ -40,7 +52,13 @@ impl Implementation for Wrong {
     fn run_hooked(&self, case: &Case, query: &HookedQuery) -> HookedRun {
         ReferenceCrate.run_hooked(case, query)
     }
-    fn run_cancelled(&self, case: &Case, variant: Variant, query: (u32, u32), first_steps: u64) -> Result<CancelTrace, String> {
+    fn run_cancelled(
+        &self,
+        case: &Case,
+        variant: Variant,
+        query: (u32, u32),
+        first_steps: u64,
+    ) -> Result<CancelTrace, String> {
         ReferenceCrate.run_cancelled(case, variant, query, first_steps)
     }
     fn run_ops(&self, ops: &[GraphOp]) -> Vec<Result<u64, BuildFailure>> {
@@ -62,16 +80,32 @@ impl Implementation for Wrong {
             _ => None,
         };
         match (self.0, err, request) {
-            (Fault::IgnoreParentCycle, Some(e), StateRequest::Restore { bytes: Some(b), .. }) if e.class == "parent_cycle" => {
+            (Fault::IgnoreParentCycle, Some(e), StateRequest::Restore { bytes: Some(b), .. })
+                if e.class == "parent_cycle" =>
+            {
                 r.restore = Some(Ok(()));
                 r.after = b.clone();
             }
-            (Fault::AcceptTrailingBytes, Some(e), StateRequest::Restore { recipe, bytes: Some(b), finish }) if e.class == "trailing_bytes" => {
+            (
+                Fault::AcceptTrailingBytes,
+                Some(e),
+                StateRequest::Restore {
+                    recipe,
+                    bytes: Some(b),
+                    finish,
+                },
+            ) if e.class == "trailing_bytes" => {
                 let cut = b[..e.offset as usize].to_vec();
-                r = ReferenceCrate.run_state(&StateRequest::Restore { recipe: recipe.clone(), bytes: Some(cut), finish: *finish })?;
+                r = ReferenceCrate.run_state(&StateRequest::Restore {
+                    recipe: recipe.clone(),
+                    bytes: Some(cut),
+                    finish: *finish,
+                })?;
             }
             // Grids only (kind 4 graphs have no listener).
-            (Fault::ListenerOnFailure, Some(_), StateRequest::Restore { .. }) if r.search.is_none() && r.before.len() > 6 && r.before[6] != 4 => {
+            (Fault::ListenerOnFailure, Some(_), StateRequest::Restore { .. })
+                if r.search.is_none() && r.before.len() > 6 && r.before[6] != 4 =>
+            {
                 r.cells.push((0, 0, 1));
             }
             _ => {}
@@ -81,7 +115,13 @@ impl Implementation for Wrong {
 }
 
 fn config() -> Config {
-    Config { oracle_graphs: 40, sliced_graphs: 3, vectors_dir: Some(default_vectors_dir()), threads: default_threads(), ..Config::ci(5) }
+    Config {
+        oracle_graphs: 40,
+        sliced_graphs: 3,
+        vectors_dir: Some(default_vectors_dir()),
+        threads: default_threads(),
+        ..Config::ci(5)
+    }
 }
 
 fn hostile_cases() -> Vec<(StateVector, HostileFile)> {
@@ -96,33 +136,65 @@ fn committed_state_vectors_cover_every_kind_and_class() {
     let mut total = 0;
     let mut ids = std::collections::BTreeSet::new();
     for (v, h) in &all {
-        *per_kind.entry(v.recipe.kind().tag().to_string()).or_default() += 1;
+        *per_kind
+            .entry(v.recipe.kind().tag().to_string())
+            .or_default() += 1;
         for c in &h.cases {
             total += 1;
             assert!(ids.insert(c.id.clone()), "duplicate id {}", c.id);
-            *per_class.entry(StateError::parse(&c.restore).unwrap().class).or_default() += 1;
+            *per_class
+                .entry(StateError::parse(&c.restore).unwrap().class)
+                .or_default() += 1;
         }
     }
-    println!("state vectors: {} golden ({per_kind:?}), {total} hostile cases", all.len());
+    println!(
+        "state vectors: {} golden ({per_kind:?}), {total} hostile cases",
+        all.len()
+    );
     println!("hostile cases by expected restore class:");
     for (c, n) in &per_class {
         println!("  {c:<20} {n}");
     }
     for kind in ["GRID", "HEX", "VOXEL", "GRAPH", "GRAPHASTAR"] {
-        assert!(per_kind.get(kind).copied().unwrap_or(0) >= 4, "too few {kind} vectors");
+        assert!(
+            per_kind.get(kind).copied().unwrap_or(0) >= 4,
+            "too few {kind} vectors"
+        );
     }
     for class in [
-        "truncated", "bad_magic", "unsupported_version", "wrong_kind", "size_mismatch", "count_out_of_range", "index_out_of_range",
-        "out_of_range", "nan", "bad_flag", "not_increasing", "duplicate_node", "bad_heap_node", "heap_order", "missing_open_node",
-        "bad_parent", "parent_cycle", "trailing_bytes",
+        "truncated",
+        "bad_magic",
+        "unsupported_version",
+        "wrong_kind",
+        "size_mismatch",
+        "count_out_of_range",
+        "index_out_of_range",
+        "out_of_range",
+        "nan",
+        "bad_flag",
+        "not_increasing",
+        "duplicate_node",
+        "bad_heap_node",
+        "heap_order",
+        "missing_open_node",
+        "bad_parent",
+        "parent_cycle",
+        "trailing_bytes",
     ] {
-        assert!(per_class.contains_key(class), "no hostile case expects {class}");
+        assert!(
+            per_class.contains_key(class),
+            "no hostile case expects {class}"
+        );
     }
     let size: u64 = onepath_conformance::vectors::list_files(&default_vectors_dir())
         .unwrap()
         .iter()
         .filter(|p| p.starts_with("state/"))
-        .map(|p| std::fs::metadata(default_vectors_dir().join(p)).unwrap().len())
+        .map(|p| {
+            std::fs::metadata(default_vectors_dir().join(p))
+                .unwrap()
+                .len()
+        })
         .sum();
     println!("vectors/state/ holds {size} bytes");
     assert!(size < 2_000_000, "state vectors grew to {size} bytes");
@@ -133,15 +205,34 @@ fn readers_are_strict() {
     let (v, h) = hostile_cases().remove(0);
     let text = onepath_conformance::json_text::to_text(&v);
     assert!(StateVector::parse(&text).is_ok());
-    assert!(StateVector::parse(&text.replacen("\"schema\"", "\"extra\": 1,\n  \"schema\"", 1)).is_err());
+    assert!(
+        StateVector::parse(&text.replacen("\"schema\"", "\"extra\": 1,\n  \"schema\"", 1)).is_err()
+    );
     assert!(StateVector::parse(&text.replacen("\"version\": 1", "\"version\": 2", 1)).is_err());
-    let flipped = v.sha256.replacen(&v.sha256[..1], if &v.sha256[..1] == "0" { "1" } else { "0" }, 1);
-    assert!(StateVector::parse(&text.replace(&v.sha256, &flipped)).is_err(), "a wrong sha256 is rejected");
+    let flipped = v.sha256.replacen(
+        &v.sha256[..1],
+        if &v.sha256[..1] == "0" { "1" } else { "0" },
+        1,
+    );
+    assert!(
+        StateVector::parse(&text.replace(&v.sha256, &flipped)).is_err(),
+        "a wrong sha256 is rejected"
+    );
     let htext = h.to_text();
     assert_eq!(HostileFile::parse(&htext).unwrap(), h);
-    assert!(HostileFile::parse(&htext.replacen("\"schema\": \"onepath.state-hostile\"", "\"schema\": \"onepath.state-vector\"", 1)).is_err());
+    assert!(HostileFile::parse(&htext.replacen(
+        "\"schema\": \"onepath.state-hostile\"",
+        "\"schema\": \"onepath.state-vector\"",
+        1
+    ))
+    .is_err());
     let first = &h.cases[0];
-    assert!(HostileFile::parse(&htext.replacen(&format!("\"restore\":\"{}\"", first.restore), "\"restore\":\"no offset\"", 1)).is_err());
+    assert!(HostileFile::parse(&htext.replacen(
+        &format!("\"restore\":\"{}\"", first.restore),
+        "\"restore\":\"no offset\"",
+        1
+    ))
+    .is_err());
     assert!(HostileFile::parse(&htext.replacen("\"what\"", "\"whatever\"", 1)).is_err());
 }
 
@@ -150,25 +241,45 @@ fn failures(fault: Fault) -> Vec<onepath_conformance::Failure> {
     let s = state::run(&[&ReferenceCrate, &wrong], &config(), None);
     assert_eq!(s.name, "state");
     assert!(s.failed > 0, "the state section missed the fault");
-    assert!(s.failures.iter().all(|f| f.implementation == "wrong-state"), "{:?}", s.failures.first());
+    assert!(
+        s.failures.iter().all(|f| f.implementation == "wrong-state"),
+        "{:?}",
+        s.failures.first()
+    );
     s.failures
 }
 
 #[test]
 fn ignoring_parent_cycles_is_named_by_hostile_id() {
     let f = failures(Fault::IgnoreParentCycle);
-    let hit = f.iter().find(|f| f.what.contains("parent cycle") && f.expected.starts_with("parent_cycle@")).expect("a parent-cycle failure");
+    let hit = f
+        .iter()
+        .find(|f| f.what.contains("parent cycle") && f.expected.starts_with("parent_cycle@"))
+        .expect("a parent-cycle failure");
     let id = hit.vector.as_deref().unwrap();
-    assert!(id.starts_with("STATE-GRAPHASTAR-") && id.contains("-H"), "{id}");
+    assert!(
+        id.starts_with("STATE-GRAPHASTAR-") && id.contains("-H"),
+        "{id}"
+    );
     assert_eq!(hit.found, "accepted");
     // Only search vectors can fail.
-    assert!(f.iter().all(|f| f.vector.as_deref().map_or(true, |v| v.starts_with("STATE-GRAPHASTAR-"))), "{:?}", f.first());
+    assert!(
+        f.iter().all(|f| f
+            .vector
+            .as_deref()
+            .map_or(true, |v| v.starts_with("STATE-GRAPHASTAR-"))),
+        "{:?}",
+        f.first()
+    );
 }
 
 #[test]
 fn accepting_trailing_bytes_is_named_by_hostile_id() {
     let f = failures(Fault::AcceptTrailingBytes);
-    let hit = f.iter().find(|f| f.expected.starts_with("trailing_bytes@")).expect("a trailing-bytes failure");
+    let hit = f
+        .iter()
+        .find(|f| f.expected.starts_with("trailing_bytes@"))
+        .expect("a trailing-bytes failure");
     assert!(hit.vector.as_deref().unwrap().contains("-H"), "{hit:?}");
     assert!(hit.what.contains("trailing byte"), "{hit:?}");
     assert_eq!(hit.found, "accepted");
@@ -177,7 +288,14 @@ fn accepting_trailing_bytes_is_named_by_hostile_id() {
 #[test]
 fn a_listener_call_on_failure_breaks_atomicity() {
     let f = failures(Fault::ListenerOnFailure);
-    assert!(f.iter().any(|f| f.what == "listener calls of a failed restore [STATE.ATOMIC]" && f.vector.as_deref().is_some_and(|v| v.contains("-H"))), "{:?}", f.first());
+    assert!(
+        f.iter().any(
+            |f| f.what == "listener calls of a failed restore [STATE.ATOMIC]"
+                && f.vector.as_deref().is_some_and(|v| v.contains("-H"))
+        ),
+        "{:?}",
+        f.first()
+    );
 }
 
 #[test]

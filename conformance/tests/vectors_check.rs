@@ -21,12 +21,19 @@ fn temp_copy(tag: &str) -> PathBuf {
 #[test]
 fn committed_vectors_are_current() {
     let problems = check_dir(&default_vectors_dir(), &ReferenceCrate);
-    assert!(problems.is_empty(), "stale vectors (run `cargo run --release -p onepath-conformance -- vectors`):\n{}", problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "stale vectors (run `cargo run --release -p onepath-conformance -- vectors`):\n{}",
+        problems.join("\n")
+    );
 }
 
 #[test]
 fn generation_is_deterministic() {
-    assert_eq!(generate_files(&ReferenceCrate), generate_files(&ReferenceCrate));
+    assert_eq!(
+        generate_files(&ReferenceCrate),
+        generate_files(&ReferenceCrate)
+    );
 }
 
 #[test]
@@ -38,8 +45,18 @@ fn one_edited_byte_is_named() {
     bytes[at] = if bytes[at] == b'7' { b'8' } else { b'4' };
     std::fs::write(&victim, &bytes).unwrap();
     let problems = check_dir(&dir, &ReferenceCrate);
-    assert!(problems.iter().any(|p| p.starts_with("graphs/GRAPH-0003.json: stale")), "{problems:?}");
-    assert!(problems.iter().any(|p| p.starts_with("graphs/GRAPH-0003.json: SHA-256")), "{problems:?}");
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.starts_with("graphs/GRAPH-0003.json: stale")),
+        "{problems:?}"
+    );
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.starts_with("graphs/GRAPH-0003.json: SHA-256")),
+        "{problems:?}"
+    );
     // Regenerating the copy repairs it.
     write_files(&dir, &generate_files(&ReferenceCrate)).unwrap();
     assert!(check_dir(&dir, &ReferenceCrate).is_empty());
@@ -52,7 +69,17 @@ fn extra_and_missing_files_are_named() {
     std::fs::write(dir.join("graphs/GRAPH-9999.json"), b"{}").unwrap();
     std::fs::remove_file(dir.join("graphs/GRAPH-0005.json")).unwrap();
     let problems = check_dir(&dir, &ReferenceCrate);
-    assert!(problems.iter().any(|p| p.starts_with("graphs/GRAPH-9999.json: unexpected")), "{problems:?}");
-    assert!(problems.iter().any(|p| p.starts_with("graphs/GRAPH-0005.json: missing")), "{problems:?}");
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.starts_with("graphs/GRAPH-9999.json: unexpected")),
+        "{problems:?}"
+    );
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.starts_with("graphs/GRAPH-0005.json: missing")),
+        "{problems:?}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

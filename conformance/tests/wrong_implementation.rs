@@ -3,10 +3,13 @@
 
 use onepath_conformance::checks::{cancel, default_threads, errors, generated, hooks, Config};
 use onepath_conformance::implementation::{
-    BuildFailure, CancelTrace, GraphOp, HookedQuery, HookedRun, LinkRequest, LinkResult, OplmError, SearchCode,
+    BuildFailure, CancelTrace, GraphOp, HookedQuery, HookedRun, LinkRequest, LinkResult, OplmError,
+    SearchCode,
 };
 use onepath_conformance::vectors::certify_section;
-use onepath_conformance::{Case, Implementation, OptimizedCrate, Outcome, ReferenceCrate, RunOptions, Variant};
+use onepath_conformance::{
+    Case, Implementation, OptimizedCrate, Outcome, ReferenceCrate, RunOptions, Variant,
+};
 
 /// How the wrapper corrupts results.
 #[derive(Clone, Copy)]
@@ -31,8 +34,12 @@ impl Wrong {
     fn corrupt(&self, o: &mut Outcome) {
         if let Outcome::Path(p) = o {
             match self.0 {
-                Fault::SwapExpansions if p.expanded.len() > 4 && p.expanded[3] != p.expanded[4] => p.expanded.swap(3, 4),
-                Fault::PerturbCost if p.cost.is_finite() => p.cost = f64::from_bits(p.cost.to_bits() + 1),
+                Fault::SwapExpansions if p.expanded.len() > 4 && p.expanded[3] != p.expanded[4] => {
+                    p.expanded.swap(3, 4)
+                }
+                Fault::PerturbCost if p.cost.is_finite() => {
+                    p.cost = f64::from_bits(p.cost.to_bits() + 1)
+                }
                 _ => {}
             }
         }
@@ -52,21 +59,37 @@ impl Implementation for Wrong {
     fn name(&self) -> &str {
         "wrong"
     }
-    fn run_case(&self, case: &Case, variants: &[Variant], queries: &[(u32, u32)], opts: RunOptions) -> Vec<Vec<Outcome>> {
+    fn run_case(
+        &self,
+        case: &Case,
+        variants: &[Variant],
+        queries: &[(u32, u32)],
+        opts: RunOptions,
+    ) -> Vec<Vec<Outcome>> {
         let mut r = OptimizedCrate.run_case(case, variants, queries, opts);
         r.iter_mut().flatten().for_each(|o| self.corrupt(o));
         r
     }
-    fn run_sliced(&self, case: &Case, variant: Variant, query: (u32, u32), budgets: &[u64]) -> Outcome {
+    fn run_sliced(
+        &self,
+        case: &Case,
+        variant: Variant,
+        query: (u32, u32),
+        budgets: &[u64],
+    ) -> Outcome {
         OptimizedCrate.run_sliced(case, variant, query, budgets)
     }
     fn build_links(&self, request: &LinkRequest) -> Result<LinkResult, BuildFailure> {
-        OptimizedCrate.build_links(request).map_err(|e| self.strip(e))
+        OptimizedCrate
+            .build_links(request)
+            .map_err(|e| self.strip(e))
     }
     fn run_hooked(&self, case: &Case, query: &HookedQuery) -> HookedRun {
         let mut r = OptimizedCrate.run_hooked(case, query);
         match self.0 {
-            Fault::SwapHookCalls if r.calls.len() > 3 && r.calls[2] != r.calls[3] => r.calls.swap(2, 3),
+            Fault::SwapHookCalls if r.calls.len() > 3 && r.calls[2] != r.calls[3] => {
+                r.calls.swap(2, 3)
+            }
             Fault::DropHookCall if r.calls.len() > 4 => {
                 r.calls.remove(4);
             }
@@ -74,17 +97,31 @@ impl Implementation for Wrong {
         }
         r
     }
-    fn run_cancelled(&self, case: &Case, variant: Variant, query: (u32, u32), first_steps: u64) -> Result<CancelTrace, String> {
+    fn run_cancelled(
+        &self,
+        case: &Case,
+        variant: Variant,
+        query: (u32, u32),
+        first_steps: u64,
+    ) -> Result<CancelTrace, String> {
         let mut t = OptimizedCrate.run_cancelled(case, variant, query, first_steps)?;
         if let (Fault::IgnoreCancel, Outcome::Path(p)) = (self.0, &t.resumed) {
-            let done = if p.status == onepath_conformance::outcome::StatusCode::Found { SearchCode::Found } else { SearchCode::NotFound };
+            let done = if p.status == onepath_conformance::outcome::StatusCode::Found {
+                SearchCode::Found
+            } else {
+                SearchCode::NotFound
+            };
             t.cancelled = (done, p.iterations);
             t.cancelled_again = t.cancelled;
         }
         Ok(t)
     }
     fn run_ops(&self, ops: &[GraphOp]) -> Vec<Result<u64, BuildFailure>> {
-        OptimizedCrate.run_ops(ops).into_iter().map(|r| r.map_err(|e| self.strip(e))).collect()
+        OptimizedCrate
+            .run_ops(ops)
+            .into_iter()
+            .map(|r| r.map_err(|e| self.strip(e)))
+            .collect()
     }
     fn build_landmarks(&self, case: &Case) -> Result<Vec<u8>, String> {
         OptimizedCrate.build_landmarks(case)
@@ -98,7 +135,17 @@ impl Implementation for Wrong {
 }
 
 fn small() -> Config {
-    Config { oracle_graphs: 60, landmark_graphs: 0, sliced_graphs: 0, link_sets: 0, hook_graphs: 40, cancel_graphs: 30, vectors_dir: None, threads: default_threads(), ..Config::ci(11) }
+    Config {
+        oracle_graphs: 60,
+        landmark_graphs: 0,
+        sliced_graphs: 0,
+        link_sets: 0,
+        hook_graphs: 40,
+        cancel_graphs: 30,
+        vectors_dir: None,
+        threads: default_threads(),
+        ..Config::ci(11)
+    }
 }
 
 #[test]
@@ -127,28 +174,45 @@ fn perturbed_costs_are_reported_as_cost_bits() {
     let sections = generated::run(&ReferenceCrate, &[&wrong], &small(), None);
     let diff = &sections[1];
     assert!(diff.failed > 0);
-    assert!(diff.failures.iter().all(|f| f.what == "cost bits"), "{:?}", diff.failures.first());
+    assert!(
+        diff.failures.iter().all(|f| f.what == "cost bits"),
+        "{:?}",
+        diff.failures.first()
+    );
 }
 
 #[test]
 fn vectors_section_names_the_vector() {
     let wrong = Wrong(Fault::SwapExpansions);
-    let s = certify_section(&onepath_conformance::checks::default_vectors_dir(), &[&wrong]);
+    let s = certify_section(
+        &onepath_conformance::checks::default_vectors_dir(),
+        &[&wrong],
+    );
     let f = s.failures.first().expect("a failure");
     assert!(f.vector.as_deref().unwrap().starts_with("GRAPH-"));
     assert_eq!(f.what, "expansion step 3");
     let line = f.line();
-    assert!(line.contains("/ wrong / ") && line.contains("query"), "{line}");
+    assert!(
+        line.contains("/ wrong / ") && line.contains("query"),
+        "{line}"
+    );
 }
 
 fn hook_failures(fault: Fault) -> Vec<onepath_conformance::Failure> {
     let wrong = Wrong(fault);
     let s = hooks::run(&[&ReferenceCrate, &wrong], &small(), None);
     assert_eq!(s.name, "hooks");
-    assert!(s.failed > 0, "the hooks section missed {:?}", s.failures.first());
+    assert!(
+        s.failed > 0,
+        "the hooks section missed {:?}",
+        s.failures.first()
+    );
     // Only the comparison with the reference is asserted here; the same fault may also break a
     // spec property (e.g. edge_cost no longer right after its blocked call).
-    s.failures.into_iter().filter(|f| f.what.contains(" vs onepath-reference")).collect()
+    s.failures
+        .into_iter()
+        .filter(|f| f.what.contains(" vs onepath-reference"))
+        .collect()
 }
 
 #[test]
@@ -182,7 +246,14 @@ fn ignoring_the_cancel_flag_is_caught() {
     let wrong = Wrong(Fault::IgnoreCancel);
     let s = cancel::run(&[&ReferenceCrate, &wrong], &small(), None);
     assert!(s.failed > 0);
-    assert!(s.failures.iter().any(|f| f.what.contains("run(Some(flag set)) [GRAPH.ASTAR.RUN]") && f.expected.starts_with("Running")), "{:?}", s.failures.first());
+    assert!(
+        s.failures
+            .iter()
+            .any(|f| f.what.contains("run(Some(flag set)) [GRAPH.ASTAR.RUN]")
+                && f.expected.starts_with("Running")),
+        "{:?}",
+        s.failures.first()
+    );
     let clean = cancel::run(&[&ReferenceCrate, &OptimizedCrate], &small(), None);
     assert!(clean.checks > 0);
     assert_eq!(clean.failed, 0, "{:?}", clean.failures.first());
@@ -193,7 +264,11 @@ fn a_missing_error_index_is_caught() {
     let wrong = Wrong(Fault::DropIndex);
     let s = errors::run(&[&wrong]);
     assert!(s.failed > 0);
-    let f = s.failures.iter().find(|f| f.expected == "endpoint_out_of_range (index 2)").expect("endpoint failure");
+    let f = s
+        .failures
+        .iter()
+        .find(|f| f.expected == "endpoint_out_of_range (index 2)")
+        .expect("endpoint failure");
     assert_eq!(f.found, "endpoint_out_of_range (no index)");
     assert!(errors::run(&[&ReferenceCrate, &OptimizedCrate]).failed == 0);
 }

@@ -10,9 +10,9 @@
 //! `f64::total_cmp` (all costs are finite and non-negative, so this is the usual order), with
 //! `Zero` and `Add` forwarding to f64. Nothing is scaled; costs are compared with onepath's.
 
-use onepath_reference as R;
 use criterion::{black_box, criterion_group, criterion_main, Criterion, SamplingMode};
 use onepath::*;
+use onepath_reference as R;
 use pathfinding::num_traits::Zero;
 use petgraph::graph::{DiGraph, NodeIndex};
 use std::cmp::Ordering;
@@ -107,7 +107,11 @@ fn setup() -> Setup {
     }
     let mut adj = vec![Vec::new(); n];
     for e in &edges {
-        pet.add_edge(NodeIndex::new(e.from as usize), NodeIndex::new(e.to as usize), e.weight);
+        pet.add_edge(
+            NodeIndex::new(e.from as usize),
+            NodeIndex::new(e.to as usize),
+            e.weight,
+        );
         adj[e.from as usize].push((e.to, e.weight));
     }
     let queries = (0..QUERIES)
@@ -120,15 +124,37 @@ fn setup() -> Setup {
         })
         .collect();
     let t0 = Instant::now();
-    let landmarks =
-        Landmarks::build(&csr, &LandmarkOptions { count: LANDMARKS, ..Default::default() }).unwrap();
-    eprintln!("graph: {} nodes, {} edges; landmarks built in {:?}", n, csr.edge_count(), t0.elapsed());
-    Setup { points, csr, pet, adj, queries, landmarks }
+    let landmarks = Landmarks::build(
+        &csr,
+        &LandmarkOptions {
+            count: LANDMARKS,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    eprintln!(
+        "graph: {} nodes, {} edges; landmarks built in {:?}",
+        n,
+        csr.edge_count(),
+        t0.elapsed()
+    );
+    Setup {
+        points,
+        csr,
+        pet,
+        adj,
+        queries,
+        landmarks,
+    }
 }
 
 /// The same graph built with `onepath-reference`.
 fn reference_graph(st: &Setup) -> (Vec<R::Point3>, R::CsrGraph) {
-    let points = st.points.iter().map(|p| R::Point3::new(p.x, p.y, p.z)).collect();
+    let points = st
+        .points
+        .iter()
+        .map(|p| R::Point3::new(p.x, p.y, p.z))
+        .collect();
     let (off, tg, wt) = (st.csr.offsets(), st.csr.targets(), st.csr.weights());
     let mut edges = Vec::with_capacity(tg.len());
     for u in 0..st.csr.node_count() {
@@ -136,7 +162,10 @@ fn reference_graph(st: &Setup) -> (Vec<R::Point3>, R::CsrGraph) {
             edges.push(R::GraphEdge::new(u as u32, tg[k], wt[k]));
         }
     }
-    (points, R::CsrGraph::new(st.csr.node_count(), &edges).unwrap())
+    (
+        points,
+        R::CsrGraph::new(st.csr.node_count(), &edges).unwrap(),
+    )
 }
 
 fn reference_batch<C: R::GraphCost, H: R::GraphHeuristic>(
@@ -204,7 +233,9 @@ fn pet_dijkstra(st: &Setup) -> Vec<f64> {
                 Some(NodeIndex::new(b as usize)),
                 |e| *e.weight(),
             );
-            m.get(&NodeIndex::new(b as usize)).copied().unwrap_or(f64::INFINITY)
+            m.get(&NodeIndex::new(b as usize))
+                .copied()
+                .unwrap_or(f64::INFINITY)
         })
         .collect()
 }
@@ -266,7 +297,8 @@ fn pf_astar(st: &Setup) -> Vec<f64> {
 
 fn same(name: &str, a: &[f64], b: &[f64]) {
     for (i, (&x, &y)) in a.iter().zip(b).enumerate() {
-        let ok = (x.is_infinite() && y.is_infinite()) || (x - y).abs() <= 1e-9 * x.abs().max(y.abs());
+        let ok =
+            (x.is_infinite() && y.is_infinite()) || (x - y).abs() <= 1e-9 * x.abs().max(y.abs());
         assert!(ok, "{name}: query {i}: onepath {x} vs peer {y}");
     }
 }
@@ -274,7 +306,11 @@ fn same(name: &str, a: &[f64], b: &[f64]) {
 fn timed<T>(label: &str, f: impl FnOnce() -> T) -> T {
     let t = Instant::now();
     let r = f();
-    eprintln!("check run {label}: {:?} for {} queries", t.elapsed(), QUERIES);
+    eprintln!(
+        "check run {label}: {:?} for {} queries",
+        t.elapsed(),
+        QUERIES
+    );
     r
 }
 
@@ -282,21 +318,64 @@ fn benches(c: &mut Criterion) {
     let st = setup();
     let q = &st.queries;
     let mut dij = GraphAStar::new(&st.csr, DefaultGraphCost, ZeroGraphHeuristic);
-    let mut ast = GraphAStar::new(&st.csr, DefaultGraphCost, EuclideanGraphHeuristic::new(&st.points));
-    let mut bid =
-        BidirectionalGraphSearch::new(&st.csr, DefaultGraphCost, EuclideanGraphHeuristic::new(&st.points));
-    let mut alt = GraphAStar::new(&st.csr, DefaultGraphCost, AltGraphHeuristic::new(&st.landmarks));
+    let mut ast = GraphAStar::new(
+        &st.csr,
+        DefaultGraphCost,
+        EuclideanGraphHeuristic::new(&st.points),
+    );
+    let mut bid = BidirectionalGraphSearch::new(
+        &st.csr,
+        DefaultGraphCost,
+        EuclideanGraphHeuristic::new(&st.points),
+    );
+    let mut alt = GraphAStar::new(
+        &st.csr,
+        DefaultGraphCost,
+        AltGraphHeuristic::new(&st.landmarks),
+    );
 
     // Correctness check before timing: every engine's costs against the peers'.
     let base = timed("onepath dijkstra", || onepath_batch(&mut dij, q));
-    same("onepath A*", &timed("onepath A*", || onepath_batch(&mut ast, q)), &base);
-    same("onepath bidi A*", &timed("onepath bidi A*", || bidi_batch(&mut bid, q)), &base);
-    same("onepath ALT", &timed("onepath ALT", || onepath_batch(&mut alt, q)), &base);
-    same("petgraph dijkstra", &base, &timed("petgraph dijkstra", || pet_dijkstra(&st)));
-    same("petgraph astar", &base, &timed("petgraph astar", || pet_astar(&st)));
-    same("pathfinding dijkstra", &base, &timed("pathfinding dijkstra", || pf_dijkstra(&st)));
-    same("pathfinding astar", &base, &timed("pathfinding astar", || pf_astar(&st)));
-    eprintln!("found: {} of {}", base.iter().filter(|c| c.is_finite()).count(), QUERIES);
+    same(
+        "onepath A*",
+        &timed("onepath A*", || onepath_batch(&mut ast, q)),
+        &base,
+    );
+    same(
+        "onepath bidi A*",
+        &timed("onepath bidi A*", || bidi_batch(&mut bid, q)),
+        &base,
+    );
+    same(
+        "onepath ALT",
+        &timed("onepath ALT", || onepath_batch(&mut alt, q)),
+        &base,
+    );
+    same(
+        "petgraph dijkstra",
+        &base,
+        &timed("petgraph dijkstra", || pet_dijkstra(&st)),
+    );
+    same(
+        "petgraph astar",
+        &base,
+        &timed("petgraph astar", || pet_astar(&st)),
+    );
+    same(
+        "pathfinding dijkstra",
+        &base,
+        &timed("pathfinding dijkstra", || pf_dijkstra(&st)),
+    );
+    same(
+        "pathfinding astar",
+        &base,
+        &timed("pathfinding astar", || pf_astar(&st)),
+    );
+    eprintln!(
+        "found: {} of {}",
+        base.iter().filter(|c| c.is_finite()).count(),
+        QUERIES
+    );
 
     let mut group = |name: &str, f: &mut dyn FnMut() -> Vec<f64>| {
         let mut g = c.benchmark_group(name);
@@ -319,7 +398,11 @@ fn benches(c: &mut Criterion) {
     let mg = Graph::from_edges(&edges, Some(st.csr.node_count()), true).unwrap();
     mg.compile();
     let opts = GraphOptions::default();
-    let tier1 = || -> Vec<f64> { q.iter().map(|&(a, b)| mg.find_path(a, b, &opts).unwrap().cost).collect() };
+    let tier1 = || -> Vec<f64> {
+        q.iter()
+            .map(|&(a, b)| mg.find_path(a, b, &opts).unwrap().cost)
+            .collect()
+    };
     same("onepath tier-1 dijkstra", &tier1(), &base);
     group("dijkstra_onepath_tier1", &mut || tier1());
     group("dijkstra_petgraph", &mut || pet_dijkstra(&st));
@@ -330,11 +413,21 @@ fn benches(c: &mut Criterion) {
     let hook_pts = pts.clone();
     let aopts = GraphOptions {
         algorithm: Algorithm::AStar,
-        heuristic: Some(std::sync::Arc::new(move |a: u32, b: u32| euclid(&hook_pts, a as usize, b as usize))),
+        heuristic: Some(std::sync::Arc::new(move |a: u32, b: u32| {
+            euclid(&hook_pts, a as usize, b as usize)
+        })),
         ..GraphOptions::default()
     };
-    let tier1_astar = || -> Vec<f64> { q.iter().map(|&(a, b)| mg.find_path(a, b, &aopts).unwrap().cost).collect() };
-    bits_equal("onepath tier-1 A*", &tier1_astar(), &onepath_batch(&mut ast, q));
+    let tier1_astar = || -> Vec<f64> {
+        q.iter()
+            .map(|&(a, b)| mg.find_path(a, b, &aopts).unwrap().cost)
+            .collect()
+    };
+    bits_equal(
+        "onepath tier-1 A*",
+        &tier1_astar(),
+        &onepath_batch(&mut ast, q),
+    );
     group("astar_onepath_tier1", &mut || tier1_astar());
     group("astar_petgraph", &mut || pet_astar(&st));
     group("astar_pathfinding", &mut || pf_astar(&st));
@@ -342,10 +435,22 @@ fn benches(c: &mut Criterion) {
     // The reference crate on the same graph and queries (its results must be bit-identical).
     let (rp, rcsr) = reference_graph(&st);
     let mut rdij = R::GraphAStar::new(&rcsr, R::DefaultGraphCost, R::ZeroGraphHeuristic);
-    let mut rast = R::GraphAStar::new(&rcsr, R::DefaultGraphCost, R::EuclideanGraphHeuristic::new(&rp));
-    bits_equal("reference dijkstra", &timed("reference dijkstra", || reference_batch(&mut rdij, q)), &base);
+    let mut rast = R::GraphAStar::new(
+        &rcsr,
+        R::DefaultGraphCost,
+        R::EuclideanGraphHeuristic::new(&rp),
+    );
+    bits_equal(
+        "reference dijkstra",
+        &timed("reference dijkstra", || reference_batch(&mut rdij, q)),
+        &base,
+    );
     let onepath_astar = onepath_batch(&mut ast, q);
-    bits_equal("reference A*", &timed("reference A*", || reference_batch(&mut rast, q)), &onepath_astar);
+    bits_equal(
+        "reference A*",
+        &timed("reference A*", || reference_batch(&mut rast, q)),
+        &onepath_astar,
+    );
     group("dijkstra_reference", &mut || reference_batch(&mut rdij, q));
     group("astar_reference", &mut || reference_batch(&mut rast, q));
     group("alt16_astar_onepath", &mut || onepath_batch(&mut alt, q));

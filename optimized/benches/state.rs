@@ -43,10 +43,17 @@ fn full_voxels() -> VoxelGrid {
     v
 }
 
-fn group(c: &mut Criterion, name: &str, save: impl Fn() -> Vec<u8>, mut restore: impl FnMut(&[u8])) {
+fn group(
+    c: &mut Criterion,
+    name: &str,
+    save: impl Fn() -> Vec<u8>,
+    mut restore: impl FnMut(&[u8]),
+) {
     let bytes = save();
     let mut g = c.benchmark_group(name);
-    g.sample_size(20).measurement_time(Duration::from_secs(4)).warm_up_time(Duration::from_secs(1));
+    g.sample_size(20)
+        .measurement_time(Duration::from_secs(4))
+        .warm_up_time(Duration::from_secs(1));
     g.throughput(Throughput::Bytes(bytes.len() as u64));
     g.bench_function("save", |b| b.iter(|| black_box(save())));
     g.bench_function("restore", |b| b.iter(|| restore(black_box(&bytes))));
@@ -63,12 +70,22 @@ fn group(c: &mut Criterion, name: &str, save: impl Fn() -> Vec<u8>, mut restore:
 fn benches(c: &mut Criterion) {
     let mut grid = big_grid();
     let copy = Grid::from_state(&grid.save_state()).unwrap();
-    group(c, "grid_2048x2048", || copy.save_state(), |b| grid.restore_state(b).unwrap());
+    group(
+        c,
+        "grid_2048x2048",
+        || copy.save_state(),
+        |b| grid.restore_state(b).unwrap(),
+    );
 
     let mut vox = full_voxels();
     let vcopy = VoxelGrid::from_state(&vox.save_state()).unwrap();
     assert!((0..4096).all(|i| vcopy.is_chunk_allocated(i)));
-    group(c, "voxel_256^3_full", || vcopy.save_state(), |b| vox.restore_state(b).unwrap());
+    group(
+        c,
+        "voxel_256^3_full",
+        || vcopy.save_state(),
+        |b| vox.restore_state(b).unwrap(),
+    );
 
     // Hostile inputs: each fails at (or near) its last byte, so the time is the whole walk.
     let vs = vox.save_state();
@@ -85,12 +102,16 @@ fn benches(c: &mut Criterion) {
     let last_alive = gs.len() - 1;
     gbad[last_alive] = 2;
     let mut h = c.benchmark_group("hostile_restore");
-    h.sample_size(20).measurement_time(Duration::from_secs(4)).warm_up_time(Duration::from_secs(1));
+    h.sample_size(20)
+        .measurement_time(Duration::from_secs(4))
+        .warm_up_time(Duration::from_secs(1));
     let mut run = |name: &str, bytes: &[u8], f: &mut dyn FnMut(&[u8]) -> (String, usize)| {
         let (class, offset) = f(bytes);
         println!("{name}: {} bytes -> {class} at {offset}", bytes.len());
         h.throughput(Throughput::Bytes(bytes.len() as u64));
-        h.bench_with_input(BenchmarkId::from_parameter(name), bytes, |b, x| b.iter(|| black_box(f(x))));
+        h.bench_with_input(BenchmarkId::from_parameter(name), bytes, |b, x| {
+            b.iter(|| black_box(f(x)))
+        });
     };
     let mut vf = |b: &[u8]| {
         let e = vox.restore_state(b).unwrap_err();

@@ -164,7 +164,9 @@ pub(crate) struct Engine<'g, C: GraphCost, H: GraphHeuristic, const D: usize> {
 impl<'g, C: GraphCost, H: GraphHeuristic> GraphAStar<'g, C, H> {
     /// [GRAPH.ASTAR.BUFFERS] A search over `graph` with its own buffers, status `NotStarted`.
     pub fn new(graph: &'g CsrGraph, cost: C, heuristic: H) -> Self {
-        GraphAStar { e: Engine::new(graph, cost, heuristic) }
+        GraphAStar {
+            e: Engine::new(graph, cost, heuristic),
+        }
     }
 
     /// [GRAPH.ASTAR.COUNTERS] [STATE.SEARCH.RECORD] Whether `step` appends each expanded node to
@@ -226,10 +228,20 @@ impl<'g, C: GraphCost, H: GraphHeuristic> GraphAStar<'g, C, H> {
 
 impl<'g, C: GraphCost, H: GraphHeuristic, const D: usize> Engine<'g, C, H, D> {
     pub(crate) fn new(graph: &'g CsrGraph, cost: C, heuristic: H) -> Self {
-        Self::with_scratch(graph, cost, heuristic, Buffers::with_nodes(graph.node_count()))
+        Self::with_scratch(
+            graph,
+            cost,
+            heuristic,
+            Buffers::with_nodes(graph.node_count()),
+        )
     }
 
-    pub(crate) fn with_scratch(graph: &'g CsrGraph, cost: C, heuristic: H, scratch: Buffers<D>) -> Self {
+    pub(crate) fn with_scratch(
+        graph: &'g CsrGraph,
+        cost: C,
+        heuristic: H,
+        scratch: Buffers<D>,
+    ) -> Self {
         Engine {
             graph,
             cost,

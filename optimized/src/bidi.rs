@@ -28,7 +28,13 @@ impl<'g, C: GraphCost, H: GraphHeuristic> BidirectionalGraphSearch<'g, C, H> {
     /// [GRAPH.BIDI.SIDES] A search over `graph` with its own buffers, status `NotStarted`.
     pub fn new(graph: &'g CsrGraph, cost: C, heuristic: H) -> Self {
         let n = graph.node_count();
-        Self::with_scratch(graph, cost, heuristic, Scratch::with_nodes(n), Scratch::with_nodes(n))
+        Self::with_scratch(
+            graph,
+            cost,
+            heuristic,
+            Scratch::with_nodes(n),
+            Scratch::with_nodes(n),
+        )
     }
 
     pub(crate) fn with_scratch(
@@ -58,7 +64,6 @@ impl<'g, C: GraphCost, H: GraphHeuristic> BidirectionalGraphSearch<'g, C, H> {
     pub(crate) fn into_scratch(self) -> (Scratch, Scratch) {
         (self.fwd, self.bwd)
     }
-
 
     /// [GRAPH.BIDI.COUNTERS] Whether popped nodes are recorded in pop order.
     pub fn set_record_expansions(&mut self, record: bool) {

@@ -102,9 +102,10 @@ pub(crate) fn check_space(fields: &[(&'static str, f64)]) -> Result<(), GridErro
     let values: Vec<f64> = fields.iter().map(|f| f.1).collect();
     match space_fault(&values) {
         None => Ok(()),
-        Some(i) => {
-            Err(GridError::new(GridKind::InvalidSpace { field: fields[i].0, value: fields[i].1 }))
-        }
+        Some(i) => Err(GridError::new(GridKind::InvalidSpace {
+            field: fields[i].0,
+            value: fields[i].1,
+        })),
     }
 }
 
@@ -138,7 +139,10 @@ pub(crate) struct Areas {
 
 impl Default for Areas {
     fn default() -> Self {
-        Areas { mult: [1.0; 255], version: 0 }
+        Areas {
+            mult: [1.0; 255],
+            version: 0,
+        }
     }
 }
 
@@ -176,7 +180,10 @@ impl Areas {
         if version < 0 {
             return fail(Class::OutOfRange, at, "area version");
         }
-        let mut a = Areas { mult: [0.0; 255], version };
+        let mut a = Areas {
+            mult: [0.0; 255],
+            version,
+        };
         for m in a.mult.iter_mut() {
             let at = r.pos;
             let v = r.f64("area multiplier")?;

@@ -47,7 +47,10 @@ pub(crate) fn check_edge(index: usize, e: &GraphEdge, n: usize) -> Result<(), Bu
         }));
     }
     if !weight_ok(e.weight) {
-        return Err(BuildError::new(BuildKind::InvalidWeight { index, bits: e.weight.to_bits() }));
+        return Err(BuildError::new(BuildKind::InvalidWeight {
+            index,
+            bits: e.weight.to_bits(),
+        }));
     }
     Ok(())
 }
@@ -77,7 +80,11 @@ fn counting_sort(
         nodes[slot] = other(e);
         weights[slot] = store_weight(e.weight);
     }
-    let arcs = nodes.iter().zip(&weights).map(|(&t, &w)| Arc { w, t }).collect();
+    let arcs = nodes
+        .iter()
+        .zip(&weights)
+        .map(|(&t, &w)| Arc { w, t })
+        .collect();
     (offsets, nodes, weights, arcs)
 }
 
@@ -98,13 +105,17 @@ impl CsrGraph {
     /// `node_count > 2^26` (`too_many_nodes`) and then the first bad edge in list order.
     pub fn new(node_count: usize, edges: &[GraphEdge]) -> Result<CsrGraph, BuildError> {
         if node_count > MAX_NODES {
-            return Err(BuildError::new(BuildKind::TooManyNodes { requested: node_count as u64 }));
+            return Err(BuildError::new(BuildKind::TooManyNodes {
+                requested: node_count as u64,
+            }));
         }
         for (i, e) in edges.iter().enumerate() {
             check_edge(i, e, node_count)?;
         }
         if edges.len() > u32::MAX as usize {
-            return Err(BuildError::new(BuildKind::TooManyEdges { requested: edges.len() as u64 }));
+            return Err(BuildError::new(BuildKind::TooManyEdges {
+                requested: edges.len() as u64,
+            }));
         }
         Ok(Self::build_unchecked(node_count, edges))
     }

@@ -20,16 +20,46 @@ impl End {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum BuildKind {
-    TooManyNodes { requested: u64 },
-    TooManyEdges { requested: u64 },
-    EndpointOutOfRange { index: usize, end: End, value: u32, node_count: usize },
-    InvalidWeight { index: usize, bits: u64 },
-    UnknownEdge { id: u32, edge_count: usize },
-    RemovedEdge { id: u32 },
-    CoordinateOutOfRange { index: usize, axis: char, bits: u64 },
-    InvalidMaxDistance { bits: u64 },
-    LinkOutOfRange { position: usize, end: End, value: u32, node_count: usize },
-    InvalidLandmarkCount { count: usize },
+    TooManyNodes {
+        requested: u64,
+    },
+    TooManyEdges {
+        requested: u64,
+    },
+    EndpointOutOfRange {
+        index: usize,
+        end: End,
+        value: u32,
+        node_count: usize,
+    },
+    InvalidWeight {
+        index: usize,
+        bits: u64,
+    },
+    UnknownEdge {
+        id: u32,
+        edge_count: usize,
+    },
+    RemovedEdge {
+        id: u32,
+    },
+    CoordinateOutOfRange {
+        index: usize,
+        axis: char,
+        bits: u64,
+    },
+    InvalidMaxDistance {
+        bits: u64,
+    },
+    LinkOutOfRange {
+        position: usize,
+        end: End,
+        value: u32,
+        node_count: usize,
+    },
+    InvalidLandmarkCount {
+        count: usize,
+    },
     EmptyGraph,
 }
 
@@ -125,9 +155,21 @@ impl std::error::Error for BuildError {}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum QueryKind {
-    NodeOutOfRange { end: End, node: u32, node_count: usize },
-    StaleLandmarks { table_nodes: usize, table_fp: u64, graph_nodes: usize, graph_fp: u64 },
-    InvalidPosition { axis: char, bits: u64 },
+    NodeOutOfRange {
+        end: End,
+        node: u32,
+        node_count: usize,
+    },
+    StaleLandmarks {
+        table_nodes: usize,
+        table_fp: u64,
+        graph_nodes: usize,
+        graph_fp: u64,
+    },
+    InvalidPosition {
+        axis: char,
+        bits: u64,
+    },
     EmptyGraph,
 }
 
@@ -144,7 +186,11 @@ impl QueryError {
 
     pub(crate) fn node(is_goal: bool, node: u32, node_count: usize) -> Self {
         let end = if is_goal { End::To } else { End::From };
-        QueryError::new(QueryKind::NodeOutOfRange { end, node, node_count })
+        QueryError::new(QueryKind::NodeOutOfRange {
+            end,
+            node,
+            node_count,
+        })
     }
 
     /// [GRAPH.ERR.CLASSES] The stable class name, e.g. `"node_out_of_range"`.
@@ -162,12 +208,21 @@ impl fmt::Display for QueryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: ", self.class())?;
         match self.kind {
-            QueryKind::NodeOutOfRange { end, node, node_count } => write!(
+            QueryKind::NodeOutOfRange {
+                end,
+                node,
+                node_count,
+            } => write!(
                 f,
                 "{} node {node} is not below the node count {node_count}",
                 if end == End::From { "start" } else { "goal" }
             ),
-            QueryKind::StaleLandmarks { table_nodes, table_fp, graph_nodes, graph_fp } => write!(
+            QueryKind::StaleLandmarks {
+                table_nodes,
+                table_fp,
+                graph_nodes,
+                graph_fp,
+            } => write!(
                 f,
                 "landmarks built on {table_nodes} nodes / fingerprint {table_fp:#018x}, \
                  graph has {graph_nodes} nodes / fingerprint {graph_fp:#018x}"
@@ -189,16 +244,28 @@ pub(crate) enum StateKind {
     Truncated,
     BadMagic,
     UnsupportedVersion(u32),
-    NodeCountMismatch { found: i32, expected: usize },
+    NodeCountMismatch {
+        found: i32,
+        expected: usize,
+    },
     CountOutOfRange(i32),
-    LengthMismatch { found: usize, expected: u128 },
-    FingerprintMismatch { found: u64, expected: u64 },
+    LengthMismatch {
+        found: usize,
+        expected: u128,
+    },
+    FingerprintMismatch {
+        found: u64,
+        expected: u64,
+    },
     IndexOutOfRange(i32),
     DuplicateNode(i32),
     BadDistance(u64),
     SelfDistance(u64),
     /// [STATE.CLASSES] A state-bytes check of spec/state.md.
-    Format { class: crate::wire::Class, field: &'static str },
+    Format {
+        class: crate::wire::Class,
+        field: &'static str,
+    },
 }
 
 /// [GRAPH.OPLM.CHECKS] [GRAPH.ERR.CLASSES] [STATE.ERRORS] [STATE.CLASSES] An error decoding
@@ -215,7 +282,13 @@ impl GraphStateError {
     }
 
     pub(crate) fn from_fault(f: crate::wire::Fault) -> Self {
-        GraphStateError::new(StateKind::Format { class: f.class, field: f.field }, f.offset)
+        GraphStateError::new(
+            StateKind::Format {
+                class: f.class,
+                field: f.field,
+            },
+            f.offset,
+        )
     }
 
     /// [GRAPH.ERR.CLASSES] The stable class name, e.g. `"bad_magic"`.
@@ -262,15 +335,26 @@ impl fmt::Display for GraphStateError {
                 write!(f, "{found} bytes, the header implies {expected}")
             }
             StateKind::FingerprintMismatch { found, expected } => {
-                write!(f, "fingerprint {found:#018x}, the graph's is {expected:#018x}")
+                write!(
+                    f,
+                    "fingerprint {found:#018x}, the graph's is {expected:#018x}"
+                )
             }
             StateKind::IndexOutOfRange(id) => write!(f, "landmark id {id} is not a node"),
             StateKind::DuplicateNode(id) => write!(f, "landmark id {id} repeats an earlier id"),
             StateKind::BadDistance(bits) => {
-                write!(f, "distance {} (bits {bits:#018x}) is NaN or negative", f64::from_bits(bits))
+                write!(
+                    f,
+                    "distance {} (bits {bits:#018x}) is NaN or negative",
+                    f64::from_bits(bits)
+                )
             }
             StateKind::SelfDistance(bits) => {
-                write!(f, "a landmark's distance to itself is {}, not 0", f64::from_bits(bits))
+                write!(
+                    f,
+                    "a landmark's distance to itself is {}, not 0",
+                    f64::from_bits(bits)
+                )
             }
             StateKind::Format { field, .. } => write!(f, "field `{field}`"),
         }

@@ -79,7 +79,11 @@ impl Graph {
     pub fn from_state(bytes: &[u8]) -> Result<Graph, GraphStateError> {
         let (n, edges, alive) = parse(bytes).map_err(GraphStateError::from_fault)?;
         let mut g = Graph::new(n).map_err(|_| {
-            GraphStateError::from_fault(Fault { class: Class::CountOutOfRange, offset: 8, field: "node_count" })
+            GraphStateError::from_fault(Fault {
+                class: Class::CountOutOfRange,
+                offset: 8,
+                field: "node_count",
+            })
         })?;
         g.edges = edges;
         g.alive = alive;

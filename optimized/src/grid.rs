@@ -63,7 +63,13 @@ impl Grid {
                 1.0 / (1u64 << 30) as f64
             }
         };
-        let mut g = Grid { min, cell, dims: [0; 3], order: Vec::new(), map: CellMap::Dense(vec![0]) };
+        let mut g = Grid {
+            min,
+            cell,
+            dims: [0; 3],
+            order: Vec::new(),
+            map: CellMap::Dense(vec![0]),
+        };
         let keys: Vec<[i64; 3]> = points.iter().map(|p| g.cell_of(p)).collect();
         for k in &keys {
             for i in 0..3 {

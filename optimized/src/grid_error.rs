@@ -7,12 +7,28 @@ use std::fmt;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum GridKind {
-    CellOutOfRange { axis: char, value: usize, size: usize },
-    AreaOutOfRange { area: u8 },
-    InvalidMultiplier { value: f64 },
-    InvalidSpace { field: &'static str, value: f64 },
-    InvalidSize { sizes: [usize; 3], dims: u8 },
-    InvalidLayout { value: i32 },
+    CellOutOfRange {
+        axis: char,
+        value: usize,
+        size: usize,
+    },
+    AreaOutOfRange {
+        area: u8,
+    },
+    InvalidMultiplier {
+        value: f64,
+    },
+    InvalidSpace {
+        field: &'static str,
+        value: f64,
+    },
+    InvalidSize {
+        sizes: [usize; 3],
+        dims: u8,
+    },
+    InvalidLayout {
+        value: i32,
+    },
 }
 
 /// [GRID.EDIT.RANGE] [GRID.AREA.SET] [GRID.SPACE.RANGE] [GRID.SQUARE.SIZE] [GRID.VOXEL.SIZE]
@@ -48,10 +64,16 @@ impl fmt::Display for GridError {
         write!(f, "{}: ", self.class())?;
         match self.kind {
             GridKind::CellOutOfRange { axis, value, size } => {
-                write!(f, "{axis} = {value} is not below the grid's {axis} size {size}")
+                write!(
+                    f,
+                    "{axis} = {value} is not below the grid's {axis} size {size}"
+                )
             }
             GridKind::AreaOutOfRange { area } => {
-                write!(f, "area {area} has no multiplier (areas 0..=254; 255 is the wall)")
+                write!(
+                    f,
+                    "area {area} has no multiplier (areas 0..=254; 255 is the wall)"
+                )
             }
             GridKind::InvalidMultiplier { value } => {
                 write!(f, "multiplier {value} is not finite and > 0")
@@ -63,10 +85,16 @@ impl fmt::Display for GridError {
             ),
             GridKind::InvalidSize { sizes, dims } => {
                 let s = &sizes[..dims as usize];
-                write!(f, "sizes {s:?}: each must be >= 1 and their product <= 2^26")
+                write!(
+                    f,
+                    "sizes {s:?}: each must be >= 1 and their product <= 2^26"
+                )
             }
             GridKind::InvalidLayout { value } => {
-                write!(f, "hex layout {value} is not 0 (odd-r), 1 (even-r), 2 (odd-q) or 3 (even-q)")
+                write!(
+                    f,
+                    "hex layout {value} is not 0 (odd-r), 1 (even-r), 2 (odd-q) or 3 (even-q)"
+                )
             }
         }
     }
@@ -85,7 +113,11 @@ pub struct GridStateError {
 
 impl GridStateError {
     pub(crate) fn from_fault(f: Fault) -> Self {
-        GridStateError { class: f.class, offset: f.offset, field: f.field }
+        GridStateError {
+            class: f.class,
+            offset: f.offset,
+            field: f.field,
+        }
     }
 
     /// [STATE.CLASSES] The stable class name, e.g. `"size_mismatch"`.
@@ -107,7 +139,13 @@ impl GridStateError {
 
 impl fmt::Display for GridStateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} at byte {}: field `{}`", self.class(), self.offset, self.field)
+        write!(
+            f,
+            "{} at byte {}: field `{}`",
+            self.class(),
+            self.offset,
+            self.field
+        )
     }
 }
 

@@ -53,14 +53,24 @@ fn unord(k: u64) -> f64 {
 impl Entry {
     #[inline(always)]
     fn new(f: f64, g: f64, node: u32) -> Entry {
-        Entry { hi: ord(f), lo: !ord(g), node, neg: 0 }
+        Entry {
+            hi: ord(f),
+            lo: !ord(g),
+            node,
+            neg: 0,
+        }
     }
 
     /// An entry with the exact bit patterns of `f` and `g` (neither NaN).
     pub fn exact(f: f64, g: f64, node: u32) -> Entry {
         let neg = (f.to_bits() == (-0.0f64).to_bits()) as u32
             | (((g.to_bits() == (-0.0f64).to_bits()) as u32) << 1);
-        Entry { hi: ord(f), lo: !ord(g), node, neg }
+        Entry {
+            hi: ord(f),
+            lo: !ord(g),
+            node,
+            neg,
+        }
     }
 
     #[inline(always)]
@@ -198,7 +208,11 @@ impl<const D: usize> Buffers<D> {
     pub fn relax(&mut self, v: u32, g: f64, parent: u32, f: f64) {
         let epoch = self.epoch;
         let slot = &mut self.slots[v as usize];
-        let old = if slot.stamp == epoch { slot.pos } else { NOT_IN_HEAP };
+        let old = if slot.stamp == epoch {
+            slot.pos
+        } else {
+            NOT_IN_HEAP
+        };
         slot.g = g;
         slot.parent = parent;
         slot.stamp = epoch;

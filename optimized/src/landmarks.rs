@@ -31,7 +31,11 @@ pub struct LandmarkOptions {
 impl Default for LandmarkOptions {
     /// [GRAPH.ALT.OPTIONS] 16 landmarks, Avoid, seed 1.
     fn default() -> Self {
-        LandmarkOptions { count: 16, strategy: LandmarkStrategy::Avoid, seed: 1 }
+        LandmarkOptions {
+            count: 16,
+            strategy: LandmarkStrategy::Avoid,
+            seed: 1,
+        }
     }
 }
 
@@ -89,7 +93,9 @@ impl Landmarks {
     /// landmarks; `invalid_landmark_count` is checked before `empty_graph`.
     pub fn build(graph: &CsrGraph, options: &LandmarkOptions) -> Result<Landmarks, BuildError> {
         if options.count < 1 {
-            return Err(BuildError::new(BuildKind::InvalidLandmarkCount { count: options.count }));
+            return Err(BuildError::new(BuildKind::InvalidLandmarkCount {
+                count: options.count,
+            }));
         }
         let n = graph.node_count();
         if n == 0 {
@@ -111,13 +117,17 @@ impl Landmarks {
         for slot in 0..k {
             let r = rng.next_int(n as u32);
             let chosen = match options.strategy {
-                LandmarkStrategy::Farthest => t.farthest(slot, r, fo, fa, &is_landmark, &mut scratch),
+                LandmarkStrategy::Farthest => {
+                    t.farthest(slot, r, fo, fa, &is_landmark, &mut scratch)
+                }
                 LandmarkStrategy::Avoid => t.avoid(slot, r, fo, fa, &is_landmark, &mut scratch),
             };
             let l = match chosen {
                 Some(l) => l,
                 // [GRAPH.ALT.FALLBACK]
-                None => (0..n as u32).find(|&v| !is_landmark[v as usize]).expect("k <= N"),
+                None => (0..n as u32)
+                    .find(|&v| !is_landmark[v as usize])
+                    .expect("k <= N"),
             };
             is_landmark[l as usize] = true;
             t.ids.push(l);
@@ -190,7 +200,13 @@ impl Landmarks {
         let mut order = Vec::new();
         let d = dijkstra(n, fo, fa, r, scratch, Some(&mut order));
         let parent: Vec<u32> = (0..n as u32)
-            .map(|v| if scratch.reached(v) { scratch.parent(v) } else { NO_PARENT })
+            .map(|v| {
+                if scratch.reached(v) {
+                    scratch.parent(v)
+                } else {
+                    NO_PARENT
+                }
+            })
             .collect();
         let mut size = vec![0.0f64; n];
         let mut blocked = vec![false; n];

@@ -11,9 +11,9 @@ mod bidi;
 mod cells;
 mod csr;
 mod error;
+mod graph_state;
 mod grid;
 mod grid_error;
-mod graph_state;
 mod heap;
 mod landmarks;
 mod mutable;
@@ -33,19 +33,19 @@ pub use astar::{
 };
 pub use bidi::BidirectionalGraphSearch;
 pub use cells::{CellListener, GridSpace, HexLayout, VoxelSpace, WALL};
-pub use grid_error::{GridError, GridStateError};
-pub use plane::{Grid, HexGrid};
-pub use voxel::VoxelGrid;
 pub use csr::CsrGraph;
 pub use error::{BuildError, GraphStateError, QueryError};
+pub use grid_error::{GridError, GridStateError};
 pub use landmarks::{LandmarkOptions, LandmarkStrategy, Landmarks};
 pub use mutable::Graph;
+pub use plane::{Grid, HexGrid};
 pub use points::{LinkOptions, LinkValidFn, PointGraph};
 pub use rng::SeededRandom;
 pub use tier1::{
     Algorithm, BlockedFn, EdgeCostFn, GraphOptions, GraphPath, HeuristicFn, PathStatus,
 };
 pub use values::{distance, squared_distance, GraphEdge, Point3};
+pub use voxel::VoxelGrid;
 
 /// [GRAPH.CSR.LIMIT] [GRAPH.MUT.NODES] The largest node count a graph may have (`2^26`).
 pub const MAX_NODES: usize = 1 << 26;

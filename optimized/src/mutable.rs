@@ -48,7 +48,11 @@ impl Graph {
     ) -> Result<Graph, BuildError> {
         let n = match node_count {
             Some(n) => n,
-            None => edges.iter().map(|e| e.from.max(e.to) as usize + 1).max().unwrap_or(0),
+            None => edges
+                .iter()
+                .map(|e| e.from.max(e.to) as usize + 1)
+                .max()
+                .unwrap_or(0),
         };
         if n > MAX_NODES {
             return Err(too_many(n as u64));
@@ -56,9 +60,15 @@ impl Graph {
         for (i, e) in edges.iter().enumerate() {
             check_edge(i, e, n)?;
         }
-        let total = if directed { edges.len() } else { edges.len().saturating_mul(2) };
+        let total = if directed {
+            edges.len()
+        } else {
+            edges.len().saturating_mul(2)
+        };
         if total > u32::MAX as usize {
-            return Err(BuildError::new(BuildKind::TooManyEdges { requested: total as u64 }));
+            return Err(BuildError::new(BuildKind::TooManyEdges {
+                requested: total as u64,
+            }));
         }
         let mut g = Graph::new(n)?;
         g.edges.reserve_exact(total);
@@ -106,9 +116,12 @@ impl Graph {
         let e = GraphEdge::new(from, to, weight);
         check_edge(id, &e, self.node_count)?;
         if id >= u32::MAX as usize {
-            return Err(BuildError::new(BuildKind::TooManyEdges { requested: id as u64 + 1 }));
+            return Err(BuildError::new(BuildKind::TooManyEdges {
+                requested: id as u64 + 1,
+            }));
         }
-        self.edges.push(GraphEdge::new(from, to, store_weight(weight)));
+        self.edges
+            .push(GraphEdge::new(from, to, store_weight(weight)));
         self.alive.push(true);
         self.compiled = OnceLock::new();
         Ok(id as u32)
@@ -118,7 +131,10 @@ impl Graph {
     fn live(&self, id: u32) -> Result<usize, BuildError> {
         let i = id as usize;
         if i >= self.edges.len() {
-            return Err(BuildError::new(BuildKind::UnknownEdge { id, edge_count: self.edges.len() }));
+            return Err(BuildError::new(BuildKind::UnknownEdge {
+                id,
+                edge_count: self.edges.len(),
+            }));
         }
         if !self.alive[i] {
             return Err(BuildError::new(BuildKind::RemovedEdge { id }));

@@ -34,7 +34,9 @@ impl Landmarks {
         for side in [0, self.k] {
             for l in 0..k {
                 for v in 0..n {
-                    out.extend_from_slice(&self.data[v * stride + side + l].to_bits().to_le_bytes());
+                    out.extend_from_slice(
+                        &self.data[v * stride + side + l].to_bits().to_le_bytes(),
+                    );
                 }
             }
         }
@@ -60,7 +62,13 @@ impl Landmarks {
         let n_raw = u32_at(bytes, 8) as i32;
         let n = graph.node_count();
         if n_raw < 0 || n_raw as usize != n {
-            return err(StateKind::NodeCountMismatch { found: n_raw, expected: n }, 8);
+            return err(
+                StateKind::NodeCountMismatch {
+                    found: n_raw,
+                    expected: n,
+                },
+                8,
+            );
         }
         let k_raw = u32_at(bytes, 12) as i32;
         if k_raw < 1 || k_raw > n_raw {
@@ -69,13 +77,26 @@ impl Landmarks {
         let k = k_raw as usize;
         let expected = HEADER as u128 + 4 * k as u128 + 16 * (k as u128) * (n as u128);
         if len as u128 != expected {
-            let offset = if len as u128 > expected { expected as usize } else { len };
-            return err(StateKind::LengthMismatch { found: len, expected }, offset);
+            let offset = if len as u128 > expected {
+                expected as usize
+            } else {
+                len
+            };
+            return err(
+                StateKind::LengthMismatch {
+                    found: len,
+                    expected,
+                },
+                offset,
+            );
         }
         let fp = u64_at(bytes, 16);
         if fp != graph.fingerprint() {
             return err(
-                StateKind::FingerprintMismatch { found: fp, expected: graph.fingerprint() },
+                StateKind::FingerprintMismatch {
+                    found: fp,
+                    expected: graph.fingerprint(),
+                },
                 16,
             );
         }
@@ -118,6 +139,12 @@ impl Landmarks {
                 }
             }
         }
-        Ok(Landmarks { n, k, fingerprint: fp, ids, data })
+        Ok(Landmarks {
+            n,
+            k,
+            fingerprint: fp,
+            ids,
+            data,
+        })
     }
 }

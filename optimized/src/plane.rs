@@ -36,7 +36,11 @@ struct Parsed<'a> {
 /// What the size fields must be: equal to a grid's (`restore_state`) or valid (`from_state`).
 #[derive(Clone, Copy)]
 enum Expect {
-    Same { width: usize, height: usize, layout: i32 },
+    Same {
+        width: usize,
+        height: usize,
+        layout: i32,
+    },
     Valid,
 }
 
@@ -47,7 +51,10 @@ fn size_ok(width: usize, height: usize) -> bool {
 impl Plane {
     fn new(width: usize, height: usize) -> Result<Plane, GridError> {
         if !size_ok(width, height) {
-            return Err(GridError::new(GridKind::InvalidSize { sizes: [width, height, 1], dims: 2 }));
+            return Err(GridError::new(GridKind::InvalidSize {
+                sizes: [width, height, 1],
+                dims: 2,
+            }));
         }
         Ok(Plane {
             width,
@@ -63,10 +70,18 @@ impl Plane {
 
     fn index(&self, x: usize, y: usize) -> Result<usize, GridError> {
         if x >= self.width {
-            return Err(GridError::new(GridKind::CellOutOfRange { axis: 'x', value: x, size: self.width }));
+            return Err(GridError::new(GridKind::CellOutOfRange {
+                axis: 'x',
+                value: x,
+                size: self.width,
+            }));
         }
         if y >= self.height {
-            return Err(GridError::new(GridKind::CellOutOfRange { axis: 'y', value: y, size: self.height }));
+            return Err(GridError::new(GridKind::CellOutOfRange {
+                axis: 'y',
+                value: y,
+                size: self.height,
+            }));
         }
         Ok(y * self.width + x)
     }
@@ -83,7 +98,11 @@ impl Plane {
     }
 
     fn set_space(&mut self, s: GridSpace) -> Result<(), GridError> {
-        check_space(&[("origin_x", s.origin_x), ("origin_y", s.origin_y), ("cell_size", s.cell_size)])?;
+        check_space(&[
+            ("origin_x", s.origin_x),
+            ("origin_y", s.origin_y),
+            ("cell_size", s.cell_size),
+        ])?;
         self.space = s;
         Ok(())
     }
@@ -158,14 +177,22 @@ impl Plane {
             height,
             layout,
             version,
-            space: GridSpace { origin_x, origin_y, cell_size },
+            space: GridSpace {
+                origin_x,
+                origin_y,
+                cell_size,
+            },
             areas,
             cells,
         })
     }
 
     fn expect(&self, layout: i32) -> Expect {
-        Expect::Same { width: self.width, height: self.height, layout }
+        Expect::Same {
+            width: self.width,
+            height: self.height,
+            layout,
+        }
     }
 
     /// [STATE.GRID.RESTORE] [GRID.LISTEN.RESTORE] Installs a validated state, then tells the
@@ -196,7 +223,12 @@ impl Plane {
         }
     }
 
-    fn debug(&self, f: &mut fmt::Formatter<'_>, name: &str, layout: Option<HexLayout>) -> fmt::Result {
+    fn debug(
+        &self,
+        f: &mut fmt::Formatter<'_>,
+        name: &str,
+        layout: Option<HexLayout>,
+    ) -> fmt::Result {
         let mut d = f.debug_struct(name);
         d.field("width", &self.width).field("height", &self.height);
         if let Some(l) = layout {
@@ -297,7 +329,9 @@ impl Grid {
     /// [GRID.SQUARE.SIZE] [GRID.CELL.DEFAULT] A `width x height` grid of area 0
     /// (`invalid_size`).
     pub fn new(width: usize, height: usize) -> Result<Grid, GridError> {
-        Ok(Grid { p: Plane::new(width, height)? })
+        Ok(Grid {
+            p: Plane::new(width, height)?,
+        })
     }
 
     plane_methods!();
@@ -310,15 +344,19 @@ impl Grid {
     /// [STATE.GRID] [STATE.ATOMIC] [STATE.GRID.RESTORE] Validates everything, then installs the
     /// state and tells the listeners; on error nothing changed.
     pub fn restore_state(&mut self, bytes: &[u8]) -> Result<(), GridStateError> {
-        let p = Plane::parse(bytes, KIND_GRID, self.p.expect(0)).map_err(GridStateError::from_fault)?;
+        let p =
+            Plane::parse(bytes, KIND_GRID, self.p.expect(0)).map_err(GridStateError::from_fault)?;
         self.p.install(p);
         Ok(())
     }
 
     /// [STATE.API] [STATE.GRID] A new grid from state bytes ([GRID.SQUARE.SIZE] required).
     pub fn from_state(bytes: &[u8]) -> Result<Grid, GridStateError> {
-        let p = Plane::parse(bytes, KIND_GRID, Expect::Valid).map_err(GridStateError::from_fault)?;
-        Ok(Grid { p: Plane::from_parsed(p) })
+        let p =
+            Plane::parse(bytes, KIND_GRID, Expect::Valid).map_err(GridStateError::from_fault)?;
+        Ok(Grid {
+            p: Plane::from_parsed(p),
+        })
     }
 }
 
@@ -338,7 +376,10 @@ impl HexGrid {
     /// [GRID.HEX.SIZE] [GRID.CELL.DEFAULT] A `width x height` hex grid of area 0
     /// (`invalid_size`).
     pub fn new(width: usize, height: usize, layout: HexLayout) -> Result<HexGrid, GridError> {
-        Ok(HexGrid { p: Plane::new(width, height)?, layout })
+        Ok(HexGrid {
+            p: Plane::new(width, height)?,
+            layout,
+        })
     }
 
     /// [GRID.HEX.LAYOUT] The layout.
@@ -366,7 +407,10 @@ impl HexGrid {
     pub fn from_state(bytes: &[u8]) -> Result<HexGrid, GridStateError> {
         let p = Plane::parse(bytes, KIND_HEX, Expect::Valid).map_err(GridStateError::from_fault)?;
         let layout = HexLayout::try_from(p.layout).unwrap_or(HexLayout::OddR);
-        Ok(HexGrid { p: Plane::from_parsed(p), layout })
+        Ok(HexGrid {
+            p: Plane::from_parsed(p),
+            layout,
+        })
     }
 }
 

@@ -52,7 +52,9 @@ impl PointGraph {
     pub fn new(points: &[Point3], options: &LinkOptions) -> Result<PointGraph, BuildError> {
         let n = points.len();
         if n > MAX_NODES {
-            return Err(BuildError::new(BuildKind::TooManyNodes { requested: n as u64 }));
+            return Err(BuildError::new(BuildKind::TooManyNodes {
+                requested: n as u64,
+            }));
         }
         for (index, p) in points.iter().enumerate() {
             if let Some((axis, v)) = bad_axis(p) {
@@ -65,7 +67,9 @@ impl PointGraph {
         }
         let md = options.max_distance;
         if md != 0.0 && !(md.is_finite() && md >= 1.0 / (1u64 << 30) as f64) {
-            return Err(BuildError::new(BuildKind::InvalidMaxDistance { bits: md.to_bits() }));
+            return Err(BuildError::new(BuildKind::InvalidMaxDistance {
+                bits: md.to_bits(),
+            }));
         }
         let mut pairs: Vec<u64> = Vec::new();
         for (position, &(a, b)) in options.explicit.iter().enumerate() {
@@ -132,7 +136,10 @@ impl PointGraph {
     /// checked (`invalid_position`) before emptiness (`empty_graph`).
     pub fn nearest_node(&self, position: Point3) -> Result<u32, QueryError> {
         if let Some((axis, v)) = bad_axis(&position) {
-            return Err(QueryError::new(QueryKind::InvalidPosition { axis, bits: v.to_bits() }));
+            return Err(QueryError::new(QueryKind::InvalidPosition {
+                axis,
+                bits: v.to_bits(),
+            }));
         }
         let mut best: Option<(u32, f64)> = None;
         for (i, &p) in self.points.iter().enumerate() {
@@ -141,7 +148,8 @@ impl PointGraph {
                 best = Some((i as u32, d));
             }
         }
-        best.map(|(i, _)| i).ok_or_else(|| QueryError::new(QueryKind::EmptyGraph))
+        best.map(|(i, _)| i)
+            .ok_or_else(|| QueryError::new(QueryKind::EmptyGraph))
     }
 
     /// [GRAPH.T1.CHECKS] [GRAPH.EST.COMBINE] A tier-1 query with the Euclidean estimate.
@@ -151,7 +159,14 @@ impl PointGraph {
         goal: u32,
         options: &GraphOptions,
     ) -> Result<GraphPath, QueryError> {
-        query(&self.csr, Some(&self.points), &self.pool, start, goal, options)
+        query(
+            &self.csr,
+            Some(&self.points),
+            &self.pool,
+            start,
+            goal,
+            options,
+        )
     }
 
     /// [GRAPH.PT.FIND_BY_POS] Snaps `from`, then `to`, to their nearest nodes and queries.
@@ -239,7 +254,10 @@ fn nearest_links(
     for i in 0..points.len() {
         let pi = points[i];
         let c = grid.cell_of(&pi);
-        let rmax = (0..3).map(|a| c[a].max(grid.dims[a] - c[a])).max().unwrap_or(0);
+        let rmax = (0..3)
+            .map(|a| c[a].max(grid.dims[a] - c[a]))
+            .max()
+            .unwrap_or(0);
         heap.clear();
         let mut accepted = 0usize;
         let mut r = 0i64;
@@ -269,7 +287,11 @@ fn nearest_links(
                     break;
                 }
                 heap.pop();
-                let (a, b) = if (i as u32) < j { (i as u32, j) } else { (j, i as u32) };
+                let (a, b) = if (i as u32) < j {
+                    (i as u32, j)
+                } else {
+                    (j, i as u32)
+                };
                 if valid.map_or(true, |f| f(a, b)) {
                     pairs.push(key(a, b));
                     accepted += 1;

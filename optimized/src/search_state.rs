@@ -193,12 +193,21 @@ impl<C: GraphCost, H: GraphHeuristic, const D: usize> Engine<'_, C, H, D> {
 
     /// [STATE.BUFFERS] [STATE.VISITED] [STATE.HEAP] [STATE.HEAP.VALID] The visited entries, the
     /// heap as it lies and the recorded list, installed into the (just reset) buffers.
-    fn read_buffers<'b>(&mut self, r: &mut Reader<'b>, bytes: &'b [u8], expanded: usize) -> Result<Visited<'b>, Fault> {
+    fn read_buffers<'b>(
+        &mut self,
+        r: &mut Reader<'b>,
+        bytes: &'b [u8],
+        expanded: usize,
+    ) -> Result<Visited<'b>, Fault> {
         let n = self.graph.node_count();
         let s = &mut self.scratch;
         let epoch = s.epoch;
         let count = r.count(n, VISITED_BYTES, "visited")?;
-        let vis = Visited { bytes, first: r.pos, count };
+        let vis = Visited {
+            bytes,
+            first: r.pos,
+            count,
+        };
         let mut prev: Option<u32> = None;
         for _ in 0..count {
             let at = r.pos;
@@ -273,7 +282,14 @@ impl<C: GraphCost, H: GraphHeuristic, const D: usize> Engine<'_, C, H, D> {
 
     /// [STATE.SEARCH.CHECKS] The cross checks, each a separate pass over the visited entries in
     /// increasing node order.
-    fn cross_checks(&mut self, vis: Visited<'_>, start: u32, status: SearchStatus, goal: u32, path_cost: f64) -> Result<(), Fault> {
+    fn cross_checks(
+        &mut self,
+        vis: Visited<'_>,
+        start: u32,
+        status: SearchStatus,
+        goal: u32,
+        path_cost: f64,
+    ) -> Result<(), Fault> {
         let s = &mut self.scratch;
         let epoch = s.epoch;
         for (v, at) in vis.iter() {

@@ -3,7 +3,8 @@
 //! [GRAPH.API.TIER1_SEARCH].
 
 use crate::astar::{
-    normalize, AltGraphHeuristic, DefaultGraphCost, Engine, EuclideanGraphHeuristic, GraphCost, GraphHeuristic, SearchStatus, ZeroGraphHeuristic,
+    normalize, AltGraphHeuristic, DefaultGraphCost, Engine, EuclideanGraphHeuristic, GraphCost,
+    GraphHeuristic, SearchStatus, ZeroGraphHeuristic,
 };
 use crate::bidi::BidirectionalGraphSearch;
 use crate::csr::CsrGraph;
@@ -61,12 +62,18 @@ pub struct GraphOptions {
 impl GraphOptions {
     /// [GRAPH.T1.OPTIONS] Auto bidirectional (`Algorithm::Bidirectional`), nothing else.
     pub fn bidirectional() -> Self {
-        GraphOptions { algorithm: Algorithm::Bidirectional, ..GraphOptions::default() }
+        GraphOptions {
+            algorithm: Algorithm::Bidirectional,
+            ..GraphOptions::default()
+        }
     }
 
     /// [GRAPH.T1.OPTIONS] Auto with the landmark table `table`.
     pub fn with_landmarks(table: Arc<Landmarks>) -> Self {
-        GraphOptions { landmarks: Some(table), ..GraphOptions::default() }
+        GraphOptions {
+            landmarks: Some(table),
+            ..GraphOptions::default()
+        }
     }
 }
 
@@ -162,7 +169,9 @@ impl GraphHeuristic for Combined<'_> {
     fn estimate(&self, from: u32, to: u32) -> f64 {
         let mut m: Option<f64> = None;
         if let Some(p) = self.points {
-            m = Some(normalize(EuclideanGraphHeuristic::new(p).estimate(from, to)));
+            m = Some(normalize(
+                EuclideanGraphHeuristic::new(p).estimate(from, to),
+            ));
         }
         if let Some(t) = self.alt {
             let e = normalize(t.lower_bound(from, to));
@@ -219,11 +228,20 @@ pub(crate) fn query(
         }
         _ => Algorithm::BidirectionalDijkstra,
     };
-    let q = Query { csr, pool, start, goal, options, algorithm };
+    let q = Query {
+        csr,
+        pool,
+        start,
+        goal,
+        options,
+        algorithm,
+    };
     let hooks = options.edge_cost.is_some() || options.blocked.is_some();
     if hooks {
-        let cost =
-            HookCost { edge_cost: options.edge_cost.as_ref(), blocked: options.blocked.as_ref() };
+        let cost = HookCost {
+            edge_cost: options.edge_cost.as_ref(),
+            blocked: options.blocked.as_ref(),
+        };
         Ok(q.with_cost(cost, points))
     } else {
         Ok(q.with_cost(DefaultGraphCost, points))
@@ -242,8 +260,10 @@ struct Query<'a> {
 impl Query<'_> {
     fn with_cost<C: GraphCost>(&self, cost: C, points: Option<&[Point3]>) -> GraphPath {
         let o = self.options;
-        let informed =
-            matches!(self.algorithm, Algorithm::AStar | Algorithm::BidirectionalAStar);
+        let informed = matches!(
+            self.algorithm,
+            Algorithm::AStar | Algorithm::BidirectionalAStar
+        );
         if !informed {
             return self.run(cost, ZeroGraphHeuristic);
         }
@@ -276,7 +296,11 @@ impl Query<'_> {
             );
             s.set_record_expansions(o.record_expansions);
             let _ = s.begin(self.start, self.goal);
-            let st = if o.iteration_budget > 0 { s.step(o.iteration_budget) } else { s.run(None) };
+            let st = if o.iteration_budget > 0 {
+                s.step(o.iteration_budget)
+            } else {
+                s.run(None)
+            };
             let out = GraphPath {
                 status: finish(st),
                 cost: s.path_cost(),
@@ -291,10 +315,15 @@ impl Query<'_> {
             self.pool.give(b);
             out
         } else {
-            let mut s = Engine::<C, H, 4>::with_scratch(self.csr, cost, heuristic, self.pool.take());
+            let mut s =
+                Engine::<C, H, 4>::with_scratch(self.csr, cost, heuristic, self.pool.take());
             s.set_record_expansions(o.record_expansions);
             let _ = s.begin(self.start, self.goal);
-            let st = if o.iteration_budget > 0 { s.step(o.iteration_budget) } else { s.run(None) };
+            let st = if o.iteration_budget > 0 {
+                s.step(o.iteration_budget)
+            } else {
+                s.run(None)
+            };
             let out = GraphPath {
                 status: finish(st),
                 cost: s.path_cost(),
@@ -309,4 +338,3 @@ impl Query<'_> {
         }
     }
 }
-

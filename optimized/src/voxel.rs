@@ -38,7 +38,10 @@ struct Parsed {
 
 fn sizes_ok(s: [usize; 3]) -> bool {
     s.iter().all(|&v| v >= 1)
-        && s[0].checked_mul(s[1]).and_then(|p| p.checked_mul(s[2])).is_some_and(|n| n <= MAX_NODES)
+        && s[0]
+            .checked_mul(s[1])
+            .and_then(|p| p.checked_mul(s[2]))
+            .is_some_and(|n| n <= MAX_NODES)
 }
 
 fn chunk_counts(s: [usize; 3]) -> [usize; 3] {
@@ -73,10 +76,18 @@ fn chunk_list(bytes: &[u8], at: usize, count: usize) -> impl Iterator<Item = Opt
 impl VoxelGrid {
     /// [GRID.VOXEL.SIZE] [GRID.VOXEL.DEFAULT] A grid of `size_x x size_y x size_z` voxels, all
     /// `default_area`, no chunk allocated (`invalid_size`).
-    pub fn new(size_x: usize, size_y: usize, size_z: usize, default_area: u8) -> Result<VoxelGrid, GridError> {
+    pub fn new(
+        size_x: usize,
+        size_y: usize,
+        size_z: usize,
+        default_area: u8,
+    ) -> Result<VoxelGrid, GridError> {
         let size = [size_x, size_y, size_z];
         if !sizes_ok(size) {
-            return Err(GridError::new(GridKind::InvalidSize { sizes: size, dims: 3 }));
+            return Err(GridError::new(GridKind::InvalidSize {
+                sizes: size,
+                dims: 3,
+            }));
         }
         Ok(VoxelGrid::empty(size, default_area))
     }
@@ -110,9 +121,17 @@ impl VoxelGrid {
 
     /// [GRID.VOXEL.CHUNKS] [GRID.EDIT.RANGE] `(chunk index, byte in chunk)` of a voxel.
     fn locate(&self, x: usize, y: usize, z: usize) -> Result<(usize, usize), GridError> {
-        for (axis, value, size) in [('x', x, self.size[0]), ('y', y, self.size[1]), ('z', z, self.size[2])] {
+        for (axis, value, size) in [
+            ('x', x, self.size[0]),
+            ('y', y, self.size[1]),
+            ('z', z, self.size[2]),
+        ] {
             if value >= size {
-                return Err(GridError::new(GridKind::CellOutOfRange { axis, value, size }));
+                return Err(GridError::new(GridKind::CellOutOfRange {
+                    axis,
+                    value,
+                    size,
+                }));
             }
         }
         let [cx, cy, _] = self.chunks_n;
@@ -204,7 +223,8 @@ impl VoxelGrid {
     /// chunk-index order, each a flag and, when allocated, its 4096 bytes (padding included).
     pub fn save_state(&self) -> Vec<u8> {
         let allocated = self.chunks.iter().filter(|c| c.is_some()).count();
-        let mut out = Vec::with_capacity(8 + 13 + 4 + 32 + 2044 + self.chunks.len() + allocated * CHUNK);
+        let mut out =
+            Vec::with_capacity(8 + 13 + 4 + 32 + 2044 + self.chunks.len() + allocated * CHUNK);
         out.put_header(KIND_VOXEL);
         for s in self.size {
             out.put_i32(s as i32);
@@ -273,7 +293,12 @@ impl VoxelGrid {
             size,
             default_area,
             version,
-            space: VoxelSpace { origin_x, origin_y, origin_z, cell_size },
+            space: VoxelSpace {
+                origin_x,
+                origin_y,
+                origin_z,
+                cell_size,
+            },
             areas,
             chunks_at,
         })
@@ -345,7 +370,11 @@ impl VoxelGrid {
         g.space = p.space;
         g.areas = p.areas;
         let count = g.chunks.len();
-        for (slot, data) in g.chunks.iter_mut().zip(chunk_list(bytes, p.chunks_at, count)) {
+        for (slot, data) in g
+            .chunks
+            .iter_mut()
+            .zip(chunk_list(bytes, p.chunks_at, count))
+        {
             *slot = data.map(copied);
         }
         Ok(g)
@@ -357,7 +386,10 @@ impl fmt::Debug for VoxelGrid {
         f.debug_struct("VoxelGrid")
             .field("size", &self.size)
             .field("default_area", &self.default_area)
-            .field("allocated_chunks", &self.chunks.iter().filter(|c| c.is_some()).count())
+            .field(
+                "allocated_chunks",
+                &self.chunks.iter().filter(|c| c.is_some()).count(),
+            )
             .field("version", &self.version)
             .field("restore_count", &self.restore_count)
             .field("area_version", &self.areas.version)

@@ -76,7 +76,11 @@ pub(crate) struct Fault {
 
 /// `Err(Fault)` shorthand.
 pub(crate) fn fail<T>(class: Class, offset: usize, field: &'static str) -> Result<T, Fault> {
-    Err(Fault { class, offset, field })
+    Err(Fault {
+        class,
+        offset,
+        field,
+    })
 }
 
 /// A bounds-checked little-endian reader ([STATE.LE]).

@@ -60,7 +60,8 @@ fn csr_validation_errors() {
     let e = CsrGraph::new(3, &[GraphEdge::new(0, 9, f64::NAN)]).unwrap_err();
     assert!(e.to_string().contains("to"));
     for w in [f64::NAN, f64::INFINITY, -1.0, f64::NEG_INFINITY] {
-        let e = CsrGraph::new(3, &[GraphEdge::new(0, 0, 1.0), GraphEdge::new(0, 1, w)]).unwrap_err();
+        let e =
+            CsrGraph::new(3, &[GraphEdge::new(0, 0, 1.0), GraphEdge::new(0, 1, w)]).unwrap_err();
         assert_eq!((e.class(), e.index()), ("invalid_weight", Some(1)));
     }
 }
@@ -96,7 +97,10 @@ fn mutable_ids_edits_and_errors() {
     assert_eq!(c.targets(), &[2, 0]);
     assert_eq!(g.add_node().unwrap(), 3);
     assert_eq!(g.compile().node_count(), 4);
-    assert_eq!(Graph::new(MAX_NODES + 1).err().unwrap().class(), "too_many_nodes");
+    assert_eq!(
+        Graph::new(MAX_NODES + 1).err().unwrap().class(),
+        "too_many_nodes"
+    );
 }
 
 #[test]
@@ -106,13 +110,20 @@ fn from_edges_ids_and_counts() {
     assert_eq!(g.node_count(), 3);
     assert_eq!(g.edge_count(), 4);
     assert_eq!(g.edge(1).unwrap().0, GraphEdge::new(2, 0, 1.0));
-    assert_eq!(g.edge(3).unwrap().0, GraphEdge::new(1, 1, 2.0), "self-loop added twice");
+    assert_eq!(
+        g.edge(3).unwrap().0,
+        GraphEdge::new(1, 1, 2.0),
+        "self-loop added twice"
+    );
     let d = Graph::from_edges(&input, Some(5), true).unwrap();
     assert_eq!((d.node_count(), d.edge_count()), (5, 2));
     assert_eq!(Graph::from_edges(&[], None, true).unwrap().node_count(), 0);
     let e = Graph::from_edges(&input, Some(2), false).err().unwrap();
     assert_eq!((e.class(), e.index()), ("endpoint_out_of_range", Some(0)));
-    let bad = [GraphEdge::new(0, 1, 1.0), GraphEdge::new(0, 1, f64::INFINITY)];
+    let bad = [
+        GraphEdge::new(0, 1, 1.0),
+        GraphEdge::new(0, 1, f64::INFINITY),
+    ];
     let e = Graph::from_edges(&bad, None, false).err().unwrap();
     assert_eq!((e.class(), e.index()), ("invalid_weight", Some(1)));
 }

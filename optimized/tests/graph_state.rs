@@ -49,7 +49,10 @@ fn graph_state_bytes_and_round_trip() {
     assert_eq!(s, want);
     assert_eq!(g.save_state(), s);
     let h = Graph::from_state(&s).unwrap();
-    assert_eq!((h.node_count(), h.edge_count(), h.edge(0).unwrap().1), (3, 2, false));
+    assert_eq!(
+        (h.node_count(), h.edge_count(), h.edge(0).unwrap().1),
+        (3, 2, false)
+    );
     assert_eq!(h.save_state(), s);
     let mut k = Graph::from_edges(&[GraphEdge::new(0, 5, 2.0)], None, false).unwrap();
     k.compile();
@@ -81,21 +84,37 @@ fn graph_hostile_classes_and_atomicity() {
         (m(16, &le32(3)), "index_out_of_range", 16),
         (m(20, &le32(-1)), "index_out_of_range", 20),
         (m(24, &f64::NAN.to_bits().to_le_bytes()), "nan", 24),
-        (m(24, &(-0.0f64).to_bits().to_le_bytes()), "out_of_range", 24),
-        (m(24, &f64::INFINITY.to_bits().to_le_bytes()), "out_of_range", 24),
+        (
+            m(24, &(-0.0f64).to_bits().to_le_bytes()),
+            "out_of_range",
+            24,
+        ),
+        (
+            m(24, &f64::INFINITY.to_bits().to_le_bytes()),
+            "out_of_range",
+            24,
+        ),
         (m(32, &[2]), "bad_flag", 32),
         ([s.clone(), vec![9, 9]].concat(), "trailing_bytes", 33),
     ];
     for (b, class, off) in cases {
         let e = g.restore_state(&b).unwrap_err();
-        assert_eq!((e.class(), e.offset(), e.category()), (class, off, "format"), "{e}");
+        assert_eq!(
+            (e.class(), e.offset(), e.category()),
+            (class, off, "format"),
+            "{e}"
+        );
         assert_eq!(g.save_state(), s);
         let e = Graph::from_state(&b).err().unwrap();
         assert_eq!((e.class(), e.offset()), (class, off));
     }
     for cut in 0..s.len() {
         let e = g.restore_state(&s[..cut]).unwrap_err();
-        let want = if (12..16).contains(&cut) || cut < 12 { "truncated" } else { "count_out_of_range" };
+        let want = if (12..16).contains(&cut) || cut < 12 {
+            "truncated"
+        } else {
+            "count_out_of_range"
+        };
         // a list cut short fails at its count (offset 12), anything else is `truncated`
         let off = if want == "truncated" { cut } else { 12 };
         assert_eq!((e.class(), e.offset()), (want, off), "cut {cut}");
@@ -114,7 +133,10 @@ fn huge_node_count_allocates_nothing_per_node() {
     h.restore_state(&b).unwrap();
     let used = ALLOCATED.load(Ordering::Relaxed) - before;
     assert!(used < 1 << 16, "allocated {used} bytes");
-    assert_eq!((g.node_count(), g.edge_count(), h.node_count()), (1 << 26, 0, 1 << 26));
+    assert_eq!(
+        (g.node_count(), g.edge_count(), h.node_count()),
+        (1 << 26, 0, 1 << 26)
+    );
     assert_eq!(g.save_state(), b);
     // A lying edge count is refused at the count, before anything is allocated for it.
     let mut lie = b.clone();

@@ -24,19 +24,48 @@ fn grid_edits_versions_listeners_and_errors() {
     g.set_cell(0, 0, WALL).unwrap();
     assert_eq!((g.version(), g.cell(2, 1).unwrap()), (2, 9));
     assert_eq!(*log.lock().unwrap(), vec![(5, 0, 9), (0, 0, 255)]);
-    assert_eq!(g.set_cell(3, 0, 1).unwrap_err().class(), "cell_out_of_range");
+    assert_eq!(
+        g.set_cell(3, 0, 1).unwrap_err().class(),
+        "cell_out_of_range"
+    );
     assert_eq!(g.cell(0, 2).unwrap_err().class(), "cell_out_of_range");
-    assert_eq!(g.set_area_multiplier(255, 1.0).unwrap_err().class(), "area_out_of_range");
-    assert_eq!(g.set_area_multiplier(3, 0.0).unwrap_err().class(), "invalid_multiplier");
-    assert_eq!(g.set_area_multiplier(3, f64::NAN).unwrap_err().class(), "invalid_multiplier");
+    assert_eq!(
+        g.set_area_multiplier(255, 1.0).unwrap_err().class(),
+        "area_out_of_range"
+    );
+    assert_eq!(
+        g.set_area_multiplier(3, 0.0).unwrap_err().class(),
+        "invalid_multiplier"
+    );
+    assert_eq!(
+        g.set_area_multiplier(3, f64::NAN).unwrap_err().class(),
+        "invalid_multiplier"
+    );
     g.set_area_multiplier(3, 1.0).unwrap(); // same value still counts
-    assert_eq!((g.area_version(), g.area_multiplier(3), g.area_multiplier(255)), (1, Some(1.0), None));
-    let bad = GridSpace { origin_x: 1.0, origin_y: 0.0, cell_size: 0.0 };
+    assert_eq!(
+        (
+            g.area_version(),
+            g.area_multiplier(3),
+            g.area_multiplier(255)
+        ),
+        (1, Some(1.0), None)
+    );
+    let bad = GridSpace {
+        origin_x: 1.0,
+        origin_y: 0.0,
+        cell_size: 0.0,
+    };
     assert_eq!(g.set_space(bad).unwrap_err().class(), "invalid_space");
     g.set_space(GridSpace::default()).unwrap();
     assert_eq!(Grid::new(0, 1).unwrap_err().class(), "invalid_size");
-    assert_eq!(Grid::new(1 << 13, (1 << 13) + 1).unwrap_err().class(), "invalid_size");
-    assert_eq!(HexLayout::try_from(4).unwrap_err().class(), "invalid_layout");
+    assert_eq!(
+        Grid::new(1 << 13, (1 << 13) + 1).unwrap_err().class(),
+        "invalid_size"
+    );
+    assert_eq!(
+        HexLayout::try_from(4).unwrap_err().class(),
+        "invalid_layout"
+    );
     assert_eq!(HexLayout::try_from(2).unwrap(), HexLayout::OddQ);
     assert!(format!("{g:?}").contains("Grid"));
 }
@@ -47,7 +76,12 @@ fn tiny_grid_state_bytes() {
     let mut g = Grid::new(2, 1).unwrap();
     g.set_cell(1, 0, 7).unwrap();
     g.set_area_multiplier(3, 2.5).unwrap();
-    g.set_space(GridSpace { origin_x: 1.0, origin_y: -2.0, cell_size: 0.5 }).unwrap();
+    g.set_space(GridSpace {
+        origin_x: 1.0,
+        origin_y: -2.0,
+        cell_size: 0.5,
+    })
+    .unwrap();
     let mut want = vec![0x4F, 0x50, 0x47, 0x53, 1, 0, 1, 0];
     want.extend(le32(2)); // width
     want.extend(le32(1)); // height
@@ -65,7 +99,10 @@ fn tiny_grid_state_bytes() {
     assert_eq!(b, want);
     assert_eq!(g.save_state(), b, "save twice");
     let h = Grid::from_state(&b).unwrap();
-    assert_eq!((h.width(), h.height(), h.version(), h.cells()), (2, 1, 1, &[0u8, 7][..]));
+    assert_eq!(
+        (h.width(), h.height(), h.version(), h.cells()),
+        (2, 1, 1, &[0u8, 7][..])
+    );
     assert_eq!(h.save_state(), b);
     let mut k = Grid::new(2, 1).unwrap();
     k.restore_state(&b).unwrap();
@@ -88,7 +125,10 @@ fn restore_tells_listeners_ascending_and_failure_tells_nobody() {
     let mut bad = saved.clone();
     bad[19] = 0xFF; // version's top byte -> negative
     let e = g.restore_state(&bad).unwrap_err();
-    assert_eq!((e.class(), e.offset(), e.category()), ("out_of_range", 16, "format"));
+    assert_eq!(
+        (e.class(), e.offset(), e.category()),
+        ("out_of_range", 16, "format")
+    );
     assert_eq!((g.save_state(), g.restore_count()), (before.clone(), 0));
     assert!(log.lock().unwrap().is_empty());
     g.restore_state(&saved).unwrap();
@@ -123,11 +163,27 @@ fn grid_hostile_classes_with_offsets() {
         (mutate(12, &le32(-1)), "size_mismatch", 12),
         (mutate(16, &le32(-5)), "out_of_range", 16),
         (mutate(20, &nan), "nan", 20),
-        (mutate(28, &f64::INFINITY.to_bits().to_le_bytes()), "out_of_range", 28),
-        (mutate(20, &1.0f64.to_bits().to_le_bytes()), "out_of_range", 36), // origin set, cell 0
-        (mutate(36, &4194304.0f64.to_bits().to_le_bytes()), "out_of_range", 36),
+        (
+            mutate(28, &f64::INFINITY.to_bits().to_le_bytes()),
+            "out_of_range",
+            28,
+        ),
+        (
+            mutate(20, &1.0f64.to_bits().to_le_bytes()),
+            "out_of_range",
+            36,
+        ), // origin set, cell 0
+        (
+            mutate(36, &4194304.0f64.to_bits().to_le_bytes()),
+            "out_of_range",
+            36,
+        ),
         (mutate(44, &le32(-1)), "out_of_range", 44),
-        (mutate(48 + 8 * 254, &0.0f64.to_bits().to_le_bytes()), "out_of_range", 48 + 8 * 254),
+        (
+            mutate(48 + 8 * 254, &0.0f64.to_bits().to_le_bytes()),
+            "out_of_range",
+            48 + 8 * 254,
+        ),
         (mutate(48 + 8 * 7, &nan), "nan", 48 + 8 * 7),
         ([s.clone(), vec![0]].concat(), "trailing_bytes", s.len()),
     ];
@@ -153,7 +209,10 @@ fn truncation_at_every_offset() {
     let s = g.save_state();
     for cut in 0..s.len() {
         expect_err(g.restore_state(&s[..cut]), "truncated", cut);
-        assert_eq!(Grid::from_state(&s[..cut]).unwrap_err().class(), "truncated");
+        assert_eq!(
+            Grid::from_state(&s[..cut]).unwrap_err().class(),
+            "truncated"
+        );
     }
     let mut h = HexGrid::new(2, 2, HexLayout::EvenQ).unwrap();
     let hs = h.save_state();
@@ -165,7 +224,10 @@ fn truncation_at_every_offset() {
     let vs = v.save_state();
     for cut in 0..vs.len() {
         expect_err(v.restore_state(&vs[..cut]), "truncated", cut);
-        assert_eq!(VoxelGrid::from_state(&vs[..cut]).unwrap_err().class(), "truncated");
+        assert_eq!(
+            VoxelGrid::from_state(&vs[..cut]).unwrap_err().class(),
+            "truncated"
+        );
     }
     assert_eq!(v.save_state(), vs);
 }
@@ -180,7 +242,10 @@ fn hex_grid_state() {
     assert_eq!(&s[20..24], &le32(1)); // version
     assert_eq!(s.len(), 8 + 16 + 24 + 2044 + 6);
     let k = HexGrid::from_state(&s).unwrap();
-    assert_eq!((k.layout(), k.cell(2, 1).unwrap(), k.save_state()), (HexLayout::EvenR, 200, s.clone()));
+    assert_eq!(
+        (k.layout(), k.cell(2, 1).unwrap(), k.save_state()),
+        (HexLayout::EvenR, 200, s.clone())
+    );
     let mut other = HexGrid::new(3, 2, HexLayout::OddR).unwrap();
     expect_err(other.restore_state(&s), "size_mismatch", 16);
     let mut b = s.clone();
@@ -201,7 +266,10 @@ fn voxel_chunks_allocate_on_first_change_and_keep_padding() {
     v.set_voxel(16, 0, 0, 9).unwrap();
     assert!(!v.is_chunk_allocated(0) && v.is_chunk_allocated(1));
     assert_eq!((v.version(), v.voxel(16, 0, 0).unwrap()), (1, 9));
-    assert_eq!(v.set_voxel(0, 1, 0, 1).unwrap_err().class(), "cell_out_of_range");
+    assert_eq!(
+        v.set_voxel(0, 1, 0, 1).unwrap_err().class(),
+        "cell_out_of_range"
+    );
     let s = v.save_state();
     let chunks_at = 8 + 13 + 4 + 32 + 2044;
     assert_eq!(s.len(), chunks_at + 1 + 1 + 4096);
@@ -252,10 +320,20 @@ fn voxel_restore_listeners_in_node_order() {
     v.add_listener(listener(&log));
     let node = |x: u32, y: u32, z: u32| x + 20 * (y + 18 * z);
     v.restore_state(&saved).unwrap();
-    let want = vec![(node(3, 0, 0), 4, 0), (node(16, 0, 0), 2, 0), (node(0, 17, 0), 1, 0), (node(17, 0, 1), 3, 0)];
+    let want = vec![
+        (node(3, 0, 0), 4, 0),
+        (node(16, 0, 0), 2, 0),
+        (node(0, 17, 0), 1, 0),
+        (node(17, 0, 1), 3, 0),
+    ];
     assert_eq!(*log.lock().unwrap(), want);
     assert_eq!(v.save_state(), saved);
     assert_eq!(v.space(), VoxelSpace::default());
-    let sp = VoxelSpace { origin_x: 0.0, origin_y: 0.0, origin_z: 0.0, cell_size: -1.0 };
+    let sp = VoxelSpace {
+        origin_x: 0.0,
+        origin_y: 0.0,
+        origin_z: 0.0,
+        cell_size: -1.0,
+    };
     assert_eq!(v.set_space(sp).unwrap_err().class(), "invalid_space");
 }

@@ -63,8 +63,16 @@ fn tables_are_distances_and_bounds_admissible() {
         let g = Graph::from_edges(&edges, None, false).unwrap();
         let csr = g.compile().clone();
         let n = csr.node_count();
-        let all: Vec<GraphEdge> = (0..g.edge_count() as u32).map(|i| g.edge(i).unwrap().0).collect();
-        let t = g.build_landmarks(&LandmarkOptions { count: 5, strategy, seed: 7 }).unwrap();
+        let all: Vec<GraphEdge> = (0..g.edge_count() as u32)
+            .map(|i| g.edge(i).unwrap().0)
+            .collect();
+        let t = g
+            .build_landmarks(&LandmarkOptions {
+                count: 5,
+                strategy,
+                seed: 7,
+            })
+            .unwrap();
         assert_eq!(t.count(), 5);
         let mut ids = t.ids().to_vec();
         ids.sort();
@@ -86,7 +94,9 @@ fn tables_are_distances_and_bounds_admissible() {
         let table = std::sync::Arc::new(t);
         for _ in 0..20 {
             let (s, v) = (rng.below(n as u64) as u32, rng.below(n as u64) as u32);
-            let alt = g.find_path(s, v, &GraphOptions::with_landmarks(table.clone())).unwrap();
+            let alt = g
+                .find_path(s, v, &GraphOptions::with_landmarks(table.clone()))
+                .unwrap();
             let dij = g.find_path(s, v, &GraphOptions::default()).unwrap();
             assert_eq!(alt.algorithm, Algorithm::AStar);
             assert_eq!(alt.cost, dij.cost);
@@ -109,17 +119,51 @@ fn farthest_on_a_path_takes_the_ends() {
         }
     };
     let first = if r >= 2 { 0 } else { 4 };
-    let t = g.build_landmarks(&LandmarkOptions { count: 2, strategy: LandmarkStrategy::Farthest, seed: 3 }).unwrap();
+    let t = g
+        .build_landmarks(&LandmarkOptions {
+            count: 2,
+            strategy: LandmarkStrategy::Farthest,
+            seed: 3,
+        })
+        .unwrap();
     assert_eq!(t.ids(), &[first, 4 - first]);
     // Avoid on the path also picks a leaf of the root's tree.
-    let t = g.build_landmarks(&LandmarkOptions { count: 1, strategy: LandmarkStrategy::Avoid, seed: 3 }).unwrap();
+    let t = g
+        .build_landmarks(&LandmarkOptions {
+            count: 1,
+            strategy: LandmarkStrategy::Avoid,
+            seed: 3,
+        })
+        .unwrap();
     assert!(t.ids()[0] == 0 || t.ids()[0] == 4);
     // count > N is clamped; isolated nodes fall back to the smallest free id.
     let iso = Graph::new(3).unwrap();
-    let t = iso.build_landmarks(&LandmarkOptions { count: 9, ..Default::default() }).unwrap();
+    let t = iso
+        .build_landmarks(&LandmarkOptions {
+            count: 9,
+            ..Default::default()
+        })
+        .unwrap();
     assert_eq!(t.ids(), &[0, 1, 2]);
-    assert_eq!(Graph::new(0).unwrap().build_landmarks(&LandmarkOptions { count: 0, ..Default::default() }).unwrap_err().class(), "invalid_landmark_count");
-    assert_eq!(Graph::new(0).unwrap().build_landmarks(&LandmarkOptions::default()).unwrap_err().class(), "empty_graph");
+    assert_eq!(
+        Graph::new(0)
+            .unwrap()
+            .build_landmarks(&LandmarkOptions {
+                count: 0,
+                ..Default::default()
+            })
+            .unwrap_err()
+            .class(),
+        "invalid_landmark_count"
+    );
+    assert_eq!(
+        Graph::new(0)
+            .unwrap()
+            .build_landmarks(&LandmarkOptions::default())
+            .unwrap_err()
+            .class(),
+        "empty_graph"
+    );
 }
 
 fn put(b: &mut [u8], at: usize, v: &[u8]) {
@@ -130,22 +174,39 @@ fn put(b: &mut [u8], at: usize, v: &[u8]) {
 fn oplm_roundtrip_and_hostile_bytes() {
     let edges: Vec<_> = (0..3).map(|i| GraphEdge::new(i, i + 1, 1.5)).collect();
     let g = CsrGraph::new(4, &edges).unwrap();
-    let t = Landmarks::build(&g, &LandmarkOptions { count: 2, ..Default::default() }).unwrap();
+    let t = Landmarks::build(
+        &g,
+        &LandmarkOptions {
+            count: 2,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let b = t.serialize();
     let (k, n) = (2usize, 4usize);
     assert_eq!(b.len(), 24 + 4 * k + 16 * k * n);
     assert_eq!(&b[0..4], b"OPLM");
     assert_eq!(u32::from_le_bytes(b[4..8].try_into().unwrap()), 1);
-    assert_eq!(u64::from_le_bytes(b[16..24].try_into().unwrap()), g.fingerprint());
+    assert_eq!(
+        u64::from_le_bytes(b[16..24].try_into().unwrap()),
+        g.fingerprint()
+    );
     let l0 = t.ids()[0] as usize;
     let fwd0 = 24 + 4 * k;
-    assert_eq!(&b[fwd0 + 8 * l0..fwd0 + 8 * l0 + 8], &0f64.to_bits().to_le_bytes());
+    assert_eq!(
+        &b[fwd0 + 8 * l0..fwd0 + 8 * l0 + 8],
+        &0f64.to_bits().to_le_bytes()
+    );
     let back = Landmarks::deserialize(&b, &g).unwrap();
     assert_eq!(back.serialize(), b);
     assert_eq!(back.ids(), t.ids());
     let check = |bytes: &[u8], class: &str, off: usize| {
         let e = Landmarks::deserialize(bytes, &g).unwrap_err();
-        assert_eq!((e.class(), e.offset(), e.category()), (class, off, "format"), "{e}");
+        assert_eq!(
+            (e.class(), e.offset(), e.category()),
+            (class, off, "format"),
+            "{e}"
+        );
     };
     check(&b[..23], "truncated", 23);
     check(&[], "truncated", 0);
@@ -189,7 +250,11 @@ fn oplm_roundtrip_and_hostile_bytes() {
     for bad in [f64::NAN, -0.0, -1.0, f64::NEG_INFINITY] {
         let mut x = b.clone();
         put(&mut x, fwd0 + 8 * other, &bad.to_bits().to_le_bytes());
-        put(&mut x, fwd0 + 8 * (other + n), &f64::NAN.to_bits().to_le_bytes());
+        put(
+            &mut x,
+            fwd0 + 8 * (other + n),
+            &f64::NAN.to_bits().to_le_bytes(),
+        );
         check(&x, "bad_distance", fwd0 + 8 * other);
     }
     let mut x = b.clone();
@@ -198,7 +263,11 @@ fn oplm_roundtrip_and_hostile_bytes() {
     check(&x, "self_distance", bwd_self);
     // +infinity is a valid (unreachable) entry.
     let mut x = b.clone();
-    put(&mut x, fwd0 + 8 * other, &f64::INFINITY.to_bits().to_le_bytes());
+    put(
+        &mut x,
+        fwd0 + 8 * other,
+        &f64::INFINITY.to_bits().to_le_bytes(),
+    );
     assert_eq!(Landmarks::deserialize(&x, &g).unwrap().serialize(), x);
     // a header claiming a huge table does not allocate: it fails the length check.
     let big = CsrGraph::new(1 << 20, &[]).unwrap();

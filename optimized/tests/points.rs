@@ -59,7 +59,7 @@ fn cloud(rng: &mut Xs, kind: u64, n: usize) -> Vec<Point3> {
         let p = match kind {
             0 => Point3::new(rng.unit() * 100.0, rng.unit() * 100.0, 0.0),
             1 => Point3::new((rng.below(6)) as f64, (rng.below(6)) as f64, 0.0), // many duplicates
-            2 => Point3::new(i as f64 * 0.5, 3.0, 0.0),                          // collinear, equal gaps
+            2 => Point3::new(i as f64 * 0.5, 3.0, 0.0), // collinear, equal gaps
             3 => Point3::new(rng.unit() * 10.0, rng.unit() * 10.0, rng.unit() * 10.0),
             4 => {
                 // two far clusters and exact copies of earlier points
@@ -97,15 +97,30 @@ fn ring_search_equals_brute_force_with_call_order() {
         };
         let mode = rng.below(3);
         let o = LinkOptions {
-            explicit: if rng.below(2) == 0 { vec![(0, (n - 1) as u32), (0, 0)] } else { vec![] },
-            max_distance: if mode == 1 { 0.0 } else { [0.7, 3.0, 40.0][rng.below(3) as usize] },
-            nearest_count: if mode == 2 { 0 } else { 1 + rng.below(6) as usize },
+            explicit: if rng.below(2) == 0 {
+                vec![(0, (n - 1) as u32), (0, 0)]
+            } else {
+                vec![]
+            },
+            max_distance: if mode == 1 {
+                0.0
+            } else {
+                [0.7, 3.0, 40.0][rng.below(3) as usize]
+            },
+            nearest_count: if mode == 2 {
+                0
+            } else {
+                1 + rng.below(6) as usize
+            },
             link_valid: valid.clone(),
         };
         let g = PointGraph::new(&pts, &o).unwrap();
         let got_calls = std::mem::take(&mut *log.lock().unwrap());
         let mut calls = Vec::new();
-        let bo = LinkOptions { link_valid: valid.map(|f| Arc::new(move |a, b| f(a, b)) as LinkValidFn), ..o.clone() };
+        let bo = LinkOptions {
+            link_valid: valid.map(|f| Arc::new(move |a, b| f(a, b)) as LinkValidFn),
+            ..o.clone()
+        };
         let want = brute_links(&pts, &bo, &mut calls);
         log.lock().unwrap().clear();
         if reject != 0 {
@@ -118,7 +133,11 @@ fn ring_search_equals_brute_force_with_call_order() {
             edges.push(GraphEdge::new(b, a, w));
         }
         let expect = CsrGraph::new(n, &edges).unwrap();
-        assert_eq!(g.csr().targets(), expect.targets(), "round {round} kind {kind}");
+        assert_eq!(
+            g.csr().targets(),
+            expect.targets(),
+            "round {round} kind {kind}"
+        );
         assert_eq!(g.csr().offsets(), expect.offsets());
         assert_eq!(g.csr().fingerprint(), expect.fingerprint());
     }
@@ -128,9 +147,18 @@ fn ring_search_equals_brute_force_with_call_order() {
 fn larger_cloud_nearest_matches_brute_force() {
     let mut rng = Xs(99);
     let pts: Vec<Point3> = (0..1500)
-        .map(|_| Point3::new((rng.below(300) as f64) * 0.25, (rng.below(300) as f64) * 0.25, 0.0))
+        .map(|_| {
+            Point3::new(
+                (rng.below(300) as f64) * 0.25,
+                (rng.below(300) as f64) * 0.25,
+                0.0,
+            )
+        })
         .collect();
-    let o = LinkOptions { nearest_count: 6, ..Default::default() };
+    let o = LinkOptions {
+        nearest_count: 6,
+        ..Default::default()
+    };
     let g = PointGraph::new(&pts, &o).unwrap();
     let want = brute_links(&pts, &o, &mut Vec::new());
     let got: Vec<(u32, u32)> = (0..pts.len() as u32)
@@ -150,35 +178,89 @@ fn larger_cloud_nearest_matches_brute_force() {
 fn point_errors_in_check_order() {
     let ok = [Point3::new(0.0, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0)];
     let bad = [Point3::new(0.0, 0.0, 0.0), Point3::new(1.0, f64::NAN, 3e6)];
-    let o = LinkOptions { max_distance: -1.0, explicit: vec![(0, 5)], ..Default::default() };
+    let o = LinkOptions {
+        max_distance: -1.0,
+        explicit: vec![(0, 5)],
+        ..Default::default()
+    };
     let e = PointGraph::new(&bad, &o).err().unwrap();
     assert_eq!((e.class(), e.index()), ("coordinate_out_of_range", Some(1)));
     assert!(e.to_string().contains("y ="), "{e}");
     let edge = [Point3::new(2097152.0, -2097152.0, 0.0)];
-    assert!(PointGraph::new(&edge, &LinkOptions::default()).is_ok(), "bound is inclusive");
+    assert!(
+        PointGraph::new(&edge, &LinkOptions::default()).is_ok(),
+        "bound is inclusive"
+    );
     let e = PointGraph::new(&ok, &o).err().unwrap();
     assert_eq!((e.class(), e.index()), ("invalid_max_distance", None));
     for md in [f64::NAN, f64::INFINITY, 1e-10] {
-        let o = LinkOptions { max_distance: md, ..Default::default() };
-        assert_eq!(PointGraph::new(&ok, &o).err().unwrap().class(), "invalid_max_distance");
+        let o = LinkOptions {
+            max_distance: md,
+            ..Default::default()
+        };
+        assert_eq!(
+            PointGraph::new(&ok, &o).err().unwrap().class(),
+            "invalid_max_distance"
+        );
     }
-    let o = LinkOptions { explicit: vec![(0, 1), (1, 2)], max_distance: -0.0, ..Default::default() };
+    let o = LinkOptions {
+        explicit: vec![(0, 1), (1, 2)],
+        max_distance: -0.0,
+        ..Default::default()
+    };
     let e = PointGraph::new(&ok, &o).err().unwrap();
     assert_eq!((e.class(), e.index()), ("link_out_of_range", Some(1)));
 }
 
 #[test]
 fn merge_and_nearest_node() {
-    let pts = [Point3::new(0.0, 0.0, 0.0), Point3::new(3.0, 4.0, 0.0), Point3::new(3.0, 4.0, 0.0)];
-    let o = LinkOptions { explicit: vec![(1, 0), (0, 1), (2, 2)], ..Default::default() };
+    let pts = [
+        Point3::new(0.0, 0.0, 0.0),
+        Point3::new(3.0, 4.0, 0.0),
+        Point3::new(3.0, 4.0, 0.0),
+    ];
+    let o = LinkOptions {
+        explicit: vec![(1, 0), (0, 1), (2, 2)],
+        ..Default::default()
+    };
     let g = PointGraph::new(&pts, &o).unwrap();
     assert_eq!(g.csr().targets(), &[1, 0]);
     assert_eq!(g.csr().weights(), &[5.0, 5.0]);
-    assert_eq!(g.nearest_node(Point3::new(3.0, 4.0, 0.1)).unwrap(), 1, "tie -> smaller id");
-    assert_eq!(g.nearest_node(Point3::new(f64::INFINITY, 0.0, 0.0)).unwrap_err().class(), "invalid_position");
+    assert_eq!(
+        g.nearest_node(Point3::new(3.0, 4.0, 0.1)).unwrap(),
+        1,
+        "tie -> smaller id"
+    );
+    assert_eq!(
+        g.nearest_node(Point3::new(f64::INFINITY, 0.0, 0.0))
+            .unwrap_err()
+            .class(),
+        "invalid_position"
+    );
     let empty = PointGraph::new(&[], &LinkOptions::default()).unwrap();
-    assert_eq!(empty.nearest_node(Point3::new(0.0, 0.0, 0.0)).unwrap_err().class(), "empty_graph");
-    assert_eq!(empty.nearest_node(Point3::new(0.0, 0.0, 1e7)).unwrap_err().class(), "invalid_position");
-    let r = g.find_path_between(Point3::new(0.1, 0.0, 0.0), Point3::new(2.9, 4.0, 0.0), &GraphOptions::default()).unwrap();
-    assert_eq!((r.status, r.cost, r.nodes.clone(), r.algorithm), (PathStatus::Found, 5.0, vec![0, 1], Algorithm::AStar));
+    assert_eq!(
+        empty
+            .nearest_node(Point3::new(0.0, 0.0, 0.0))
+            .unwrap_err()
+            .class(),
+        "empty_graph"
+    );
+    assert_eq!(
+        empty
+            .nearest_node(Point3::new(0.0, 0.0, 1e7))
+            .unwrap_err()
+            .class(),
+        "invalid_position"
+    );
+    let r = g
+        .find_path_between(
+            Point3::new(0.1, 0.0, 0.0),
+            Point3::new(2.9, 4.0, 0.0),
+            &GraphOptions::default(),
+        )
+        .unwrap();
+    assert_eq!(
+        (r.status, r.cost, r.nodes.clone(), r.algorithm),
+        (PathStatus::Found, 5.0, vec![0, 1], Algorithm::AStar)
+    );
 }

@@ -12,7 +12,13 @@ impl GraphHeuristic for Table {
 }
 
 fn diamond() -> CsrGraph {
-    let e = [(0, 1, 1.0), (0, 2, 1.0), (1, 3, 1.0), (2, 3, 1.0), (3, 4, 1.0)];
+    let e = [
+        (0, 1, 1.0),
+        (0, 2, 1.0),
+        (1, 3, 1.0),
+        (2, 3, 1.0),
+        (3, 4, 1.0),
+    ];
     let edges: Vec<_> = e.iter().map(|&(a, b, w)| GraphEdge::new(a, b, w)).collect();
     CsrGraph::new(5, &edges).unwrap()
 }
@@ -25,13 +31,25 @@ fn dijkstra_ties_by_id_and_first_parent() {
     s.begin(0, 4).unwrap();
     assert_eq!(s.run(None), SearchStatus::Found);
     assert_eq!(s.expansions(), &[0, 1, 2, 3]);
-    assert_eq!(s.path(), vec![0, 1, 3, 4], "equal-cost route via 2 never replaces parent 1");
-    assert_eq!((s.iterations(), s.expanded_count(), s.path_cost()), (5, 4, 3.0));
+    assert_eq!(
+        s.path(),
+        vec![0, 1, 3, 4],
+        "equal-cost route via 2 never replaces parent 1"
+    );
+    assert_eq!(
+        (s.iterations(), s.expanded_count(), s.path_cost()),
+        (5, 4, 3.0)
+    );
 }
 
 #[test]
 fn equal_f_pops_larger_g_first() {
-    let e = [GraphEdge::new(0, 1, 1.0), GraphEdge::new(0, 2, 2.0), GraphEdge::new(1, 3, 2.0), GraphEdge::new(2, 3, 1.0)];
+    let e = [
+        GraphEdge::new(0, 1, 1.0),
+        GraphEdge::new(0, 2, 2.0),
+        GraphEdge::new(1, 3, 2.0),
+        GraphEdge::new(2, 3, 1.0),
+    ];
     let g = CsrGraph::new(4, &e).unwrap();
     let mut s = GraphAStar::new(&g, DefaultGraphCost, Table(vec![3.0, 2.0, 1.0, 0.0]));
     s.set_record_expansions(true);
@@ -45,9 +63,18 @@ fn equal_f_pops_larger_g_first() {
 #[test]
 fn estimate_normalisation_and_skips() {
     // raw estimates: NaN, negative, -0.0 act as 0; +inf prunes the node.
-    let e = [GraphEdge::new(0, 1, 1.0), GraphEdge::new(0, 2, 1.0), GraphEdge::new(1, 3, 1.0), GraphEdge::new(2, 3, 1.0)];
+    let e = [
+        GraphEdge::new(0, 1, 1.0),
+        GraphEdge::new(0, 2, 1.0),
+        GraphEdge::new(1, 3, 1.0),
+        GraphEdge::new(2, 3, 1.0),
+    ];
     let g = CsrGraph::new(4, &e).unwrap();
-    let mut s = GraphAStar::new(&g, DefaultGraphCost, Table(vec![f64::NAN, f64::INFINITY, -5.0, -0.0]));
+    let mut s = GraphAStar::new(
+        &g,
+        DefaultGraphCost,
+        Table(vec![f64::NAN, f64::INFINITY, -5.0, -0.0]),
+    );
     s.set_record_expansions(true);
     s.begin(0, 3).unwrap();
     assert_eq!(s.run(None), SearchStatus::Found);
@@ -56,8 +83,15 @@ fn estimate_normalisation_and_skips() {
     // infinite estimate at the start: nothing pushed, NotFound without an iteration.
     let mut s = GraphAStar::new(&g, DefaultGraphCost, Table(vec![f64::INFINITY; 4]));
     s.begin(0, 3).unwrap();
-    assert_eq!(s.step(0), SearchStatus::NotFound, "empty check precedes the budget check");
-    assert_eq!((s.iterations(), s.path_cost(), s.path()), (0, f64::INFINITY, vec![]));
+    assert_eq!(
+        s.step(0),
+        SearchStatus::NotFound,
+        "empty check precedes the budget check"
+    );
+    assert_eq!(
+        (s.iterations(), s.path_cost(), s.path()),
+        (0, f64::INFINITY, vec![])
+    );
 }
 
 struct HookCost<'a> {
@@ -82,11 +116,25 @@ impl GraphCost for HookCost<'_> {
 
 #[test]
 fn cost_skips_and_blocked_order() {
-    let e = [(0, 1, 1.0), (0, 2, 1.0), (0, 3, 1.0), (0, 4, 5.0), (0, 5, 1.0), (5, 4, 1.0)];
+    let e = [
+        (0, 1, 1.0),
+        (0, 2, 1.0),
+        (0, 3, 1.0),
+        (0, 4, 5.0),
+        (0, 5, 1.0),
+        (5, 4, 1.0),
+    ];
     let edges: Vec<_> = e.iter().map(|&(a, b, w)| GraphEdge::new(a, b, w)).collect();
     let g = CsrGraph::new(6, &edges).unwrap();
     let log = Mutex::new(Vec::new());
-    let mut s = GraphAStar::new(&g, HookCost { log: &log, blocked: vec![5] }, ZeroGraphHeuristic);
+    let mut s = GraphAStar::new(
+        &g,
+        HookCost {
+            log: &log,
+            blocked: vec![5],
+        },
+        ZeroGraphHeuristic,
+    );
     s.begin(0, 4).unwrap();
     assert_eq!(s.run(None), SearchStatus::Found);
     assert_eq!(s.path(), vec![0, 4]);
@@ -95,7 +143,14 @@ fn cost_skips_and_blocked_order() {
     assert_eq!(l, "b0 b4 b1 c0-1 b2 c0-2 b3 c0-3 b4 c0-4 b5");
     // blocked start: no other hook, NotFound with zero iterations.
     log.lock().unwrap().clear();
-    let mut s = GraphAStar::new(&g, HookCost { log: &log, blocked: vec![0] }, ZeroGraphHeuristic);
+    let mut s = GraphAStar::new(
+        &g,
+        HookCost {
+            log: &log,
+            blocked: vec![0],
+        },
+        ZeroGraphHeuristic,
+    );
     s.begin(0, 4).unwrap();
     assert_eq!(s.status(), SearchStatus::NotFound);
     assert_eq!(s.iterations(), 0);
@@ -113,7 +168,10 @@ fn start_equals_goal_and_range_errors() {
     assert!(s.begin(0, 99).unwrap_err().to_string().contains("goal"));
     s.begin(2, 2).unwrap();
     assert_eq!(s.run(None), SearchStatus::Found);
-    assert_eq!((s.path(), s.path_cost(), s.iterations(), s.expanded_count()), (vec![2], 0.0, 1, 0));
+    assert_eq!(
+        (s.path(), s.path_cost(), s.iterations(), s.expanded_count()),
+        (vec![2], 0.0, 1, 0)
+    );
     let mut b = BidirectionalGraphSearch::new(&g, DefaultGraphCost, ZeroGraphHeuristic);
     b.begin(3, 3).unwrap();
     assert_eq!(b.status(), SearchStatus::Found);
@@ -130,7 +188,10 @@ fn bidirectional_hand_example() {
     b.begin(0, 2).unwrap();
     assert_eq!(b.run(None), SearchStatus::Found);
     assert_eq!(b.expansions(), &[0, 2]);
-    assert_eq!((b.path(), b.path_cost(), b.iterations(), b.expanded_count()), (vec![0, 1, 2], 2.0, 2, 2));
+    assert_eq!(
+        (b.path(), b.path_cost(), b.iterations(), b.expanded_count()),
+        (vec![0, 1, 2], 2.0, 2, 2)
+    );
 }
 
 #[derive(Debug, PartialEq)]
@@ -147,7 +208,14 @@ fn run_astar<H: GraphHeuristic>(g: &CsrGraph, h: H, s: u32, t: u32, budgets: &[u
             break;
         }
     }
-    Outcome(st, a.path(), a.path_cost().to_bits(), a.iterations(), a.expanded_count(), a.expansions().to_vec())
+    Outcome(
+        st,
+        a.path(),
+        a.path_cost().to_bits(),
+        a.iterations(),
+        a.expanded_count(),
+        a.expansions().to_vec(),
+    )
 }
 
 fn run_bidi<H: GraphHeuristic>(g: &CsrGraph, h: H, s: u32, t: u32, budgets: &[u64]) -> Outcome {
@@ -161,7 +229,14 @@ fn run_bidi<H: GraphHeuristic>(g: &CsrGraph, h: H, s: u32, t: u32, budgets: &[u6
             break;
         }
     }
-    Outcome(st, a.path(), a.path_cost().to_bits(), a.iterations(), a.expanded_count(), a.expansions().to_vec())
+    Outcome(
+        st,
+        a.path(),
+        a.path_cost().to_bits(),
+        a.iterations(),
+        a.expanded_count(),
+        a.expansions().to_vec(),
+    )
 }
 
 #[test]
@@ -172,7 +247,15 @@ fn slicing_equals_unsliced_and_costs_match_brute_force() {
         let m = rng.below(5 * n as u64) as usize;
         let edges = random_edges(&mut rng, n, m, round % 2 == 0);
         let g = CsrGraph::new(n as usize, &edges).unwrap();
-        let h: Vec<f64> = (0..n).map(|_| if rng.below(8) == 0 { f64::INFINITY } else { rng.unit() }).collect();
+        let h: Vec<f64> = (0..n)
+            .map(|_| {
+                if rng.below(8) == 0 {
+                    f64::INFINITY
+                } else {
+                    rng.unit()
+                }
+            })
+            .collect();
         for _ in 0..5 {
             let (s, t) = (rng.below(n as u64) as u32, rng.below(n as u64) as u32);
             let whole = run_astar(&g, ZeroGraphHeuristic, s, t, &[u64::MAX]);
@@ -180,15 +263,28 @@ fn slicing_equals_unsliced_and_costs_match_brute_force() {
             assert_eq!(f64::from_bits(whole.2), d, "dijkstra cost");
             let bw = run_bidi(&g, ZeroGraphHeuristic, s, t, &[u64::MAX]);
             if round % 2 == 0 {
-                assert_eq!(f64::from_bits(bw.2), d, "bidirectional cost, integer weights");
+                assert_eq!(
+                    f64::from_bits(bw.2),
+                    d,
+                    "bidirectional cost, integer weights"
+                );
             }
             for b in [1u64, 2, 3, 7, 64] {
                 assert_eq!(run_astar(&g, ZeroGraphHeuristic, s, t, &[b]), whole);
-                assert_eq!(run_astar(&g, Table(h.clone()), s, t, &[b]), run_astar(&g, Table(h.clone()), s, t, &[u64::MAX]));
+                assert_eq!(
+                    run_astar(&g, Table(h.clone()), s, t, &[b]),
+                    run_astar(&g, Table(h.clone()), s, t, &[u64::MAX])
+                );
                 assert_eq!(run_bidi(&g, ZeroGraphHeuristic, s, t, &[b]), bw);
-                assert_eq!(run_bidi(&g, Table(h.clone()), s, t, &[b]), run_bidi(&g, Table(h.clone()), s, t, &[u64::MAX]));
+                assert_eq!(
+                    run_bidi(&g, Table(h.clone()), s, t, &[b]),
+                    run_bidi(&g, Table(h.clone()), s, t, &[u64::MAX])
+                );
             }
-            assert_eq!(run_astar(&g, ZeroGraphHeuristic, s, t, &[1, 0, 2, 3, 5]), whole);
+            assert_eq!(
+                run_astar(&g, ZeroGraphHeuristic, s, t, &[1, 0, 2, 3, 5]),
+                whole
+            );
         }
     }
 }

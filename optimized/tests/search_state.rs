@@ -123,15 +123,31 @@ fn heap_nodes(s: &GraphAStar<'_, DefaultGraphCost, impl GraphHeuristic>) -> Vec<
 /// the update of node 1 to f 1.5 sifts it up to [1,5,3,2].
 #[test]
 fn heap_array_push_pop_update() {
-    let g = csr(8, &[(0, 1, 5.0), (0, 2, 3.0), (0, 3, 4.0), (0, 4, 1.0), (0, 5, 2.0), (4, 1, 0.5)]);
+    let g = csr(
+        8,
+        &[
+            (0, 1, 5.0),
+            (0, 2, 3.0),
+            (0, 3, 4.0),
+            (0, 4, 1.0),
+            (0, 5, 2.0),
+            (4, 1, 0.5),
+        ],
+    );
     let mut s = GraphAStar::new(&g, DefaultGraphCost, ZeroGraphHeuristic);
     s.begin(0, 7).unwrap();
     assert_eq!(heap_nodes(&s), vec![(0, 0.0, 0.0)]);
     s.step(1);
     let w = |v: i32, g: f64| (v, g, g);
-    assert_eq!(heap_nodes(&s), vec![w(4, 1.0), w(5, 2.0), w(3, 4.0), w(1, 5.0), w(2, 3.0)]);
+    assert_eq!(
+        heap_nodes(&s),
+        vec![w(4, 1.0), w(5, 2.0), w(3, 4.0), w(1, 5.0), w(2, 3.0)]
+    );
     s.step(1); // pops 4 then relaxes 4 -> 1
-    assert_eq!(heap_nodes(&s), vec![w(1, 1.5), w(5, 2.0), w(3, 4.0), w(2, 3.0)]);
+    assert_eq!(
+        heap_nodes(&s),
+        vec![w(1, 1.5), w(5, 2.0), w(3, 4.0), w(2, 3.0)]
+    );
 }
 
 /// Equal f with a smaller g moves the node later (sift down): with h = 2^53, f = 2^53 for g in
@@ -140,22 +156,51 @@ fn heap_array_push_pop_update() {
 #[test]
 fn heap_update_equal_f_lower_g_sifts_down() {
     let big = 9007199254740992.0; // 2^53
-    let g = csr(6, &[(0, 1, 1.0), (0, 2, 1.0), (0, 4, 0.5), (0, 3, 0.25), (3, 1, 0.25)]);
+    let g = csr(
+        6,
+        &[
+            (0, 1, 1.0),
+            (0, 2, 1.0),
+            (0, 4, 0.5),
+            (0, 3, 0.25),
+            (3, 1, 0.25),
+        ],
+    );
     let h = Table(vec![0.0, big, big, 0.0, big, 0.0]);
     let mut s = GraphAStar::new(&g, DefaultGraphCost, h);
     s.begin(0, 5).unwrap();
     s.step(1);
-    assert_eq!(heap_nodes(&s), vec![(3, 0.25, 0.25), (1, big, 1.0), (4, big, 0.5), (2, big, 1.0)]);
+    assert_eq!(
+        heap_nodes(&s),
+        vec![(3, 0.25, 0.25), (1, big, 1.0), (4, big, 0.5), (2, big, 1.0)]
+    );
     s.step(1);
-    assert_eq!(heap_nodes(&s), vec![(2, big, 1.0), (1, big, 0.5), (4, big, 0.5)]);
+    assert_eq!(
+        heap_nodes(&s),
+        vec![(2, big, 1.0), (1, big, 0.5), (4, big, 0.5)]
+    );
     let st = dec(&s.save_state());
-    assert_eq!(st.visited.iter().find(|v| v.0 == 1).unwrap().3, 3, "parent of 1 is now 3");
+    assert_eq!(
+        st.visited.iter().find(|v| v.0 == 1).unwrap().3,
+        3,
+        "parent of 1 is now 3"
+    );
 }
 
 /// Runs to completion; returns everything observable.
-fn finish<H: GraphHeuristic>(s: &mut GraphAStar<'_, DefaultGraphCost, H>) -> (SearchStatus, Vec<u32>, u64, u64, u64, Vec<u32>, Vec<u8>) {
+fn finish<H: GraphHeuristic>(
+    s: &mut GraphAStar<'_, DefaultGraphCost, H>,
+) -> (SearchStatus, Vec<u32>, u64, u64, u64, Vec<u32>, Vec<u8>) {
     let st = s.run(None);
-    (st, s.path(), s.path_cost().to_bits(), s.iterations(), s.expanded_count(), s.expansions().to_vec(), s.save_state())
+    (
+        st,
+        s.path(),
+        s.path_cost().to_bits(),
+        s.iterations(),
+        s.expanded_count(),
+        s.expansions().to_vec(),
+        s.save_state(),
+    )
 }
 
 #[test]
@@ -166,7 +211,15 @@ fn sliced_through_snapshots_equals_uninterrupted() {
         let m = rng.below(4 * n as u64) as usize;
         let edges = random_edges(&mut rng, n, m, true); // integer weights 0..9: ties and zeros
         let g = CsrGraph::new(n as usize, &edges).unwrap();
-        let h: Vec<f64> = (0..n).map(|_| if round % 2 == 0 { 0.0 } else { rng.below(12) as f64 }).collect();
+        let h: Vec<f64> = (0..n)
+            .map(|_| {
+                if round % 2 == 0 {
+                    0.0
+                } else {
+                    rng.below(12) as f64
+                }
+            })
+            .collect();
         let (a, b) = (rng.below(n as u64) as u32, rng.below(n as u64) as u32);
         let mut full = GraphAStar::new(&g, DefaultGraphCost, Table(h.clone()));
         full.set_record_expansions(true);
@@ -194,7 +247,19 @@ fn not_started_state_and_failed_restore() {
     let g = csr(3, &[(0, 1, 1.0)]);
     let mut s = GraphAStar::new(&g, DefaultGraphCost, ZeroGraphHeuristic);
     let idle = s.save_state();
-    let want = St { n: 3, status: 0, weight: 1.0, start: -1, goal: -1, expanded: 0, iterations: 0, cost: f64::INFINITY, visited: vec![], heap: vec![], rec: vec![] };
+    let want = St {
+        n: 3,
+        status: 0,
+        weight: 1.0,
+        start: -1,
+        goal: -1,
+        expanded: 0,
+        iterations: 0,
+        cost: f64::INFINITY,
+        visited: vec![],
+        heap: vec![],
+        rec: vec![],
+    };
     assert_eq!(idle, enc(&want));
     s.begin(0, 1).unwrap();
     s.run(None);
@@ -202,14 +267,23 @@ fn not_started_state_and_failed_restore() {
     assert_eq!(dec(&done).cost, 1.0);
     let e = s.restore_state(&done[..done.len() - 1]).unwrap_err();
     assert_eq!(e.class(), "truncated");
-    assert_eq!((s.status(), s.iterations(), s.path(), s.save_state()), (SearchStatus::NotStarted, 0, vec![], idle.clone()));
+    assert_eq!(
+        (s.status(), s.iterations(), s.path(), s.save_state()),
+        (SearchStatus::NotStarted, 0, vec![], idle.clone())
+    );
     s.restore_state(&done).unwrap();
-    assert_eq!((s.status(), s.path(), s.path_cost()), (SearchStatus::Found, vec![0, 1], 1.0));
+    assert_eq!(
+        (s.status(), s.path(), s.path_cost()),
+        (SearchStatus::Found, vec![0, 1], 1.0)
+    );
     s.restore_state(&idle).unwrap();
     assert_eq!(s.status(), SearchStatus::NotStarted);
     for cut in 0..done.len() {
         let e = s.restore_state(&done[..cut]).unwrap_err();
-        assert!(["truncated", "count_out_of_range"].contains(&e.class()), "{e}");
+        assert!(
+            ["truncated", "count_out_of_range"].contains(&e.class()),
+            "{e}"
+        );
         assert_eq!(s.status(), SearchStatus::NotStarted);
     }
 }
@@ -217,7 +291,14 @@ fn not_started_state_and_failed_restore() {
 /// Base: 0 -> 1, 0 -> 2, 1 -> 3 (weight 1) after one expansion of 0, recording on.
 fn base() -> St {
     St {
-        n: 4, status: 1, weight: 1.0, start: 0, goal: 3, expanded: 1, iterations: 1, cost: f64::INFINITY,
+        n: 4,
+        status: 1,
+        weight: 1.0,
+        start: 0,
+        goal: 3,
+        expanded: 1,
+        iterations: 1,
+        cost: f64::INFINITY,
         visited: vec![(0, 1, 0.0, -1), (1, 0, 1.0, 0), (2, 0, 1.0, 0)],
         heap: vec![(1, 1.0, 1.0), (2, 1.0, 1.0)],
         rec: vec![0],
@@ -247,29 +328,63 @@ fn hostile_search_classes_with_offsets() {
         (|s| s.expanded = 2, "out_of_range", 33),
         (|s| s.cost = 1.0, "out_of_range", 37),
         (|s| s.visited.swap(1, 2), "not_increasing", V + 34),
-        (|s| { s.status = 2; s.cost = f64::INFINITY }, "out_of_range", 37),
+        (
+            |s| {
+                s.status = 2;
+                s.cost = f64::INFINITY
+            },
+            "out_of_range",
+            37,
+        ),
         (|s| s.visited[2].0 = 4, "index_out_of_range", V + 34),
         (|s| s.visited[1].1 = 2, "bad_flag", V + 17 + 4),
         (|s| s.visited[1].2 = -1.0, "out_of_range", V + 17 + 5),
         (|s| s.visited[1].2 = f64::NAN, "nan", V + 17 + 5),
         (|s| s.visited[1].3 = 4, "index_out_of_range", V + 17 + 13),
         (|s| s.heap.push((0, 0.0, 0.0)), "bad_heap_node", H + 40), // closed
-        (|s| s.heap[1].0 = 3, "bad_heap_node", H + 20), // not visited
+        (|s| s.heap[1].0 = 3, "bad_heap_node", H + 20),            // not visited
         (|s| s.heap[1].0 = -7, "bad_heap_node", H + 20),
         (|s| s.heap[1].0 = 1, "duplicate_node", H + 20),
         (|s| s.heap[1].2 = 2.0, "out_of_range", H + 20 + 12),
         (|s| s.heap[1].1 = f64::NAN, "nan", H + 20 + 4),
         (|s| s.heap[1].1 = 0.5, "heap_order", H + 20),
-        (|s| { s.heap.pop(); s.rec.push(0) }, "count_out_of_range", H + 20),
+        (
+            |s| {
+                s.heap.pop();
+                s.rec.push(0)
+            },
+            "count_out_of_range",
+            H + 20,
+        ),
         (|s| s.rec.push(0), "count_out_of_range", R - 4),
         (|s| s.rec[0] = 3, "bad_heap_node", R), // not visited (an open visited node is fine)
         (|s| s.cost = -1.0, "out_of_range", 37),
         (|s| s.heap[0].2 = -0.0, "out_of_range", H + 12), // g must be bit-equal
-        (|s| { s.heap.pop(); }, "missing_open_node", V + 34),
+        (
+            |s| {
+                s.heap.pop();
+            },
+            "missing_open_node",
+            V + 34,
+        ),
         (|s| s.visited[2].3 = -1, "bad_parent", V + 34),
         (|s| s.visited[0].2 = 0.5, "bad_parent", V),
-        (|s| { s.visited[2] = (2, 0, 0.5, 1); s.heap[1] = (2, 1.0, 0.5) }, "bad_parent", V + 34), // g[1] = 1 > 0.5
-        (|s| { s.visited[1].3 = 2; s.visited[2].3 = 1 }, "parent_cycle", V + 17),
+        (
+            |s| {
+                s.visited[2] = (2, 0, 0.5, 1);
+                s.heap[1] = (2, 1.0, 0.5)
+            },
+            "bad_parent",
+            V + 34,
+        ), // g[1] = 1 > 0.5
+        (
+            |s| {
+                s.visited[1].3 = 2;
+                s.visited[2].3 = 1
+            },
+            "parent_cycle",
+            V + 17,
+        ),
     ];
     for (i, (edit, class, off)) in cases.into_iter().enumerate() {
         let mut st = base();
@@ -305,7 +420,14 @@ fn found_goal_checks_and_zero_weight_cycle() {
     let g = csr(4, &[(0, 1, 0.0), (1, 2, 0.0), (2, 1, 0.0)]);
     let mut s = GraphAStar::new(&g, DefaultGraphCost, ZeroGraphHeuristic);
     let cyc = St {
-        n: 4, status: 1, weight: 1.0, start: 0, goal: 3, expanded: 3, iterations: 3, cost: f64::INFINITY,
+        n: 4,
+        status: 1,
+        weight: 1.0,
+        start: 0,
+        goal: 3,
+        expanded: 3,
+        iterations: 3,
+        cost: f64::INFINITY,
         visited: vec![(0, 1, 0.0, -1), (1, 1, 0.0, 2), (2, 1, 0.0, 1)],
         heap: vec![],
         rec: vec![],
@@ -328,6 +450,9 @@ fn found_goal_checks_and_zero_weight_cycle() {
     assert_eq!((e.class(), e.offset()), ("out_of_range", 49 + 34));
     f.cost = 0.0;
     s.restore_state(&enc(&f)).unwrap();
-    assert_eq!((s.status(), s.path(), s.path_cost()), (SearchStatus::Found, vec![0, 1, 2], 0.0));
+    assert_eq!(
+        (s.status(), s.path(), s.path_cost()),
+        (SearchStatus::Found, vec![0, 1, 2], 0.0)
+    );
     assert_eq!(s.save_state(), enc(&f));
 }

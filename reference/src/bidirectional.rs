@@ -168,7 +168,11 @@ impl<'g, C: GraphCost, H: GraphHeuristic> BidirectionalGraphSearch<'g, C, H> {
 
     /// [GRAPH.BIDI.STOP] Ends the search: `Found` when `mu` is finite, else `NotFound`.
     fn finish(&mut self) -> SearchStatus {
-        self.status = if self.mu.is_finite() { SearchStatus::Found } else { SearchStatus::NotFound };
+        self.status = if self.mu.is_finite() {
+            SearchStatus::Found
+        } else {
+            SearchStatus::NotFound
+        };
         self.status
     }
 
@@ -176,7 +180,11 @@ impl<'g, C: GraphCost, H: GraphHeuristic> BidirectionalGraphSearch<'g, C, H> {
     /// its out-edges (forward) or in-edges (backward), hooks getting the true edge direction.
     fn pop_and_expand(&mut self, forward: bool) {
         let graph = self.graph;
-        let side = if forward { &mut self.forward } else { &mut self.backward };
+        let side = if forward {
+            &mut self.forward
+        } else {
+            &mut self.backward
+        };
         let Some(entry) = side.open.pop() else {
             return;
         };
@@ -186,15 +194,26 @@ impl<'g, C: GraphCost, H: GraphHeuristic> BidirectionalGraphSearch<'g, C, H> {
         if self.record {
             self.recorded.push(u);
         }
-        let gu = if forward { self.forward.g[u as usize] } else { self.backward.g[u as usize] };
-        let slots: Vec<(u32, f64)> =
-            if forward { graph.out_slots(u).collect() } else { graph.in_slots(u).collect() };
+        let gu = if forward {
+            self.forward.g[u as usize]
+        } else {
+            self.backward.g[u as usize]
+        };
+        let slots: Vec<(u32, f64)> = if forward {
+            graph.out_slots(u).collect()
+        } else {
+            graph.in_slots(u).collect()
+        };
         for (x, w) in slots {
             // `x` is the node this relaxation would reach.
             if self.cost.blocked(x) {
                 continue;
             }
-            let c = if forward { self.cost.cost(u, x, w) } else { self.cost.cost(x, u, w) };
+            let c = if forward {
+                self.cost.cost(u, x, w)
+            } else {
+                self.cost.cost(x, u, w)
+            };
             if !cost_is_usable(c) {
                 continue;
             }

@@ -8,16 +8,45 @@ pub(crate) const COORD_BOUND: f64 = 2_097_152.0;
 /// Which kind of build failure happened, with what and where.
 #[derive(Clone, Debug, PartialEq)]
 enum BuildKind {
-    TooManyNodes { requested: u64 },
-    TooManyEdges { requested: u64 },
-    EndpointOutOfRange { edge: usize, endpoint: &'static str, value: u32, node_count: usize },
-    InvalidWeight { edge: usize, value: f64 },
-    UnknownEdge { id: u32, edge_count: usize },
-    RemovedEdge { id: u32 },
-    CoordinateOutOfRange { point: usize, axis: char, value: f64 },
-    InvalidMaxDistance { value: f64 },
-    LinkOutOfRange { link: usize, value: u32, node_count: usize },
-    InvalidLandmarkCount { count: usize },
+    TooManyNodes {
+        requested: u64,
+    },
+    TooManyEdges {
+        requested: u64,
+    },
+    EndpointOutOfRange {
+        edge: usize,
+        endpoint: &'static str,
+        value: u32,
+        node_count: usize,
+    },
+    InvalidWeight {
+        edge: usize,
+        value: f64,
+    },
+    UnknownEdge {
+        id: u32,
+        edge_count: usize,
+    },
+    RemovedEdge {
+        id: u32,
+    },
+    CoordinateOutOfRange {
+        point: usize,
+        axis: char,
+        value: f64,
+    },
+    InvalidMaxDistance {
+        value: f64,
+    },
+    LinkOutOfRange {
+        link: usize,
+        value: u32,
+        node_count: usize,
+    },
+    InvalidLandmarkCount {
+        count: usize,
+    },
     EmptyGraph,
 }
 
@@ -29,37 +58,73 @@ pub struct BuildError {
 
 impl BuildError {
     pub(crate) fn too_many_nodes(requested: u64) -> Self {
-        Self { kind: BuildKind::TooManyNodes { requested } }
+        Self {
+            kind: BuildKind::TooManyNodes { requested },
+        }
     }
     pub(crate) fn too_many_edges(requested: u64) -> Self {
-        Self { kind: BuildKind::TooManyEdges { requested } }
+        Self {
+            kind: BuildKind::TooManyEdges { requested },
+        }
     }
-    pub(crate) fn endpoint(edge: usize, endpoint: &'static str, value: u32, node_count: usize) -> Self {
-        Self { kind: BuildKind::EndpointOutOfRange { edge, endpoint, value, node_count } }
+    pub(crate) fn endpoint(
+        edge: usize,
+        endpoint: &'static str,
+        value: u32,
+        node_count: usize,
+    ) -> Self {
+        Self {
+            kind: BuildKind::EndpointOutOfRange {
+                edge,
+                endpoint,
+                value,
+                node_count,
+            },
+        }
     }
     pub(crate) fn invalid_weight(edge: usize, value: f64) -> Self {
-        Self { kind: BuildKind::InvalidWeight { edge, value } }
+        Self {
+            kind: BuildKind::InvalidWeight { edge, value },
+        }
     }
     pub(crate) fn unknown_edge(id: u32, edge_count: usize) -> Self {
-        Self { kind: BuildKind::UnknownEdge { id, edge_count } }
+        Self {
+            kind: BuildKind::UnknownEdge { id, edge_count },
+        }
     }
     pub(crate) fn removed_edge(id: u32) -> Self {
-        Self { kind: BuildKind::RemovedEdge { id } }
+        Self {
+            kind: BuildKind::RemovedEdge { id },
+        }
     }
     pub(crate) fn coordinate(point: usize, axis: char, value: f64) -> Self {
-        Self { kind: BuildKind::CoordinateOutOfRange { point, axis, value } }
+        Self {
+            kind: BuildKind::CoordinateOutOfRange { point, axis, value },
+        }
     }
     pub(crate) fn invalid_max_distance(value: f64) -> Self {
-        Self { kind: BuildKind::InvalidMaxDistance { value } }
+        Self {
+            kind: BuildKind::InvalidMaxDistance { value },
+        }
     }
     pub(crate) fn link_out_of_range(link: usize, value: u32, node_count: usize) -> Self {
-        Self { kind: BuildKind::LinkOutOfRange { link, value, node_count } }
+        Self {
+            kind: BuildKind::LinkOutOfRange {
+                link,
+                value,
+                node_count,
+            },
+        }
     }
     pub(crate) fn invalid_landmark_count(count: usize) -> Self {
-        Self { kind: BuildKind::InvalidLandmarkCount { count } }
+        Self {
+            kind: BuildKind::InvalidLandmarkCount { count },
+        }
     }
     pub(crate) fn empty_graph() -> Self {
-        Self { kind: BuildKind::EmptyGraph }
+        Self {
+            kind: BuildKind::EmptyGraph,
+        }
     }
 
     /// [GRAPH.ERR.CLASSES] The stable class name of this error.
@@ -147,9 +212,21 @@ impl std::error::Error for BuildError {}
 /// Which kind of query failure happened.
 #[derive(Clone, Debug, PartialEq)]
 enum QueryKind {
-    NodeOutOfRange { which: &'static str, node: u32, node_count: usize },
-    StaleLandmarks { table_nodes: usize, table_fp: u64, graph_nodes: usize, graph_fp: u64 },
-    InvalidPosition { axis: char, value: f64 },
+    NodeOutOfRange {
+        which: &'static str,
+        node: u32,
+        node_count: usize,
+    },
+    StaleLandmarks {
+        table_nodes: usize,
+        table_fp: u64,
+        graph_nodes: usize,
+        graph_fp: u64,
+    },
+    InvalidPosition {
+        axis: char,
+        value: f64,
+    },
     EmptyGraph,
 }
 
@@ -161,16 +238,38 @@ pub struct QueryError {
 
 impl QueryError {
     pub(crate) fn node_out_of_range(which: &'static str, node: u32, node_count: usize) -> Self {
-        Self { kind: QueryKind::NodeOutOfRange { which, node, node_count } }
+        Self {
+            kind: QueryKind::NodeOutOfRange {
+                which,
+                node,
+                node_count,
+            },
+        }
     }
-    pub(crate) fn stale(table_nodes: usize, table_fp: u64, graph_nodes: usize, graph_fp: u64) -> Self {
-        Self { kind: QueryKind::StaleLandmarks { table_nodes, table_fp, graph_nodes, graph_fp } }
+    pub(crate) fn stale(
+        table_nodes: usize,
+        table_fp: u64,
+        graph_nodes: usize,
+        graph_fp: u64,
+    ) -> Self {
+        Self {
+            kind: QueryKind::StaleLandmarks {
+                table_nodes,
+                table_fp,
+                graph_nodes,
+                graph_fp,
+            },
+        }
     }
     pub(crate) fn invalid_position(axis: char, value: f64) -> Self {
-        Self { kind: QueryKind::InvalidPosition { axis, value } }
+        Self {
+            kind: QueryKind::InvalidPosition { axis, value },
+        }
     }
     pub(crate) fn empty_graph() -> Self {
-        Self { kind: QueryKind::EmptyGraph }
+        Self {
+            kind: QueryKind::EmptyGraph,
+        }
     }
 
     /// [GRAPH.ERR.CLASSES] [GRAPH.PT.NEAREST_NODE] The stable class name of this error
@@ -212,19 +311,51 @@ impl std::error::Error for QueryError {}
 /// Which check of [GRAPH.OPLM.CHECKS] failed.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum StateKind {
-    Truncated { length: usize },
+    Truncated {
+        length: usize,
+    },
     BadMagic,
-    UnsupportedVersion { version: u32 },
-    NodeCountMismatch { stored: i32, graph: usize },
-    CountOutOfRange { count: i32, node_count: i32 },
-    LengthMismatch { expected: u64, actual: usize },
-    FingerprintMismatch { stored: u64, graph: u64 },
-    IndexOutOfRange { slot: usize, id: i32, node_count: i32 },
-    DuplicateNode { slot: usize, id: i32 },
-    BadDistance { value_bits: u64 },
-    SelfDistance { landmark: usize, backward: bool, value_bits: u64 },
+    UnsupportedVersion {
+        version: u32,
+    },
+    NodeCountMismatch {
+        stored: i32,
+        graph: usize,
+    },
+    CountOutOfRange {
+        count: i32,
+        node_count: i32,
+    },
+    LengthMismatch {
+        expected: u64,
+        actual: usize,
+    },
+    FingerprintMismatch {
+        stored: u64,
+        graph: u64,
+    },
+    IndexOutOfRange {
+        slot: usize,
+        id: i32,
+        node_count: i32,
+    },
+    DuplicateNode {
+        slot: usize,
+        id: i32,
+    },
+    BadDistance {
+        value_bits: u64,
+    },
+    SelfDistance {
+        landmark: usize,
+        backward: bool,
+        value_bits: u64,
+    },
     /// [STATE.CLASSES] A failed check of a graph state (kinds 4 and 11).
-    Format { class: &'static str, detail: String },
+    Format {
+        class: &'static str,
+        detail: String,
+    },
 }
 
 /// [GRAPH.ERR.CLASSES] [GRAPH.OPLM.CHECKS] [STATE.ERRORS] [STATE.CLASSES] A rejected OPLM byte
@@ -323,7 +454,13 @@ impl fmt::Display for GraphStateError {
 
 impl From<crate::state::Fault> for GraphStateError {
     fn from(f: crate::state::Fault) -> Self {
-        GraphStateError::new(StateKind::Format { class: f.class, detail: f.detail }, f.offset)
+        GraphStateError::new(
+            StateKind::Format {
+                class: f.class,
+                detail: f.detail,
+            },
+            f.offset,
+        )
     }
 }
 

@@ -23,7 +23,11 @@ impl Graph {
         if node_count > MAX_NODES {
             return Err(BuildError::too_many_nodes(node_count as u64));
         }
-        Ok(Graph { node_count, edges: Vec::new(), compiled: OnceLock::new() })
+        Ok(Graph {
+            node_count,
+            edges: Vec::new(),
+            compiled: OnceLock::new(),
+        })
     }
 
     /// [GRAPH.MUT.FROM] [GRAPH.MUT.FROM_COUNT] [GRAPH.MUT.SELF_LOOP] [GRAPH.MUT.FROM_ERRORS] Builds a
@@ -102,7 +106,8 @@ impl Graph {
         if id >= u32::MAX as usize {
             return Err(BuildError::too_many_edges(id as u64 + 1));
         }
-        self.edges.push((GraphEdge::new(from, to, store_weight(weight)), true));
+        self.edges
+            .push((GraphEdge::new(from, to, store_weight(weight)), true));
         self.compiled = OnceLock::new();
         Ok(id as u32)
     }
@@ -146,8 +151,12 @@ impl Graph {
     /// node count; rebuilt lazily, cached until the next edit.
     pub fn compile(&self) -> &CsrGraph {
         self.compiled.get_or_init(|| {
-            let live: Vec<GraphEdge> =
-                self.edges.iter().filter(|(_, alive)| *alive).map(|(e, _)| *e).collect();
+            let live: Vec<GraphEdge> = self
+                .edges
+                .iter()
+                .filter(|(_, alive)| *alive)
+                .map(|(e, _)| *e)
+                .collect();
             CsrGraph::from_valid(self.node_count, &live)
         })
     }

@@ -107,7 +107,10 @@ pub(crate) struct AreaTable {
 impl AreaTable {
     /// [GRID.AREA.TABLE] Every multiplier 1.0, version 0.
     pub(crate) fn new() -> Self {
-        AreaTable { multipliers: [1.0; AREA_COUNT], version: 0 }
+        AreaTable {
+            multipliers: [1.0; AREA_COUNT],
+            version: 0,
+        }
     }
 
     /// [GRID.AREA.TABLE] The multiplier of `area`; `None` for the wall.
@@ -256,7 +259,11 @@ impl Plane {
     }
 
     pub(crate) fn set_space(&mut self, s: GridSpace) -> Result<(), GridError> {
-        check_space(&[("origin_x", s.origin_x), ("origin_y", s.origin_y), ("cell_size", s.cell_size)])?;
+        check_space(&[
+            ("origin_x", s.origin_x),
+            ("origin_y", s.origin_y),
+            ("cell_size", s.cell_size),
+        ])?;
         self.space = s;
         Ok(())
     }
@@ -326,7 +333,11 @@ macro_rules! plane_methods {
                 self.plane.areas.get(area)
             }
             /// [GRID.AREA.SET] Sets the multiplier of `area`.
-            pub fn set_area_multiplier(&mut self, area: u8, multiplier: f64) -> Result<(), GridError> {
+            pub fn set_area_multiplier(
+                &mut self,
+                area: u8,
+                multiplier: f64,
+            ) -> Result<(), GridError> {
                 self.plane.areas.set(area, multiplier)
             }
             /// [GRID.AREA.VERSION] The area table's version.
@@ -374,7 +385,9 @@ impl Grid {
     /// [GRID.SQUARE.SIZE] [GRID.CELL.DEFAULT] A `width x height` grid of area-0 cells
     /// (`invalid_size`).
     pub fn new(width: usize, height: usize) -> Result<Grid, GridError> {
-        Ok(Grid { plane: Plane::new(width, height)? })
+        Ok(Grid {
+            plane: Plane::new(width, height)?,
+        })
     }
     fn layout_value(&self) -> Option<i32> {
         None
@@ -382,7 +395,9 @@ impl Grid {
     /// [STATE.API] [STATE.GRID] A new grid from state bytes.
     pub fn from_state(bytes: &[u8]) -> Result<Grid, GridStateError> {
         let s = crate::state::grid::read_plane(bytes, crate::state::KIND_GRID, None)?;
-        Ok(Grid { plane: Plane::from_parsed(s) })
+        Ok(Grid {
+            plane: Plane::from_parsed(s),
+        })
     }
 }
 
@@ -398,7 +413,10 @@ impl HexGrid {
     /// [GRID.HEX.SIZE] [GRID.CELL.DEFAULT] A `width x height` hex grid of area-0 cells
     /// (`invalid_size`).
     pub fn new(width: usize, height: usize, layout: HexLayout) -> Result<HexGrid, GridError> {
-        Ok(HexGrid { plane: Plane::new(width, height)?, layout })
+        Ok(HexGrid {
+            plane: Plane::new(width, height)?,
+            layout,
+        })
     }
     /// [GRID.HEX.LAYOUT] The layout.
     pub fn layout(&self) -> HexLayout {
@@ -412,7 +430,10 @@ impl HexGrid {
         let s = crate::state::grid::read_plane(bytes, crate::state::KIND_HEX, None)?;
         // read_plane has checked the layout ([STATE.HEX]); OddR is never used.
         let layout = HexLayout::try_from(s.layout).unwrap_or(HexLayout::OddR);
-        Ok(HexGrid { plane: Plane::from_parsed(s), layout })
+        Ok(HexGrid {
+            plane: Plane::from_parsed(s),
+            layout,
+        })
     }
 }
 

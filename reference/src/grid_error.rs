@@ -7,12 +7,27 @@ use crate::state::Fault;
 /// Which grid argument check failed.
 #[derive(Clone, Debug, PartialEq)]
 enum GridKind {
-    CellOutOfRange { axis: char, value: usize, size: usize },
-    AreaOutOfRange { area: u8 },
-    InvalidMultiplier { value: f64 },
-    InvalidSpace { field: &'static str, value: f64 },
-    InvalidSize { detail: String },
-    InvalidLayout { value: i32 },
+    CellOutOfRange {
+        axis: char,
+        value: usize,
+        size: usize,
+    },
+    AreaOutOfRange {
+        area: u8,
+    },
+    InvalidMultiplier {
+        value: f64,
+    },
+    InvalidSpace {
+        field: &'static str,
+        value: f64,
+    },
+    InvalidSize {
+        detail: String,
+    },
+    InvalidLayout {
+        value: i32,
+    },
 }
 
 /// [GRID.EDIT.RANGE] [GRID.AREA.SET] [GRID.SPACE.RANGE] [GRID.SQUARE.SIZE] [GRID.HEX.LAYOUT] A
@@ -25,22 +40,34 @@ pub struct GridError {
 
 impl GridError {
     pub(crate) fn cell(axis: char, value: usize, size: usize) -> Self {
-        Self { kind: GridKind::CellOutOfRange { axis, value, size } }
+        Self {
+            kind: GridKind::CellOutOfRange { axis, value, size },
+        }
     }
     pub(crate) fn area(area: u8) -> Self {
-        Self { kind: GridKind::AreaOutOfRange { area } }
+        Self {
+            kind: GridKind::AreaOutOfRange { area },
+        }
     }
     pub(crate) fn multiplier(value: f64) -> Self {
-        Self { kind: GridKind::InvalidMultiplier { value } }
+        Self {
+            kind: GridKind::InvalidMultiplier { value },
+        }
     }
     pub(crate) fn space(field: &'static str, value: f64) -> Self {
-        Self { kind: GridKind::InvalidSpace { field, value } }
+        Self {
+            kind: GridKind::InvalidSpace { field, value },
+        }
     }
     pub(crate) fn size(detail: String) -> Self {
-        Self { kind: GridKind::InvalidSize { detail } }
+        Self {
+            kind: GridKind::InvalidSize { detail },
+        }
     }
     pub(crate) fn layout(value: i32) -> Self {
-        Self { kind: GridKind::InvalidLayout { value } }
+        Self {
+            kind: GridKind::InvalidLayout { value },
+        }
     }
 
     /// [GRAPH.ERR.CLASSES] The stable class name of this error.
@@ -112,7 +139,11 @@ impl GridStateError {
 
 impl From<Fault> for GridStateError {
     fn from(f: Fault) -> Self {
-        GridStateError { class: f.class, offset: f.offset, detail: f.detail }
+        GridStateError {
+            class: f.class,
+            offset: f.offset,
+            detail: f.detail,
+        }
     }
 }
 

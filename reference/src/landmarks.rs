@@ -30,7 +30,11 @@ pub struct LandmarkOptions {
 impl Default for LandmarkOptions {
     /// [GRAPH.ALT.OPTIONS] Count 16, strategy Avoid, seed 1.
     fn default() -> Self {
-        LandmarkOptions { count: 16, strategy: LandmarkStrategy::Avoid, seed: 1 }
+        LandmarkOptions {
+            count: 16,
+            strategy: LandmarkStrategy::Avoid,
+            seed: 1,
+        }
     }
 }
 
@@ -58,8 +62,11 @@ pub(crate) fn shortest_path_tree(graph: &CsrGraph, root: u32, reverse: bool) -> 
         let u = entry.node;
         order.push(u);
         let du = dist[u as usize];
-        let slots: Vec<(u32, f64)> =
-            if reverse { graph.in_slots(u).collect() } else { graph.out_slots(u).collect() };
+        let slots: Vec<(u32, f64)> = if reverse {
+            graph.in_slots(u).collect()
+        } else {
+            graph.out_slots(u).collect()
+        };
         for (v, w) in slots {
             let d2 = du + w;
             if d2 == f64::INFINITY {
@@ -74,7 +81,11 @@ pub(crate) fn shortest_path_tree(graph: &CsrGraph, root: u32, reverse: bool) -> 
             }
         }
     }
-    ShortestPathTree { dist, parent, order }
+    ShortestPathTree {
+        dist,
+        parent,
+        order,
+    }
 }
 
 /// [SPEC.NUM.COMPARE] `max(a, b)` as `if b > a { b } else { a }`.
@@ -152,12 +163,18 @@ impl Landmarks {
             };
             // [GRAPH.ALT.FALLBACK]
             let chosen = choice.unwrap_or_else(|| {
-                (0..n as u32).find(|&v| !is_landmark[v as usize]).unwrap_or(0)
+                (0..n as u32)
+                    .find(|&v| !is_landmark[v as usize])
+                    .unwrap_or(0)
             });
             is_landmark[chosen as usize] = true;
             table.ids.push(chosen);
-            table.fwd.extend(shortest_path_tree(graph, chosen, false).dist);
-            table.bwd.extend(shortest_path_tree(graph, chosen, true).dist);
+            table
+                .fwd
+                .extend(shortest_path_tree(graph, chosen, false).dist);
+            table
+                .bwd
+                .extend(shortest_path_tree(graph, chosen, true).dist);
         }
         Ok(table)
     }
@@ -308,7 +325,14 @@ impl Landmarks {
 
     /// [GRAPH.ALT.BOUND] The ALT lower bound on `d(from, to)`; `+0.0` when an id is out of range.
     pub fn lower_bound(&self, from: u32, to: u32) -> f64 {
-        bound(&self.fwd, &self.bwd, self.node_count, self.ids.len(), from, to)
+        bound(
+            &self.fwd,
+            &self.bwd,
+            self.node_count,
+            self.ids.len(),
+            from,
+            to,
+        )
     }
 
     /// [GRAPH.OPLM.LAYOUT] The OPLM bytes of the table: the 24-byte header (magic, version, `N`,
@@ -338,7 +362,8 @@ impl Landmarks {
         if len < HEADER_LEN {
             return err(StateKind::Truncated { length: len }, len);
         }
-        let u32_at = |o: usize| u32::from_le_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]]);
+        let u32_at =
+            |o: usize| u32::from_le_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]]);
         let i32_at = |o: usize| u32_at(o) as i32;
         let u64_at = |o: usize| {
             let mut b = [0u8; 8];
@@ -355,23 +380,48 @@ impl Landmarks {
         let stored_n = i32_at(8);
         let n = graph.node_count();
         if i64::from(stored_n) != n as i64 {
-            return err(StateKind::NodeCountMismatch { stored: stored_n, graph: n }, 8);
+            return err(
+                StateKind::NodeCountMismatch {
+                    stored: stored_n,
+                    graph: n,
+                },
+                8,
+            );
         }
         let stored_k = i32_at(12);
         if stored_k < 1 || stored_k > stored_n {
-            return err(StateKind::CountOutOfRange { count: stored_k, node_count: stored_n }, 12);
+            return err(
+                StateKind::CountOutOfRange {
+                    count: stored_k,
+                    node_count: stored_n,
+                },
+                12,
+            );
         }
         let k = stored_k as usize;
         let expected: u128 = HEADER_LEN as u128 + 4 * k as u128 + 16 * (k as u128) * (n as u128);
         if expected != len as u128 {
-            let offset = if (len as u128) > expected { expected as usize } else { len };
+            let offset = if (len as u128) > expected {
+                expected as usize
+            } else {
+                len
+            };
             let expected = u64::try_from(expected).unwrap_or(u64::MAX);
-            return err(StateKind::LengthMismatch { expected, actual: len }, offset);
+            return err(
+                StateKind::LengthMismatch {
+                    expected,
+                    actual: len,
+                },
+                offset,
+            );
         }
         let stored_fp = u64_at(16);
         if stored_fp != graph.fingerprint() {
             return err(
-                StateKind::FingerprintMismatch { stored: stored_fp, graph: graph.fingerprint() },
+                StateKind::FingerprintMismatch {
+                    stored: stored_fp,
+                    graph: graph.fingerprint(),
+                },
                 16,
             );
         }
@@ -380,7 +430,14 @@ impl Landmarks {
             let offset = HEADER_LEN + 4 * slot;
             let id = i32_at(offset);
             if id < 0 || id >= stored_n {
-                return err(StateKind::IndexOutOfRange { slot, id, node_count: stored_n }, offset);
+                return err(
+                    StateKind::IndexOutOfRange {
+                        slot,
+                        id,
+                        node_count: stored_n,
+                    },
+                    offset,
+                );
             }
             if ids.contains(&(id as u32)) {
                 return err(StateKind::DuplicateNode { slot, id }, offset);
@@ -405,15 +462,35 @@ impl Landmarks {
             if fwd[f_index] != 0.0 {
                 let value_bits = fwd[f_index].to_bits();
                 let at = table_start + 8 * f_index;
-                return err(StateKind::SelfDistance { landmark: l, backward: false, value_bits }, at);
+                return err(
+                    StateKind::SelfDistance {
+                        landmark: l,
+                        backward: false,
+                        value_bits,
+                    },
+                    at,
+                );
             }
             if bwd[f_index] != 0.0 {
                 let value_bits = bwd[f_index].to_bits();
                 let at = table_start + 8 * (k * n + f_index);
-                return err(StateKind::SelfDistance { landmark: l, backward: true, value_bits }, at);
+                return err(
+                    StateKind::SelfDistance {
+                        landmark: l,
+                        backward: true,
+                        value_bits,
+                    },
+                    at,
+                );
             }
         }
-        Ok(Landmarks { node_count: n, fingerprint: stored_fp, ids, fwd, bwd })
+        Ok(Landmarks {
+            node_count: n,
+            fingerprint: stored_fp,
+            ids,
+            fwd,
+            bwd,
+        })
     }
 }
 

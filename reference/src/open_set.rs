@@ -29,7 +29,10 @@ pub(crate) struct OpenSet {
 impl OpenSet {
     /// An empty open set for node ids `0..node_count`.
     pub(crate) fn new(node_count: usize) -> Self {
-        OpenSet { heap: Vec::new(), slot: vec![NONE; node_count] }
+        OpenSet {
+            heap: Vec::new(),
+            slot: vec![NONE; node_count],
+        }
     }
 
     /// Removes every entry (linear in the number of entries held).

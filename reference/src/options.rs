@@ -62,12 +62,18 @@ pub struct GraphOptions {
 impl GraphOptions {
     /// [GRAPH.T1.OPTIONS] Auto bidirectional (`Algorithm::Bidirectional`), nothing else.
     pub fn bidirectional() -> Self {
-        GraphOptions { algorithm: Algorithm::Bidirectional, ..GraphOptions::default() }
+        GraphOptions {
+            algorithm: Algorithm::Bidirectional,
+            ..GraphOptions::default()
+        }
     }
 
     /// [GRAPH.T1.OPTIONS] Auto with the landmark table `table`.
     pub fn with_landmarks(table: Arc<Landmarks>) -> Self {
-        GraphOptions { landmarks: Some(table), ..GraphOptions::default() }
+        GraphOptions {
+            landmarks: Some(table),
+            ..GraphOptions::default()
+        }
     }
 }
 
@@ -183,7 +189,10 @@ pub(crate) fn find_path_on(
             ));
         }
     }
-    let cost = HookCost { edge_cost: options.edge_cost.as_ref(), blocked: options.blocked.as_ref() };
+    let cost = HookCost {
+        edge_cost: options.edge_cost.as_ref(),
+        blocked: options.blocked.as_ref(),
+    };
     let combined = Combined {
         points,
         landmarks: options.landmarks.as_deref(),
@@ -234,8 +243,19 @@ fn drive_astar<C: GraphCost, H: GraphHeuristic>(
 ) -> Result<GraphPath, QueryError> {
     s.set_record_expansions(record);
     s.begin(start, goal)?;
-    let status = if budget > 0 { s.step(budget) } else { s.run(None) };
-    Ok(pack(status, s.path_cost(), s.path(), s.expanded_count(), s.iterations(), s.expansions()))
+    let status = if budget > 0 {
+        s.step(budget)
+    } else {
+        s.run(None)
+    };
+    Ok(pack(
+        status,
+        s.path_cost(),
+        s.path(),
+        s.expanded_count(),
+        s.iterations(),
+        s.expansions(),
+    ))
 }
 
 /// [GRAPH.T1.RESULT] Drives a bidirectional search and packs its result.
@@ -248,8 +268,19 @@ fn drive_bidi<C: GraphCost, H: GraphHeuristic>(
 ) -> Result<GraphPath, QueryError> {
     s.set_record_expansions(record);
     s.begin(start, goal)?;
-    let status = if budget > 0 { s.step(budget) } else { s.run(None) };
-    Ok(pack(status, s.path_cost(), s.path(), s.expanded_count(), s.iterations(), s.expansions()))
+    let status = if budget > 0 {
+        s.step(budget)
+    } else {
+        s.run(None)
+    };
+    Ok(pack(
+        status,
+        s.path_cost(),
+        s.path(),
+        s.expanded_count(),
+        s.iterations(),
+        s.expansions(),
+    ))
 }
 
 /// [GRAPH.T1.RESULT] [GRAPH.T1.BUDGET] Builds a `GraphPath` (algorithm filled in by the caller).

@@ -63,7 +63,9 @@ fn coordinate_ok(c: f64) -> bool {
 
 /// [GRAPH.PT.COORD] The first bad axis of `p` in the order x, y, z, with its value.
 fn bad_axis(p: Point3) -> Option<(char, f64)> {
-    [('x', p.x), ('y', p.y), ('z', p.z)].into_iter().find(|&(_, c)| !coordinate_ok(c))
+    [('x', p.x), ('y', p.y), ('z', p.z)]
+        .into_iter()
+        .find(|&(_, c)| !coordinate_ok(c))
 }
 
 /// [GRAPH.PT] A graph whose nodes are positions and whose edges are links weighted by the
@@ -155,7 +157,10 @@ impl PointGraph {
             edges.push(GraphEdge::new(b, a, w));
         }
         let csr = CsrGraph::new(n, &edges)?;
-        Ok(PointGraph { points: points.to_vec(), csr })
+        Ok(PointGraph {
+            points: points.to_vec(),
+            csr,
+        })
     }
 
     /// [GRAPH.PT] The number of points (nodes).

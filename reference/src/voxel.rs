@@ -71,7 +71,12 @@ impl std::fmt::Debug for VoxelGrid {
 impl VoxelGrid {
     /// [GRID.VOXEL.SIZE] [GRID.VOXEL.DEFAULT] A grid of `size_x * size_y * size_z` voxels, all
     /// `default_area`, no chunk allocated (`invalid_size`).
-    pub fn new(size_x: usize, size_y: usize, size_z: usize, default_area: u8) -> Result<VoxelGrid, GridError> {
+    pub fn new(
+        size_x: usize,
+        size_y: usize,
+        size_z: usize,
+        default_area: u8,
+    ) -> Result<VoxelGrid, GridError> {
         let product = size_x as u128 * size_y as u128 * size_z as u128;
         if size_x == 0 || size_y == 0 || size_z == 0 || product > u128::from(MAX_CELLS) {
             return Err(GridError::size(format!(
@@ -200,7 +205,10 @@ impl VoxelGrid {
     /// Replaces the state by `bytes` (validated first), then tells the listeners about every voxel
     /// whose value changed, in ascending node index.
     pub fn restore_state(&mut self, bytes: &[u8]) -> Result<(), GridStateError> {
-        let new = crate::state::grid::read_voxel(bytes, Some((self.state.size, self.state.default_area)))?;
+        let new = crate::state::grid::read_voxel(
+            bytes,
+            Some((self.state.size, self.state.default_area)),
+        )?;
         let old = std::mem::replace(&mut self.state, new);
         self.restore_count = self.restore_count.wrapping_add(1);
         let (sx, sy, sz) = self.state.size;
@@ -222,6 +230,10 @@ impl VoxelGrid {
     /// [STATE.API] [STATE.VOXEL] A new voxel grid from state bytes.
     pub fn from_state(bytes: &[u8]) -> Result<VoxelGrid, GridStateError> {
         let state = crate::state::grid::read_voxel(bytes, None)?;
-        Ok(VoxelGrid { state, restore_count: 0, listeners: Listeners::default() })
+        Ok(VoxelGrid {
+            state,
+            restore_count: 0,
+            listeners: Listeners::default(),
+        })
     }
 }

@@ -32,7 +32,11 @@ struct Logged {
 }
 impl Logged {
     fn new(cost: fn(u32, u32, f64) -> f64, blocked: Vec<u32>) -> Self {
-        Logged { log: Arc::new(Mutex::new(Vec::new())), cost, blocked }
+        Logged {
+            log: Arc::new(Mutex::new(Vec::new())),
+            cost,
+            blocked,
+        }
     }
     fn calls(&self) -> Vec<String> {
         self.log.lock().unwrap().clone()
@@ -40,7 +44,10 @@ impl Logged {
 }
 impl GraphCost for Logged {
     fn cost(&self, from: u32, to: u32, weight: f64) -> f64 {
-        self.log.lock().unwrap().push(format!("cost({from},{to},{weight})"));
+        self.log
+            .lock()
+            .unwrap()
+            .push(format!("cost({from},{to},{weight})"));
         (self.cost)(from, to, weight)
     }
     fn blocked(&self, node: u32) -> bool {
@@ -54,7 +61,14 @@ fn expansion_order_on_ties_smaller_f_then_larger_g_then_smaller_id() {
     // 0 -> 1 (g 1), 2 (g 2), 3 (g 2), 5 (g 0.5), 6 (g 4); 1 -> 4 (goal)
     let g = CsrGraph::new(
         7,
-        &[e(0, 1, 1.0), e(0, 2, 2.0), e(0, 3, 2.0), e(0, 5, 0.5), e(0, 6, 4.0), e(1, 4, 5.0)],
+        &[
+            e(0, 1, 1.0),
+            e(0, 2, 2.0),
+            e(0, 3, 2.0),
+            e(0, 5, 0.5),
+            e(0, 6, 4.0),
+            e(1, 4, 5.0),
+        ],
     )
     .unwrap();
     // f: 1 -> 3, 2 -> 3, 3 -> 3, 5 -> 3.5, 6 -> 4, 4 -> 6
@@ -102,7 +116,11 @@ fn first_parent_and_strict_improvement() {
 
 #[test]
 fn closed_nodes_are_reopened_by_strict_improvement() {
-    let g = CsrGraph::new(4, &[e(0, 1, 4.0), e(0, 2, 1.0), e(2, 1, 1.0), e(1, 3, 20.0)]).unwrap();
+    let g = CsrGraph::new(
+        4,
+        &[e(0, 1, 4.0), e(0, 2, 1.0), e(2, 1, 1.0), e(1, 3, 20.0)],
+    )
+    .unwrap();
     let h = Table(vec![0.0, 0.0, 10.0, 0.0]); // inadmissible at 2
     let mut s = GraphAStar::new(&g, DefaultGraphCost, h);
     s.set_record_expansions(true);
@@ -117,7 +135,14 @@ fn closed_nodes_are_reopened_by_strict_improvement() {
 fn skip_rules_for_nan_negative_and_infinite_costs() {
     let g = CsrGraph::new(
         5,
-        &[e(0, 1, 1.0), e(0, 2, 2.0), e(0, 3, 3.0), e(0, 4, 4.0), e(4, 1, 10.0), e(4, 2, 10.0)],
+        &[
+            e(0, 1, 1.0),
+            e(0, 2, 2.0),
+            e(0, 3, 3.0),
+            e(0, 4, 4.0),
+            e(4, 1, 10.0),
+            e(4, 2, 10.0),
+        ],
     )
     .unwrap();
     fn cost(from: u32, to: u32, w: f64) -> f64 {
@@ -143,8 +168,16 @@ fn skip_rules_for_nan_negative_and_infinite_costs() {
     let calls = c.calls();
     assert_eq!(
         &calls[..8],
-        &["blocked(0)", "blocked(1)", "blocked(1)", "cost(0,1,1)", "blocked(2)", "cost(0,2,2)",
-          "blocked(3)", "cost(0,3,3)"]
+        &[
+            "blocked(0)",
+            "blocked(1)",
+            "blocked(1)",
+            "cost(0,1,1)",
+            "blocked(2)",
+            "cost(0,2,2)",
+            "blocked(3)",
+            "cost(0,3,3)"
+        ]
     );
 }
 
@@ -165,7 +198,11 @@ fn blocked_nodes_and_blocked_endpoints() {
     s.begin(0, 3).unwrap();
     assert_eq!(s.run(None), SearchStatus::Found);
     assert_eq!(s.path(), vec![0, 1, 3]);
-    assert!(!c.calls().iter().any(|x| x.starts_with("cost(0,2")), "{:?}", c.calls());
+    assert!(
+        !c.calls().iter().any(|x| x.starts_with("cost(0,2")),
+        "{:?}",
+        c.calls()
+    );
 
     let c = Logged::new(|_, _, w| w, vec![0]);
     let mut s = GraphAStar::new(&g, c.clone(), ZeroGraphHeuristic);
@@ -201,7 +238,10 @@ fn start_equals_goal() {
     let mut s = GraphAStar::new(&g, DefaultGraphCost, ZeroGraphHeuristic);
     s.begin(1, 1).unwrap();
     assert_eq!(s.step(1), SearchStatus::Found);
-    assert_eq!((s.path(), s.path_cost(), s.iterations(), s.expanded_count()), (vec![1], 0.0, 1, 0));
+    assert_eq!(
+        (s.path(), s.path_cost(), s.iterations(), s.expanded_count()),
+        (vec![1], 0.0, 1, 0)
+    );
 }
 
 #[test]
@@ -210,7 +250,11 @@ fn infinite_start_estimate_and_empty_first() {
     let mut s = GraphAStar::new(&g, DefaultGraphCost, Table(vec![f64::INFINITY, 0.0, 0.0]));
     s.begin(0, 1).unwrap();
     assert_eq!(s.status(), SearchStatus::Running);
-    assert_eq!(s.step(0), SearchStatus::NotFound, "step(0) on an empty open set");
+    assert_eq!(
+        s.step(0),
+        SearchStatus::NotFound,
+        "step(0) on an empty open set"
+    );
     assert_eq!(s.iterations(), 0);
 
     // budget runs out exactly as the open set empties: NotFound, not Running
@@ -230,8 +274,14 @@ fn infinite_start_estimate_and_empty_first() {
 fn outcome<C: GraphCost, H: GraphHeuristic>(
     s: &GraphAStar<'_, C, H>,
 ) -> (SearchStatus, u64, Vec<u32>, u64, u64, Vec<u32>) {
-    (s.status(), s.path_cost().to_bits(), s.path(), s.iterations(), s.expanded_count(),
-     s.expansions().to_vec())
+    (
+        s.status(),
+        s.path_cost().to_bits(),
+        s.path(),
+        s.iterations(),
+        s.expanded_count(),
+        s.expansions().to_vec(),
+    )
 }
 
 #[test]
@@ -266,7 +316,11 @@ fn sliced_steps_equal_one_run() {
         d.begin(start, goal).unwrap();
         d.run(None);
         let fw = floyd_warshall(n as usize, &edges);
-        assert_eq!(d.path_cost(), fw[start as usize][goal as usize], "trial {trial}");
+        assert_eq!(
+            d.path_cost(),
+            fw[start as usize][goal as usize],
+            "trial {trial}"
+        );
     }
 }
 
@@ -308,7 +362,10 @@ fn begin_resets_everything() {
     s.run(None);
     assert_eq!(s.expansions(), &[0, 1]);
     s.begin(1, 2).unwrap();
-    assert_eq!((s.iterations(), s.expanded_count(), s.expansions().len()), (0, 0, 0));
+    assert_eq!(
+        (s.iterations(), s.expanded_count(), s.expansions().len()),
+        (0, 0, 0)
+    );
     s.run(None);
     assert_eq!((s.path(), s.path_cost()), (vec![1, 2], 1.0));
 }

@@ -18,7 +18,10 @@ fn e(from: u32, to: u32, w: f64) -> GraphEdge {
 struct Logged(Arc<Mutex<Vec<String>>>);
 impl GraphCost for Logged {
     fn cost(&self, from: u32, to: u32, weight: f64) -> f64 {
-        self.0.lock().unwrap().push(format!("cost({from},{to},{weight})"));
+        self.0
+            .lock()
+            .unwrap()
+            .push(format!("cost({from},{to},{weight})"));
         weight
     }
     fn blocked(&self, node: u32) -> bool {
@@ -43,7 +46,14 @@ fn hand_traced_chain() {
     // the backward side relaxing in-edge 1 -> 2 asks cost(1, 2, w) and blocked(1)
     assert_eq!(
         *c.0.lock().unwrap(),
-        vec!["blocked(0)", "blocked(2)", "blocked(1)", "cost(0,1,1)", "blocked(1)", "cost(1,2,1)"]
+        vec![
+            "blocked(0)",
+            "blocked(2)",
+            "blocked(1)",
+            "cost(0,1,1)",
+            "blocked(1)",
+            "cost(1,2,1)"
+        ]
     );
 }
 
@@ -75,7 +85,11 @@ impl GraphHeuristic for Scaled<'_> {
     fn estimate(&self, from: u32, to: u32) -> f64 {
         // exact distance (consistent), halved so it stays a proper lower bound with exact sums
         let d = self.0[from as usize][to as usize];
-        if d.is_finite() { d * 0.5 } else { f64::INFINITY }
+        if d.is_finite() {
+            d * 0.5
+        } else {
+            f64::INFINITY
+        }
     }
 }
 
@@ -130,7 +144,13 @@ fn sliced_steps_equal_one_run() {
                 }
                 Some(k) => while s.step(k) == SearchStatus::Running {},
             }
-            (s.status(), s.path_cost().to_bits(), s.path(), s.iterations(), s.expansions().to_vec())
+            (
+                s.status(),
+                s.path_cost().to_bits(),
+                s.path(),
+                s.iterations(),
+                s.expansions().to_vec(),
+            )
         };
         let expected = run(None);
         for budget in [1, 2, 3, 7] {

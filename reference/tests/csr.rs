@@ -9,7 +9,14 @@ fn e(from: u32, to: u32, w: f64) -> GraphEdge {
 #[test]
 fn layout_and_stable_order_with_parallel_edges_and_self_loops() {
     // input order:     0         1         2         3         4         5
-    let edges = [e(2, 0, 1.0), e(0, 1, 2.0), e(0, 1, 3.0), e(1, 1, 4.0), e(0, 2, 5.0), e(2, 1, 6.0)];
+    let edges = [
+        e(2, 0, 1.0),
+        e(0, 1, 2.0),
+        e(0, 1, 3.0),
+        e(1, 1, 4.0),
+        e(0, 2, 5.0),
+        e(2, 1, 6.0),
+    ];
     let g = CsrGraph::new(3, &edges).unwrap();
     assert_eq!(g.node_count(), 3);
     assert_eq!(g.edge_count(), 6);
@@ -90,8 +97,17 @@ fn validation_names_the_first_bad_edge_and_endpoint() {
     let err = CsrGraph::new(32, &[e(0, 1, 1.0), e(1, 2, 1.0), e(3, 40, -1.0)]).unwrap_err();
     assert_eq!(err.class(), "endpoint_out_of_range");
     assert_eq!(err.index(), Some(2));
-    assert_eq!(err.to_string(), "edge 2: endpoint `to` = 40 is out of range for 32 nodes");
-    for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -1.0, -f64::MIN_POSITIVE] {
+    assert_eq!(
+        err.to_string(),
+        "edge 2: endpoint `to` = 40 is out of range for 32 nodes"
+    );
+    for bad in [
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        -1.0,
+        -f64::MIN_POSITIVE,
+    ] {
         let err = CsrGraph::new(2, &[e(0, 1, 1.0), e(1, 0, 0.0), e(0, 0, bad)]).unwrap_err();
         assert_eq!(err.class(), "invalid_weight");
         assert_eq!(err.index(), Some(2));

@@ -47,11 +47,26 @@ fn from_edges_directed_ids_and_counts() {
 
 #[test]
 fn from_edges_errors_name_the_input_index() {
-    let err = fail(Graph::from_edges(&[e(0, 1, 1.0), e(1, 2, 1.0), e(2, 7, 1.0)], Some(5), false));
-    assert_eq!((err.class(), err.index()), ("endpoint_out_of_range", Some(2)));
-    let err = fail(Graph::from_edges(&[e(0, 1, 1.0), e(1, 2, f64::NAN)], None, false));
+    let err = fail(Graph::from_edges(
+        &[e(0, 1, 1.0), e(1, 2, 1.0), e(2, 7, 1.0)],
+        Some(5),
+        false,
+    ));
+    assert_eq!(
+        (err.class(), err.index()),
+        ("endpoint_out_of_range", Some(2))
+    );
+    let err = fail(Graph::from_edges(
+        &[e(0, 1, 1.0), e(1, 2, f64::NAN)],
+        None,
+        false,
+    ));
     assert_eq!((err.class(), err.index()), ("invalid_weight", Some(1)));
-    let err = fail(Graph::from_edges(&[e(0, 1, 1.0)], Some(MAX_NODES + 1), true));
+    let err = fail(Graph::from_edges(
+        &[e(0, 1, 1.0)],
+        Some(MAX_NODES + 1),
+        true,
+    ));
     assert_eq!((err.class(), err.index()), ("too_many_nodes", None));
     // implicit node count above the limit
     let err = fail(Graph::from_edges(&[e(0, 1 << 26, 1.0)], None, true));
@@ -66,15 +81,25 @@ fn add_node_and_add_edge() {
     assert_eq!(g.add_node().unwrap(), 2);
     assert_eq!(g.add_edge(0, 2, 1.0).unwrap(), 0);
     assert_eq!(g.add_edge(2, 1, -0.0).unwrap(), 1);
-    assert_eq!(g.edge(1).unwrap().0.weight.to_bits(), 0, "-0.0 is stored as +0.0");
+    assert_eq!(
+        g.edge(1).unwrap().0.weight.to_bits(),
+        0,
+        "-0.0 is stored as +0.0"
+    );
     // a failed add names the id the edge would get and adds nothing
     let err = g.add_edge(0, 3, 1.0).unwrap_err();
-    assert_eq!((err.class(), err.index()), ("endpoint_out_of_range", Some(2)));
+    assert_eq!(
+        (err.class(), err.index()),
+        ("endpoint_out_of_range", Some(2))
+    );
     let err = g.add_edge(0, 1, f64::INFINITY).unwrap_err();
     assert_eq!((err.class(), err.index()), ("invalid_weight", Some(2)));
     assert_eq!(g.edge_count(), 2);
     assert_eq!(g.add_edge(1, 0, 2.0).unwrap(), 2);
-    assert_eq!(Graph::new(MAX_NODES + 1).err().unwrap().class(), "too_many_nodes");
+    assert_eq!(
+        Graph::new(MAX_NODES + 1).err().unwrap().class(),
+        "too_many_nodes"
+    );
 }
 
 #[test]
@@ -84,7 +109,10 @@ fn edits_errors_and_staleness() {
     let fp0 = g.compile().fingerprint();
     assert!(!g.is_stale());
     let r = g.find_path(0, 2, &GraphOptions::default()).unwrap();
-    assert_eq!((r.status, r.cost, r.nodes.clone()), (PathStatus::Found, 2.0, vec![0, 1, 2]));
+    assert_eq!(
+        (r.status, r.cost, r.nodes.clone()),
+        (PathStatus::Found, 2.0, vec![0, 1, 2])
+    );
 
     g.remove_edge(1).unwrap();
     assert!(g.is_stale());

@@ -17,11 +17,17 @@ fn logger(grid: &mut Grid) -> Log {
 fn sizes_and_defaults() {
     assert_eq!(Grid::new(0, 3).err().unwrap().class(), "invalid_size");
     assert_eq!(Grid::new(3, 0).err().unwrap().class(), "invalid_size");
-    assert_eq!(Grid::new(1 << 13, (1 << 13) + 1).err().unwrap().class(), "invalid_size");
+    assert_eq!(
+        Grid::new(1 << 13, (1 << 13) + 1).err().unwrap().class(),
+        "invalid_size"
+    );
     assert!(Grid::new(1 << 13, 1 << 13).is_ok());
     let g = Grid::new(3, 2).unwrap();
     assert_eq!(g.cells(), &[0; 6]);
-    assert_eq!((g.version(), g.restore_count(), g.area_version()), (0, 0, 0));
+    assert_eq!(
+        (g.version(), g.restore_count(), g.area_version()),
+        (0, 0, 0)
+    );
     assert_eq!(g.area_multiplier(0), Some(1.0));
     assert_eq!(g.area_multiplier(254), Some(1.0));
     assert_eq!(g.area_multiplier(WALL), None);
@@ -59,9 +65,15 @@ fn edits_versions_and_listeners() {
 #[test]
 fn areas() {
     let mut g = Grid::new(1, 1).unwrap();
-    assert_eq!(g.set_area_multiplier(255, 1.0).unwrap_err().class(), "area_out_of_range");
+    assert_eq!(
+        g.set_area_multiplier(255, 1.0).unwrap_err().class(),
+        "area_out_of_range"
+    );
     for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
-        assert_eq!(g.set_area_multiplier(3, bad).unwrap_err().class(), "invalid_multiplier");
+        assert_eq!(
+            g.set_area_multiplier(3, bad).unwrap_err().class(),
+            "invalid_multiplier"
+        );
     }
     assert_eq!(g.area_version(), 0);
     g.set_area_multiplier(3, 2.5).unwrap();
@@ -74,13 +86,46 @@ fn areas() {
 fn space_rules() {
     let mut g = Grid::new(1, 1).unwrap();
     let b = 2_097_152.0;
-    g.set_space(GridSpace { origin_x: -b, origin_y: b, cell_size: b }).unwrap();
+    g.set_space(GridSpace {
+        origin_x: -b,
+        origin_y: b,
+        cell_size: b,
+    })
+    .unwrap();
     g.set_space(GridSpace::default()).unwrap();
     let bad = [
-        (GridSpace { origin_x: b * 2.0, origin_y: 0.0, cell_size: 1.0 }, "origin_x"),
-        (GridSpace { origin_x: 0.0, origin_y: f64::NAN, cell_size: 1.0 }, "origin_y"),
-        (GridSpace { origin_x: 1.0, origin_y: 0.0, cell_size: 0.0 }, "cell_size"),
-        (GridSpace { origin_x: 0.0, origin_y: 0.0, cell_size: -1.0 }, "cell_size"),
+        (
+            GridSpace {
+                origin_x: b * 2.0,
+                origin_y: 0.0,
+                cell_size: 1.0,
+            },
+            "origin_x",
+        ),
+        (
+            GridSpace {
+                origin_x: 0.0,
+                origin_y: f64::NAN,
+                cell_size: 1.0,
+            },
+            "origin_y",
+        ),
+        (
+            GridSpace {
+                origin_x: 1.0,
+                origin_y: 0.0,
+                cell_size: 0.0,
+            },
+            "cell_size",
+        ),
+        (
+            GridSpace {
+                origin_x: 0.0,
+                origin_y: 0.0,
+                cell_size: -1.0,
+            },
+            "cell_size",
+        ),
     ];
     for (s, field) in bad {
         let e = g.set_space(s).unwrap_err();
@@ -109,7 +154,10 @@ fn version_wraps() {
 
 #[test]
 fn hex_grid() {
-    assert_eq!(HexLayout::try_from(4).unwrap_err().class(), "invalid_layout");
+    assert_eq!(
+        HexLayout::try_from(4).unwrap_err().class(),
+        "invalid_layout"
+    );
     assert_eq!(HexLayout::try_from(2).unwrap(), HexLayout::OddQ);
     let mut h = HexGrid::new(4, 3, HexLayout::EvenQ).unwrap();
     assert_eq!(h.layout(), HexLayout::EvenQ);

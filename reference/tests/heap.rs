@@ -1,7 +1,9 @@
 //! [STATE.HEAP.*] The open-set heap discipline, observed through the heap array that a GraphAStar
 //! state holds "as it lies" (hand-worked sequences).
 
-use onepath_reference::{CsrGraph, DefaultGraphCost, GraphAStar, GraphEdge, GraphHeuristic, SearchStatus};
+use onepath_reference::{
+    CsrGraph, DefaultGraphCost, GraphAStar, GraphEdge, GraphHeuristic, SearchStatus,
+};
 
 /// A per-node table estimate.
 struct Table(Vec<f64>);
@@ -24,11 +26,12 @@ fn heap_of(b: &[u8]) -> Vec<(u32, f64, f64)> {
     let mut at = 49 + 17 * visited;
     let count = i32_at(b, at) as usize;
     at += 4;
-    (0..count).map(|i| {
-        let s = at + 20 * i;
-        (i32_at(b, s) as u32, f64_at(b, s + 4), f64_at(b, s + 12))
-    })
-    .collect()
+    (0..count)
+        .map(|i| {
+            let s = at + 20 * i;
+            (i32_at(b, s) as u32, f64_at(b, s + 4), f64_at(b, s + 12))
+        })
+        .collect()
 }
 
 fn nodes(h: &[(u32, f64, f64)]) -> Vec<u32> {
@@ -55,12 +58,18 @@ fn push_pop_and_update_earlier() {
     // push 5: up once -> [4,5,3,1,2].
     let h = heap_of(&s.save_state());
     assert_eq!(nodes(&h), vec![4, 5, 3, 1, 2]);
-    assert_eq!(h.iter().map(|e| e.1).collect::<Vec<_>>(), vec![1.0, 2.0, 4.0, 5.0, 3.0]);
+    assert_eq!(
+        h.iter().map(|e| e.1).collect::<Vec<_>>(),
+        vec![1.0, 2.0, 4.0, 5.0, 3.0]
+    );
     // [STATE.HEAP.POP] pop 4: 2 moves to slot 0 -> [2,5,3,1], sifts down past 5 -> [5,2,3,1];
     // [STATE.HEAP.UPDATE] then 4 -> 1 sets 1 (slot 3) to f = g = 1.5, which sifts up twice.
     assert_eq!(s.step(1), SearchStatus::Running);
     let h = heap_of(&s.save_state());
-    assert_eq!(h, vec![(1, 1.5, 1.5), (5, 2.0, 2.0), (3, 4.0, 4.0), (2, 3.0, 3.0)]);
+    assert_eq!(
+        h,
+        vec![(1, 1.5, 1.5), (5, 2.0, 2.0), (3, 4.0, 4.0), (2, 3.0, 3.0)]
+    );
 }
 
 #[test]
@@ -75,7 +84,11 @@ fn update_with_equal_f_and_lower_g_moves_later() {
         GraphEdge::new(4, 1, 0.0),
     ];
     let g = CsrGraph::new(6, &edges).unwrap();
-    let mut s = GraphAStar::new(&g, DefaultGraphCost, Table(vec![0.0, big, big, big, 0.0, 0.0]));
+    let mut s = GraphAStar::new(
+        &g,
+        DefaultGraphCost,
+        Table(vec![0.0, big, big, big, 0.0, 0.0]),
+    );
     s.begin(0, 5).unwrap();
     s.step(1);
     // push 1 (g10): [1]; 2 (g5) does not precede 1: [1,2]; 3 (g7): [1,2,3]; 4 (f1): up twice.

@@ -19,17 +19,33 @@ fn path4() -> Graph {
 #[test]
 fn count_and_empty_errors() {
     let g = path4();
-    let opts = LandmarkOptions { count: 0, ..LandmarkOptions::default() };
-    assert_eq!(g.build_landmarks(&opts).unwrap_err().class(), "invalid_landmark_count");
+    let opts = LandmarkOptions {
+        count: 0,
+        ..LandmarkOptions::default()
+    };
+    assert_eq!(
+        g.build_landmarks(&opts).unwrap_err().class(),
+        "invalid_landmark_count"
+    );
     let empty = CsrGraph::new(0, &[]).unwrap();
     let err = Landmarks::build(&empty, &LandmarkOptions::default()).unwrap_err();
     assert_eq!((err.class(), err.index()), ("empty_graph", None));
     // count first
-    let opts = LandmarkOptions { count: 0, ..LandmarkOptions::default() };
-    assert_eq!(Landmarks::build(&empty, &opts).unwrap_err().class(), "invalid_landmark_count");
+    let opts = LandmarkOptions {
+        count: 0,
+        ..LandmarkOptions::default()
+    };
+    assert_eq!(
+        Landmarks::build(&empty, &opts).unwrap_err().class(),
+        "invalid_landmark_count"
+    );
     assert_eq!(
         LandmarkOptions::default(),
-        LandmarkOptions { count: 16, strategy: LandmarkStrategy::Avoid, seed: 1 }
+        LandmarkOptions {
+            count: 16,
+            strategy: LandmarkStrategy::Avoid,
+            seed: 1
+        }
     );
 }
 
@@ -46,7 +62,11 @@ fn farthest_on_a_path_by_hand() {
         };
         // slot 1: greatest d(l0, v) among the others
         let l1 = if l0 == 3 { 0 } else { 3 };
-        let opts = LandmarkOptions { count: 2, strategy: LandmarkStrategy::Farthest, seed };
+        let opts = LandmarkOptions {
+            count: 2,
+            strategy: LandmarkStrategy::Farthest,
+            seed,
+        };
         let t = g.build_landmarks(&opts).unwrap();
         assert_eq!(t.ids(), &[l0, l1], "seed {seed} root {r0}");
     }
@@ -58,7 +78,11 @@ fn farthest_falls_back_to_the_smallest_free_id() {
     let g = CsrGraph::new(4, &[e(0, 1, 1.0), e(1, 2, 1.0), e(2, 3, 1.0)]).unwrap();
     for seed in 0..20 {
         let r0 = SeededRandom::new(seed).next_int(4);
-        let opts = LandmarkOptions { count: 3, strategy: LandmarkStrategy::Farthest, seed };
+        let opts = LandmarkOptions {
+            count: 3,
+            strategy: LandmarkStrategy::Farthest,
+            seed,
+        };
         let t = Landmarks::build(&g, &opts).unwrap();
         let expected: &[u32] = if r0 == 3 {
             // no candidate from root 3 -> 0; then from 0: m(v) = v -> 3; then 1 (m = 1) vs 2 (2)
@@ -81,7 +105,11 @@ fn avoid_on_a_path_by_hand() {
         let l0 = if r0 <= 1 { 3 } else { 0 };
         // with l0 chosen every weight d(r, v) - lb(r, v) is 0 on a path: fallback
         let l1 = if l0 == 3 { 0 } else { 1 };
-        let opts = LandmarkOptions { count: 2, strategy: LandmarkStrategy::Avoid, seed };
+        let opts = LandmarkOptions {
+            count: 2,
+            strategy: LandmarkStrategy::Avoid,
+            seed,
+        };
         let t = g.build_landmarks(&opts).unwrap();
         assert_eq!(t.ids(), &[l0, l1], "seed {seed} root {r0}");
     }
@@ -98,10 +126,17 @@ fn tables_and_bounds_are_admissible_against_floyd_warshall() {
         let fw = floyd_warshall(n as usize, &edges);
         for strategy in [LandmarkStrategy::Avoid, LandmarkStrategy::Farthest] {
             let count = 1 + rng.below(6) as usize;
-            let opts = LandmarkOptions { count, strategy, seed: trial };
+            let opts = LandmarkOptions {
+                count,
+                strategy,
+                seed: trial,
+            };
             let t = Landmarks::build(&g, &opts).unwrap();
             assert_eq!(t.count(), count.min(n as usize));
-            assert_eq!((t.node_count(), t.fingerprint()), (n as usize, g.fingerprint()));
+            assert_eq!(
+                (t.node_count(), t.fingerprint()),
+                (n as usize, g.fingerprint())
+            );
             let mut ids = t.ids().to_vec();
             ids.sort();
             ids.dedup();
@@ -116,7 +151,10 @@ fn tables_and_bounds_are_admissible_against_floyd_warshall() {
                 for v in 0..n {
                     let lb = t.lower_bound(u, v);
                     let d = fw[u as usize][v as usize];
-                    assert!(lb >= 0.0 && lb <= d, "trial {trial}: lb({u},{v}) = {lb} > {d}");
+                    assert!(
+                        lb >= 0.0 && lb <= d,
+                        "trial {trial}: lb({u},{v}) = {lb} > {d}"
+                    );
                     assert!(!lb.is_nan());
                 }
                 assert_eq!(t.lower_bound(u, u), 0.0);
@@ -131,7 +169,14 @@ fn tables_and_bounds_are_admissible_against_floyd_warshall() {
 fn lower_bound_proves_unreachability() {
     // 0 -> 1, 2 isolated; landmark set covering everything
     let g = CsrGraph::new(3, &[e(0, 1, 2.0)]).unwrap();
-    let t = Landmarks::build(&g, &LandmarkOptions { count: 3, ..Default::default() }).unwrap();
+    let t = Landmarks::build(
+        &g,
+        &LandmarkOptions {
+            count: 3,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert_eq!(t.lower_bound(0, 2), f64::INFINITY);
     assert_eq!(t.lower_bound(1, 0), f64::INFINITY);
     assert_eq!(t.lower_bound(0, 1), 2.0);
@@ -142,7 +187,10 @@ fn lower_bound_proves_unreachability() {
 /// A 4-node graph and a 2-landmark table on it: 24 + 8 + 16 * 2 * 4 = 160 bytes.
 fn fixture() -> (CsrGraph, Landmarks, Vec<u8>) {
     let g = CsrGraph::new(4, &[e(0, 1, 1.0), e(1, 2, 1.5), e(2, 0, 2.0), e(2, 3, 0.5)]).unwrap();
-    let opts = LandmarkOptions { count: 2, ..Default::default() };
+    let opts = LandmarkOptions {
+        count: 2,
+        ..Default::default()
+    };
     let t = Landmarks::build(&g, &opts).unwrap();
     let b = t.serialize();
     (g, t, b)
@@ -150,7 +198,11 @@ fn fixture() -> (CsrGraph, Landmarks, Vec<u8>) {
 
 fn check(bytes: &[u8], g: &CsrGraph, class: &str, offset: usize) {
     let err = Landmarks::deserialize(bytes, g).unwrap_err();
-    assert_eq!((err.class(), err.offset(), err.category()), (class, offset, "format"), "{err}");
+    assert_eq!(
+        (err.class(), err.offset(), err.category()),
+        (class, offset, "format"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -164,15 +216,28 @@ fn oplm_layout_and_round_trip() {
     assert_eq!(&b[16..24], &g.fingerprint().to_le_bytes());
     assert_eq!(&b[24..28], &(t.ids()[0] as i32).to_le_bytes());
     // fwd[1][v] for v = 2 sits at 32 + 8 * (1 * 4 + 2)
-    assert_eq!(&b[32 + 8 * 6..32 + 8 * 7], &t.forward(1, 2).to_bits().to_le_bytes());
+    assert_eq!(
+        &b[32 + 8 * 6..32 + 8 * 7],
+        &t.forward(1, 2).to_bits().to_le_bytes()
+    );
     // bwd[0][3] at 32 + 8 * (2 * 4 + 0 * 4 + 3)
-    assert_eq!(&b[32 + 8 * 11..32 + 8 * 12], &t.backward(0, 3).to_bits().to_le_bytes());
+    assert_eq!(
+        &b[32 + 8 * 11..32 + 8 * 12],
+        &t.backward(0, 3).to_bits().to_le_bytes()
+    );
     let back = Landmarks::deserialize(&b, &g).unwrap();
     assert_eq!(back.serialize(), b);
     assert_eq!(back.ids(), t.ids());
     // +infinity entries are accepted (landmark table on a graph with an unreachable node)
     let g2 = CsrGraph::new(3, &[e(0, 1, 1.0)]).unwrap();
-    let t2 = Landmarks::build(&g2, &LandmarkOptions { count: 1, ..Default::default() }).unwrap();
+    let t2 = Landmarks::build(
+        &g2,
+        &LandmarkOptions {
+            count: 1,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let b2 = t2.serialize();
     assert!(b2.chunks(8).count() > 0);
     assert_eq!(Landmarks::deserialize(&b2, &g2).unwrap().serialize(), b2);

@@ -22,7 +22,10 @@ fn graph_round_trip_keeps_removed_edges() {
     assert_eq!(&b[0..8], &[0x4F, 0x50, 0x47, 0x53, 1, 0, 4, 0]);
     assert_eq!(&b[8..16], &[4, 0, 0, 0, 3, 0, 0, 0]);
     // edge 1: from 1, to 2, weight +0.0, alive 0
-    assert_eq!(&b[33..50], &[1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    assert_eq!(
+        &b[33..50],
+        &[1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    );
     assert_eq!(g.save_state(), b);
     let mut h = Graph::new(1).unwrap();
     h.add_edge(0, 0, 1.0).unwrap();
@@ -41,15 +44,27 @@ fn graph_hostile() {
     g.add_edge(0, 1, 1.0).unwrap();
     let good = g.save_state();
     let cases: Vec<(usize, Vec<u8>, &str)> = vec![
-        (8, ((1i32 << 26) + 1).to_le_bytes().to_vec(), "count_out_of_range"),
+        (
+            8,
+            ((1i32 << 26) + 1).to_le_bytes().to_vec(),
+            "count_out_of_range",
+        ),
         (8, (-1i32).to_le_bytes().to_vec(), "count_out_of_range"),
         (12, 2i32.to_le_bytes().to_vec(), "count_out_of_range"), // 17 bytes left: at most 1
         (12, (-1i32).to_le_bytes().to_vec(), "count_out_of_range"),
         (16, 3i32.to_le_bytes().to_vec(), "index_out_of_range"),
         (20, (-1i32).to_le_bytes().to_vec(), "index_out_of_range"),
         (24, f64::NAN.to_bits().to_le_bytes().to_vec(), "nan"),
-        (24, (-0.0f64).to_bits().to_le_bytes().to_vec(), "out_of_range"),
-        (24, f64::INFINITY.to_bits().to_le_bytes().to_vec(), "out_of_range"),
+        (
+            24,
+            (-0.0f64).to_bits().to_le_bytes().to_vec(),
+            "out_of_range",
+        ),
+        (
+            24,
+            f64::INFINITY.to_bits().to_le_bytes().to_vec(),
+            "out_of_range",
+        ),
         (32, vec![2], "bad_flag"),
         (6, vec![11, 0], "wrong_kind"),
     ];
@@ -60,14 +75,22 @@ fn graph_hostile() {
         h.add_edge(2, 2, 7.0).unwrap();
         let before = h.save_state();
         let e = h.restore_state(&b).unwrap_err();
-        assert_eq!((e.class(), e.offset(), e.category()), (class, at, "format"), "patch at {at}");
+        assert_eq!(
+            (e.class(), e.offset(), e.category()),
+            (class, at, "format"),
+            "patch at {at}"
+        );
         assert_eq!(h.save_state(), before);
     }
     // [STATE.GRAPH] a cut inside the edge list leaves too few bytes for the edge count: that is
     // `count_out_of_range` at the count, not `truncated`.
     for len in 0..good.len() {
         let e = Graph::from_state(&good[..len]).err().unwrap();
-        let expect = if (16..33).contains(&len) { ("count_out_of_range", 12) } else { ("truncated", len) };
+        let expect = if (16..33).contains(&len) {
+            ("count_out_of_range", 12)
+        } else {
+            ("truncated", len)
+        };
         assert_eq!((e.class(), e.offset()), expect, "length {len}");
     }
     let mut b = good.clone();
@@ -104,9 +127,18 @@ impl GraphHeuristic for Table {
     }
 }
 
-fn finish<H: GraphHeuristic>(s: &mut GraphAStar<'_, DefaultGraphCost, H>) -> (Vec<u32>, u64, u64, u64, Vec<u32>, Vec<u8>) {
+fn finish<H: GraphHeuristic>(
+    s: &mut GraphAStar<'_, DefaultGraphCost, H>,
+) -> (Vec<u32>, u64, u64, u64, Vec<u32>, Vec<u8>) {
     s.run(None);
-    (s.path(), s.path_cost().to_bits(), s.iterations(), s.expanded_count(), s.expansions().to_vec(), s.save_state())
+    (
+        s.path(),
+        s.path_cost().to_bits(),
+        s.iterations(),
+        s.expanded_count(),
+        s.expansions().to_vec(),
+        s.save_state(),
+    )
 }
 
 #[test]
@@ -120,7 +152,11 @@ fn sliced_save_restore_continues_exactly() {
         let h = Table((0..n).map(|_| rng.below(3) as f64).collect());
         let (start, goal) = (rng.below(n as u64) as u32, rng.below(n as u64) as u32);
         for heuristic in [false, true] {
-            let table = if heuristic { h.clone() } else { Table(vec![0.0; n as usize]) };
+            let table = if heuristic {
+                h.clone()
+            } else {
+                Table(vec![0.0; n as usize])
+            };
             let mut whole = GraphAStar::new(&g, DefaultGraphCost, table.clone());
             whole.set_record_expansions(true);
             whole.begin(start, goal).unwrap();
@@ -230,25 +266,50 @@ fn hostile_search_states() {
     let g = graph4();
     type Patch = fn(&mut Vec<u8>);
     let cases: Vec<(&str, Patch, &str, usize)> = vec![
-        ("parent cycle", |b| {
-            put_i32(b, 79, 2);
-            put_i32(b, 96, 1);
-        }, "parent_cycle", 66),
-        ("parent costs more", |b| {
-            put_f64(b, 71, 0.5); // node 1: g 0.5 (heap slot 0 likewise)
-            put_f64(b, 108, 0.5);
-            put_f64(b, 116, 0.5);
-            put_i32(b, 79, 2); // parent 2 has g 1
-        }, "bad_parent", 66),
-        ("duplicate heap node", |b| put_i32(b, 124, 1), "duplicate_node", 124),
-        ("heap order broken", |b| {
-            put_i32(b, 104, 2);
-            put_i32(b, 124, 1);
-        }, "heap_order", 124),
-        ("open node missing from heap", |b| {
-            put_i32(b, 100, 1);
-            b.drain(124..144);
-        }, "missing_open_node", 83),
+        (
+            "parent cycle",
+            |b| {
+                put_i32(b, 79, 2);
+                put_i32(b, 96, 1);
+            },
+            "parent_cycle",
+            66,
+        ),
+        (
+            "parent costs more",
+            |b| {
+                put_f64(b, 71, 0.5); // node 1: g 0.5 (heap slot 0 likewise)
+                put_f64(b, 108, 0.5);
+                put_f64(b, 116, 0.5);
+                put_i32(b, 79, 2); // parent 2 has g 1
+            },
+            "bad_parent",
+            66,
+        ),
+        (
+            "duplicate heap node",
+            |b| put_i32(b, 124, 1),
+            "duplicate_node",
+            124,
+        ),
+        (
+            "heap order broken",
+            |b| {
+                put_i32(b, 104, 2);
+                put_i32(b, 124, 1);
+            },
+            "heap_order",
+            124,
+        ),
+        (
+            "open node missing from heap",
+            |b| {
+                put_i32(b, 100, 1);
+                b.drain(124..144);
+            },
+            "missing_open_node",
+            83,
+        ),
         ("flag 2", |b| b[53] = 2, "bad_flag", 53),
         ("NaN g", |b| put_f64(b, 54, f64::NAN), "nan", 54),
         ("NaN f", |b| put_f64(b, 128, f64::NAN), "nan", 128),
@@ -256,26 +317,86 @@ fn hostile_search_states() {
         ("status 4", |b| b[12] = 4, "out_of_range", 12),
         ("weight 2", |b| put_f64(b, 13, 2.0), "size_mismatch", 13),
         ("goal 4", |b| put_i32(b, 25, 4), "index_out_of_range", 25),
-        ("expanded > iterations", |b| put_i32(b, 29, 2), "out_of_range", 33),
-        ("visited count too big", |b| put_i32(b, 45, 5), "count_out_of_range", 45),
-        ("not increasing", |b| put_i32(b, 83, 1), "not_increasing", 83),
-        ("visited node 4", |b| put_i32(b, 83, 4), "index_out_of_range", 83),
+        (
+            "expanded > iterations",
+            |b| put_i32(b, 29, 2),
+            "out_of_range",
+            33,
+        ),
+        (
+            "visited count too big",
+            |b| put_i32(b, 45, 5),
+            "count_out_of_range",
+            45,
+        ),
+        (
+            "not increasing",
+            |b| put_i32(b, 83, 1),
+            "not_increasing",
+            83,
+        ),
+        (
+            "visited node 4",
+            |b| put_i32(b, 83, 4),
+            "index_out_of_range",
+            83,
+        ),
         ("parent 7", |b| put_i32(b, 79, 7), "index_out_of_range", 79),
-        ("closed heap node", |b| put_i32(b, 104, 0), "bad_heap_node", 104),
-        ("heap g differs", |b| put_f64(b, 136, 2.0), "out_of_range", 136),
-        ("heap count > visited", |b| put_i32(b, 100, 4), "count_out_of_range", 100),
-        ("recorded count", |b| put_i32(b, 144, 2), "count_out_of_range", 144),
-        ("recorded node outside the graph", |b| put_i32(b, 148, 7), "bad_heap_node", 148),
-        ("start has a parent", |b| put_i32(b, 62, 1), "bad_parent", 49),
-        ("Found goal not visited", |b| {
-            b[12] = 2;
-            put_f64(b, 37, 1.0);
-        }, "out_of_range", 37),
-        ("Found goal open", |b| {
-            b[12] = 2;
-            put_i32(b, 25, 2);
-            put_f64(b, 37, 1.0);
-        }, "out_of_range", 83),
+        (
+            "closed heap node",
+            |b| put_i32(b, 104, 0),
+            "bad_heap_node",
+            104,
+        ),
+        (
+            "heap g differs",
+            |b| put_f64(b, 136, 2.0),
+            "out_of_range",
+            136,
+        ),
+        (
+            "heap count > visited",
+            |b| put_i32(b, 100, 4),
+            "count_out_of_range",
+            100,
+        ),
+        (
+            "recorded count",
+            |b| put_i32(b, 144, 2),
+            "count_out_of_range",
+            144,
+        ),
+        (
+            "recorded node outside the graph",
+            |b| put_i32(b, 148, 7),
+            "bad_heap_node",
+            148,
+        ),
+        (
+            "start has a parent",
+            |b| put_i32(b, 62, 1),
+            "bad_parent",
+            49,
+        ),
+        (
+            "Found goal not visited",
+            |b| {
+                b[12] = 2;
+                put_f64(b, 37, 1.0);
+            },
+            "out_of_range",
+            37,
+        ),
+        (
+            "Found goal open",
+            |b| {
+                b[12] = 2;
+                put_i32(b, 25, 2);
+                put_f64(b, 37, 1.0);
+            },
+            "out_of_range",
+            83,
+        ),
     ];
     let good = baseline();
     for (name, patch, class, at) in cases {
@@ -284,7 +405,11 @@ fn hostile_search_states() {
         let mut s = GraphAStar::new(&g, DefaultGraphCost, ZeroGraphHeuristic);
         s.begin(0, 1).unwrap();
         let e = s.restore_state(&b).unwrap_err();
-        assert_eq!((e.class(), e.offset(), e.category()), (class, at, "format"), "{name}: {e}");
+        assert_eq!(
+            (e.class(), e.offset(), e.category()),
+            (class, at, "format"),
+            "{name}: {e}"
+        );
         // [STATE.SEARCH_FAILED] a failed restore leaves NotStarted.
         assert_eq!(s.status(), SearchStatus::NotStarted, "{name}");
         assert_eq!(s.save_state().len(), 45);

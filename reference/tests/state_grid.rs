@@ -19,7 +19,12 @@ fn tiny() -> Grid {
     let mut g = Grid::new(2, 1).unwrap();
     g.set_cell(1, 0, 7).unwrap();
     g.set_area_multiplier(3, 2.5).unwrap();
-    g.set_space(GridSpace { origin_x: 1.0, origin_y: 2.0, cell_size: 0.5 }).unwrap();
+    g.set_space(GridSpace {
+        origin_x: 1.0,
+        origin_y: 2.0,
+        cell_size: 0.5,
+    })
+    .unwrap();
     g
 }
 
@@ -86,7 +91,10 @@ fn failed_restore_changes_nothing() {
     let mut bad = other.save_state();
     bad.push(0); // trailing byte: everything else is valid
     let e = g.restore_state(&bad).unwrap_err();
-    assert_eq!((e.class(), e.offset(), e.category()), ("trailing_bytes", 2090, "format"));
+    assert_eq!(
+        (e.class(), e.offset(), e.category()),
+        ("trailing_bytes", 2090, "format")
+    );
     assert_eq!(g.save_state(), before);
     assert_eq!(g.restore_count(), 0);
     assert!(log.lock().unwrap().is_empty());
@@ -114,7 +122,11 @@ fn hostile_classes_and_offsets() {
         (44, (-5i32).to_le_bytes().to_vec(), "out_of_range"),
         (48 + 8 * 7, f(0.0).to_vec(), "out_of_range"),
         (48 + 8 * 254, f(-1.0).to_vec(), "out_of_range"),
-        (48 + 8 * 9, f(f64::from_bits(0x7FF0_0000_0000_0001)).to_vec(), "nan"),
+        (
+            48 + 8 * 9,
+            f(f64::from_bits(0x7FF0_0000_0000_0001)).to_vec(),
+            "nan",
+        ),
     ];
     for (at, bytes, class) in cases {
         let mut b = good.clone();

@@ -47,7 +47,10 @@ fn algorithm_choice() {
     assert_eq!(run(Bidirectional, false, false), BidirectionalDijkstra);
     assert_eq!(run(Bidirectional, true, false), BidirectionalAStar);
     assert_eq!(run(BidirectionalAStar, false, false), BidirectionalDijkstra);
-    assert_eq!(run(BidirectionalDijkstra, true, false), BidirectionalDijkstra);
+    assert_eq!(
+        run(BidirectionalDijkstra, true, false),
+        BidirectionalDijkstra
+    );
     assert_eq!(GraphOptions::bidirectional().algorithm, Bidirectional);
     let w = GraphOptions::with_landmarks(table.clone());
     assert_eq!((w.algorithm, w.landmarks.is_some()), (Auto, true));
@@ -58,19 +61,36 @@ fn algorithm_choice() {
 #[test]
 fn budget_exhausted_and_counters() {
     let g = chain(10);
-    let opts = GraphOptions { iteration_budget: 3, record_expansions: true, ..Default::default() };
+    let opts = GraphOptions {
+        iteration_budget: 3,
+        record_expansions: true,
+        ..Default::default()
+    };
     let r = g.find_path(0, 9, &opts).unwrap();
     assert_eq!(r.status, PathStatus::BudgetExhausted);
-    assert_eq!((r.cost, r.nodes.len(), r.iterations, r.expanded.clone()), (f64::INFINITY, 0, 3, vec![0, 1, 2]));
-    let opts = GraphOptions { iteration_budget: 10, record_expansions: true, ..Default::default() };
+    assert_eq!(
+        (r.cost, r.nodes.len(), r.iterations, r.expanded.clone()),
+        (f64::INFINITY, 0, 3, vec![0, 1, 2])
+    );
+    let opts = GraphOptions {
+        iteration_budget: 10,
+        record_expansions: true,
+        ..Default::default()
+    };
     let r = g.find_path(0, 9, &opts).unwrap();
-    assert_eq!((r.status, r.cost, r.iterations, r.expanded_count), (PathStatus::Found, 9.0, 10, 9));
+    assert_eq!(
+        (r.status, r.cost, r.iterations, r.expanded_count),
+        (PathStatus::Found, 9.0, 10, 9)
+    );
     assert_eq!(r.nodes, (0..10).collect::<Vec<_>>());
     let r = g.find_path(0, 9, &GraphOptions::default()).unwrap();
     assert!(r.expanded.is_empty(), "not recording");
     // unreachable
     let r = g.find_path(9, 0, &GraphOptions::default()).unwrap();
-    assert_eq!((r.status, r.cost, r.nodes.len(), r.iterations), (PathStatus::NotFound, f64::INFINITY, 0, 1));
+    assert_eq!(
+        (r.status, r.cost, r.nodes.len(), r.iterations),
+        (PathStatus::NotFound, f64::INFINITY, 0, 1)
+    );
 }
 
 #[test]
@@ -104,36 +124,76 @@ fn blocked_endpoints_give_not_found_without_other_hooks() {
         assert_eq!(r.status, PathStatus::Found);
         let r = g.find_path(2, 0, &opts).unwrap();
         assert_eq!(r.status, PathStatus::NotFound);
-        assert!(!log.lock().unwrap().iter().any(|c| c.starts_with("cost(2,3)")));
+        assert!(!log
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|c| c.starts_with("cost(2,3)")));
     }
 }
 
 #[test]
 fn query_checks_order_and_stale_landmarks() {
     let mut g = chain(4);
-    let table = Arc::new(g.build_landmarks(&LandmarkOptions { count: 2, ..Default::default() }).unwrap());
+    let table = Arc::new(
+        g.build_landmarks(&LandmarkOptions {
+            count: 2,
+            ..Default::default()
+        })
+        .unwrap(),
+    );
     let opts = GraphOptions::with_landmarks(table.clone());
     assert!(g.find_path(0, 3, &opts).is_ok());
     g.set_weight(0, 2.0).unwrap();
-    assert_eq!(g.find_path(0, 3, &opts).unwrap_err().class(), "stale_landmarks");
-    assert_eq!(g.find_path(4, 3, &opts).unwrap_err().class(), "node_out_of_range");
+    assert_eq!(
+        g.find_path(0, 3, &opts).unwrap_err().class(),
+        "stale_landmarks"
+    );
+    assert_eq!(
+        g.find_path(4, 3, &opts).unwrap_err().class(),
+        "node_out_of_range"
+    );
     g.set_weight(0, 1.0).unwrap();
-    assert!(g.find_path(0, 3, &opts).is_ok(), "only the values count, not the identity");
+    assert!(
+        g.find_path(0, 3, &opts).is_ok(),
+        "only the values count, not the identity"
+    );
     g.add_node().unwrap();
-    assert_eq!(g.find_path(0, 3, &opts).unwrap_err().class(), "stale_landmarks");
+    assert_eq!(
+        g.find_path(0, 3, &opts).unwrap_err().class(),
+        "stale_landmarks"
+    );
     // Dijkstra ignores the estimate but still checks staleness
-    let opts = GraphOptions { algorithm: Algorithm::Dijkstra, ..GraphOptions::with_landmarks(table) };
-    assert_eq!(g.find_path(0, 3, &opts).unwrap_err().class(), "stale_landmarks");
+    let opts = GraphOptions {
+        algorithm: Algorithm::Dijkstra,
+        ..GraphOptions::with_landmarks(table)
+    };
+    assert_eq!(
+        g.find_path(0, 3, &opts).unwrap_err().class(),
+        "stale_landmarks"
+    );
 }
 
 /// [GRAPH.EST.COMBINE] max(normalise(ALT), normalise(hook)) written out for tier 2.
 struct Combined<'a>(&'a Landmarks, fn(u32, u32) -> f64);
 impl GraphHeuristic for Combined<'_> {
     fn estimate(&self, from: u32, to: u32) -> f64 {
-        let norm = |x: f64| if x == f64::INFINITY { x } else if x > 0.0 { x } else { 0.0 };
+        let norm = |x: f64| {
+            if x == f64::INFINITY {
+                x
+            } else if x > 0.0 {
+                x
+            } else {
+                0.0
+            }
+        };
         let a = norm(self.0.lower_bound(from, to));
         let b = norm((self.1)(from, to));
-        if b > a { b } else { a }
+        if b > a {
+            b
+        } else {
+            a
+        }
     }
 }
 
@@ -155,7 +215,16 @@ fn tier1_equals_tier2() {
         let edges = random_edges(&mut rng, n, m, 5);
         let g = Graph::from_edges(&edges, Some(n as usize), true).unwrap();
         let csr = g.compile();
-        let table = Arc::new(Landmarks::build(csr, &LandmarkOptions { count: 3, ..Default::default() }).unwrap());
+        let table = Arc::new(
+            Landmarks::build(
+                csr,
+                &LandmarkOptions {
+                    count: 3,
+                    ..Default::default()
+                },
+            )
+            .unwrap(),
+        );
         let (a, b) = (rng.below(n as u64) as u32, rng.below(n as u64) as u32);
         let fw = floyd_warshall(n as usize, &edges);
 
@@ -171,7 +240,11 @@ fn tier1_equals_tier2() {
         s.begin(a, b).unwrap();
         s.run(None);
         let want = GraphPath {
-            status: if s.path().is_empty() { PathStatus::NotFound } else { PathStatus::Found },
+            status: if s.path().is_empty() {
+                PathStatus::NotFound
+            } else {
+                PathStatus::Found
+            },
             cost: s.path_cost(),
             nodes: s.path(),
             algorithm: Algorithm::AStar,
@@ -181,14 +254,24 @@ fn tier1_equals_tier2() {
         };
         assert_eq!(r, want, "trial {trial}");
 
-        let opts = GraphOptions { record_expansions: true, ..GraphOptions::bidirectional() };
+        let opts = GraphOptions {
+            record_expansions: true,
+            ..GraphOptions::bidirectional()
+        };
         let r = g.find_path(a, b, &opts).unwrap();
         let mut s = BidirectionalGraphSearch::new(csr, DefaultGraphCost, ZeroGraphHeuristic);
         s.set_record_expansions(true);
         s.begin(a, b).unwrap();
         s.run(None);
-        assert_eq!((r.cost, r.nodes.clone(), r.iterations, r.expanded.clone()),
-                   (s.path_cost(), s.path(), s.iterations(), s.expansions().to_vec()));
+        assert_eq!(
+            (r.cost, r.nodes.clone(), r.iterations, r.expanded.clone()),
+            (
+                s.path_cost(),
+                s.path(),
+                s.iterations(),
+                s.expansions().to_vec()
+            )
+        );
         assert_eq!(r.cost, fw[a as usize][b as usize], "trial {trial}");
         assert_eq!(r.algorithm, Algorithm::BidirectionalDijkstra);
     }
@@ -199,13 +282,17 @@ fn concurrent_queries_on_an_unedited_graph() {
     let mut rng = Lcg(8);
     let edges = random_edges(&mut rng, 30, 120, 9);
     let g = Graph::from_edges(&edges, Some(30), false).unwrap();
-    let expected: Vec<GraphPath> =
-        (0..30).map(|v| g.find_path(0, v, &GraphOptions::default()).unwrap()).collect();
+    let expected: Vec<GraphPath> = (0..30)
+        .map(|v| g.find_path(0, v, &GraphOptions::default()).unwrap())
+        .collect();
     std::thread::scope(|scope| {
         for _ in 0..2 {
             scope.spawn(|| {
                 for v in 0..30 {
-                    assert_eq!(g.find_path(0, v, &GraphOptions::default()).unwrap(), expected[v as usize]);
+                    assert_eq!(
+                        g.find_path(0, v, &GraphOptions::default()).unwrap(),
+                        expected[v as usize]
+                    );
                 }
             });
         }

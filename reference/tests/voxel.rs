@@ -9,12 +9,21 @@ const CHUNKS_AT: usize = 8 + 12 + 1 + 4 + 32 + 4 + 255 * 8;
 
 #[test]
 fn sizes_and_indexing() {
-    assert_eq!(VoxelGrid::new(0, 1, 1, 0).unwrap_err().class(), "invalid_size");
-    assert_eq!(VoxelGrid::new(1 << 9, 1 << 9, 257, 0).unwrap_err().class(), "invalid_size");
+    assert_eq!(
+        VoxelGrid::new(0, 1, 1, 0).unwrap_err().class(),
+        "invalid_size"
+    );
+    assert_eq!(
+        VoxelGrid::new(1 << 9, 1 << 9, 257, 0).unwrap_err().class(),
+        "invalid_size"
+    );
     let mut v = VoxelGrid::new(17, 2, 1, 3).unwrap();
     assert_eq!((v.size(), v.default_area()), ((17, 2, 1), 3));
     assert_eq!(v.voxel(16, 1, 0).unwrap(), 3);
-    assert_eq!(v.set_voxel(0, 0, 1, 1).unwrap_err().class(), "cell_out_of_range");
+    assert_eq!(
+        v.set_voxel(0, 0, 1, 1).unwrap_err().class(),
+        "cell_out_of_range"
+    );
     assert!(v.voxel(0, 2, 0).unwrap_err().to_string().contains("y = 2"));
     let log: Arc<Mutex<Vec<(u32, u8, u8)>>> = Arc::default();
     let l = log.clone();
@@ -22,7 +31,15 @@ fn sizes_and_indexing() {
     v.set_voxel(16, 1, 0, 5).unwrap(); // node 16 + 17 * 1 = 33
     assert_eq!(*log.lock().unwrap(), vec![(33, 3, 5)]);
     assert_eq!(v.version(), 1);
-    assert_eq!(v.set_space(VoxelSpace { cell_size: -1.0, ..Default::default() }).unwrap_err().class(), "invalid_space");
+    assert_eq!(
+        v.set_space(VoxelSpace {
+            cell_size: -1.0,
+            ..Default::default()
+        })
+        .unwrap_err()
+        .class(),
+        "invalid_space"
+    );
 }
 
 #[test]

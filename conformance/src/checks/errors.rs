@@ -31,15 +31,33 @@ fn edges(list: &[(u32, u32, f64)]) -> Vec<(u32, u32, f64)> {
 }
 
 fn from(list: &[(u32, u32, f64)], node_count: Option<u64>, directed: bool) -> GraphOp {
-    FromEdges { edges: edges(list), node_count, directed }
+    FromEdges {
+        edges: edges(list),
+        node_count,
+        directed,
+    }
 }
 
-fn pts(points: &[[f64; 3]], explicit: &[[u32; 2]], max_distance: f64, nearest_count: u32) -> GraphOp {
-    Points { points: points.to_vec(), explicit: explicit.to_vec(), max_distance, nearest_count }
+fn pts(
+    points: &[[f64; 3]],
+    explicit: &[[u32; 2]],
+    max_distance: f64,
+    nearest_count: u32,
+) -> GraphOp {
+    Points {
+        points: points.to_vec(),
+        explicit: explicit.to_vec(),
+        max_distance,
+        nearest_count,
+    }
 }
 
 fn find(start: u32, goal: u32, landmarks: bool) -> GraphOp {
-    FindPath { start, goal, landmarks }
+    FindPath {
+        start,
+        goal,
+        landmarks,
+    }
 }
 
 /// A named script: the clause it exercises, its operations and what each must return.

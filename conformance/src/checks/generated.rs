@@ -29,13 +29,21 @@ pub fn generated_case(base: u64, index: usize) -> (String, Generated) {
     if kind == Kind::Dense {
         size = size.min(40);
     }
-    (format!("{}#{seed}", kind.name()), generate(kind, seed, size, 3))
+    (
+        format!("{}#{seed}", kind.name()),
+        generate(kind, seed, size, 3),
+    )
 }
 
 /// The directed edge list the library must build for a case (brute force for point graphs).
 pub fn oracle_edges(case: &Case) -> Vec<(u32, u32, f64)> {
     match &case.graph {
-        GraphSpec::Points { points, explicit, max_distance, nearest_count } => {
+        GraphSpec::Points {
+            points,
+            explicit,
+            max_distance,
+            nearest_count,
+        } => {
             let req = LinkRequest {
                 points: points.clone(),
                 explicit: explicit.clone(),
@@ -51,7 +59,11 @@ pub fn oracle_edges(case: &Case) -> Vec<(u32, u32, f64)> {
 
 /// The applicable variants of a case.
 pub fn applicable(case: &Case) -> Vec<Variant> {
-    Variant::ALL.iter().copied().filter(|v| v.applies_to(&case.graph)).collect()
+    Variant::ALL
+        .iter()
+        .copied()
+        .filter(|v| v.applies_to(&case.graph))
+        .collect()
 }
 
 fn oracle_problem(
@@ -67,14 +79,26 @@ fn oracle_problem(
         Outcome::Path(p) => p,
     };
     if p.algorithm != variant.algorithm() {
-        return Some(("algorithm".into(), format!("{:?}", variant.algorithm()), format!("{:?}", p.algorithm)));
+        return Some((
+            "algorithm".into(),
+            format!("{:?}", variant.algorithm()),
+            format!("{:?}", p.algorithm),
+        ));
     }
     if p.expanded.len() as u64 != p.expanded_count {
-        return Some(("expanded list length".into(), p.expanded_count.to_string(), p.expanded.len().to_string()));
+        return Some((
+            "expanded list length".into(),
+            p.expanded_count.to_string(),
+            p.expanded.len().to_string(),
+        ));
     }
     if truth.is_infinite() {
         if p.status != StatusCode::NotFound || !p.nodes.is_empty() || p.cost != f64::INFINITY {
-            return Some(("status".into(), "NotFound, no path, cost inf".into(), format!("{:?} cost {:?}", p.status, p.cost)));
+            return Some((
+                "status".into(),
+                "NotFound, no path, cost inf".into(),
+                format!("{:?} cost {:?}", p.status, p.cost),
+            ));
         }
         return None;
     }
@@ -85,7 +109,11 @@ fn oracle_problem(
         return Some(("cost".into(), format!("{truth:?}"), format!("{:?}", p.cost)));
     }
     if let Err(problem) = check_path(edges, query.0, query.1, &p.nodes, p.cost, integer) {
-        return Some(("path".into(), "a valid path of the reported cost".into(), problem));
+        return Some((
+            "path".into(),
+            "a valid path of the reported cost".into(),
+            problem,
+        ));
     }
     None
 }
@@ -99,55 +127,69 @@ pub fn run(
 ) -> Vec<Section> {
     let mut all: Vec<&dyn Implementation> = vec![reference];
     all.extend_from_slice(candidates);
-    parallel(config.oracle_graphs, config.threads, &["oracle", "differential"], |i, sections| {
-        let (name, g) = generated_case(config.seed, i);
-        let edges = oracle_edges(&g.case);
-        let n = g.case.graph.node_count();
-        let variants = applicable(&g.case);
-        let mut truth: BTreeMap<u32, Vec<f64>> = BTreeMap::new();
-        for &(s, _) in &g.queries {
-            truth.entry(s).or_insert_with(|| distances(n, &edges, s));
-        }
-        let results: Vec<Vec<Vec<Outcome>>> =
-            all.iter().map(|imp| imp.run_case(&g.case, &variants, &g.queries, RunOptions::MATRIX)).collect();
-        for (imp, result) in all.iter().zip(&results) {
-            for (vi, &variant) in variants.iter().enumerate() {
-                for (qi, &query) in g.queries.iter().enumerate() {
-                    let d = truth[&query.0][query.1 as usize];
-                    let problem = oracle_problem(&result[vi][qi], variant, query, d, &edges, g.integer_weights);
-                    sections[0].record(problem.map(|(what, expected, found)| Failure {
-                        case: Some(name.clone()),
-                        implementation: imp.name().to_string(),
-                        variant: Some(variant.name().to_string()),
-                        query: Some(qi),
-                        what,
-                        expected,
-                        found,
-                        ..Default::default()
-                    }));
+    parallel(
+        config.oracle_graphs,
+        config.threads,
+        &["oracle", "differential"],
+        |i, sections| {
+            let (name, g) = generated_case(config.seed, i);
+            let edges = oracle_edges(&g.case);
+            let n = g.case.graph.node_count();
+            let variants = applicable(&g.case);
+            let mut truth: BTreeMap<u32, Vec<f64>> = BTreeMap::new();
+            for &(s, _) in &g.queries {
+                truth.entry(s).or_insert_with(|| distances(n, &edges, s));
+            }
+            let results: Vec<Vec<Vec<Outcome>>> = all
+                .iter()
+                .map(|imp| imp.run_case(&g.case, &variants, &g.queries, RunOptions::MATRIX))
+                .collect();
+            for (imp, result) in all.iter().zip(&results) {
+                for (vi, &variant) in variants.iter().enumerate() {
+                    for (qi, &query) in g.queries.iter().enumerate() {
+                        let d = truth[&query.0][query.1 as usize];
+                        let problem = oracle_problem(
+                            &result[vi][qi],
+                            variant,
+                            query,
+                            d,
+                            &edges,
+                            g.integer_weights,
+                        );
+                        sections[0].record(problem.map(|(what, expected, found)| Failure {
+                            case: Some(name.clone()),
+                            implementation: imp.name().to_string(),
+                            variant: Some(variant.name().to_string()),
+                            query: Some(qi),
+                            what,
+                            expected,
+                            found,
+                            ..Default::default()
+                        }));
+                    }
                 }
             }
-        }
-        for (imp, result) in all.iter().zip(&results).skip(1) {
-            for (vi, &variant) in variants.iter().enumerate() {
-                for qi in 0..g.queries.len() {
-                    let diff = first_difference(&results[0][vi][qi], &result[vi][qi]);
-                    sections[1].record(diff.map(|d| Failure {
-                        case: Some(name.clone()),
-                        implementation: imp.name().to_string(),
-                        variant: Some(variant.name().to_string()),
-                        query: Some(qi),
-                        what: d.what,
-                        expected: d.expected,
-                        found: d.found,
-                        step: d.step,
-                        ..Default::default()
-                    }));
+            for (imp, result) in all.iter().zip(&results).skip(1) {
+                for (vi, &variant) in variants.iter().enumerate() {
+                    for qi in 0..g.queries.len() {
+                        let diff = first_difference(&results[0][vi][qi], &result[vi][qi]);
+                        sections[1].record(diff.map(|d| Failure {
+                            case: Some(name.clone()),
+                            implementation: imp.name().to_string(),
+                            variant: Some(variant.name().to_string()),
+                            query: Some(qi),
+                            what: d.what,
+                            expected: d.expected,
+                            found: d.found,
+                            step: d.step,
+                            ..Default::default()
+                        }));
+                    }
                 }
             }
-        }
-        if let Some(p) = progress {
-            p.inc(1);
-        }
-    })
+            if let Some(p) = progress {
+                p.inc(1);
+            }
+        },
+    )
 }

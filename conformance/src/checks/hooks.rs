@@ -6,7 +6,10 @@
 
 use super::generated::{generated_case, oracle_edges};
 use super::{parallel, Config};
-use crate::implementation::{BlockedRule, CostRule, HeuristicRule, HookCall, HookSpec, HookedQuery, HookedRun, Implementation, RunOptions};
+use crate::implementation::{
+    BlockedRule, CostRule, HeuristicRule, HookCall, HookSpec, HookedQuery, HookedRun,
+    Implementation, RunOptions,
+};
 use crate::oracle::{check_path, costs_agree, distances};
 use crate::outcome::{first_difference, AlgorithmCode, Outcome, StatusCode};
 use crate::prng::{derive_seed, SplitMix64};
@@ -19,7 +22,10 @@ use std::collections::HashSet;
 pub fn random_cost_rule(rng: &mut SplitMix64) -> CostRule {
     let m = rng.range(2, 5) as u32;
     match rng.below(7) {
-        0 => CostRule::Scale { num: rng.range(1, 4) as u32, den: rng.range(1, 4) as u32 },
+        0 => CostRule::Scale {
+            num: rng.range(1, 4) as u32,
+            den: rng.range(1, 4) as u32,
+        },
         1 => CostRule::AddConst([0.5, 1.0, 3.0][rng.below(3) as usize]),
         2 => CostRule::NanWhere(m),
         3 => CostRule::NegativeWhere(m),
@@ -32,15 +38,24 @@ pub fn random_cost_rule(rng: &mut SplitMix64) -> CostRule {
 /// A random blocked rule.
 pub fn random_blocked_rule(rng: &mut SplitMix64) -> BlockedRule {
     let modulus = rng.range(2, 7) as u32;
-    BlockedRule { modulus, residue: rng.below(modulus as u64) as u32 }
+    BlockedRule {
+        modulus,
+        residue: rng.below(modulus as u64) as u32,
+    }
 }
 
 /// A random (inconsistent) heuristic rule.
 pub fn random_heuristic_rule(rng: &mut SplitMix64) -> HeuristicRule {
     let m = rng.range(2, 6) as u32;
     match rng.below(4) {
-        0 => HeuristicRule::Mod { mul: rng.range(3, 9) as u32, modulus: rng.range(3, 11) as u32 },
-        1 => HeuristicRule::InfinityWhere { m, r: rng.below(m as u64) as u32 },
+        0 => HeuristicRule::Mod {
+            mul: rng.range(3, 9) as u32,
+            modulus: rng.range(3, 11) as u32,
+        },
+        1 => HeuristicRule::InfinityWhere {
+            m,
+            r: rng.below(m as u64) as u32,
+        },
         2 => HeuristicRule::NanWhere(m),
         _ => HeuristicRule::NegativeWhere(m),
     }
@@ -49,11 +64,17 @@ pub fn random_heuristic_rule(rng: &mut SplitMix64) -> HeuristicRule {
 /// The hook specs of case `index`: a cost rule (with or without blocking), a heuristic rule
 /// (with or without the others), and all three.
 pub fn hook_specs(rng: &mut SplitMix64) -> Vec<HookSpec> {
-    let mut a = HookSpec { cost: Some(random_cost_rule(rng)), ..Default::default() };
+    let mut a = HookSpec {
+        cost: Some(random_cost_rule(rng)),
+        ..Default::default()
+    };
     if rng.chance(0.6) {
         a.blocked = Some(random_blocked_rule(rng));
     }
-    let mut b = HookSpec { heuristic: Some(random_heuristic_rule(rng)), ..Default::default() };
+    let mut b = HookSpec {
+        heuristic: Some(random_heuristic_rule(rng)),
+        ..Default::default()
+    };
     if rng.chance(0.5) {
         b.cost = Some(random_cost_rule(rng));
     }
@@ -80,7 +101,9 @@ pub const CONFIGS: [(AlgorithmCode, bool, bool); 6] = [
 
 /// The algorithm a conforming query reports ([GRAPH.EST.AUTO]).
 pub fn expected_algorithm(case: &Case, q: &HookedQuery) -> AlgorithmCode {
-    let estimate = q.landmarks || q.hooks.heuristic.is_some() || (q.builtin_estimate && case.graph.is_points());
+    let estimate = q.landmarks
+        || q.hooks.heuristic.is_some()
+        || (q.builtin_estimate && case.graph.is_points());
     match (q.algorithm, estimate) {
         (AlgorithmCode::Astar, false) => AlgorithmCode::Dijkstra,
         (AlgorithmCode::BidirectionalAstar, false) => AlgorithmCode::BidirectionalDijkstra,
@@ -89,7 +112,10 @@ pub fn expected_algorithm(case: &Case, q: &HookedQuery) -> AlgorithmCode {
 }
 
 fn bidirectional(a: AlgorithmCode) -> bool {
-    matches!(a, AlgorithmCode::BidirectionalDijkstra | AlgorithmCode::BidirectionalAstar)
+    matches!(
+        a,
+        AlgorithmCode::BidirectionalDijkstra | AlgorithmCode::BidirectionalAstar
+    )
 }
 
 /// A short name of a hooked query's configuration for reports.
@@ -114,10 +140,15 @@ pub fn describe(q: &HookedQuery) -> String {
 }
 
 /// The first index where two hook-call logs differ, with both entries rendered.
-pub fn first_call_difference(expected: &[HookCall], found: &[HookCall]) -> Option<(usize, String, String)> {
+pub fn first_call_difference(
+    expected: &[HookCall],
+    found: &[HookCall],
+) -> Option<(usize, String, String)> {
     let show = |c: Option<&HookCall>| c.map_or("end of calls".to_string(), |c| c.to_string());
     let n = expected.len().max(found.len());
-    (0..n).find(|&i| expected.get(i) != found.get(i)).map(|i| (i, show(expected.get(i)), show(found.get(i))))
+    (0..n)
+        .find(|&i| expected.get(i) != found.get(i))
+        .map(|i| (i, show(expected.get(i)), show(found.get(i))))
 }
 
 /// Whether the oracle applies: no user heuristic, no overflow rule, no `-0.0` rule (its class is
@@ -131,10 +162,16 @@ pub fn oracle_applies(spec: &HookSpec, ran: AlgorithmCode) -> bool {
         None => true,
         Some(CostRule::Scale { num, den }) => num >= den,
         Some(CostRule::AddConst(k)) => k >= 0.0,
-        Some(CostRule::NanWhere(_) | CostRule::NegativeWhere(_) | CostRule::InfinityWhere(_)) => true,
+        Some(CostRule::NanWhere(_) | CostRule::NegativeWhere(_) | CostRule::InfinityWhere(_)) => {
+            true
+        }
         Some(CostRule::NegativeZeroWhere(_) | CostRule::MaxWhere(_)) => return false,
     };
-    monotone || matches!(ran, AlgorithmCode::Dijkstra | AlgorithmCode::BidirectionalDijkstra)
+    monotone
+        || matches!(
+            ran,
+            AlgorithmCode::Dijkstra | AlgorithmCode::BidirectionalDijkstra
+        )
 }
 
 /// The oracle's graph: blocked nodes removed, costs transformed, skipped edges dropped
@@ -142,7 +179,10 @@ pub fn oracle_applies(spec: &HookSpec, ran: AlgorithmCode) -> bool {
 pub fn transformed_edges(edges: &[(u32, u32, f64)], spec: &HookSpec) -> Vec<(u32, u32, f64)> {
     edges
         .iter()
-        .filter(|e| spec.blocked.map_or(true, |b| !b.blocked(e.0) && !b.blocked(e.1)))
+        .filter(|e| {
+            spec.blocked
+                .map_or(true, |b| !b.blocked(e.0) && !b.blocked(e.1))
+        })
         .filter_map(|&(a, b, w)| {
             let c = spec.cost.map_or(w, |r| r.cost(a, b, w));
             (!(c.is_nan() || c < 0.0 || c == f64::INFINITY)).then_some((a, b, c))
@@ -160,17 +200,30 @@ fn integer_rule(spec: &HookSpec) -> bool {
 }
 
 /// Spec properties of one hooked run that need no second implementation.
-pub fn property_problem(case: &Case, q: &HookedQuery, run: &HookedRun, edges: &HashSet<(u32, u32, u64)>) -> Option<(String, String, String)> {
+pub fn property_problem(
+    case: &Case,
+    q: &HookedQuery,
+    run: &HookedRun,
+    edges: &HashSet<(u32, u32, u64)>,
+) -> Option<(String, String, String)> {
     let p = match &run.outcome {
         Outcome::Error(c) => return Some(("kind".into(), "a result".into(), format!("error {c}"))),
         Outcome::Path(p) => p,
     };
     let ran = expected_algorithm(case, q);
     if p.algorithm != ran {
-        return Some(("algorithm [GRAPH.EST.AUTO]".into(), format!("{ran:?}"), format!("{:?}", p.algorithm)));
+        return Some((
+            "algorithm [GRAPH.EST.AUTO]".into(),
+            format!("{ran:?}"),
+            format!("{:?}", p.algorithm),
+        ));
     }
     if p.expanded.len() as u64 != p.expanded_count {
-        return Some(("expanded list length".into(), p.expanded_count.to_string(), p.expanded.len().to_string()));
+        return Some((
+            "expanded list length".into(),
+            p.expanded_count.to_string(),
+            p.expanded.len().to_string(),
+        ));
     }
     let (start, goal) = q.query;
     if let Some(rule) = q.hooks.blocked {
@@ -178,7 +231,10 @@ pub fn property_problem(case: &Case, q: &HookedQuery, run: &HookedRun, edges: &H
         if !rule.blocked(start) {
             expected_prefix.push(HookCall::Blocked(goal));
         }
-        if let Some((i, e, f)) = first_call_difference(&expected_prefix, &run.calls[..expected_prefix.len().min(run.calls.len())]) {
+        if let Some((i, e, f)) = first_call_difference(
+            &expected_prefix,
+            &run.calls[..expected_prefix.len().min(run.calls.len())],
+        ) {
             return Some((format!("hook call {i} [GRAPH.ASTAR.BLOCKED]"), e, f));
         }
         if rule.blocked(start) || rule.blocked(goal) {
@@ -198,23 +254,40 @@ pub fn property_problem(case: &Case, q: &HookedQuery, run: &HookedRun, edges: &H
             }
         }
         if p.nodes.iter().any(|&n| rule.blocked(n)) {
-            return Some(("path [GRAPH.T1.BLOCKED]".into(), "no blocked node".into(), format!("{:?}", p.nodes)));
+            return Some((
+                "path [GRAPH.T1.BLOCKED]".into(),
+                "no blocked node".into(),
+                format!("{:?}", p.nodes),
+            ));
         }
     }
-    let dijkstra = matches!(ran, AlgorithmCode::Dijkstra | AlgorithmCode::BidirectionalDijkstra);
+    let dijkstra = matches!(
+        ran,
+        AlgorithmCode::Dijkstra | AlgorithmCode::BidirectionalDijkstra
+    );
     for (i, call) in run.calls.iter().enumerate() {
         match *call {
             HookCall::Heuristic(..) if dijkstra => {
-                return Some((format!("hook call {i} [GRAPH.EST.AUTO]"), "no heuristic call in a Dijkstra search".into(), call.to_string()));
+                return Some((
+                    format!("hook call {i} [GRAPH.EST.AUTO]"),
+                    "no heuristic call in a Dijkstra search".into(),
+                    call.to_string(),
+                ));
             }
             HookCall::EdgeCost(a, b, w) => {
                 if !edges.contains(&(a, b, w)) {
-                    return Some((format!("hook call {i}"), "edge_cost of an edge of the graph".into(), call.to_string()));
+                    return Some((
+                        format!("hook call {i}"),
+                        "edge_cost of an edge of the graph".into(),
+                        call.to_string(),
+                    ));
                 }
                 if let Some(rule) = q.hooks.blocked {
                     let before = if i > 0 { Some(run.calls[i - 1]) } else { None };
                     let ok = match before {
-                        Some(HookCall::Blocked(x)) => (x == b || (bidirectional(ran) && x == a)) && !rule.blocked(x),
+                        Some(HookCall::Blocked(x)) => {
+                            (x == b || (bidirectional(ran) && x == a)) && !rule.blocked(x)
+                        }
                         _ => false,
                     };
                     if !ok {
@@ -233,106 +306,161 @@ pub fn property_problem(case: &Case, q: &HookedQuery, run: &HookedRun, edges: &H
     None
 }
 
-fn oracle_problem(truth: f64, q: &HookedQuery, run: &HookedRun, edges: &[(u32, u32, f64)], integer: bool) -> Option<(String, String, String)> {
-    let Outcome::Path(p) = &run.outcome else { return None };
+fn oracle_problem(
+    truth: f64,
+    q: &HookedQuery,
+    run: &HookedRun,
+    edges: &[(u32, u32, f64)],
+    integer: bool,
+) -> Option<(String, String, String)> {
+    let Outcome::Path(p) = &run.outcome else {
+        return None;
+    };
     if truth.is_infinite() {
         if p.status != StatusCode::NotFound || !p.nodes.is_empty() || p.cost != f64::INFINITY {
-            return Some(("oracle status".into(), "NotFound, no path, cost inf".into(), format!("{:?} cost {:?}", p.status, p.cost)));
+            return Some((
+                "oracle status".into(),
+                "NotFound, no path, cost inf".into(),
+                format!("{:?} cost {:?}", p.status, p.cost),
+            ));
         }
         return None;
     }
     if p.status != StatusCode::Found {
-        return Some(("oracle status".into(), "Found".into(), format!("{:?}", p.status)));
+        return Some((
+            "oracle status".into(),
+            "Found".into(),
+            format!("{:?}", p.status),
+        ));
     }
     if !costs_agree(truth, p.cost, integer) {
-        return Some(("oracle cost".into(), format!("{truth:?}"), format!("{:?}", p.cost)));
+        return Some((
+            "oracle cost".into(),
+            format!("{truth:?}"),
+            format!("{:?}", p.cost),
+        ));
     }
     if let Err(problem) = check_path(edges, q.query.0, q.query.1, &p.nodes, p.cost, integer) {
-        return Some(("oracle path".into(), "a valid path of the reported cost".into(), problem));
+        return Some((
+            "oracle path".into(),
+            "a valid path of the reported cost".into(),
+            problem,
+        ));
     }
     None
 }
 
 /// Runs the section.
-pub fn run(all: &[&dyn Implementation], config: &Config, progress: Option<&ProgressBar>) -> Section {
+pub fn run(
+    all: &[&dyn Implementation],
+    config: &Config,
+    progress: Option<&ProgressBar>,
+) -> Section {
     let base = derive_seed(config.seed, 0x400C5);
-    let mut sections = parallel(config.hook_graphs, config.threads, &["hooks"], |i, sections| {
-        let s = &mut sections[0];
-        let (name, g) = generated_case(base, i);
-        let mut rng = SplitMix64::new(derive_seed(base ^ 0xB10C, i as u64));
-        let specs = hook_specs(&mut rng);
-        let n = g.case.graph.node_count();
-        let edges = oracle_edges(&g.case);
-        let edge_set: HashSet<(u32, u32, u64)> = edges.iter().map(|&(a, b, w)| (a, b, w.to_bits())).collect();
-        for spec in &specs {
-            let transformed = transformed_edges(&edges, spec);
-            let integer = g.integer_weights && integer_rule(spec);
-            let mut truth: std::collections::BTreeMap<u32, Vec<f64>> = Default::default();
-            for &(algorithm, landmarks, builtin) in &CONFIGS {
-                if builtin && !g.case.graph.is_points() && !landmarks {
-                    continue;
-                }
-                for (qi, &query) in g.queries.iter().enumerate() {
-                    let q = HookedQuery {
-                        algorithm,
-                        landmarks,
-                        builtin_estimate: builtin,
-                        hooks: *spec,
-                        query,
-                        opts: RunOptions::MATRIX,
-                    };
-                    let runs: Vec<HookedRun> = all.iter().map(|imp| imp.run_hooked(&g.case, &q)).collect();
-                    let ran = expected_algorithm(&g.case, &q);
-                    let use_oracle = oracle_applies(spec, ran);
-                    for (imp, r) in all.iter().zip(&runs) {
-                        let fail = |what: String, expected: String, found: String| Failure {
-                            case: Some(name.clone()),
-                            implementation: imp.name().to_string(),
-                            variant: Some(describe(&q)),
-                            query: Some(qi),
-                            what,
-                            expected,
-                            found,
-                            ..Default::default()
-                        };
-                        s.record(property_problem(&g.case, &q, r, &edge_set).map(|(w, e, f)| fail(w, e, f)));
-                        if use_oracle {
-                            let blocked_end = spec.blocked.is_some_and(|b| b.blocked(query.0) || b.blocked(query.1));
-                            let d = if blocked_end {
-                                f64::INFINITY
-                            } else {
-                                truth.entry(query.0).or_insert_with(|| distances(n, &transformed, query.0))[query.1 as usize]
-                            };
-                            s.record(oracle_problem(d, &q, r, &transformed, integer).map(|(w, e, f)| fail(w, e, f)));
-                        }
+    let mut sections = parallel(
+        config.hook_graphs,
+        config.threads,
+        &["hooks"],
+        |i, sections| {
+            let s = &mut sections[0];
+            let (name, g) = generated_case(base, i);
+            let mut rng = SplitMix64::new(derive_seed(base ^ 0xB10C, i as u64));
+            let specs = hook_specs(&mut rng);
+            let n = g.case.graph.node_count();
+            let edges = oracle_edges(&g.case);
+            let edge_set: HashSet<(u32, u32, u64)> =
+                edges.iter().map(|&(a, b, w)| (a, b, w.to_bits())).collect();
+            for spec in &specs {
+                let transformed = transformed_edges(&edges, spec);
+                let integer = g.integer_weights && integer_rule(spec);
+                let mut truth: std::collections::BTreeMap<u32, Vec<f64>> = Default::default();
+                for &(algorithm, landmarks, builtin) in &CONFIGS {
+                    if builtin && !g.case.graph.is_points() && !landmarks {
+                        continue;
                     }
-                    for (imp, r) in all.iter().zip(&runs).skip(1) {
-                        let fail = |what: String, expected: String, found: String, step: Option<usize>| Failure {
-                            case: Some(name.clone()),
-                            implementation: imp.name().to_string(),
-                            variant: Some(describe(&q)),
-                            query: Some(qi),
-                            what,
-                            expected,
-                            found,
-                            step,
-                            ..Default::default()
+                    for (qi, &query) in g.queries.iter().enumerate() {
+                        let q = HookedQuery {
+                            algorithm,
+                            landmarks,
+                            builtin_estimate: builtin,
+                            hooks: *spec,
+                            query,
+                            opts: RunOptions::MATRIX,
                         };
-                        s.record(
-                            first_call_difference(&runs[0].calls, &r.calls)
-                                .map(|(i, e, f)| fail(format!("hook call {i} vs {}", all[0].name()), e, f, None)),
-                        );
-                        s.record(
-                            first_difference(&runs[0].outcome, &r.outcome)
-                                .map(|d| fail(format!("outcome vs {}: {}", all[0].name(), d.what), d.expected, d.found, d.step)),
-                        );
+                        let runs: Vec<HookedRun> =
+                            all.iter().map(|imp| imp.run_hooked(&g.case, &q)).collect();
+                        let ran = expected_algorithm(&g.case, &q);
+                        let use_oracle = oracle_applies(spec, ran);
+                        for (imp, r) in all.iter().zip(&runs) {
+                            let fail = |what: String, expected: String, found: String| Failure {
+                                case: Some(name.clone()),
+                                implementation: imp.name().to_string(),
+                                variant: Some(describe(&q)),
+                                query: Some(qi),
+                                what,
+                                expected,
+                                found,
+                                ..Default::default()
+                            };
+                            s.record(
+                                property_problem(&g.case, &q, r, &edge_set)
+                                    .map(|(w, e, f)| fail(w, e, f)),
+                            );
+                            if use_oracle {
+                                let blocked_end = spec
+                                    .blocked
+                                    .is_some_and(|b| b.blocked(query.0) || b.blocked(query.1));
+                                let d = if blocked_end {
+                                    f64::INFINITY
+                                } else {
+                                    truth
+                                        .entry(query.0)
+                                        .or_insert_with(|| distances(n, &transformed, query.0))
+                                        [query.1 as usize]
+                                };
+                                s.record(
+                                    oracle_problem(d, &q, r, &transformed, integer)
+                                        .map(|(w, e, f)| fail(w, e, f)),
+                                );
+                            }
+                        }
+                        for (imp, r) in all.iter().zip(&runs).skip(1) {
+                            let fail =
+                                |what: String,
+                                 expected: String,
+                                 found: String,
+                                 step: Option<usize>| Failure {
+                                    case: Some(name.clone()),
+                                    implementation: imp.name().to_string(),
+                                    variant: Some(describe(&q)),
+                                    query: Some(qi),
+                                    what,
+                                    expected,
+                                    found,
+                                    step,
+                                    ..Default::default()
+                                };
+                            s.record(first_call_difference(&runs[0].calls, &r.calls).map(
+                                |(i, e, f)| {
+                                    fail(format!("hook call {i} vs {}", all[0].name()), e, f, None)
+                                },
+                            ));
+                            s.record(first_difference(&runs[0].outcome, &r.outcome).map(|d| {
+                                fail(
+                                    format!("outcome vs {}: {}", all[0].name(), d.what),
+                                    d.expected,
+                                    d.found,
+                                    d.step,
+                                )
+                            }));
+                        }
                     }
                 }
             }
-        }
-        if let Some(p) = progress {
-            p.inc(1);
-        }
-    });
+            if let Some(p) = progress {
+                p.inc(1);
+            }
+        },
+    );
     sections.remove(0)
 }

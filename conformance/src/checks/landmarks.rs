@@ -47,16 +47,33 @@ pub fn mutations(valid: &[u8], rng: &mut SplitMix64) -> Vec<Mutation> {
     let table_at = HEADER + 4 * k as usize;
     let entries = (2 * k * n) as usize;
     let expected_len = |kk: u64| HEADER as u64 + 4 * kk + 16 * kk * n;
-    let err = |class: &str, offset: usize| OplmError { class: class.to_string(), offset };
+    let err = |class: &str, offset: usize| OplmError {
+        class: class.to_string(),
+        offset,
+    };
     let mut out: Vec<Mutation> = Vec::new();
-    let mut push = |name: String, bytes: Vec<u8>, expected: OplmError| out.push(Mutation { name, bytes, expected });
+    let mut push = |name: String, bytes: Vec<u8>, expected: OplmError| {
+        out.push(Mutation {
+            name,
+            bytes,
+            expected,
+        })
+    };
 
     for cut in [0usize, 1, HEADER - 1] {
-        push(format!("truncated to {cut} bytes"), valid[..cut].to_vec(), err("truncated", cut));
+        push(
+            format!("truncated to {cut} bytes"),
+            valid[..cut].to_vec(),
+            err("truncated", cut),
+        );
     }
     for cut in [HEADER, table_at, len - 1] {
         if cut < len && cut >= HEADER {
-            push(format!("truncated to {cut} bytes"), valid[..cut].to_vec(), err("length_mismatch", cut));
+            push(
+                format!("truncated to {cut} bytes"),
+                valid[..cut].to_vec(),
+                err("length_mismatch", cut),
+            );
         }
     }
     let mut b = valid.to_vec();
@@ -73,37 +90,65 @@ pub fn mutations(valid: &[u8], rng: &mut SplitMix64) -> Vec<Mutation> {
     for v in [n as u32 + 1, n as u32 - 1, u32::MAX] {
         let mut b = valid.to_vec();
         wr32(&mut b, 8, v);
-        push(format!("node count {}", v as i32), b, err("node_count_mismatch", 8));
+        push(
+            format!("node count {}", v as i32),
+            b,
+            err("node_count_mismatch", 8),
+        );
     }
     for v in [0u32, n as u32 + 1, u32::MAX, i32::MAX as u32] {
         let mut b = valid.to_vec();
         wr32(&mut b, 12, v);
-        push(format!("landmark count {}", v as i32), b, err("count_out_of_range", 12));
+        push(
+            format!("landmark count {}", v as i32),
+            b,
+            err("count_out_of_range", 12),
+        );
     }
     if k >= 2 {
         let mut b = valid.to_vec();
         wr32(&mut b, 12, k as u32 - 1);
-        push("landmark count one less".into(), b, err("length_mismatch", expected_len(k - 1) as usize));
+        push(
+            "landmark count one less".into(),
+            b,
+            err("length_mismatch", expected_len(k - 1) as usize),
+        );
     }
     if k < n {
         let mut b = valid.to_vec();
         wr32(&mut b, 12, k as u32 + 1);
-        push("landmark count one more".into(), b, err("length_mismatch", len));
+        push(
+            "landmark count one more".into(),
+            b,
+            err("length_mismatch", len),
+        );
     }
     let mut b = valid.to_vec();
     b[16 + rng.below(8) as usize] ^= 1 << rng.below(8);
-    push("fingerprint altered".into(), b, err("fingerprint_mismatch", 16));
+    push(
+        "fingerprint altered".into(),
+        b,
+        err("fingerprint_mismatch", 16),
+    );
     let last = (k - 1) as usize;
     for (slot, v) in [(0usize, n as u32), (last, u32::MAX)] {
         let mut b = valid.to_vec();
         wr32(&mut b, ids_at + 4 * slot, v);
-        push(format!("landmark id {slot} = {}", v as i32), b, err("index_out_of_range", ids_at + 4 * slot));
+        push(
+            format!("landmark id {slot} = {}", v as i32),
+            b,
+            err("index_out_of_range", ids_at + 4 * slot),
+        );
     }
     if k >= 2 {
         let mut b = valid.to_vec();
         let first = rd32(valid, ids_at);
         wr32(&mut b, ids_at + 4 * last, first);
-        push("duplicate landmark id".into(), b, err("duplicate_node", ids_at + 4 * last));
+        push(
+            "duplicate landmark id".into(),
+            b,
+            err("duplicate_node", ids_at + 4 * last),
+        );
     }
     for (name, bits) in [
         ("NaN", f64::NAN.to_bits()),
@@ -114,7 +159,11 @@ pub fn mutations(valid: &[u8], rng: &mut SplitMix64) -> Vec<Mutation> {
         let e = rng.below(entries as u64) as usize;
         let mut b = valid.to_vec();
         wr64(&mut b, table_at + 8 * e, bits);
-        push(format!("table entry {e} = {name}"), b, err("bad_distance", table_at + 8 * e));
+        push(
+            format!("table entry {e} = {name}"),
+            b,
+            err("bad_distance", table_at + 8 * e),
+        );
     }
     let l = rng.below(k) as usize;
     let id = rd32(valid, ids_at + 4 * l) as usize;
@@ -123,7 +172,11 @@ pub fn mutations(valid: &[u8], rng: &mut SplitMix64) -> Vec<Mutation> {
         let mut b = valid.to_vec();
         wr64(&mut b, table_at + 8 * e, value.to_bits());
         let which = if side == 0 { "forward" } else { "backward" };
-        push(format!("{which} self distance of landmark {l} = {value}"), b, err("self_distance", table_at + 8 * e));
+        push(
+            format!("{which} self distance of landmark {l} = {value}"),
+            b,
+            err("self_distance", table_at + 8 * e),
+        );
     }
     out
 }
@@ -139,78 +192,134 @@ pub fn landmark_case(base: u64, index: usize) -> (String, Case, Vec<(u32, u32, f
 }
 
 /// Runs the section.
-pub fn run(all: &[&dyn Implementation], config: &Config, progress: Option<&ProgressBar>) -> Section {
-    let mut sections = parallel(config.landmark_graphs, config.threads, &["landmarks"], |i, sections| {
-        let s = &mut sections[0];
-        let (name, case, edges) = landmark_case(config.seed, i);
-        let n = case.graph.node_count();
-        let truth: Vec<Vec<f64>> = (0..n as u32).map(|u| distances(n, &edges, u)).collect();
-        let pairs: Vec<(u32, u32)> = (0..n as u32).flat_map(|u| (0..n as u32).map(move |v| (u, v))).collect();
-        let fail = |imp: &dyn Implementation, what: &str, expected: String, found: String| Failure {
-            case: Some(name.clone()),
-            implementation: imp.name().to_string(),
-            what: what.to_string(),
-            expected,
-            found,
-            ..Default::default()
-        };
-        let mut reference_bytes: Option<Vec<u8>> = None;
-        for (which, imp) in all.iter().enumerate() {
-            let bytes = match imp.build_landmarks(&case) {
-                Ok(b) => b,
-                Err(class) => {
-                    s.fail(fail(*imp, "build_landmarks", "a table".into(), format!("error {class}")));
-                    continue;
-                }
-            };
-            // Byte equality with the reference's table.
-            if which == 0 {
-                reference_bytes = Some(bytes.clone());
-            } else if let Some(r) = &reference_bytes {
-                s.record((r != &bytes).then(|| fail(*imp, "OPLM bytes", sha256_hex(r), sha256_hex(&bytes))));
-            }
-            // Admissibility and consistency.
-            match imp.lower_bounds(&case, &pairs) {
-                Err(class) => s.fail(fail(*imp, "lower_bounds", "bounds".into(), format!("error {class}"))),
-                Ok(lb) => {
-                    let at = |u: u32, v: u32| lb[u as usize * n + v as usize];
-                    let bad = pairs.iter().find(|&&(u, v)| !(at(u, v) <= truth[u as usize][v as usize]));
-                    s.record(bad.map(|&(u, v)| {
-                        fail(*imp, &format!("lower_bound({u}, {v}) <= d"), format!("<= {:?}", truth[u as usize][v as usize]), format!("{:?}", at(u, v)))
-                    }));
-                    let mut rng = SplitMix64::new(i as u64);
-                    let targets: Vec<u32> = (0..5).map(|_| rng.below(n as u64) as u32).collect();
-                    let bad = edges.iter().flat_map(|e| targets.iter().map(move |&t| (*e, t))).find(|&((u, v, w), t)| !(at(u, t) <= w + at(v, t)));
-                    s.record(bad.map(|((u, v, w), t)| {
-                        fail(*imp, &format!("consistency lb({u},{t}) <= w({u},{v}) + lb({v},{t})"), format!("<= {:?}", w + at(v, t)), format!("{:?}", at(u, t)))
-                    }));
-                }
-            }
-            // Round trip.
-            let again = imp.deserialize_oplm(&case, &bytes);
-            s.record(match again {
-                Ok(b) if b == bytes => None,
-                Ok(b) => Some(fail(*imp, "OPLM round trip", sha256_hex(&bytes), sha256_hex(&b))),
-                Err(e) => Some(fail(*imp, "OPLM round trip", "accepted".into(), format!("{} at {}", e.class, e.offset))),
-            });
-            // Hostile bytes, mutated from the implementation's own table with the same draws
-            // (identical tables give identical mutations; a wrong table fails "OPLM bytes" above).
-            let mut rng = SplitMix64::new(derive_seed(config.seed, i as u64));
-            for m in mutations(&bytes, &mut rng) {
-                let got = imp.deserialize_oplm(&case, &m.bytes);
-                let problem = match got {
-                    Err(e) if e == m.expected => None,
-                    Err(e) => Some(format!("{} at {}", e.class, e.offset)),
-                    Ok(_) => Some("accepted".to_string()),
+pub fn run(
+    all: &[&dyn Implementation],
+    config: &Config,
+    progress: Option<&ProgressBar>,
+) -> Section {
+    let mut sections = parallel(
+        config.landmark_graphs,
+        config.threads,
+        &["landmarks"],
+        |i, sections| {
+            let s = &mut sections[0];
+            let (name, case, edges) = landmark_case(config.seed, i);
+            let n = case.graph.node_count();
+            let truth: Vec<Vec<f64>> = (0..n as u32).map(|u| distances(n, &edges, u)).collect();
+            let pairs: Vec<(u32, u32)> = (0..n as u32)
+                .flat_map(|u| (0..n as u32).map(move |v| (u, v)))
+                .collect();
+            let fail =
+                |imp: &dyn Implementation, what: &str, expected: String, found: String| Failure {
+                    case: Some(name.clone()),
+                    implementation: imp.name().to_string(),
+                    what: what.to_string(),
+                    expected,
+                    found,
+                    ..Default::default()
                 };
-                s.record(problem.map(|found| {
-                    fail(*imp, &format!("hostile OPLM ({})", m.name), format!("{} at {}", m.expected.class, m.expected.offset), found)
-                }));
+            let mut reference_bytes: Option<Vec<u8>> = None;
+            for (which, imp) in all.iter().enumerate() {
+                let bytes = match imp.build_landmarks(&case) {
+                    Ok(b) => b,
+                    Err(class) => {
+                        s.fail(fail(
+                            *imp,
+                            "build_landmarks",
+                            "a table".into(),
+                            format!("error {class}"),
+                        ));
+                        continue;
+                    }
+                };
+                // Byte equality with the reference's table.
+                if which == 0 {
+                    reference_bytes = Some(bytes.clone());
+                } else if let Some(r) = &reference_bytes {
+                    s.record(
+                        (r != &bytes)
+                            .then(|| fail(*imp, "OPLM bytes", sha256_hex(r), sha256_hex(&bytes))),
+                    );
+                }
+                // Admissibility and consistency.
+                match imp.lower_bounds(&case, &pairs) {
+                    Err(class) => s.fail(fail(
+                        *imp,
+                        "lower_bounds",
+                        "bounds".into(),
+                        format!("error {class}"),
+                    )),
+                    Ok(lb) => {
+                        let at = |u: u32, v: u32| lb[u as usize * n + v as usize];
+                        let bad = pairs
+                            .iter()
+                            .find(|&&(u, v)| !(at(u, v) <= truth[u as usize][v as usize]));
+                        s.record(bad.map(|&(u, v)| {
+                            fail(
+                                *imp,
+                                &format!("lower_bound({u}, {v}) <= d"),
+                                format!("<= {:?}", truth[u as usize][v as usize]),
+                                format!("{:?}", at(u, v)),
+                            )
+                        }));
+                        let mut rng = SplitMix64::new(i as u64);
+                        let targets: Vec<u32> =
+                            (0..5).map(|_| rng.below(n as u64) as u32).collect();
+                        let bad = edges
+                            .iter()
+                            .flat_map(|e| targets.iter().map(move |&t| (*e, t)))
+                            .find(|&((u, v, w), t)| !(at(u, t) <= w + at(v, t)));
+                        s.record(bad.map(|((u, v, w), t)| {
+                            fail(
+                                *imp,
+                                &format!("consistency lb({u},{t}) <= w({u},{v}) + lb({v},{t})"),
+                                format!("<= {:?}", w + at(v, t)),
+                                format!("{:?}", at(u, t)),
+                            )
+                        }));
+                    }
+                }
+                // Round trip.
+                let again = imp.deserialize_oplm(&case, &bytes);
+                s.record(match again {
+                    Ok(b) if b == bytes => None,
+                    Ok(b) => Some(fail(
+                        *imp,
+                        "OPLM round trip",
+                        sha256_hex(&bytes),
+                        sha256_hex(&b),
+                    )),
+                    Err(e) => Some(fail(
+                        *imp,
+                        "OPLM round trip",
+                        "accepted".into(),
+                        format!("{} at {}", e.class, e.offset),
+                    )),
+                });
+                // Hostile bytes, mutated from the implementation's own table with the same draws
+                // (identical tables give identical mutations; a wrong table fails "OPLM bytes" above).
+                let mut rng = SplitMix64::new(derive_seed(config.seed, i as u64));
+                for m in mutations(&bytes, &mut rng) {
+                    let got = imp.deserialize_oplm(&case, &m.bytes);
+                    let problem = match got {
+                        Err(e) if e == m.expected => None,
+                        Err(e) => Some(format!("{} at {}", e.class, e.offset)),
+                        Ok(_) => Some("accepted".to_string()),
+                    };
+                    s.record(problem.map(|found| {
+                        fail(
+                            *imp,
+                            &format!("hostile OPLM ({})", m.name),
+                            format!("{} at {}", m.expected.class, m.expected.offset),
+                            found,
+                        )
+                    }));
+                }
             }
-        }
-        if let Some(p) = progress {
-            p.inc(1);
-        }
-    });
+            if let Some(p) = progress {
+                p.inc(1);
+            }
+        },
+    );
     sections.remove(0)
 }

@@ -19,7 +19,13 @@ pub fn link_case(base: u64, index: usize) -> (String, LinkRequest) {
     let three_d = rng.chance(0.25);
     let points: Vec<[f64; 3]> = (0..n)
         .map(|_| {
-            let mut c = || if grid { rng.below(side as u64 / 5 + 2) as f64 * 5.0 } else { rng.unit() * side };
+            let mut c = || {
+                if grid {
+                    rng.below(side as u64 / 5 + 2) as f64 * 5.0
+                } else {
+                    rng.unit() * side
+                }
+            };
             [c(), c(), if three_d { c() } else { 0.0 }]
         })
         .collect();
@@ -31,10 +37,27 @@ pub fn link_case(base: u64, index: usize) -> (String, LinkRequest) {
         "both" => (radius, rng.range(1, 5) as u32),
         _ => (0.0, 0),
     };
-    let explicit_count = if mode == "explicit" { n * 2 } else { rng.below(4) as usize };
-    let explicit = (0..explicit_count).map(|_| [rng.below(n as u64) as u32, rng.below(n as u64) as u32]).collect();
-    let rule = rng.chance(0.6).then_some(LinkRule::RejectIndexSumMultipleOf(5));
-    (format!("points_{mode}#{seed}"), LinkRequest { points, explicit, max_distance, nearest_count, rule })
+    let explicit_count = if mode == "explicit" {
+        n * 2
+    } else {
+        rng.below(4) as usize
+    };
+    let explicit = (0..explicit_count)
+        .map(|_| [rng.below(n as u64) as u32, rng.below(n as u64) as u32])
+        .collect();
+    let rule = rng
+        .chance(0.6)
+        .then_some(LinkRule::RejectIndexSumMultipleOf(5));
+    (
+        format!("points_{mode}#{seed}"),
+        LinkRequest {
+            points,
+            explicit,
+            max_distance,
+            nearest_count,
+            rule,
+        },
+    )
 }
 
 fn position_pairs(req: &LinkRequest, result: &LinkResult) -> Vec<[u64; 6]> {
@@ -55,7 +78,11 @@ fn position_pairs(req: &LinkRequest, result: &LinkResult) -> Vec<[u64; 6]> {
 }
 
 fn describe_edges(r: &LinkResult) -> String {
-    format!("{} edges, {} link_valid calls", r.edges.len(), r.calls.len())
+    format!(
+        "{} edges, {} link_valid calls",
+        r.edges.len(),
+        r.calls.len()
+    )
 }
 
 fn first_edge_difference(a: &LinkResult, b: &LinkResult) -> Option<(String, String, String)> {
@@ -74,7 +101,11 @@ fn first_edge_difference(a: &LinkResult, b: &LinkResult) -> Option<(String, Stri
     let n = a.calls.len().max(b.calls.len());
     for i in 0..n {
         if a.calls.get(i) != b.calls.get(i) {
-            return Some((format!("link_valid call {i}"), format!("{:?}", a.calls.get(i)), format!("{:?}", b.calls.get(i))));
+            return Some((
+                format!("link_valid call {i}"),
+                format!("{:?}", a.calls.get(i)),
+                format!("{:?}", b.calls.get(i)),
+            ));
         }
     }
     None
@@ -95,73 +126,136 @@ fn bad_requests() -> Vec<(&'static str, LinkRequest, BuildFailure)> {
         r
     };
     vec![
-        ("coordinate beyond 2^21", with(&|r| r.points[1][1] = 2_097_153.0), BuildFailure::new("coordinate_out_of_range", Some(1))),
-        ("NaN coordinate", with(&|r| r.points[2][2] = f64::NAN), BuildFailure::new("coordinate_out_of_range", Some(2))),
-        ("max_distance below 2^-30", with(&|r| r.max_distance = 1e-10), BuildFailure::new("invalid_max_distance", None)),
-        ("negative max_distance", with(&|r| r.max_distance = -1.0), BuildFailure::new("invalid_max_distance", None)),
-        ("explicit link out of range", with(&|r| r.explicit = vec![[0, 1], [1, 3]]), BuildFailure::new("link_out_of_range", Some(1))),
+        (
+            "coordinate beyond 2^21",
+            with(&|r| r.points[1][1] = 2_097_153.0),
+            BuildFailure::new("coordinate_out_of_range", Some(1)),
+        ),
+        (
+            "NaN coordinate",
+            with(&|r| r.points[2][2] = f64::NAN),
+            BuildFailure::new("coordinate_out_of_range", Some(2)),
+        ),
+        (
+            "max_distance below 2^-30",
+            with(&|r| r.max_distance = 1e-10),
+            BuildFailure::new("invalid_max_distance", None),
+        ),
+        (
+            "negative max_distance",
+            with(&|r| r.max_distance = -1.0),
+            BuildFailure::new("invalid_max_distance", None),
+        ),
+        (
+            "explicit link out of range",
+            with(&|r| r.explicit = vec![[0, 1], [1, 3]]),
+            BuildFailure::new("link_out_of_range", Some(1)),
+        ),
     ]
 }
 
 /// Runs the section.
-pub fn run(all: &[&dyn Implementation], config: &Config, progress: Option<&ProgressBar>) -> Section {
-    let mut sections = parallel(config.link_sets, config.threads, &["links"], |i, sections| {
-        let s = &mut sections[0];
-        let (name, req) = link_case(config.seed, i);
-        let expected = build_links(&req);
-        let mut rng = SplitMix64::new(derive_seed(config.seed, i as u64 ^ 0xBEEF));
-        let mut perm: Vec<u32> = (0..req.points.len() as u32).collect();
-        rng.shuffle(&mut perm);
-        // Point perm[j] of the original becomes point j of the shuffled set.
-        let mut inverse = vec![0u32; perm.len()];
-        for (j, &p) in perm.iter().enumerate() {
-            inverse[p as usize] = j as u32;
-        }
-        let shuffled = LinkRequest {
-            points: perm.iter().map(|&p| req.points[p as usize]).collect(),
-            explicit: req.explicit.iter().map(|l| [inverse[l[0] as usize], inverse[l[1] as usize]]).collect(),
-            rule: None,
-            ..req.clone()
-        };
-        let unruled = LinkRequest { rule: None, ..req.clone() };
-        let permutation_applies = req.nearest_count == 0 || !has_distance_ties(&req.points);
-        for imp in all {
-            let fail = |what: String, expected: String, found: String| Failure {
-                case: Some(name.clone()),
-                implementation: imp.name().to_string(),
-                what,
-                expected,
-                found,
-                ..Default::default()
+pub fn run(
+    all: &[&dyn Implementation],
+    config: &Config,
+    progress: Option<&ProgressBar>,
+) -> Section {
+    let mut sections = parallel(
+        config.link_sets,
+        config.threads,
+        &["links"],
+        |i, sections| {
+            let s = &mut sections[0];
+            let (name, req) = link_case(config.seed, i);
+            let expected = build_links(&req);
+            let mut rng = SplitMix64::new(derive_seed(config.seed, i as u64 ^ 0xBEEF));
+            let mut perm: Vec<u32> = (0..req.points.len() as u32).collect();
+            rng.shuffle(&mut perm);
+            // Point perm[j] of the original becomes point j of the shuffled set.
+            let mut inverse = vec![0u32; perm.len()];
+            for (j, &p) in perm.iter().enumerate() {
+                inverse[p as usize] = j as u32;
+            }
+            let shuffled = LinkRequest {
+                points: perm.iter().map(|&p| req.points[p as usize]).collect(),
+                explicit: req
+                    .explicit
+                    .iter()
+                    .map(|l| [inverse[l[0] as usize], inverse[l[1] as usize]])
+                    .collect(),
+                rule: None,
+                ..req.clone()
             };
-            match imp.build_links(&req) {
-                Err(class) => s.fail(fail("build_links".into(), describe_edges(&expected), format!("error {class}"))),
-                Ok(got) => s.record(first_edge_difference(&expected, &got).map(|(w, e, f)| fail(w, e, f))),
-            }
-            if permutation_applies {
-                let problem = match (imp.build_links(&unruled), imp.build_links(&shuffled)) {
-                    (Ok(a), Ok(b)) => {
-                        let (pa, pb) = (position_pairs(&unruled, &a), position_pairs(&shuffled, &b));
-                        (pa != pb).then(|| format!("{} position pairs after shuffling, {} before", pb.len(), pa.len()))
-                    }
-                    (a, b) => Some(format!("errors: {:?} / {:?}", a.err(), b.err())),
+            let unruled = LinkRequest {
+                rule: None,
+                ..req.clone()
+            };
+            let permutation_applies = req.nearest_count == 0 || !has_distance_ties(&req.points);
+            for imp in all {
+                let fail = |what: String, expected: String, found: String| Failure {
+                    case: Some(name.clone()),
+                    implementation: imp.name().to_string(),
+                    what,
+                    expected,
+                    found,
+                    ..Default::default()
                 };
-                s.record(problem.map(|f| fail("permutation stability".into(), "the same links as position pairs".into(), f)));
-            }
-            if i == 0 {
-                for (what, bad, expected) in bad_requests() {
-                    let got = imp.build_links(&bad);
-                    s.record(match got {
-                        Err(c) if c == expected => None,
-                        Err(c) => Some(fail(format!("rejects {what}"), expected.to_string(), c.to_string())),
-                        Ok(r) => Some(fail(format!("rejects {what}"), expected.to_string(), describe_edges(&r))),
-                    });
+                match imp.build_links(&req) {
+                    Err(class) => s.fail(fail(
+                        "build_links".into(),
+                        describe_edges(&expected),
+                        format!("error {class}"),
+                    )),
+                    Ok(got) => s.record(
+                        first_edge_difference(&expected, &got).map(|(w, e, f)| fail(w, e, f)),
+                    ),
+                }
+                if permutation_applies {
+                    let problem = match (imp.build_links(&unruled), imp.build_links(&shuffled)) {
+                        (Ok(a), Ok(b)) => {
+                            let (pa, pb) =
+                                (position_pairs(&unruled, &a), position_pairs(&shuffled, &b));
+                            (pa != pb).then(|| {
+                                format!(
+                                    "{} position pairs after shuffling, {} before",
+                                    pb.len(),
+                                    pa.len()
+                                )
+                            })
+                        }
+                        (a, b) => Some(format!("errors: {:?} / {:?}", a.err(), b.err())),
+                    };
+                    s.record(problem.map(|f| {
+                        fail(
+                            "permutation stability".into(),
+                            "the same links as position pairs".into(),
+                            f,
+                        )
+                    }));
+                }
+                if i == 0 {
+                    for (what, bad, expected) in bad_requests() {
+                        let got = imp.build_links(&bad);
+                        s.record(match got {
+                            Err(c) if c == expected => None,
+                            Err(c) => Some(fail(
+                                format!("rejects {what}"),
+                                expected.to_string(),
+                                c.to_string(),
+                            )),
+                            Ok(r) => Some(fail(
+                                format!("rejects {what}"),
+                                expected.to_string(),
+                                describe_edges(&r),
+                            )),
+                        });
+                    }
                 }
             }
-        }
-        if let Some(p) = progress {
-            p.inc(1);
-        }
-    });
+            if let Some(p) = progress {
+                p.inc(1);
+            }
+        },
+    );
     sections.remove(0)
 }

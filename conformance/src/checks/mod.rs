@@ -56,12 +56,25 @@ impl Config {
 
     /// The `--full` run: 12,000 oracle graphs.
     pub fn full(seed: u64) -> Self {
-        Config { oracle_graphs: 12_000, landmark_graphs: 1_200, sliced_graphs: 1_800, link_sets: 1_800, hook_graphs: 1_800, cancel_graphs: 1_200, ..Config::ci(seed) }
+        Config {
+            oracle_graphs: 12_000,
+            landmark_graphs: 1_200,
+            sliced_graphs: 1_800,
+            link_sets: 1_800,
+            hook_graphs: 1_800,
+            cancel_graphs: 1_200,
+            ..Config::ci(seed)
+        }
     }
 
     /// Total units of work, for a progress bar.
     pub fn work(&self) -> u64 {
-        (self.oracle_graphs + self.landmark_graphs + self.sliced_graphs + self.link_sets + self.hook_graphs + self.cancel_graphs) as u64
+        (self.oracle_graphs
+            + self.landmark_graphs
+            + self.sliced_graphs
+            + self.link_sets
+            + self.hook_graphs
+            + self.cancel_graphs) as u64
     }
 }
 
@@ -70,12 +83,17 @@ pub const DEFAULT_SEED: u64 = 20_261_129;
 
 /// `vectors/` at the workspace root (found from this crate's manifest directory).
 pub fn default_vectors_dir() -> PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap_or(std::path::Path::new("..")).join("vectors")
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap_or(std::path::Path::new(".."))
+        .join("vectors")
 }
 
 /// The machine's parallelism.
 pub fn default_threads() -> usize {
-    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
 }
 
 /// Runs `unit(i)` for `i in 0..count` on `threads` workers over contiguous ranges and merges the
@@ -91,7 +109,8 @@ where
             .map(|t| {
                 let unit = &unit;
                 scope.spawn(move || {
-                    let mut sections: Vec<Section> = names.iter().map(|n| Section::new(n)).collect();
+                    let mut sections: Vec<Section> =
+                        names.iter().map(|n| Section::new(n)).collect();
                     for i in t * chunk..((t + 1) * chunk).min(count) {
                         unit(i, &mut sections);
                     }
@@ -99,7 +118,10 @@ where
                 })
             })
             .collect();
-        handles.into_iter().map(|h| h.join().expect("check worker panicked")).collect()
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("check worker panicked"))
+            .collect()
     });
     let mut merged: Vec<Section> = names.iter().map(|n| Section::new(n)).collect();
     for part in parts {

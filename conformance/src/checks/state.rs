@@ -11,7 +11,9 @@ use crate::report::{Failure, Section};
 use crate::state::files::{read_dir, HostileFile, StateVector};
 use crate::state::layout::{node_count, not_started_search, try_walk, walk, Field, Ty};
 use crate::state::recipes::{apply, search_graph, Splice};
-use crate::state::{HeuristicName, StateError, StateKind, StateRecipe, StateReply, StateRequest, UNIMPLEMENTED};
+use crate::state::{
+    HeuristicName, StateError, StateKind, StateRecipe, StateReply, StateRequest, UNIMPLEMENTED,
+};
 use indicatif::ProgressBar;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -25,14 +27,22 @@ pub fn call(imp: &dyn Implementation, request: &StateRequest) -> Result<StateRep
 
 /// As [`call`], naming the request after the vector id or generated case it belongs to (a port
 /// sends the name with the request and reports by it, [DRIVER.MSG.REQUEST]).
-pub fn call_as(imp: &dyn Implementation, label: Option<&str>, request: &StateRequest) -> Result<StateReply, String> {
+pub fn call_as(
+    imp: &dyn Implementation,
+    label: Option<&str>,
+    request: &StateRequest,
+) -> Result<StateReply, String> {
     match catch_unwind(AssertUnwindSafe(|| match label {
         Some(l) => imp.run_state_as(l, request),
         None => imp.run_state(request),
     })) {
         Ok(r) => r,
         Err(p) => {
-            let msg = p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_default();
+            let msg = p
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
             Err(format!("panicked: {msg}"))
         }
     }
@@ -43,9 +53,17 @@ pub fn byte_diff(kind: StateKind, expected: &[u8], found: &[u8]) -> Option<(Stri
     if expected == found {
         return None;
     }
-    let at = expected.iter().zip(found).position(|(a, b)| a != b).unwrap_or(expected.len().min(found.len()));
+    let at = expected
+        .iter()
+        .zip(found)
+        .position(|(a, b)| a != b)
+        .unwrap_or(expected.len().min(found.len()));
     let field = try_walk(kind, expected).and_then(|l| {
-        l.fields.iter().rev().find(|f| f.offset <= at).map(|f| f.name.clone())
+        l.fields
+            .iter()
+            .rev()
+            .find(|f| f.offset <= at)
+            .map(|f| f.name.clone())
     });
     let show = |b: &[u8]| {
         if at < b.len() {
@@ -55,7 +73,11 @@ pub fn byte_diff(kind: StateKind, expected: &[u8], found: &[u8]) -> Option<(Stri
         }
     };
     Some((
-        format!("{} (first difference at byte {at}{})", show(expected), field.map(|f| format!(", field {f}")).unwrap_or_default()),
+        format!(
+            "{} (first difference at byte {at}{})",
+            show(expected),
+            field.map(|f| format!(", field {f}")).unwrap_or_default()
+        ),
         show(found),
     ))
 }
@@ -65,12 +87,26 @@ pub fn byte_diff(kind: StateKind, expected: &[u8], found: &[u8]) -> Option<(Stri
 pub fn expected_cells(kind: StateKind, old: &[u8], new: &[u8]) -> Vec<(u32, u8, u8)> {
     let cells = |b: &[u8]| try_walk(kind, b).and_then(|l| l.cells).unwrap_or_default();
     let (a, b) = (cells(old), cells(new));
-    a.iter().zip(&b).enumerate().filter(|(_, (x, y))| x != y).map(|(i, (x, y))| (i as u32, *x, *y)).collect()
+    a.iter()
+        .zip(&b)
+        .enumerate()
+        .filter(|(_, (x, y))| x != y)
+        .map(|(i, (x, y))| (i as u32, *x, *y))
+        .collect()
 }
 
 fn show_cells(c: &[(u32, u8, u8)]) -> String {
-    let head: Vec<String> = c.iter().take(6).map(|(i, a, b)| format!("({i}, {a}, {b})")).collect();
-    format!("{} calls [{}{}]", c.len(), head.join(", "), if c.len() > 6 { ", ..." } else { "" })
+    let head: Vec<String> = c
+        .iter()
+        .take(6)
+        .map(|(i, a, b)| format!("({i}, {a}, {b})"))
+        .collect();
+    format!(
+        "{} calls [{}{}]",
+        c.len(),
+        head.join(", "),
+        if c.len() > 6 { ", ..." } else { "" }
+    )
 }
 
 fn show_result(r: &Option<Result<(), StateError>>) -> String {
@@ -86,7 +122,13 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    fn fail(&self, vector: &str, what: impl Into<String>, expected: impl Into<String>, found: impl Into<String>) -> Failure {
+    fn fail(
+        &self,
+        vector: &str,
+        what: impl Into<String>,
+        expected: impl Into<String>,
+        found: impl Into<String>,
+    ) -> Failure {
         Failure {
             vector: Some(vector.to_string()),
             implementation: self.imp.name().to_string(),
@@ -100,10 +142,16 @@ impl Ctx<'_> {
 
 /// The golden vectors and hostile files the section runs: the committed ones under
 /// `config.vectors_dir`, else generated from the reference in memory.
-pub fn load(reference: &dyn Implementation, config: &Config) -> Result<Vec<(StateVector, HostileFile)>, String> {
+pub fn load(
+    reference: &dyn Implementation,
+    config: &Config,
+) -> Result<Vec<(StateVector, HostileFile)>, String> {
     match &config.vectors_dir {
         Some(dir) => read_dir(dir),
-        None => Ok(crate::state::files::generate(reference)?.into_iter().map(|g| (g.vector, g.hostile)).collect()),
+        None => Ok(crate::state::files::generate(reference)?
+            .into_iter()
+            .map(|g| (g.vector, g.hostile))
+            .collect()),
     }
 }
 
@@ -112,18 +160,37 @@ fn valid(c: &Ctx<'_>, v: &StateVector, s: &mut Section) {
     let kind = v.recipe.kind();
     let id = v.id.as_str();
     // Replaying the recipe gives the bytes ([STATE.STABLE]).
-    let built = match call_as(c.imp, Some(id), &StateRequest::Restore { recipe: v.recipe.clone(), bytes: None, finish: false }) {
+    let built = match call_as(
+        c.imp,
+        Some(id),
+        &StateRequest::Restore {
+            recipe: v.recipe.clone(),
+            bytes: None,
+            finish: false,
+        },
+    ) {
         Ok(r) => r,
         Err(e) => return s.fail(c.fail(id, "recipe replay", "the recipe's object", e)),
     };
     let replayed = apply(&built.before, &v.splices());
-    s.record(byte_diff(kind, &golden, &replayed).map(|(e, f)| c.fail(id, "recipe replay: save_state bytes", e, f)));
+    s.record(
+        byte_diff(kind, &golden, &replayed)
+            .map(|(e, f)| c.fail(id, "recipe replay: save_state bytes", e, f)),
+    );
     // from_state then save is byte-exact.
     if kind.has_from_state() {
-        match call_as(c.imp, Some(id), &StateRequest::FromState { kind, bytes: golden.clone() }) {
-            Ok(r) if r.restore == Some(Ok(())) => {
-                s.record(byte_diff(kind, &golden, &r.after).map(|(e, f)| c.fail(id, "from_state then save_state", e, f)))
-            }
+        match call_as(
+            c.imp,
+            Some(id),
+            &StateRequest::FromState {
+                kind,
+                bytes: golden.clone(),
+            },
+        ) {
+            Ok(r) if r.restore == Some(Ok(())) => s.record(
+                byte_diff(kind, &golden, &r.after)
+                    .map(|(e, f)| c.fail(id, "from_state then save_state", e, f)),
+            ),
             Ok(r) => s.fail(c.fail(id, "from_state", "accepted", show_result(&r.restore))),
             Err(e) => s.fail(c.fail(id, "from_state", "accepted", e)),
         }
@@ -133,25 +200,69 @@ fn valid(c: &Ctx<'_>, v: &StateVector, s: &mut Section) {
         StateKind::GraphAStar => v.recipe.fresh_search().expect("search"),
         _ => v.recipe.target(),
     };
-    let into = match call_as(c.imp, Some(id), &StateRequest::Restore { recipe: target.clone(), bytes: Some(golden.clone()), finish: false }) {
+    let into = match call_as(
+        c.imp,
+        Some(id),
+        &StateRequest::Restore {
+            recipe: target.clone(),
+            bytes: Some(golden.clone()),
+            finish: false,
+        },
+    ) {
         Ok(r) => r,
         Err(e) => return s.fail(c.fail(id, "restore into the target", "accepted", e)),
     };
     if into.restore != Some(Ok(())) {
-        return s.fail(c.fail(id, "restore into the target", "accepted", show_result(&into.restore)));
+        return s.fail(c.fail(
+            id,
+            "restore into the target",
+            "accepted",
+            show_result(&into.restore),
+        ));
     }
     s.pass();
-    s.record(byte_diff(kind, &golden, &into.after).map(|(e, f)| c.fail(id, "restore then save_state", e, f)));
-    if matches!(kind, StateKind::Grid | StateKind::HexGrid | StateKind::VoxelGrid) {
+    s.record(
+        byte_diff(kind, &golden, &into.after)
+            .map(|(e, f)| c.fail(id, "restore then save_state", e, f)),
+    );
+    if matches!(
+        kind,
+        StateKind::Grid | StateKind::HexGrid | StateKind::VoxelGrid
+    ) {
         let want = expected_cells(kind, &into.before, &golden);
-        s.record((into.cells != want).then(|| c.fail(id, "listener calls of the restore [GRID.LISTEN.RESTORE]", show_cells(&want), show_cells(&into.cells))));
+        s.record((into.cells != want).then(|| {
+            c.fail(
+                id,
+                "listener calls of the restore [GRID.LISTEN.RESTORE]",
+                show_cells(&want),
+                show_cells(&into.cells),
+            )
+        }));
         // The reverse restore: the recipe's object back to the blank target's bytes.
         if v.patch.is_empty() {
-            match call_as(c.imp, Some(id), &StateRequest::Restore { recipe: v.recipe.clone(), bytes: Some(into.before.clone()), finish: false }) {
+            match call_as(
+                c.imp,
+                Some(id),
+                &StateRequest::Restore {
+                    recipe: v.recipe.clone(),
+                    bytes: Some(into.before.clone()),
+                    finish: false,
+                },
+            ) {
                 Ok(r) if r.restore == Some(Ok(())) => {
-                    s.record(byte_diff(kind, &into.before, &r.after).map(|(e, f)| c.fail(id, "reverse restore then save_state", e, f)));
+                    s.record(
+                        byte_diff(kind, &into.before, &r.after)
+                            .map(|(e, f)| c.fail(id, "reverse restore then save_state", e, f)),
+                    );
                     let want = expected_cells(kind, &golden, &into.before);
-                    s.record((r.cells != want).then(|| c.fail(id, "listener calls of the reverse restore [GRID.LISTEN.RESTORE]", show_cells(&want), show_cells(&r.cells))));
+                    s.record((r.cells != want).then(|| {
+                        c.fail(
+                            id,
+                            "listener calls of the reverse restore [GRID.LISTEN.RESTORE]",
+                            show_cells(&want),
+                            show_cells(&r.cells),
+                        )
+                    }));
                 }
                 Ok(r) => s.fail(c.fail(id, "reverse restore", "accepted", show_result(&r.restore))),
                 Err(e) => s.fail(c.fail(id, "reverse restore", "accepted", e)),
@@ -164,55 +275,148 @@ fn valid(c: &Ctx<'_>, v: &StateVector, s: &mut Section) {
         if let StateRecipe::GraphAstar { run, .. } = &mut whole {
             *run = true;
         }
-        let u = call_as(c.imp, Some(id), &StateRequest::Restore { recipe: whole, bytes: None, finish: false });
-        let r = call_as(c.imp, Some(id), &StateRequest::Restore { recipe: target, bytes: Some(golden.clone()), finish: true });
+        let u = call_as(
+            c.imp,
+            Some(id),
+            &StateRequest::Restore {
+                recipe: whole,
+                bytes: None,
+                finish: false,
+            },
+        );
+        let r = call_as(
+            c.imp,
+            Some(id),
+            &StateRequest::Restore {
+                recipe: target,
+                bytes: Some(golden.clone()),
+                finish: true,
+            },
+        );
         match (u, r) {
             (Ok(u), Ok(r)) => {
                 s.record((u.search != r.search).then(|| c.fail(id, "restored search run to the end vs the uninterrupted run [STATE.SEARCH.RESTORE]", format!("{:?}", u.search), format!("{:?}", r.search))));
-                s.record(byte_diff(kind, &u.before, &r.after).map(|(e, f)| c.fail(id, "final bytes of the restored search", e, f)));
+                s.record(
+                    byte_diff(kind, &u.before, &r.after)
+                        .map(|(e, f)| c.fail(id, "final bytes of the restored search", e, f)),
+                );
             }
-            (Err(e), _) | (_, Err(e)) => s.fail(c.fail(id, "restored search run to the end", "a result", e)),
+            (Err(e), _) | (_, Err(e)) => {
+                s.fail(c.fail(id, "restored search run to the end", "a result", e))
+            }
         }
     }
 }
 
 /// What a failed restore must leave: the bytes before ([STATE.ATOMIC]) or the NotStarted search.
-fn check_failed_restore(c: &Ctx<'_>, id: &str, kind: StateKind, r: &StateReply, target_bytes_n: i32, s: &mut Section) {
+fn check_failed_restore(
+    c: &Ctx<'_>,
+    id: &str,
+    kind: StateKind,
+    r: &StateReply,
+    target_bytes_n: i32,
+    s: &mut Section,
+) {
     if kind.atomic() {
-        s.record(byte_diff(kind, &r.before, &r.after).map(|(e, f)| c.fail(id, "object after a failed restore [STATE.ATOMIC]", e, f)));
-        s.record((!r.cells.is_empty()).then(|| c.fail(id, "listener calls of a failed restore [STATE.ATOMIC]", "none", show_cells(&r.cells))));
+        s.record(
+            byte_diff(kind, &r.before, &r.after)
+                .map(|(e, f)| c.fail(id, "object after a failed restore [STATE.ATOMIC]", e, f)),
+        );
+        s.record((!r.cells.is_empty()).then(|| {
+            c.fail(
+                id,
+                "listener calls of a failed restore [STATE.ATOMIC]",
+                "none",
+                show_cells(&r.cells),
+            )
+        }));
     } else {
         let want = not_started_search(target_bytes_n);
-        s.record(byte_diff(kind, &want, &r.after).map(|(e, f)| c.fail(id, "search after a failed restore [STATE.SEARCH_FAILED]", e, f)));
-        let ok = r.search.as_ref().is_some_and(|x| x.status == SearchCode::NotStarted && x.iterations == 0 && x.expanded == 0 && x.expansions.is_empty());
-        s.record((!ok).then(|| c.fail(id, "search after a failed restore [STATE.SEARCH_FAILED]", "NotStarted, counters 0, no recorded list", format!("{:?}", r.search))));
+        s.record(byte_diff(kind, &want, &r.after).map(|(e, f)| {
+            c.fail(
+                id,
+                "search after a failed restore [STATE.SEARCH_FAILED]",
+                e,
+                f,
+            )
+        }));
+        let ok = r.search.as_ref().is_some_and(|x| {
+            x.status == SearchCode::NotStarted
+                && x.iterations == 0
+                && x.expanded == 0
+                && x.expansions.is_empty()
+        });
+        s.record((!ok).then(|| {
+            c.fail(
+                id,
+                "search after a failed restore [STATE.SEARCH_FAILED]",
+                "NotStarted, counters 0, no recorded list",
+                format!("{:?}", r.search),
+            )
+        }));
     }
 }
 
 fn hostile(c: &Ctx<'_>, v: &StateVector, h: &HostileFile, s: &mut Section) {
     let golden = v.decoded().expect("validated");
     let kind = v.recipe.kind();
-    let n = if kind == StateKind::GraphAStar { node_count(&golden) } else { 0 };
+    let n = if kind == StateKind::GraphAStar {
+        node_count(&golden)
+    } else {
+        0
+    };
     for case in &h.cases {
         let bytes = case.bytes(&golden);
-        match call_as(c.imp, Some(&case.id), &StateRequest::Restore { recipe: h.target.clone(), bytes: Some(bytes.clone()), finish: false }) {
+        match call_as(
+            c.imp,
+            Some(&case.id),
+            &StateRequest::Restore {
+                recipe: h.target.clone(),
+                bytes: Some(bytes.clone()),
+                finish: false,
+            },
+        ) {
             Ok(r) => {
                 let found = show_result(&r.restore);
-                s.record((found != case.restore).then(|| c.fail(&case.id, format!("restore: {}", case.what), &case.restore, found)));
+                s.record((found != case.restore).then(|| {
+                    c.fail(
+                        &case.id,
+                        format!("restore: {}", case.what),
+                        &case.restore,
+                        found,
+                    )
+                }));
                 check_failed_restore(c, &case.id, kind, &r, n, s);
             }
-            Err(e) => s.fail(c.fail(&case.id, format!("restore: {}", case.what), &case.restore, e)),
+            Err(e) => s.fail(c.fail(
+                &case.id,
+                format!("restore: {}", case.what),
+                &case.restore,
+                e,
+            )),
         }
         if let Some(want) = &case.from_state {
-            match call_as(c.imp, Some(&case.id), &StateRequest::FromState { kind, bytes: bytes.clone() }) {
+            match call_as(
+                c.imp,
+                Some(&case.id),
+                &StateRequest::FromState {
+                    kind,
+                    bytes: bytes.clone(),
+                },
+            ) {
                 Ok(r) => {
                     let found = match &r.restore {
                         Some(Ok(())) => "ok".to_string(),
                         other => show_result(other),
                     };
-                    s.record((&found != want).then(|| c.fail(&case.id, format!("from_state: {}", case.what), want, &found)));
+                    s.record((&found != want).then(|| {
+                        c.fail(&case.id, format!("from_state: {}", case.what), want, &found)
+                    }));
                     if found == "ok" {
-                        s.record(byte_diff(kind, &bytes, &r.after).map(|(e, f)| c.fail(&case.id, "from_state then save_state", e, f)));
+                        s.record(
+                            byte_diff(kind, &bytes, &r.after)
+                                .map(|(e, f)| c.fail(&case.id, "from_state then save_state", e, f)),
+                        );
                     }
                 }
                 Err(e) => s.fail(c.fail(&case.id, format!("from_state: {}", case.what), want, e)),
@@ -231,7 +435,11 @@ pub fn snapshot_recipe(seed: u64) -> StateRecipe {
     let total = (n + graph.added_nodes) as u64;
     StateRecipe::GraphAstar {
         graph,
-        heuristic: if r.chance(0.5) { HeuristicName::Zero } else { HeuristicName::Mod5 },
+        heuristic: if r.chance(0.5) {
+            HeuristicName::Zero
+        } else {
+            HeuristicName::Mod5
+        },
         record: !r.chance(0.2),
         start: Some(r.below(total) as u32),
         goal: Some(r.below(total) as u32),
@@ -257,28 +465,78 @@ fn snapshots(all: &[&dyn Implementation], name: &str, recipe: &StateRecipe, s: &
     let mut reference_snaps: Vec<Vec<u8>> = Vec::new();
     for (ii, imp) in all.iter().enumerate() {
         let c = Ctx { imp: *imp };
-        let fail = |what: String, e: String, f: String| Failure { case: Some(name.to_string()), vector: None, ..c.fail("", what, e, f) };
-        let whole = match call_as(*imp, Some(name), &StateRequest::Restore { recipe: with_steps(recipe, 1, 0, true), bytes: None, finish: false }) {
+        let fail = |what: String, e: String, f: String| Failure {
+            case: Some(name.to_string()),
+            vector: None,
+            ..c.fail("", what, e, f)
+        };
+        let whole = match call_as(
+            *imp,
+            Some(name),
+            &StateRequest::Restore {
+                recipe: with_steps(recipe, 1, 0, true),
+                bytes: None,
+                finish: false,
+            },
+        ) {
             Ok(r) => r,
             Err(e) => return s.fail(fail("uninterrupted run".into(), "a result".into(), e)),
         };
         let mut snaps = Vec::new();
         for k in SNAPSHOT_BUDGETS {
             for m in 1..=400usize {
-                let snap = match call_as(*imp, Some(name), &StateRequest::Restore { recipe: with_steps(recipe, k, m, false), bytes: None, finish: false }) {
+                let snap = match call_as(
+                    *imp,
+                    Some(name),
+                    &StateRequest::Restore {
+                        recipe: with_steps(recipe, k, m, false),
+                        bytes: None,
+                        finish: false,
+                    },
+                ) {
                     Ok(r) => r,
-                    Err(e) => return s.fail(fail(format!("{m} x step({k})"), "a result".into(), e)),
+                    Err(e) => {
+                        return s.fail(fail(format!("{m} x step({k})"), "a result".into(), e))
+                    }
                 };
-                let resumed = call_as(*imp, Some(name), &StateRequest::Restore { recipe: fresh.clone(), bytes: Some(snap.before.clone()), finish: true });
+                let resumed = call_as(
+                    *imp,
+                    Some(name),
+                    &StateRequest::Restore {
+                        recipe: fresh.clone(),
+                        bytes: Some(snap.before.clone()),
+                        finish: true,
+                    },
+                );
                 match resumed {
                     Ok(r) if r.restore == Some(Ok(())) => {
                         s.record((r.search != whole.search).then(|| {
                             fail(format!("snapshot after {m} x step({k}) restored into a fresh search and finished"), format!("{:?}", whole.search), format!("{:?}", r.search))
                         }));
-                        s.record(byte_diff(StateKind::GraphAStar, &whole.before, &r.after).map(|(e, f)| fail(format!("final bytes after the snapshot of {m} x step({k})"), e, f)));
+                        s.record(
+                            byte_diff(StateKind::GraphAStar, &whole.before, &r.after).map(
+                                |(e, f)| {
+                                    fail(
+                                        format!(
+                                            "final bytes after the snapshot of {m} x step({k})"
+                                        ),
+                                        e,
+                                        f,
+                                    )
+                                },
+                            ),
+                        );
                     }
-                    Ok(r) => s.fail(fail(format!("restore of the snapshot after {m} x step({k})"), "accepted".into(), show_result(&r.restore))),
-                    Err(e) => s.fail(fail(format!("restore of the snapshot after {m} x step({k})"), "accepted".into(), e)),
+                    Ok(r) => s.fail(fail(
+                        format!("restore of the snapshot after {m} x step({k})"),
+                        "accepted".into(),
+                        show_result(&r.restore),
+                    )),
+                    Err(e) => s.fail(fail(
+                        format!("restore of the snapshot after {m} x step({k})"),
+                        "accepted".into(),
+                        e,
+                    )),
                 }
                 snaps.push(snap.before);
                 if snap.search.as_ref().map(|x| x.status) != Some(SearchCode::Running) {
@@ -289,9 +547,19 @@ fn snapshots(all: &[&dyn Implementation], name: &str, recipe: &StateRecipe, s: &
         if ii == 0 {
             reference_snaps = snaps;
         } else {
-            s.record((snaps.len() != reference_snaps.len()).then(|| fail(format!("snapshot count vs {}", all[0].name()), reference_snaps.len().to_string(), snaps.len().to_string())));
+            s.record((snaps.len() != reference_snaps.len()).then(|| {
+                fail(
+                    format!("snapshot count vs {}", all[0].name()),
+                    reference_snaps.len().to_string(),
+                    snaps.len().to_string(),
+                )
+            }));
             for (j, (a, b)) in reference_snaps.iter().zip(&snaps).enumerate() {
-                s.record(byte_diff(StateKind::GraphAStar, a, b).map(|(e, f)| fail(format!("snapshot {j} bytes vs {}", all[0].name()), e, f)));
+                s.record(
+                    byte_diff(StateKind::GraphAStar, a, b).map(|(e, f)| {
+                        fail(format!("snapshot {j} bytes vs {}", all[0].name()), e, f)
+                    }),
+                );
             }
         }
     }
@@ -299,14 +567,21 @@ fn snapshots(all: &[&dyn Implementation], name: &str, recipe: &StateRecipe, s: &
 
 /// One seeded random mutation of a golden state: 1 to 3 edits (bit flips, byte and field
 /// overwrites with boundary values, truncation, insertion, deletion, field copies).
-pub fn random_mutation(r: &mut SplitMix64, golden: &[u8], fields: &[Field]) -> (String, Vec<Splice>) {
+pub fn random_mutation(
+    r: &mut SplitMix64,
+    golden: &[u8],
+    fields: &[Field],
+) -> (String, Vec<Splice>) {
     let mut bytes = golden.to_vec();
     let mut edits = Vec::new();
     let mut what = Vec::new();
     for _ in 0..r.range(1, 3) {
         let len = bytes.len().max(1);
         let pick = |r: &mut SplitMix64, ty: Ty| -> Option<Field> {
-            let c: Vec<&Field> = fields.iter().filter(|f| f.ty == ty && f.offset + f.ty.width() <= bytes.len()).collect();
+            let c: Vec<&Field> = fields
+                .iter()
+                .filter(|f| f.ty == ty && f.offset + f.ty.width() <= bytes.len())
+                .collect();
             (!c.is_empty()).then(|| c[r.below(c.len() as u64) as usize].clone())
         };
         let e: Splice = match r.below(9) {
@@ -323,9 +598,26 @@ pub fn random_mutation(r: &mut SplitMix64, golden: &[u8], fields: &[Field]) -> (
             }
             2 => match pick(r, Ty::I32) {
                 Some(f) => {
-                    let cur = i32::from_le_bytes(bytes[f.offset..f.offset + 4].try_into().expect("4"));
-                    let n = if bytes.len() >= 12 { i32::from_le_bytes(bytes[8..12].try_into().expect("4")) } else { 0 };
-                    let vals = [-1, 0, 1, n - 1, n, n.wrapping_add(1), i32::MAX, i32::MIN, cur.wrapping_add(1), cur.wrapping_sub(1), r.below(64) as i32];
+                    let cur =
+                        i32::from_le_bytes(bytes[f.offset..f.offset + 4].try_into().expect("4"));
+                    let n = if bytes.len() >= 12 {
+                        i32::from_le_bytes(bytes[8..12].try_into().expect("4"))
+                    } else {
+                        0
+                    };
+                    let vals = [
+                        -1,
+                        0,
+                        1,
+                        n - 1,
+                        n,
+                        n.wrapping_add(1),
+                        i32::MAX,
+                        i32::MIN,
+                        cur.wrapping_add(1),
+                        cur.wrapping_sub(1),
+                        r.below(64) as i32,
+                    ];
                     let v = vals[r.below(vals.len() as u64) as usize];
                     what.push(format!("{} = {v}", f.name));
                     (f.offset, 4, v.to_le_bytes().to_vec())
@@ -334,8 +626,22 @@ pub fn random_mutation(r: &mut SplitMix64, golden: &[u8], fields: &[Field]) -> (
             },
             3 => match pick(r, Ty::F64) {
                 Some(f) => {
-                    let cur = f64::from_bits(u64::from_le_bytes(bytes[f.offset..f.offset + 8].try_into().expect("8")));
-                    let vals = [f64::NAN, -0.0, -1.0, f64::INFINITY, f64::NEG_INFINITY, 0.0, 1e308, cur * 2.0, 5e-324, cur + 1.0, cur - 1.0];
+                    let cur = f64::from_bits(u64::from_le_bytes(
+                        bytes[f.offset..f.offset + 8].try_into().expect("8"),
+                    ));
+                    let vals = [
+                        f64::NAN,
+                        -0.0,
+                        -1.0,
+                        f64::INFINITY,
+                        f64::NEG_INFINITY,
+                        0.0,
+                        1e308,
+                        cur * 2.0,
+                        5e-324,
+                        cur + 1.0,
+                        cur - 1.0,
+                    ];
                     let v = vals[r.below(vals.len() as u64) as usize];
                     what.push(format!("{} = {v:?}", f.name));
                     (f.offset, 8, v.to_bits().to_le_bytes().to_vec())
@@ -390,7 +696,13 @@ struct Seen {
     cells: Vec<(u32, u8, u8)>,
 }
 
-fn random_case(all: &[&dyn Implementation], goldens: &[(StateVector, Vec<u8>, Vec<Field>)], i: usize, seed: u64, s: &mut Section) {
+fn random_case(
+    all: &[&dyn Implementation],
+    goldens: &[(StateVector, Vec<u8>, Vec<Field>)],
+    i: usize,
+    seed: u64,
+    s: &mut Section,
+) {
     let mut r = SplitMix64::new(derive_seed(seed, i as u64));
     let (v, golden, fields) = &goldens[r.below(goldens.len() as u64) as usize];
     let kind = v.recipe.kind();
@@ -401,8 +713,19 @@ fn random_case(all: &[&dyn Implementation], goldens: &[(StateVector, Vec<u8>, Ve
     let mut first: Option<Seen> = None;
     for imp in all {
         let c = Ctx { imp: *imp };
-        let fail = |w: String, e: String, f: String| Failure { case: Some(name.clone()), ..c.fail(&v.id, format!("{w} ({what})"), e, f) };
-        let r = match call_as(*imp, Some(&name), &StateRequest::Restore { recipe: target.clone(), bytes: Some(bytes.clone()), finish: false }) {
+        let fail = |w: String, e: String, f: String| Failure {
+            case: Some(name.clone()),
+            ..c.fail(&v.id, format!("{w} ({what})"), e, f)
+        };
+        let r = match call_as(
+            *imp,
+            Some(&name),
+            &StateRequest::Restore {
+                recipe: target.clone(),
+                bytes: Some(bytes.clone()),
+                finish: false,
+            },
+        ) {
             Ok(r) => r,
             Err(e) => {
                 s.fail(fail("restore".into(), "a result without panic".into(), e));
@@ -410,15 +733,28 @@ fn random_case(all: &[&dyn Implementation], goldens: &[(StateVector, Vec<u8>, Ve
             }
         };
         let from_state = if kind.has_from_state() {
-            match call_as(*imp, Some(&name), &StateRequest::FromState { kind, bytes: bytes.clone() }) {
+            match call_as(
+                *imp,
+                Some(&name),
+                &StateRequest::FromState {
+                    kind,
+                    bytes: bytes.clone(),
+                },
+            ) {
                 Ok(f) => {
                     if f.restore == Some(Ok(())) {
-                        s.record(byte_diff(kind, &bytes, &f.after).map(|(e, g)| fail("from_state then save_state [STATE.STABLE]".into(), e, g)));
+                        s.record(byte_diff(kind, &bytes, &f.after).map(|(e, g)| {
+                            fail("from_state then save_state [STATE.STABLE]".into(), e, g)
+                        }));
                     }
                     Some(f.restore)
                 }
                 Err(e) => {
-                    s.fail(fail("from_state".into(), "a result without panic".into(), e));
+                    s.fail(fail(
+                        "from_state".into(),
+                        "a result without panic".into(),
+                        e,
+                    ));
                     continue;
                 }
             }
@@ -427,15 +763,43 @@ fn random_case(all: &[&dyn Implementation], goldens: &[(StateVector, Vec<u8>, Ve
         };
         match &r.restore {
             Some(Ok(())) => {
-                s.record(byte_diff(kind, &bytes, &r.after).map(|(e, g)| fail("restore then save_state [STATE.STABLE]".into(), e, g)));
-                if matches!(kind, StateKind::Grid | StateKind::HexGrid | StateKind::VoxelGrid) {
+                s.record(
+                    byte_diff(kind, &bytes, &r.after)
+                        .map(|(e, g)| fail("restore then save_state [STATE.STABLE]".into(), e, g)),
+                );
+                if matches!(
+                    kind,
+                    StateKind::Grid | StateKind::HexGrid | StateKind::VoxelGrid
+                ) {
                     let want = expected_cells(kind, &r.before, &bytes);
-                    s.record((r.cells != want).then(|| fail("listener calls [GRID.LISTEN.RESTORE]".into(), show_cells(&want), show_cells(&r.cells))));
+                    s.record((r.cells != want).then(|| {
+                        fail(
+                            "listener calls [GRID.LISTEN.RESTORE]".into(),
+                            show_cells(&want),
+                            show_cells(&r.cells),
+                        )
+                    }));
                 }
             }
-            _ => check_failed_restore(&c, &format!("{} {name}", v.id), kind, &r, if kind == StateKind::GraphAStar { node_count(golden) } else { 0 }, s),
+            _ => check_failed_restore(
+                &c,
+                &format!("{} {name}", v.id),
+                kind,
+                &r,
+                if kind == StateKind::GraphAStar {
+                    node_count(golden)
+                } else {
+                    0
+                },
+                s,
+            ),
         }
-        let seen = Seen { restore: r.restore, from_state, after: r.after, cells: r.cells };
+        let seen = Seen {
+            restore: r.restore,
+            from_state,
+            after: r.after,
+            cells: r.cells,
+        };
         match &first {
             None => first = Some(seen),
             Some(f) => {
@@ -443,8 +807,21 @@ fn random_case(all: &[&dyn Implementation], goldens: &[(StateVector, Vec<u8>, Ve
                 s.record((!same).then(|| {
                     fail(
                         format!("restore / from_state vs {}", all[0].name()),
-                        format!("restore {}, from_state {:?}", show_result(&f.restore), f.from_state.as_ref().map(show_result)),
-                        format!("restore {}, from_state {:?}{}", show_result(&seen.restore), seen.from_state.as_ref().map(show_result), if f.after != seen.after || f.cells != seen.cells { " (bytes or listener calls differ)" } else { "" }),
+                        format!(
+                            "restore {}, from_state {:?}",
+                            show_result(&f.restore),
+                            f.from_state.as_ref().map(show_result)
+                        ),
+                        format!(
+                            "restore {}, from_state {:?}{}",
+                            show_result(&seen.restore),
+                            seen.from_state.as_ref().map(show_result),
+                            if f.after != seen.after || f.cells != seen.cells {
+                                " (bytes or listener calls differ)"
+                            } else {
+                                ""
+                            }
+                        ),
                     )
                 }));
             }
@@ -463,15 +840,25 @@ pub fn snapshot_count(config: &Config) -> usize {
 }
 
 /// Runs the section.
-pub fn run(all: &[&dyn Implementation], config: &Config, progress: Option<&ProgressBar>) -> Section {
+pub fn run(
+    all: &[&dyn Implementation],
+    config: &Config,
+    progress: Option<&ProgressBar>,
+) -> Section {
     let _ = progress;
     let mut s = Section::new("state");
     // Implementations without the state API fail once and are left out.
-    let probe = StateRequest::Restore { recipe: StateRecipe::Graph(search_graph(1, 3)), bytes: None, finish: false };
+    let probe = StateRequest::Restore {
+        recipe: StateRecipe::Graph(search_graph(1, 3)),
+        bytes: None,
+        finish: false,
+    };
     let mut active: Vec<&dyn Implementation> = Vec::new();
     for imp in all {
         match call(*imp, &probe) {
-            Err(e) if e == UNIMPLEMENTED => s.fail(Ctx { imp: *imp }.fail("-", "state API", "implemented", e)),
+            Err(e) if e == UNIMPLEMENTED => {
+                s.fail(Ctx { imp: *imp }.fail("-", "state API", "implemented", e))
+            }
             _ => active.push(*imp),
         }
     }
@@ -504,7 +891,12 @@ pub fn run(all: &[&dyn Implementation], config: &Config, progress: Option<&Progr
     let base = derive_seed(config.seed, 0x5747_E5A9);
     let parts = parallel(snapshot_count(config), threads, &["state"], |i, sec| {
         let seed = derive_seed(base, i as u64);
-        snapshots(&active, &format!("search#{seed}"), &snapshot_recipe(seed), &mut sec[0]);
+        snapshots(
+            &active,
+            &format!("search#{seed}"),
+            &snapshot_recipe(seed),
+            &mut sec[0],
+        );
     });
     for p in parts {
         s.merge(p);
@@ -518,7 +910,9 @@ pub fn run(all: &[&dyn Implementation], config: &Config, progress: Option<&Progr
         })
         .collect();
     let rbase = derive_seed(config.seed, 0xBAD_5EED);
-    let parts = parallel(random_count(config), threads, &["state"], |i, sec| random_case(&active, &goldens, i, rbase, &mut sec[0]));
+    let parts = parallel(random_count(config), threads, &["state"], |i, sec| {
+        random_case(&active, &goldens, i, rbase, &mut sec[0])
+    });
     for p in parts {
         s.merge(p);
     }

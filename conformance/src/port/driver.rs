@@ -108,14 +108,23 @@ impl Proc {
                 t.push_back(line);
             }
         });
-        Ok(Proc { child, reaped: false, stdin: Some(stdin), rx, stderr_tail })
+        Ok(Proc {
+            child,
+            reaped: false,
+            stdin: Some(stdin),
+            rx,
+            stderr_tail,
+        })
     }
 
     fn send(&mut self, msg: &Value) -> Result<(), String> {
         let mut line = msg.to_string();
         line.push('\n');
         let stdin = self.stdin.as_mut().ok_or("driver stdin closed")?;
-        stdin.write_all(line.as_bytes()).and_then(|_| stdin.flush()).map_err(|e| format!("write to driver: {e}"))
+        stdin
+            .write_all(line.as_bytes())
+            .and_then(|_| stdin.flush())
+            .map_err(|e| format!("write to driver: {e}"))
     }
 
     fn receive(&mut self, timeout: Duration) -> Result<String, Reply> {
@@ -125,9 +134,16 @@ impl Proc {
             Err(RecvTimeoutError::Disconnected) => {
                 // The leader is at worst a zombie until waited for, so its group id is still ours.
                 self.kill_group();
-                let status = self.child.wait().map(|s| s.to_string()).unwrap_or_else(|e| e.to_string());
+                let status = self
+                    .child
+                    .wait()
+                    .map(|s| s.to_string())
+                    .unwrap_or_else(|e| e.to_string());
                 self.reaped = true;
-                Err(Reply::Crash(format!("driver exited ({status}){}", self.stderr_text())))
+                Err(Reply::Crash(format!(
+                    "driver exited ({status}){}",
+                    self.stderr_text()
+                )))
             }
         }
     }
@@ -139,7 +155,10 @@ impl Proc {
         if t.is_empty() {
             String::new()
         } else {
-            format!("; stderr: {}", t.iter().cloned().collect::<Vec<_>>().join(" | "))
+            format!(
+                "; stderr: {}",
+                t.iter().cloned().collect::<Vec<_>>().join(" | ")
+            )
         }
     }
 
@@ -185,27 +204,53 @@ impl Proc {
 /// True when `pid` is a child of this process and leads its own process group (read from
 /// `/proc/<pid>/stat`): the only processes the harness ever signals as a group.
 fn is_our_group_leader(pid: u32) -> bool {
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return false };
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
     // Fields after the parenthesised command: state, ppid, pgrp, ...
-    let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else { return false };
+    let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
+        return false;
+    };
     let f: Vec<&str> = rest.split_whitespace().collect();
     f.len() > 2 && f[1] == std::process::id().to_string() && f[2] == pid.to_string()
 }
 
 /// Parses and checks the driver's handshake line.
 pub fn parse_hello(line: &str) -> Result<Hello, String> {
-    let v: Value = serde_json::from_str(line.trim_end()).map_err(|e| format!("handshake is not JSON ({e}): {:?}", truncate(line)))?;
-    if v.get("protocol").and_then(Value::as_str) != Some(PROTOCOL) || v.get("version").and_then(Value::as_u64) != Some(PROTOCOL_VERSION) {
-        return Err(format!("handshake names another protocol: {}", truncate(line)));
+    let v: Value = serde_json::from_str(line.trim_end())
+        .map_err(|e| format!("handshake is not JSON ({e}): {:?}", truncate(line)))?;
+    if v.get("protocol").and_then(Value::as_str) != Some(PROTOCOL)
+        || v.get("version").and_then(Value::as_u64) != Some(PROTOCOL_VERSION)
+    {
+        return Err(format!(
+            "handshake names another protocol: {}",
+            truncate(line)
+        ));
     }
-    let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string).ok_or_else(|| format!("handshake lacks string {k:?}"));
-    let claims_v = v.get("claims").and_then(Value::as_object).ok_or("handshake lacks object \"claims\"")?;
+    let s = |k: &str| {
+        v.get(k)
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .ok_or_else(|| format!("handshake lacks string {k:?}"))
+    };
+    let claims_v = v
+        .get("claims")
+        .and_then(Value::as_object)
+        .ok_or("handshake lacks object \"claims\"")?;
     let mut claims = BTreeMap::new();
     for (family, level) in claims_v {
-        let l = level.as_u64().filter(|l| (1..=4).contains(l)).ok_or_else(|| format!("claim {family}: level must be 1..4, found {level}"))?;
+        let l = level
+            .as_u64()
+            .filter(|l| (1..=4).contains(l))
+            .ok_or_else(|| format!("claim {family}: level must be 1..4, found {level}"))?;
         claims.insert(family.clone(), l as u8);
     }
-    Ok(Hello { port: s("port")?, port_version: s("port_version")?, spec_version: s("spec_version")?, claims })
+    Ok(Hello {
+        port: s("port")?,
+        port_version: s("port_version")?,
+        spec_version: s("spec_version")?,
+        claims,
+    })
 }
 
 fn truncate(s: &str) -> String {
@@ -224,11 +269,17 @@ pub fn parse_reply(line: &str, id: u64) -> Reply {
         Err(e) => return Reply::Malformed(format!("not JSON ({e}): {:?}", truncate(line))),
     };
     if v.get("id").and_then(Value::as_u64) != Some(id) {
-        return Reply::Malformed(format!("reply for another id (expected {id}): {}", truncate(line)));
+        return Reply::Malformed(format!(
+            "reply for another id (expected {id}): {}",
+            truncate(line)
+        ));
     }
     let members = v.as_object().map_or(0, |o| o.len());
     if members != 2 {
-        return Reply::Malformed(format!("a reply has exactly two members: {}", truncate(line)));
+        return Reply::Malformed(format!(
+            "a reply has exactly two members: {}",
+            truncate(line)
+        ));
     }
     if let Some(ok) = v.get("ok") {
         return Reply::Ok(ok.clone());
@@ -239,7 +290,10 @@ pub fn parse_reply(line: &str, id: u64) -> Reply {
     if let Some(e) = v.get("error").and_then(Value::as_str) {
         return Reply::DriverError(e.to_string());
     }
-    Reply::Malformed(format!("neither ok, unimplemented nor error: {}", truncate(line)))
+    Reply::Malformed(format!(
+        "neither ok, unimplemented nor error: {}",
+        truncate(line)
+    ))
 }
 
 /// A pool of driver processes (one per concurrent caller), restarted on failure.
@@ -270,7 +324,11 @@ impl Pool {
     /// shell's `ulimit -v` (0: no limit) ([DRIVER.PROC.START]): a port that loops allocating
     /// must fail alone, not take the machine down.
     pub fn with_memory_limit(command: &str, timeout: Duration, limit_mb: u64) -> Pool {
-        let command = if limit_mb > 0 { format!("ulimit -v {} 2>/dev/null; {command}", limit_mb * 1024) } else { command.to_string() };
+        let command = if limit_mb > 0 {
+            format!("ulimit -v {} 2>/dev/null; {command}", limit_mb * 1024)
+        } else {
+            command.to_string()
+        };
         Pool {
             command,
             timeout,
@@ -296,12 +354,18 @@ impl Pool {
                 }
             }
         }
-        self.hello.lock().expect("hello").clone().expect("set by start")
+        self.hello
+            .lock()
+            .expect("hello")
+            .clone()
+            .expect("set by start")
     }
 
     fn start(&self) -> Result<Proc, String> {
         if self.start_failures.load(Ordering::SeqCst) >= MAX_START_FAILURES {
-            return Err(format!("driver failed to start {MAX_START_FAILURES} times in a row; not retrying"));
+            return Err(format!(
+                "driver failed to start {MAX_START_FAILURES} times in a row; not retrying"
+            ));
         }
         self.starts.fetch_add(1, Ordering::SeqCst);
         let mut p = match Proc::spawn(&self.command) {
@@ -351,7 +415,9 @@ impl Pool {
             Err(r) => r,
         };
         match &reply {
-            Reply::Ok(_) | Reply::Unimplemented | Reply::DriverError(_) => self.free.lock().expect("pool").push(p),
+            Reply::Ok(_) | Reply::Unimplemented | Reply::DriverError(_) => {
+                self.free.lock().expect("pool").push(p)
+            }
             _ => p.kill(),
         }
         (id, reply)
@@ -365,7 +431,10 @@ impl Pool {
             // Wait for a clean exit without reaping (try_wait would reap and free the pid).
             let mut exited = false;
             for _ in 0..50 {
-                if matches!(p.rx.recv_timeout(Duration::from_millis(10)), Err(RecvTimeoutError::Disconnected)) {
+                if matches!(
+                    p.rx.recv_timeout(Duration::from_millis(10)),
+                    Err(RecvTimeoutError::Disconnected)
+                ) {
                     exited = true;
                     break;
                 }
@@ -391,11 +460,26 @@ mod tests {
 
     #[test]
     fn replies_are_parsed_strictly() {
-        assert_eq!(parse_reply("{\"id\":3,\"ok\":{}}\n", 3), Reply::Ok(json!({})));
-        assert_eq!(parse_reply("{\"id\":3,\"unimplemented\":true}", 3), Reply::Unimplemented);
-        assert!(matches!(parse_reply("{\"id\":4,\"ok\":{}}", 3), Reply::Malformed(_)));
+        assert_eq!(
+            parse_reply("{\"id\":3,\"ok\":{}}\n", 3),
+            Reply::Ok(json!({}))
+        );
+        assert_eq!(
+            parse_reply("{\"id\":3,\"unimplemented\":true}", 3),
+            Reply::Unimplemented
+        );
+        assert!(matches!(
+            parse_reply("{\"id\":4,\"ok\":{}}", 3),
+            Reply::Malformed(_)
+        ));
         assert!(matches!(parse_reply("garbage", 3), Reply::Malformed(_)));
-        assert!(matches!(parse_reply("{\"id\":3,\"ok\":{},\"x\":1}", 3), Reply::Malformed(_)));
-        assert_eq!(parse_reply("{\"id\":3,\"error\":\"boom\"}", 3), Reply::DriverError("boom".into()));
+        assert!(matches!(
+            parse_reply("{\"id\":3,\"ok\":{},\"x\":1}", 3),
+            Reply::Malformed(_)
+        ));
+        assert_eq!(
+            parse_reply("{\"id\":3,\"error\":\"boom\"}", 3),
+            Reply::DriverError("boom".into())
+        );
     }
 }

@@ -8,7 +8,8 @@ pub mod protocol;
 pub mod run;
 
 use crate::implementation::{
-    BuildFailure, CancelTrace, GraphOp, HookedQuery, HookedRun, Implementation, LinkRequest, LinkResult, OplmError, RunOptions,
+    BuildFailure, CancelTrace, GraphOp, HookedQuery, HookedRun, Implementation, LinkRequest,
+    LinkResult, OplmError, RunOptions,
 };
 use crate::levels::{self, Break, Level};
 use crate::outcome::{sha256_hex, Outcome};
@@ -114,7 +115,12 @@ impl PortImpl {
 
     /// As [`PortImpl::new`] with a driver memory limit in MiB (0: none).
     pub fn with_memory_limit(command: &str, timeout: Duration, limit_mb: u64) -> PortImpl {
-        PortImpl { name: "port".into(), pool: Pool::with_memory_limit(command, timeout, limit_mb), ledger: Mutex::new(Ledger::default()), labels: Mutex::new(HashMap::new()) }
+        PortImpl {
+            name: "port".into(),
+            pool: Pool::with_memory_limit(command, timeout, limit_mb),
+            ledger: Mutex::new(Ledger::default()),
+            labels: Mutex::new(HashMap::new()),
+        }
     }
 
     /// Sets the name used in reports (the port's name from the handshake).
@@ -124,17 +130,29 @@ impl PortImpl {
 
     /// Names a case (vector id or generated name) for requests and reports.
     pub fn register_case(&self, case: &Case, label: &str) {
-        self.labels.lock().expect("labels").entry(key_of(&protocol::case(case))).or_insert_with(|| label.to_string());
+        self.labels
+            .lock()
+            .expect("labels")
+            .entry(key_of(&protocol::case(case)))
+            .or_insert_with(|| label.to_string());
     }
 
     /// Names a link request.
     pub fn register_links(&self, r: &LinkRequest, label: &str) {
-        self.labels.lock().expect("labels").entry(key_of(&protocol::build_links(r))).or_insert_with(|| label.to_string());
+        self.labels
+            .lock()
+            .expect("labels")
+            .entry(key_of(&protocol::build_links(r)))
+            .or_insert_with(|| label.to_string());
     }
 
     /// Names an error script.
     pub fn register_ops(&self, ops: &[GraphOp], label: &str) {
-        self.labels.lock().expect("labels").entry(key_of(&protocol::run_ops(ops))).or_insert_with(|| label.to_string());
+        self.labels
+            .lock()
+            .expect("labels")
+            .entry(key_of(&protocol::run_ops(ops)))
+            .or_insert_with(|| label.to_string());
     }
 
     /// Sets the section recorded with later calls.
@@ -144,16 +162,34 @@ impl PortImpl {
 
     fn label(&self, keyed: &Value) -> String {
         let k = key_of(keyed);
-        self.labels.lock().expect("labels").get(&k).cloned().unwrap_or_else(|| format!("case:{}", &k[..12]))
+        self.labels
+            .lock()
+            .expect("labels")
+            .get(&k)
+            .cloned()
+            .unwrap_or_else(|| format!("case:{}", &k[..12]))
     }
 
     /// Sends a request; returns the ok payload or the failure message (recorded as an event).
-    fn call(&self, label: &str, op: &str, args: Value, decode_ok: impl FnOnce(&Value) -> Result<(), String>) -> Result<(), String> {
+    fn call(
+        &self,
+        label: &str,
+        op: &str,
+        args: Value,
+        decode_ok: impl FnOnce(&Value) -> Result<(), String>,
+    ) -> Result<(), String> {
         self.call_as(label, op, op, args, decode_ok)
     }
 
     /// As [`PortImpl::call`], recording the request under `ledger_op` (which names the family).
-    fn call_as(&self, label: &str, wire_op: &str, op: &str, args: Value, decode_ok: impl FnOnce(&Value) -> Result<(), String>) -> Result<(), String> {
+    fn call_as(
+        &self,
+        label: &str,
+        wire_op: &str,
+        op: &str,
+        args: Value,
+        decode_ok: impl FnOnce(&Value) -> Result<(), String>,
+    ) -> Result<(), String> {
         {
             let mut l = self.ledger.lock().expect("ledger");
             *l.requests.entry(op.to_string()).or_default() += 1;
@@ -167,25 +203,60 @@ impl PortImpl {
                     *l.answered_labels.entry(label.to_string()).or_default() += 1;
                     return Ok(());
                 }
-                Err(e) => ("malformed reply".to_string(), format!("cannot decode the ok payload: {e}")),
+                Err(e) => (
+                    "malformed reply".to_string(),
+                    format!("cannot decode the ok payload: {e}"),
+                ),
             },
-            Reply::Unimplemented => ("unimplemented".to_string(), format!("op {op} is not implemented by the port")),
+            Reply::Unimplemented => (
+                "unimplemented".to_string(),
+                format!("op {op} is not implemented by the port"),
+            ),
             Reply::DriverError(m) => ("driver error".to_string(), m),
             Reply::Crash(m) => ("crash".to_string(), m),
-            Reply::Timeout => ("timeout".to_string(), "no reply within the timeout; driver restarted".to_string()),
-            Reply::Malformed(m) => ("malformed reply".to_string(), format!("{m}; driver restarted")),
+            Reply::Timeout => (
+                "timeout".to_string(),
+                "no reply within the timeout; driver restarted".to_string(),
+            ),
+            Reply::Malformed(m) => (
+                "malformed reply".to_string(),
+                format!("{m}; driver restarted"),
+            ),
         };
         let mut l = self.ledger.lock().expect("ledger");
         let section = l.section.clone();
-        l.events.push(ProtocolEvent { kind: kind.clone(), id, section, label: label.to_string(), op: op.to_string(), message: message.clone() });
-        Err(format!("port: {kind} (request {id}, {op}, {label}): {message}"))
+        l.events.push(ProtocolEvent {
+            kind: kind.clone(),
+            id,
+            section,
+            label: label.to_string(),
+            op: op.to_string(),
+            message: message.clone(),
+        });
+        Err(format!(
+            "port: {kind} (request {id}, {op}, {label}): {message}"
+        ))
     }
 
-    fn note(&self, label: &str, op: &str, variant: Option<String>, query: Option<String>, brk: Option<Break>) {
+    fn note(
+        &self,
+        label: &str,
+        op: &str,
+        variant: Option<String>,
+        query: Option<String>,
+        brk: Option<Break>,
+    ) {
         if let Some(brk) = brk {
             let mut l = self.ledger.lock().expect("ledger");
             let section = l.section.clone();
-            l.entries.push(LedgerEntry { section, label: label.to_string(), op: op.to_string(), variant, query, brk });
+            l.entries.push(LedgerEntry {
+                section,
+                label: label.to_string(),
+                op: op.to_string(),
+                variant,
+                query,
+                brk,
+            });
         }
     }
 }
@@ -199,20 +270,41 @@ impl Implementation for PortImpl {
         &self.name
     }
 
-    fn run_case(&self, case: &Case, variants: &[Variant], queries: &[Query], opts: RunOptions) -> Vec<Vec<Outcome>> {
+    fn run_case(
+        &self,
+        case: &Case,
+        variants: &[Variant],
+        queries: &[Query],
+        opts: RunOptions,
+    ) -> Vec<Vec<Outcome>> {
         let label = self.label(&protocol::case(case));
         let mut got = None;
-        let r = self.call(&label, "run_case", protocol::run_case(case, variants, queries, opts), |ok| {
-            got = Some(protocol::decode_run_case(ok, variants.len(), queries.len())?);
-            Ok(())
-        });
+        let r = self.call(
+            &label,
+            "run_case",
+            protocol::run_case(case, variants, queries, opts),
+            |ok| {
+                got = Some(protocol::decode_run_case(
+                    ok,
+                    variants.len(),
+                    queries.len(),
+                )?);
+                Ok(())
+            },
+        );
         match r.and_then(|()| got.ok_or_else(|| "port: no answer".to_string())) {
             Ok(found) => {
                 let expected = ReferenceCrate.run_case(case, variants, queries, opts);
                 for (vi, v) in variants.iter().enumerate() {
                     for (qi, q) in queries.iter().enumerate() {
                         let b = levels::outcome_break(&expected[vi][qi], &found[vi][qi]);
-                        self.note(&label, "run_case", Some(v.name().into()), Some(format!("{qi} {}", qname(*q))), b);
+                        self.note(
+                            &label,
+                            "run_case",
+                            Some(v.name().into()),
+                            Some(format!("{qi} {}", qname(*q))),
+                            b,
+                        );
                     }
                 }
                 found
@@ -224,10 +316,17 @@ impl Implementation for PortImpl {
     fn run_sliced(&self, case: &Case, variant: Variant, query: Query, budgets: &[u64]) -> Outcome {
         let label = self.label(&protocol::case(case));
         let mut got = None;
-        match self.call(&label, "run_sliced", protocol::run_sliced(case, variant, query, budgets), |ok| {
-            got = Some(protocol::outcome(ok.get("outcome").ok_or("missing member \"outcome\"")?)?);
-            Ok(())
-        }) {
+        match self.call(
+            &label,
+            "run_sliced",
+            protocol::run_sliced(case, variant, query, budgets),
+            |ok| {
+                got = Some(protocol::outcome(
+                    ok.get("outcome").ok_or("missing member \"outcome\"")?,
+                )?);
+                Ok(())
+            },
+        ) {
             Ok(()) => {
                 let found = got.expect("decoded");
                 let expected = ReferenceCrate.run_sliced(case, variant, query, budgets);
@@ -235,7 +334,13 @@ impl Implementation for PortImpl {
                     b.what = format!("sliced {budgets:?}: {}", b.what);
                     b
                 });
-                self.note(&label, "run_sliced", Some(variant.name().into()), Some(qname(query)), b);
+                self.note(
+                    &label,
+                    "run_sliced",
+                    Some(variant.name().into()),
+                    Some(qname(query)),
+                    b,
+                );
                 found
             }
             Err(e) => Outcome::Error(e),
@@ -253,39 +358,76 @@ impl Implementation for PortImpl {
             Ok(()) => {
                 let found = got.expect("decoded");
                 let expected = ReferenceCrate.build_links(request);
-                self.note(&label, "build_links", None, None, levels::links_break(&expected, &found));
+                self.note(
+                    &label,
+                    "build_links",
+                    None,
+                    None,
+                    levels::links_break(&expected, &found),
+                );
                 found
             }
-            Err(e) => Err(BuildFailure { class: e, index: None }),
+            Err(e) => Err(BuildFailure {
+                class: e,
+                index: None,
+            }),
         }
     }
 
     fn run_hooked(&self, case: &Case, query: &HookedQuery) -> HookedRun {
         let label = self.label(&protocol::case(case));
         let mut got = None;
-        match self.call(&label, "run_hooked", protocol::run_hooked(case, query), |ok| {
-            got = Some(protocol::decode_hooked(ok)?);
-            Ok(())
-        }) {
+        match self.call(
+            &label,
+            "run_hooked",
+            protocol::run_hooked(case, query),
+            |ok| {
+                got = Some(protocol::decode_hooked(ok)?);
+                Ok(())
+            },
+        ) {
             Ok(()) => {
                 let (outcome, calls) = got.expect("decoded");
                 let expected = ReferenceCrate.run_hooked(case, query);
-                let b = levels::lowest(levels::outcome_break(&expected.outcome, &outcome), levels::calls_break(&expected.calls, &calls));
+                let b = levels::lowest(
+                    levels::outcome_break(&expected.outcome, &outcome),
+                    levels::calls_break(&expected.calls, &calls),
+                );
                 let variant = crate::checks::hooks::describe(query);
-                self.note(&label, "run_hooked", Some(variant), Some(qname(query.query)), b);
+                self.note(
+                    &label,
+                    "run_hooked",
+                    Some(variant),
+                    Some(qname(query.query)),
+                    b,
+                );
                 HookedRun { outcome, calls }
             }
-            Err(e) => HookedRun { outcome: Outcome::Error(e), calls: Vec::new() },
+            Err(e) => HookedRun {
+                outcome: Outcome::Error(e),
+                calls: Vec::new(),
+            },
         }
     }
 
-    fn run_cancelled(&self, case: &Case, variant: Variant, query: Query, first_steps: u64) -> Result<CancelTrace, String> {
+    fn run_cancelled(
+        &self,
+        case: &Case,
+        variant: Variant,
+        query: Query,
+        first_steps: u64,
+    ) -> Result<CancelTrace, String> {
         let label = self.label(&protocol::case(case));
         let mut got = None;
-        match self.call(&label, "run_cancelled", protocol::run_cancelled(case, variant, query, first_steps), |ok| {
-            got = Some(protocol::decode_cancelled(ok)?);
-            Ok(())
-        }) {
+        match self.call(
+            &label,
+            "run_cancelled",
+            protocol::run_cancelled(case, variant, query, first_steps),
+            |ok| {
+                got = Some(protocol::decode_cancelled(ok)?);
+                Ok(())
+            },
+        ) {
             Ok(()) => {
                 let found = got.expect("decoded");
                 let expected = ReferenceCrate.run_cancelled(case, variant, query, first_steps);
@@ -293,7 +435,13 @@ impl Implementation for PortImpl {
                     b.what = format!("first_steps {first_steps}: {}", b.what);
                     b
                 });
-                self.note(&label, "run_cancelled", Some(variant.name().into()), Some(qname(query)), b);
+                self.note(
+                    &label,
+                    "run_cancelled",
+                    Some(variant.name().into()),
+                    Some(qname(query)),
+                    b,
+                );
                 found
             }
             Err(e) => Err(e),
@@ -311,24 +459,49 @@ impl Implementation for PortImpl {
             Ok(()) => {
                 let found = got.expect("decoded");
                 let expected = ReferenceCrate.run_ops(ops);
-                self.note(&label, "run_ops", None, None, levels::ops_break(&expected, &found));
+                self.note(
+                    &label,
+                    "run_ops",
+                    None,
+                    None,
+                    levels::ops_break(&expected, &found),
+                );
                 found
             }
-            Err(e) => ops.iter().map(|_| Err(BuildFailure { class: e.clone(), index: None })).collect(),
+            Err(e) => ops
+                .iter()
+                .map(|_| {
+                    Err(BuildFailure {
+                        class: e.clone(),
+                        index: None,
+                    })
+                })
+                .collect(),
         }
     }
 
     fn build_landmarks(&self, case: &Case) -> Result<Vec<u8>, String> {
         let label = self.label(&protocol::case(case));
         let mut got = None;
-        match self.call(&label, "build_landmarks", protocol::build_landmarks(case), |ok| {
-            got = Some(protocol::decode_oplm(ok)?);
-            Ok(())
-        }) {
+        match self.call(
+            &label,
+            "build_landmarks",
+            protocol::build_landmarks(case),
+            |ok| {
+                got = Some(protocol::decode_oplm(ok)?);
+                Ok(())
+            },
+        ) {
             Ok(()) => {
                 let found = got.expect("decoded");
                 let expected = ReferenceCrate.build_landmarks(case);
-                self.note(&label, "build_landmarks", None, None, levels::oplm_build_break(&expected, &found));
+                self.note(
+                    &label,
+                    "build_landmarks",
+                    None,
+                    None,
+                    levels::oplm_build_break(&expected, &found),
+                );
                 found
             }
             Err(e) => Err(e),
@@ -338,26 +511,44 @@ impl Implementation for PortImpl {
     fn lower_bounds(&self, case: &Case, pairs: &[(u32, u32)]) -> Result<Vec<f64>, String> {
         let label = self.label(&protocol::case(case));
         let mut got = None;
-        match self.call(&label, "lower_bounds", protocol::lower_bounds(case, pairs), |ok| {
-            got = Some(protocol::decode_bounds(ok, pairs.len())?);
-            Ok(())
-        }) {
+        match self.call(
+            &label,
+            "lower_bounds",
+            protocol::lower_bounds(case, pairs),
+            |ok| {
+                got = Some(protocol::decode_bounds(ok, pairs.len())?);
+                Ok(())
+            },
+        ) {
             Ok(()) => {
                 let found = got.expect("decoded");
                 let expected = ReferenceCrate.lower_bounds(case, pairs);
-                self.note(&label, "lower_bounds", None, None, levels::bounds_break(&expected, &found));
+                self.note(
+                    &label,
+                    "lower_bounds",
+                    None,
+                    None,
+                    levels::bounds_break(&expected, &found),
+                );
                 found
             }
             Err(e) => Err(e),
         }
     }
 
-    fn run_state(&self, request: &crate::state::StateRequest) -> Result<crate::state::StateReply, String> {
+    fn run_state(
+        &self,
+        request: &crate::state::StateRequest,
+    ) -> Result<crate::state::StateReply, String> {
         let label = self.label(&protocol::state_run(request));
         self.run_state_as(&label, request)
     }
 
-    fn run_state_as(&self, label: &str, request: &crate::state::StateRequest) -> Result<crate::state::StateReply, String> {
+    fn run_state_as(
+        &self,
+        label: &str,
+        request: &crate::state::StateRequest,
+    ) -> Result<crate::state::StateReply, String> {
         let args = protocol::state_run(request);
         let label = label.to_string();
         let ledger_op = format!("state_run:{}", protocol::state_family(request));
@@ -369,10 +560,18 @@ impl Implementation for PortImpl {
             Ok(()) => {
                 let found = Ok(got.expect("decoded"));
                 let expected = ReferenceCrate.run_state(request);
-                self.note(&label, &ledger_op, None, None, levels::state_break(&expected, &found));
+                self.note(
+                    &label,
+                    &ledger_op,
+                    None,
+                    None,
+                    levels::state_break(&expected, &found),
+                );
                 found
             }
-            Err(e) if e.contains("port: unimplemented") => Err(crate::state::UNIMPLEMENTED.to_string()),
+            Err(e) if e.contains("port: unimplemented") => {
+                Err(crate::state::UNIMPLEMENTED.to_string())
+            }
             Err(e) => Err(e),
         }
     }
@@ -380,17 +579,31 @@ impl Implementation for PortImpl {
     fn deserialize_oplm(&self, case: &Case, bytes: &[u8]) -> Result<Vec<u8>, OplmError> {
         let label = self.label(&protocol::case(case));
         let mut got = None;
-        match self.call(&label, "deserialize_oplm", protocol::deserialize_oplm(case, bytes), |ok| {
-            got = Some(protocol::decode_deserialize(ok)?);
-            Ok(())
-        }) {
+        match self.call(
+            &label,
+            "deserialize_oplm",
+            protocol::deserialize_oplm(case, bytes),
+            |ok| {
+                got = Some(protocol::decode_deserialize(ok)?);
+                Ok(())
+            },
+        ) {
             Ok(()) => {
                 let found = got.expect("decoded");
                 let expected = ReferenceCrate.deserialize_oplm(case, bytes);
-                self.note(&label, "deserialize_oplm", None, None, levels::deserialize_break(&expected, &found));
+                self.note(
+                    &label,
+                    "deserialize_oplm",
+                    None,
+                    None,
+                    levels::deserialize_break(&expected, &found),
+                );
                 found
             }
-            Err(e) => Err(OplmError { class: e, offset: usize::MAX }),
+            Err(e) => Err(OplmError {
+                class: e,
+                offset: usize::MAX,
+            }),
         }
     }
 }

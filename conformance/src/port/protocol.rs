@@ -2,8 +2,8 @@
 //! the arguments of each [`crate::Implementation`] method and decoding the driver's answers.
 
 use crate::implementation::{
-    BuildFailure, CancelTrace, CostRule, GraphOp, HeuristicRule, HookCall, HookSpec, HookedQuery, LinkRequest, LinkResult, LinkRule,
-    OplmError, RunOptions, SearchCode,
+    BuildFailure, CancelTrace, CostRule, GraphOp, HeuristicRule, HookCall, HookSpec, HookedQuery,
+    LinkRequest, LinkResult, LinkRule, OplmError, RunOptions, SearchCode,
 };
 use crate::outcome::{AlgorithmCode, Outcome, PathOutcome, StatusCode};
 use crate::scenario::{Case, Query, Variant};
@@ -23,11 +23,19 @@ pub fn bits(x: f64) -> Value {
 
 /// Parses [`bits`].
 pub fn parse_bits(v: &Value) -> Result<f64, String> {
-    let s = v.as_str().ok_or_else(|| format!("expected a 16-hex-digit real, found {v}"))?;
-    if s.len() != 16 || !s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
+    let s = v
+        .as_str()
+        .ok_or_else(|| format!("expected a 16-hex-digit real, found {v}"))?;
+    if s.len() != 16
+        || !s
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    {
         return Err(format!("{s:?} is not 16 lowercase hex digits"));
     }
-    u64::from_str_radix(s, 16).map(f64::from_bits).map_err(|e| e.to_string())
+    u64::from_str_radix(s, 16)
+        .map(f64::from_bits)
+        .map_err(|e| e.to_string())
 }
 
 fn point(p: &[f64; 3]) -> Value {
@@ -35,7 +43,11 @@ fn point(p: &[f64; 3]) -> Value {
 }
 
 fn edges(list: &[(u32, u32, f64)]) -> Value {
-    Value::Array(list.iter().map(|&(a, b, w)| json!([a, b, bits(w)])).collect())
+    Value::Array(
+        list.iter()
+            .map(|&(a, b, w)| json!([a, b, bits(w)]))
+            .collect(),
+    )
 }
 
 /// The case object ([DRIVER.ENC.CASE]): the scenario forms of the graph and landmark options.
@@ -127,18 +139,34 @@ pub fn run_cancelled(c: &Case, variant: Variant, query: Query, first_steps: u64)
 
 fn graph_op(o: &GraphOp) -> Value {
     match o {
-        GraphOp::FromEdges { edges: e, node_count, directed } => {
+        GraphOp::FromEdges {
+            edges: e,
+            node_count,
+            directed,
+        } => {
             json!({"from_edges": {"edges": edges(e), "node_count": node_count.map(|n| n.to_string()), "directed": directed}})
         }
         GraphOp::NewGraph(n) => json!({"new_graph": n.to_string()}),
-        GraphOp::Csr { node_count, edges: e } => json!({"csr": {"node_count": node_count.to_string(), "edges": edges(e)}}),
+        GraphOp::Csr {
+            node_count,
+            edges: e,
+        } => json!({"csr": {"node_count": node_count.to_string(), "edges": edges(e)}}),
         GraphOp::AddNode => json!({"add_node": null}),
         GraphOp::AddEdge(a, b, w) => json!({"add_edge": [a, b, bits(*w)]}),
         GraphOp::RemoveEdge(id) => json!({"remove_edge": id}),
         GraphOp::SetWeight(id, w) => json!({"set_weight": [id, bits(*w)]}),
         GraphOp::BuildLandmarks(n) => json!({"build_landmarks": n.to_string()}),
-        GraphOp::FindPath { start, goal, landmarks } => json!({"find_path": {"start": start, "goal": goal, "landmarks": landmarks}}),
-        GraphOp::Points { points, explicit, max_distance, nearest_count } => json!({"points": {
+        GraphOp::FindPath {
+            start,
+            goal,
+            landmarks,
+        } => json!({"find_path": {"start": start, "goal": goal, "landmarks": landmarks}}),
+        GraphOp::Points {
+            points,
+            explicit,
+            max_distance,
+            nearest_count,
+        } => json!({"points": {
             "points": points.iter().map(point).collect::<Vec<_>>(),
             "explicit": explicit,
             "max_distance": bits(*max_distance),
@@ -188,13 +216,19 @@ pub fn state_family(r: &crate::state::StateRequest) -> &'static str {
 pub fn state_run(r: &crate::state::StateRequest) -> Value {
     use crate::state::StateRequest;
     match r {
-        StateRequest::Restore { recipe, bytes, finish } => json!({
+        StateRequest::Restore {
+            recipe,
+            bytes,
+            finish,
+        } => json!({
             "request": "restore",
             "recipe": serde_json::to_value(recipe).expect("recipe"),
             "bytes": bytes.as_ref().map(hex::encode),
             "finish": finish,
         }),
-        StateRequest::FromState { kind, bytes } => json!({"request": "from_state", "kind": kind.code(), "bytes": hex::encode(bytes)}),
+        StateRequest::FromState { kind, bytes } => {
+            json!({"request": "from_state", "kind": kind.code(), "bytes": hex::encode(bytes)})
+        }
     }
 }
 
@@ -205,11 +239,14 @@ fn field<'a>(v: &'a Value, key: &str) -> Result<&'a Value, String> {
 }
 
 fn u64_of(v: &Value) -> Result<u64, String> {
-    v.as_u64().ok_or_else(|| format!("expected an unsigned integer, found {v}"))
+    v.as_u64()
+        .ok_or_else(|| format!("expected an unsigned integer, found {v}"))
 }
 
 fn hex_of(v: &Value) -> Result<Vec<u8>, String> {
-    let s = v.as_str().ok_or_else(|| format!("expected a hex string, found {v}"))?;
+    let s = v
+        .as_str()
+        .ok_or_else(|| format!("expected a hex string, found {v}"))?;
     hex::decode(s).map_err(|e| format!("bad hex: {e}"))
 }
 
@@ -252,11 +289,21 @@ pub fn decode_outcome(bytes: &[u8]) -> Result<Outcome, String> {
                 if n > (bytes.len() - *at) / 4 {
                     return Err("list length beyond the encoding".into());
                 }
-                (0..n).map(|_| rd(bytes, at).map(u32::from_le_bytes)).collect()
+                (0..n)
+                    .map(|_| rd(bytes, at).map(u32::from_le_bytes))
+                    .collect()
             };
             let nodes = list(&mut at)?;
             let expanded = list(&mut at)?;
-            Outcome::Path(PathOutcome { algorithm, status, cost, iterations, expanded_count, nodes, expanded })
+            Outcome::Path(PathOutcome {
+                algorithm,
+                status,
+                cost,
+                iterations,
+                expanded_count,
+                nodes,
+                expanded,
+            })
         }
         2 => {
             let n = u16::from_le_bytes(rd(bytes, &mut at)?) as usize;
@@ -278,10 +325,19 @@ pub fn outcome(v: &Value) -> Result<Outcome, String> {
 }
 
 /// `run_case` answer.
-pub fn decode_run_case(ok: &Value, variants: usize, queries: usize) -> Result<Vec<Vec<Outcome>>, String> {
-    let lists = field(ok, "outcomes")?.as_array().ok_or("outcomes is not a list")?;
+pub fn decode_run_case(
+    ok: &Value,
+    variants: usize,
+    queries: usize,
+) -> Result<Vec<Vec<Outcome>>, String> {
+    let lists = field(ok, "outcomes")?
+        .as_array()
+        .ok_or("outcomes is not a list")?;
     if lists.len() != variants {
-        return Err(format!("{} outcome lists for {variants} variants", lists.len()));
+        return Err(format!(
+            "{} outcome lists for {variants} variants",
+            lists.len()
+        ));
     }
     lists
         .iter()
@@ -296,7 +352,10 @@ pub fn decode_run_case(ok: &Value, variants: usize, queries: usize) -> Result<Ve
 }
 
 fn failure(v: &Value) -> Result<BuildFailure, String> {
-    let class = field(v, "class")?.as_str().ok_or("class is not a string")?.to_string();
+    let class = field(v, "class")?
+        .as_str()
+        .ok_or("class is not a string")?
+        .to_string();
     let index = match field(v, "index")? {
         Value::Null => None,
         x => Some(u64_of(x)? as usize),
@@ -321,7 +380,13 @@ pub fn decode_links(ok: &Value) -> Result<Result<LinkResult, BuildFailure>, Stri
         .map(|i| {
             let at = 8 + 16 * i;
             let r = |o: usize| u32::from_le_bytes(b[at + o..at + o + 4].try_into().expect("4"));
-            (r(0), r(4), f64::from_bits(u64::from_le_bytes(b[at + 8..at + 16].try_into().expect("8"))))
+            (
+                r(0),
+                r(4),
+                f64::from_bits(u64::from_le_bytes(
+                    b[at + 8..at + 16].try_into().expect("8"),
+                )),
+            )
         })
         .collect();
     let calls = field(ok, "calls")?
@@ -346,9 +411,16 @@ pub fn decode_hooked(ok: &Value) -> Result<(Outcome, Vec<HookCall>), String> {
         .map(|c| {
             let a = c.as_array().ok_or_else(|| format!("bad call {c}"))?;
             match (a.first().and_then(|x| x.as_str()), a.len()) {
-                (Some("edge_cost"), 4) => Ok(HookCall::EdgeCost(u64_of(&a[1])? as u32, u64_of(&a[2])? as u32, parse_bits(&a[3])?.to_bits())),
+                (Some("edge_cost"), 4) => Ok(HookCall::EdgeCost(
+                    u64_of(&a[1])? as u32,
+                    u64_of(&a[2])? as u32,
+                    parse_bits(&a[3])?.to_bits(),
+                )),
                 (Some("blocked"), 2) => Ok(HookCall::Blocked(u64_of(&a[1])? as u32)),
-                (Some("heuristic"), 3) => Ok(HookCall::Heuristic(u64_of(&a[1])? as u32, u64_of(&a[2])? as u32)),
+                (Some("heuristic"), 3) => Ok(HookCall::Heuristic(
+                    u64_of(&a[1])? as u32,
+                    u64_of(&a[2])? as u32,
+                )),
                 _ => Err(format!("bad call {c}")),
             }
         })
@@ -375,7 +447,10 @@ fn search_pair(v: &Value) -> Result<(SearchCode, u64), String> {
 /// `run_cancelled` answer.
 pub fn decode_cancelled(ok: &Value) -> Result<Result<CancelTrace, String>, String> {
     if let Some(f) = ok.get("failure") {
-        return Ok(Err(f.as_str().ok_or("failure is not a string")?.to_string()));
+        return Ok(Err(f
+            .as_str()
+            .ok_or("failure is not a string")?
+            .to_string()));
     }
     Ok(Ok(CancelTrace {
         before: search_pair(field(ok, "before")?)?,
@@ -387,7 +462,9 @@ pub fn decode_cancelled(ok: &Value) -> Result<Result<CancelTrace, String>, Strin
 
 /// `run_ops` answer.
 pub fn decode_ops(ok: &Value, count: usize) -> Result<Vec<Result<u64, BuildFailure>>, String> {
-    let list = field(ok, "results")?.as_array().ok_or("results is not a list")?;
+    let list = field(ok, "results")?
+        .as_array()
+        .ok_or("results is not a list")?;
     if list.len() != count {
         return Err(format!("{} results for {count} operations", list.len()));
     }
@@ -396,8 +473,12 @@ pub fn decode_ops(ok: &Value, count: usize) -> Result<Vec<Result<u64, BuildFailu
             if let Some(f) = r.get("failure") {
                 return Ok(Err(failure(f)?));
             }
-            let s = field(r, "value")?.as_str().ok_or("value is not a decimal string")?;
-            s.parse::<u64>().map(Ok).map_err(|e| format!("value {s:?}: {e}"))
+            let s = field(r, "value")?
+                .as_str()
+                .ok_or("value is not a decimal string")?;
+            s.parse::<u64>()
+                .map(Ok)
+                .map_err(|e| format!("value {s:?}: {e}"))
         })
         .collect()
 }
@@ -405,7 +486,10 @@ pub fn decode_ops(ok: &Value, count: usize) -> Result<Vec<Result<u64, BuildFailu
 /// `build_landmarks` answer.
 pub fn decode_oplm(ok: &Value) -> Result<Result<Vec<u8>, String>, String> {
     if let Some(f) = ok.get("failure") {
-        return Ok(Err(f.as_str().ok_or("failure is not a string")?.to_string()));
+        return Ok(Err(f
+            .as_str()
+            .ok_or("failure is not a string")?
+            .to_string()));
     }
     Ok(Ok(hex_of(field(ok, "oplm")?)?))
 }
@@ -413,9 +497,14 @@ pub fn decode_oplm(ok: &Value) -> Result<Result<Vec<u8>, String>, String> {
 /// `lower_bounds` answer.
 pub fn decode_bounds(ok: &Value, count: usize) -> Result<Result<Vec<f64>, String>, String> {
     if let Some(f) = ok.get("failure") {
-        return Ok(Err(f.as_str().ok_or("failure is not a string")?.to_string()));
+        return Ok(Err(f
+            .as_str()
+            .ok_or("failure is not a string")?
+            .to_string()));
     }
-    let list = field(ok, "bounds")?.as_array().ok_or("bounds is not a list")?;
+    let list = field(ok, "bounds")?
+        .as_array()
+        .ok_or("bounds is not a list")?;
     if list.len() != count {
         return Err(format!("{} bounds for {count} pairs", list.len()));
     }
@@ -425,7 +514,10 @@ pub fn decode_bounds(ok: &Value, count: usize) -> Result<Result<Vec<f64>, String
 /// `deserialize_oplm` answer.
 pub fn decode_deserialize(ok: &Value) -> Result<Result<Vec<u8>, OplmError>, String> {
     if let Some(r) = ok.get("rejected") {
-        let class = field(r, "class")?.as_str().ok_or("class is not a string")?.to_string();
+        let class = field(r, "class")?
+            .as_str()
+            .ok_or("class is not a string")?
+            .to_string();
         let offset = u64_of(field(r, "offset")?)? as usize;
         return Ok(Err(OplmError { class, offset }));
     }
@@ -439,7 +531,10 @@ pub fn decode_state(ok: &Value) -> Result<crate::state::StateReply, String> {
         Value::Null => None,
         r if r.get("ok") == Some(&Value::Bool(true)) => Some(Ok(())),
         r => Some(Err(StateError {
-            class: field(r, "class")?.as_str().ok_or("class is not a string")?.to_string(),
+            class: field(r, "class")?
+                .as_str()
+                .ok_or("class is not a string")?
+                .to_string(),
             offset: u64_of(field(r, "offset")?)?,
         })),
     };
@@ -453,7 +548,11 @@ pub fn decode_state(ok: &Value) -> Result<crate::state::StateReply, String> {
         })
         .collect::<Result<_, String>>()?;
     let list = |v: &Value| -> Result<Vec<u32>, String> {
-        v.as_array().ok_or("not a list")?.iter().map(|x| u64_of(x).map(|n| n as u32)).collect()
+        v.as_array()
+            .ok_or("not a list")?
+            .iter()
+            .map(|x| u64_of(x).map(|n| n as u32))
+            .collect()
     };
     let search = match field(ok, "search")? {
         Value::Null => None,
@@ -466,7 +565,13 @@ pub fn decode_state(ok: &Value) -> Result<crate::state::StateReply, String> {
             expansions: list(field(s, "expansions")?)?,
         }),
     };
-    Ok(StateReply { before: hex_of(field(ok, "before")?)?, restore, after: hex_of(field(ok, "after")?)?, cells, search })
+    Ok(StateReply {
+        before: hex_of(field(ok, "before")?)?,
+        restore,
+        after: hex_of(field(ok, "after")?)?,
+        cells,
+        search,
+    })
 }
 
 #[cfg(test)]

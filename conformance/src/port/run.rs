@@ -104,8 +104,12 @@ impl LedgerEntry {
         format!(
             "{}{}{}: {}: expected {}, found {}",
             self.label,
-            self.variant.as_ref().map_or(String::new(), |v| format!(" / {v}")),
-            self.query.as_ref().map_or(String::new(), |q| format!(" / query {q}")),
+            self.variant
+                .as_ref()
+                .map_or(String::new(), |v| format!(" / {v}")),
+            self.query
+                .as_ref()
+                .map_or(String::new(), |q| format!(" / query {q}")),
             self.brk.what,
             self.brk.expected,
             self.brk.found
@@ -179,7 +183,10 @@ fn state_kind_family(kind: crate::state::StateKind) -> &'static str {
 /// grid kinds (`grids`: vectors and hostile cases `STATE-GRID-`, `STATE-HEX-`, `STATE-VOXEL-`,
 /// or a request to `state_run:grids`), and so do the `protocol` and `consumed` sections.
 fn failure_family(section: &str, label: &str, what: &str) -> &'static str {
-    let grid = ["STATE-GRID-", "STATE-HEX-", "STATE-VOXEL-"].iter().any(|p| label.starts_with(p)) || what.contains("state_run:grids");
+    let grid = ["STATE-GRID-", "STATE-HEX-", "STATE-VOXEL-"]
+        .iter()
+        .any(|p| label.starts_with(p))
+        || what.contains("state_run:grids");
     let _ = section;
     if grid {
         "grids"
@@ -188,17 +195,33 @@ fn failure_family(section: &str, label: &str, what: &str) -> &'static str {
     }
 }
 
-const SECTION_ORDER: [&str; 9] = ["vectors", "differential", "landmarks", "sliced", "links", "hooks", "cancel", "errors", "state"];
+const SECTION_ORDER: [&str; 9] = [
+    "vectors",
+    "differential",
+    "landmarks",
+    "sliced",
+    "links",
+    "hooks",
+    "cancel",
+    "errors",
+    "state",
+];
 
 fn rank(section: &str) -> usize {
-    SECTION_ORDER.iter().position(|s| section.starts_with(s)).unwrap_or(SECTION_ORDER.len())
+    SECTION_ORDER
+        .iter()
+        .position(|s| section.starts_with(s))
+        .unwrap_or(SECTION_ORDER.len())
 }
 
 fn read_scenarios(dir: &Path) -> Vec<Scenario> {
     let mut out = Vec::new();
     for rel in crate::vectors::list_files(dir).unwrap_or_default() {
         if rel.starts_with("graphs/GRAPH-") && rel.ends_with(".json") {
-            if let Ok(s) = std::fs::read_to_string(dir.join(&rel)).map_err(|e| e.to_string()).and_then(|t| Scenario::parse(&t)) {
+            if let Ok(s) = std::fs::read_to_string(dir.join(&rel))
+                .map_err(|e| e.to_string())
+                .and_then(|t| Scenario::parse(&t))
+            {
                 out.push(s);
             }
         }
@@ -236,7 +259,11 @@ fn register(port: &PortImpl, config: &Config, scenarios: &[Scenario]) {
     }
     for (name, script) in errors::scripts() {
         let ops: Vec<_> = script.into_iter().map(|(op, _)| op).collect();
-        let short: String = name.split(']').next().map(|s| format!("{s}]")).unwrap_or_else(|| name.to_string());
+        let short: String = name
+            .split(']')
+            .next()
+            .map(|s| format!("{s}]"))
+            .unwrap_or_else(|| name.to_string());
         port.register_ops(&ops, &format!("errors {short}"));
     }
 }
@@ -244,12 +271,17 @@ fn register(port: &PortImpl, config: &Config, scenarios: &[Scenario]) {
 /// Runs the whole certification of the port behind `options.command`.
 pub fn certify_port(options: PortOptions) -> PortRun {
     let config = options.config();
-    let mut port = PortImpl::with_memory_limit(&options.command, options.timeout, options.memory_limit_mb);
+    let mut port =
+        PortImpl::with_memory_limit(&options.command, options.timeout, options.memory_limit_mb);
     let hello = port.pool.hello();
     if let Ok(h) = &hello {
         port.set_name(&h.port);
     }
-    let scenarios = config.vectors_dir.as_deref().map(read_scenarios).unwrap_or_default();
+    let scenarios = config
+        .vectors_dir
+        .as_deref()
+        .map(read_scenarios)
+        .unwrap_or_default();
     register(&port, &config, &scenarios);
     let reference: &dyn Implementation = &ReferenceCrate;
     let all: [&dyn Implementation; 2] = [reference, &port];
@@ -280,19 +312,33 @@ pub fn certify_port(options: PortOptions) -> PortRun {
     port.pool.shutdown();
     let starts = port.pool.starts.load(std::sync::atomic::Ordering::SeqCst);
     let ledger = port.ledger.into_inner().expect("ledger");
-    let port_name = hello.as_ref().map(|h| h.port.clone()).unwrap_or_else(|_| "port".into());
+    let port_name = hello
+        .as_ref()
+        .map(|h| h.port.clone())
+        .unwrap_or_else(|_| "port".into());
 
     // The protocol and unimplemented sections ([DRIVER.PROC.FAILURES], [DRIVER.MSG.UNIMPLEMENTED]).
     let mut protocol = Section::new("protocol");
     let mut unimpl = Section::new("unimplemented");
     let total: u64 = ledger.requests.values().sum();
-    let events_failed = ledger.events.iter().filter(|e| e.kind != "unimplemented").count() as u64;
+    let events_failed = ledger
+        .events
+        .iter()
+        .filter(|e| e.kind != "unimplemented")
+        .count() as u64;
     for e in &ledger.events {
         let f = Failure {
             case: Some(e.label.clone()),
             implementation: port_name.clone(),
-            what: format!("port: {} ({}, request {}, section {})", e.kind, e.op, e.id, e.section),
-            expected: if e.kind == "unimplemented" { "an implementation".into() } else { "an answer".into() },
+            what: format!(
+                "port: {} ({}, request {}, section {})",
+                e.kind, e.op, e.id, e.section
+            ),
+            expected: if e.kind == "unimplemented" {
+                "an implementation".into()
+            } else {
+                "an answer".into()
+            },
             found: e.message.clone(),
             ..Default::default()
         };
@@ -305,28 +351,51 @@ pub fn certify_port(options: PortOptions) -> PortRun {
     protocol.checks += total.saturating_sub(protocol.checks);
     protocol.passed = protocol.checks - events_failed;
     if let Err(e) = &hello {
-        protocol.fail(Failure { implementation: port_name.clone(), what: "port: handshake".into(), expected: "a handshake".into(), found: e.clone(), ..Default::default() });
+        protocol.fail(Failure {
+            implementation: port_name.clone(),
+            what: "port: handshake".into(),
+            expected: "a handshake".into(),
+            found: e.clone(),
+            ..Default::default()
+        });
     }
 
     // Every committed vector consumed ([DRIVER.CONSUMED]).
     let mut consumed = Section::new("consumed");
     // Unimplemented ops are reported (and cap the level) on their own; a case is unanswered when
     // a request of it crashed, timed out or got a malformed or error reply.
-    let unanswered_labels: BTreeSet<&str> = ledger.events.iter().filter(|e| e.kind != "unimplemented").map(|e| e.label.as_str()).collect();
+    let unanswered_labels: BTreeSet<&str> = ledger
+        .events
+        .iter()
+        .filter(|e| e.kind != "unimplemented")
+        .map(|e| e.label.as_str())
+        .collect();
     for s in &scenarios {
         let answered = ledger.answered_labels.get(&s.id).copied().unwrap_or(0);
-        consumed.record((answered == 0 || unanswered_labels.contains(s.id.as_str())).then(|| Failure {
-            vector: Some(s.id.clone()),
-            implementation: port_name.clone(),
-            what: "vector consumed".into(),
-            expected: "every request of the vector answered".into(),
-            found: format!("{answered} answered, {} unanswered", ledger.events.iter().filter(|e| e.label == s.id && e.kind != "unimplemented").count()),
-            ..Default::default()
-        }));
+        consumed.record(
+            (answered == 0 || unanswered_labels.contains(s.id.as_str())).then(|| Failure {
+                vector: Some(s.id.clone()),
+                implementation: port_name.clone(),
+                what: "vector consumed".into(),
+                expected: "every request of the vector answered".into(),
+                found: format!(
+                    "{answered} answered, {} unanswered",
+                    ledger
+                        .events
+                        .iter()
+                        .filter(|e| e.label == s.id && e.kind != "unimplemented")
+                        .count()
+                ),
+                ..Default::default()
+            }),
+        );
     }
     // The golden state vectors of the claimed families: a vector's requests are those labelled
     // with its id or with the id of one of its hostile cases (`<id>-H<nnnn>`).
-    let claimed_families: BTreeSet<&str> = hello.as_ref().map(|h| h.claims.keys().map(String::as_str).collect()).unwrap_or_default();
+    let claimed_families: BTreeSet<&str> = hello
+        .as_ref()
+        .map(|h| h.claims.keys().map(String::as_str).collect())
+        .unwrap_or_default();
     let state_vectors: Vec<String> = if hello.is_ok() {
         crate::checks::state::load(&ReferenceCrate, &config)
             .unwrap_or_default()
@@ -337,10 +406,24 @@ pub fn certify_port(options: PortOptions) -> PortRun {
     } else {
         Vec::new()
     };
-    let of_vector = |label: &str, id: &str| label == id || label.strip_prefix(id).is_some_and(|rest| rest.starts_with("-H"));
+    let of_vector = |label: &str, id: &str| {
+        label == id
+            || label
+                .strip_prefix(id)
+                .is_some_and(|rest| rest.starts_with("-H"))
+    };
     for id in &state_vectors {
-        let answered: u64 = ledger.answered_labels.iter().filter(|(l, _)| of_vector(l, id)).map(|(_, n)| n).sum();
-        let unanswered = ledger.events.iter().filter(|e| e.kind != "unimplemented" && of_vector(&e.label, id)).count();
+        let answered: u64 = ledger
+            .answered_labels
+            .iter()
+            .filter(|(l, _)| of_vector(l, id))
+            .map(|(_, n)| n)
+            .sum();
+        let unanswered = ledger
+            .events
+            .iter()
+            .filter(|e| e.kind != "unimplemented" && of_vector(&e.label, id))
+            .count();
         consumed.record((answered == 0 || unanswered > 0).then(|| Failure {
             vector: Some(id.clone()),
             implementation: port_name.clone(),
@@ -350,14 +433,23 @@ pub fn certify_port(options: PortOptions) -> PortRun {
             ..Default::default()
         }));
     }
-    let is_vector = |l: &str| scenarios.iter().any(|s| s.id == l) || state_vectors.iter().any(|id| of_vector(l, id));
+    let is_vector = |l: &str| {
+        scenarios.iter().any(|s| s.id == l) || state_vectors.iter().any(|id| of_vector(l, id))
+    };
     for label in unanswered_labels.iter().filter(|l| !is_vector(l)) {
         consumed.fail(Failure {
             case: Some(label.to_string()),
             implementation: port_name.clone(),
             what: "case consumed".into(),
             expected: "every request of the case answered".into(),
-            found: format!("{} unanswered", ledger.events.iter().filter(|e| e.label == *label && e.kind != "unimplemented").count()),
+            found: format!(
+                "{} unanswered",
+                ledger
+                    .events
+                    .iter()
+                    .filter(|e| e.label == *label && e.kind != "unimplemented")
+                    .count()
+            ),
             ..Default::default()
         });
     }
@@ -385,7 +477,22 @@ pub fn certify_port(options: PortOptions) -> PortRun {
     family_names.extend(ledger.requests.keys().map(|op| op_family(op).to_string()));
     let mut entries: Vec<&LedgerEntry> = ledger.entries.iter().collect();
     entries.sort_by(|a, b| {
-        (a.brk.level, rank(&a.section), &a.label, &a.variant, &a.query, &a.brk.what).cmp(&(b.brk.level, rank(&b.section), &b.label, &b.variant, &b.query, &b.brk.what))
+        (
+            a.brk.level,
+            rank(&a.section),
+            &a.label,
+            &a.variant,
+            &a.query,
+            &a.brk.what,
+        )
+            .cmp(&(
+                b.brk.level,
+                rank(&b.section),
+                &b.label,
+                &b.variant,
+                &b.query,
+                &b.brk.what,
+            ))
     });
     let mut families = Vec::new();
     for fam in &family_names {
@@ -412,8 +519,18 @@ pub fn certify_port(options: PortOptions) -> PortRun {
             let cap = op_level(&ev.op).below();
             reached = reached.min(cap);
         }
-        let requests: u64 = ledger.requests.iter().filter(|(op, _)| op_family(op) == fam).map(|(_, n)| n).sum();
-        let answered: u64 = ledger.answered.iter().filter(|(op, _)| op_family(op) == fam).map(|(_, n)| n).sum();
+        let requests: u64 = ledger
+            .requests
+            .iter()
+            .filter(|(op, _)| op_family(op) == fam)
+            .map(|(_, n)| n)
+            .sum();
+        let answered: u64 = ledger
+            .answered
+            .iter()
+            .filter(|(op, _)| op_family(op) == fam)
+            .map(|(_, n)| n)
+            .sum();
         if answered == 0 {
             reached = Level::L0;
         }
@@ -434,7 +551,10 @@ pub fn certify_port(options: PortOptions) -> PortRun {
         Err(e) => problems.push(format!("handshake: {e}")),
         Ok(h) => {
             if h.spec_version != SPEC_VERSION {
-                problems.push(format!("the port implements spec {}, the kit certifies {SPEC_VERSION}", h.spec_version));
+                problems.push(format!(
+                    "the port implements spec {}, the kit certifies {SPEC_VERSION}",
+                    h.spec_version
+                ));
             }
             if h.claims.is_empty() {
                 problems.push("the port claims no family".into());
@@ -444,7 +564,12 @@ pub fn certify_port(options: PortOptions) -> PortRun {
     for f in &families {
         if let Some(c) = f.claimed {
             if f.reached < c {
-                problems.push(format!("{}: claimed {}, reached {}", f.family, c.name(), f.reached.name()));
+                problems.push(format!(
+                    "{}: claimed {}, reached {}",
+                    f.family,
+                    c.name(),
+                    f.reached.name()
+                ));
             }
         }
     }
@@ -456,7 +581,11 @@ pub fn certify_port(options: PortOptions) -> PortRun {
         let mut unexcused = 0u64;
         let mut first: Option<String> = None;
         for f in &s.failures {
-            let label = f.vector.clone().or_else(|| f.case.clone()).unwrap_or_else(|| "-".into());
+            let label = f
+                .vector
+                .clone()
+                .or_else(|| f.case.clone())
+                .unwrap_or_else(|| "-".into());
             if is_excused(&s.name, &label) {
                 continue;
             }
@@ -464,7 +593,8 @@ pub fn certify_port(options: PortOptions) -> PortRun {
             if f.implementation != ReferenceCrate.name() && claim_of(fam).is_none() {
                 continue; // a family the port does not claim
             }
-            let beyond = matches!(claim_of(fam), Some(c) if failure_level(&s.name, &f.what) > c) && f.implementation != ReferenceCrate.name();
+            let beyond = matches!(claim_of(fam), Some(c) if failure_level(&s.name, &f.what) > c)
+                && f.implementation != ReferenceCrate.name();
             if beyond && !["protocol", "consumed", "unimplemented"].contains(&s.name.as_str()) {
                 continue;
             }
@@ -473,10 +603,21 @@ pub fn certify_port(options: PortOptions) -> PortRun {
         }
         let unseen = s.failed - s.failures.len() as u64;
         if unseen > 0 && unexcused == 0 {
-            let all_excused = ledger.entries.iter().filter(|e| e.section == s.name).all(|e| expect.as_ref().and_then(|x| x.find(&s.name, &e.label)).is_some());
+            let all_excused = ledger
+                .entries
+                .iter()
+                .filter(|e| e.section == s.name)
+                .all(|e| {
+                    expect
+                        .as_ref()
+                        .and_then(|x| x.find(&s.name, &e.label))
+                        .is_some()
+                });
             if !all_excused {
                 unexcused += unseen;
-                first.get_or_insert_with(|| format!("{unseen} failures beyond the {} kept", s.failures.len()));
+                first.get_or_insert_with(|| {
+                    format!("{unseen} failures beyond the {} kept", s.failures.len())
+                });
             }
         }
         if s.name == "unimplemented" {
@@ -484,14 +625,20 @@ pub fn certify_port(options: PortOptions) -> PortRun {
             continue;
         }
         if unexcused > 0 {
-            problems.push(format!("section {}: {unexcused} unexpected failure(s), first: {}", s.name, first.unwrap_or_default()));
+            problems.push(format!(
+                "section {}: {unexcused} unexpected failure(s), first: {}",
+                s.name,
+                first.unwrap_or_default()
+            ));
         }
     }
     if let Some(e) = &expect {
         let claimed: BTreeSet<&str> = claims.keys().map(String::as_str).collect();
         let listed: BTreeSet<&str> = e.families.iter().map(String::as_str).collect();
         if hello.is_ok() && claimed != listed {
-            problems.push(format!("expectations list families {listed:?}, the driver claims {claimed:?}"));
+            problems.push(format!(
+                "expectations list families {listed:?}, the driver claims {claimed:?}"
+            ));
         }
         for (i, k) in e.known_failures.iter().enumerate() {
             if !excused.contains_key(&i) {
@@ -503,10 +650,24 @@ pub fn certify_port(options: PortOptions) -> PortRun {
         }
     }
 
-    let manifest_sha256 =
-        config.vectors_dir.as_ref().and_then(|d| std::fs::read(d.join(crate::vectors::MANIFEST_PATH)).ok()).map(|b| sha256_hex(&b)).unwrap_or_default();
+    let manifest_sha256 = config
+        .vectors_dir
+        .as_ref()
+        .and_then(|d| std::fs::read(d.join(crate::vectors::MANIFEST_PATH)).ok())
+        .map(|b| sha256_hex(&b))
+        .unwrap_or_default();
     let report = Report::new(vec![ReferenceCrate.name().to_string(), port_name], sections);
-    PortRun { hello, report, families, excused, problems, manifest_sha256, expect, starts, options }
+    PortRun {
+        hello,
+        report,
+        families,
+        excused,
+        problems,
+        manifest_sha256,
+        expect,
+        starts,
+        options,
+    }
 }
 
 fn entry_json(e: &LedgerEntry) -> Value {
@@ -565,11 +726,22 @@ impl PortRun {
         match &self.hello {
             Ok(h) => out.push_str(&format!(
                 "\nport {} {} (spec {}), driver `{}`, {} process start(s), {} generated cases\n",
-                h.port, h.port_version, h.spec_version, self.options.command, self.starts, self.options.cases
+                h.port,
+                h.port_version,
+                h.spec_version,
+                self.options.command,
+                self.starts,
+                self.options.cases
             )),
-            Err(e) => out.push_str(&format!("\nport driver `{}` failed its handshake: {e}\n", self.options.command)),
+            Err(e) => out.push_str(&format!(
+                "\nport driver `{}` failed its handshake: {e}\n",
+                self.options.command
+            )),
         }
-        out.push_str(&format!("{:<8} {:>8} {:>9} {:>9} {:>10} {:>9} {:>8}\n", "family", "claimed", "L1 costs", "L2 paths", "L3 traces", "L4 bytes", "reached"));
+        out.push_str(&format!(
+            "{:<8} {:>8} {:>9} {:>9} {:>10} {:>9} {:>8}\n",
+            "family", "claimed", "L1 costs", "L2 paths", "L3 traces", "L4 bytes", "reached"
+        ));
         for f in &self.families {
             let cell = |l: Level| {
                 if f.reached >= l {
@@ -597,13 +769,27 @@ impl PortRun {
                 out.push_str(&text);
             }
             if !f.unimplemented.is_empty() {
-                let list: Vec<String> = f.unimplemented.iter().map(|(op, n)| format!("{op} ({n})")).collect();
-                out.push_str(&format!("{}: unimplemented ops (never a pass): {}\n", f.family, list.join(", ")));
+                let list: Vec<String> = f
+                    .unimplemented
+                    .iter()
+                    .map(|(op, n)| format!("{op} ({n})"))
+                    .collect();
+                out.push_str(&format!(
+                    "{}: unimplemented ops (never a pass): {}\n",
+                    f.family,
+                    list.join(", ")
+                ));
             }
         }
         if let Some(e) = &self.expect {
             for (i, k) in e.known_failures.iter().enumerate() {
-                out.push_str(&format!("expected failure {} / {} ({}): {} excused\n", k.section, k.pattern, k.reason, self.excused.get(&i).copied().unwrap_or(0)));
+                out.push_str(&format!(
+                    "expected failure {} / {} ({}): {} excused\n",
+                    k.section,
+                    k.pattern,
+                    k.reason,
+                    self.excused.get(&i).copied().unwrap_or(0)
+                ));
             }
         }
         if self.ok() {
@@ -621,44 +807,121 @@ impl PortRun {
     pub fn to_junit(&self) -> String {
         use report_junit::{Case, Suite};
         let mut suites = Vec::new();
-        let scenarios: Vec<String> = self.options.vectors_dir.as_deref().map(read_scenarios).unwrap_or_default().into_iter().map(|s| s.id).collect();
-        let mut vec_suite = Suite { name: "vectors".into(), cases: Vec::new() };
+        let scenarios: Vec<String> = self
+            .options
+            .vectors_dir
+            .as_deref()
+            .map(read_scenarios)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|s| s.id)
+            .collect();
+        let mut vec_suite = Suite {
+            name: "vectors".into(),
+            cases: Vec::new(),
+        };
         let vsec = self.report.sections.iter().find(|s| s.name == "vectors");
         for id in &scenarios {
-            let fails: Vec<&Failure> = vsec.map(|s| s.failures.iter().filter(|f| f.vector.as_deref() == Some(id)).collect()).unwrap_or_default();
-            let excused = self.expect.as_ref().and_then(|e| e.find("vectors", id)).is_some();
-            let failure = (!fails.is_empty() && !excused).then(|| (fails[0].line(), fails.iter().map(|f| f.line()).collect::<Vec<_>>().join("\n")));
-            let skipped = (!fails.is_empty() && excused).then(|| "known failure (expectations file)".to_string());
-            vec_suite.cases.push(Case { name: id.clone(), failure, skipped });
+            let fails: Vec<&Failure> = vsec
+                .map(|s| {
+                    s.failures
+                        .iter()
+                        .filter(|f| f.vector.as_deref() == Some(id))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let excused = self
+                .expect
+                .as_ref()
+                .and_then(|e| e.find("vectors", id))
+                .is_some();
+            let failure = (!fails.is_empty() && !excused).then(|| {
+                (
+                    fails[0].line(),
+                    fails
+                        .iter()
+                        .map(|f| f.line())
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                )
+            });
+            let skipped = (!fails.is_empty() && excused)
+                .then(|| "known failure (expectations file)".to_string());
+            vec_suite.cases.push(Case {
+                name: id.clone(),
+                failure,
+                skipped,
+            });
         }
         suites.push(vec_suite);
-        let mut sec_suite = Suite { name: "sections".into(), cases: Vec::new() };
+        let mut sec_suite = Suite {
+            name: "sections".into(),
+            cases: Vec::new(),
+        };
         for s in &self.report.sections {
-            let problem = self.problems.iter().find(|p| p.starts_with(&format!("section {}:", s.name)));
-            let failure = problem.map(|p| (p.clone(), s.failures.iter().take(10).map(|f| f.line()).collect::<Vec<_>>().join("\n")));
-            let skipped = (s.name == "unimplemented" && s.failed > 0).then(|| format!("{} requests unimplemented", s.failed));
-            sec_suite.cases.push(Case { name: format!("{} ({} checks)", s.name, s.checks), failure, skipped });
+            let problem = self
+                .problems
+                .iter()
+                .find(|p| p.starts_with(&format!("section {}:", s.name)));
+            let failure = problem.map(|p| {
+                (
+                    p.clone(),
+                    s.failures
+                        .iter()
+                        .take(10)
+                        .map(|f| f.line())
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                )
+            });
+            let skipped = (s.name == "unimplemented" && s.failed > 0)
+                .then(|| format!("{} requests unimplemented", s.failed));
+            sec_suite.cases.push(Case {
+                name: format!("{} ({} checks)", s.name, s.checks),
+                failure,
+                skipped,
+            });
         }
         suites.push(sec_suite);
-        let mut lvl = Suite { name: "levels".into(), cases: Vec::new() };
+        let mut lvl = Suite {
+            name: "levels".into(),
+            cases: Vec::new(),
+        };
         for f in &self.families {
             let failure = match f.claimed {
                 Some(c) if f.reached < c => Some((
-                    format!("{}: claimed {}, reached {}", f.family, c.name(), f.reached.name()),
+                    format!(
+                        "{}: claimed {}, reached {}",
+                        f.family,
+                        c.name(),
+                        f.reached.name()
+                    ),
                     f.first_difference_text().unwrap_or_default(),
                 )),
                 _ => None,
             };
-            lvl.cases.push(Case { name: format!("{} reaches {}", f.family, f.reached.name()), failure, skipped: None });
+            lvl.cases.push(Case {
+                name: format!("{} reaches {}", f.family, f.reached.name()),
+                failure,
+                skipped: None,
+            });
         }
         suites.push(lvl);
         if let Some(e) = &self.expect {
-            let mut ex = Suite { name: "expectations".into(), cases: Vec::new() };
+            let mut ex = Suite {
+                name: "expectations".into(),
+                cases: Vec::new(),
+            };
             for (i, k) in e.known_failures.iter().enumerate() {
                 let stale = !self.excused.contains_key(&i);
                 ex.cases.push(Case {
                     name: format!("{} / {}", k.section, k.pattern),
-                    failure: stale.then(|| ("expectation matches no failure".to_string(), k.reason.clone())),
+                    failure: stale.then(|| {
+                        (
+                            "expectation matches no failure".to_string(),
+                            k.reason.clone(),
+                        )
+                    }),
                     skipped: None,
                 });
             }
@@ -673,7 +936,12 @@ impl PortRun {
         if !self.ok() {
             return None;
         }
-        let levels: BTreeMap<&str, &str> = self.families.iter().filter(|f| f.claimed.is_some()).map(|f| (f.family.as_str(), f.reached.name())).collect();
+        let levels: BTreeMap<&str, &str> = self
+            .families
+            .iter()
+            .filter(|f| f.claimed.is_some())
+            .map(|f| (f.family.as_str(), f.reached.name()))
+            .collect();
         let v = json!({
             "schema": "onepath.port-certificate",
             "version": 1,
@@ -694,7 +962,10 @@ impl PortRun {
 
 /// Today's date (UTC) from the system clock, `YYYY-MM-DD`: certificate metadata only.
 pub fn today() -> String {
-    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
     civil_date((secs / 86_400) as i64)
 }
 
@@ -715,7 +986,12 @@ pub fn civil_date(days: i64) -> String {
 /// Checks a `--date` value.
 pub fn valid_date(s: &str) -> bool {
     let b = s.as_bytes();
-    b.len() == 10 && b[4] == b'-' && b[7] == b'-' && b.iter().enumerate().all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
+    b.len() == 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b.iter()
+            .enumerate()
+            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
 }
 
 #[cfg(test)]

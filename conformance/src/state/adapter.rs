@@ -2,7 +2,10 @@
 //! instantiated for every crate whose state API exists; `adapters.rs` forwards
 //! `Implementation::run_state` here.
 
-use super::{GraphRecipe, HeuristicName, SearchSummary, StateError, StateKind, StateRecipe, StateReply, StateRequest};
+use super::{
+    GraphRecipe, HeuristicName, SearchSummary, StateError, StateKind, StateRecipe, StateReply,
+    StateRequest,
+};
 use crate::implementation::SearchCode;
 
 macro_rules! define_state_adapter {
@@ -21,17 +24,24 @@ macro_rules! define_state_adapter {
             }
 
             fn grid_err(e: op::GridStateError) -> StateError {
-                StateError { class: e.class().to_string(), offset: e.offset() as u64 }
+                StateError {
+                    class: e.class().to_string(),
+                    offset: e.offset() as u64,
+                }
             }
             fn graph_err(e: op::GraphStateError) -> StateError {
-                StateError { class: e.class().to_string(), offset: e.offset() as u64 }
+                StateError {
+                    class: e.class().to_string(),
+                    offset: e.offset() as u64,
+                }
             }
             fn harness<E: std::fmt::Display>(what: &str) -> impl Fn(E) -> String + '_ {
                 move |e| format!("harness: recipe {what} failed: {e}")
             }
 
             fn build_graph(r: &GraphRecipe) -> Result<op::Graph, String> {
-                let mut g = op::Graph::new(usize::try_from(r.node_count).unwrap_or(usize::MAX)).map_err(harness("Graph::new"))?;
+                let mut g = op::Graph::new(usize::try_from(r.node_count).unwrap_or(usize::MAX))
+                    .map_err(harness("Graph::new"))?;
                 for _ in 0..r.added_nodes {
                     g.add_node().map_err(harness("add_node"))?;
                 }
@@ -50,7 +60,9 @@ macro_rules! define_state_adapter {
             type Log = Arc<Mutex<Vec<(u32, u8, u8)>>>;
             fn listener(log: &Log) -> op::CellListener {
                 let log = log.clone();
-                Box::new(move |i: u32, a: u8, b: u8| log.lock().expect("listener log").push((i, a, b)))
+                Box::new(move |i: u32, a: u8, b: u8| {
+                    log.lock().expect("listener log").push((i, a, b))
+                })
             }
             fn taken(log: &Log) -> Vec<(u32, u8, u8)> {
                 log.lock().expect("listener log").clone()
@@ -60,19 +72,32 @@ macro_rules! define_state_adapter {
                 ($g:expr, $space:expr, $mults:expr, $edits:expr, $bytes:expr) => {{
                     let mut g = $g;
                     if let Some(s) = $space {
-                        g.set_space(op::GridSpace { origin_x: s[0], origin_y: s[1], cell_size: s[2] }).map_err(harness("set_space"))?;
+                        g.set_space(op::GridSpace {
+                            origin_x: s[0],
+                            origin_y: s[1],
+                            cell_size: s[2],
+                        })
+                        .map_err(harness("set_space"))?;
                     }
                     for &(a, m) in $mults {
-                        g.set_area_multiplier(a, m).map_err(harness("set_area_multiplier"))?;
+                        g.set_area_multiplier(a, m)
+                            .map_err(harness("set_area_multiplier"))?;
                     }
                     for &(x, y, a) in $edits {
-                        g.set_cell(x as usize, y as usize, a).map_err(harness("set_cell"))?;
+                        g.set_cell(x as usize, y as usize, a)
+                            .map_err(harness("set_cell"))?;
                     }
                     let before = g.save_state();
                     let log: Log = Arc::default();
                     g.add_listener(listener(&log));
                     let restore = $bytes.map(|b: &Vec<u8>| g.restore_state(b).map_err(grid_err));
-                    Ok(StateReply { before, restore, after: g.save_state(), cells: taken(&log), search: None })
+                    Ok(StateReply {
+                        before,
+                        restore,
+                        after: g.save_state(),
+                        cells: taken(&log),
+                        search: None,
+                    })
                 }};
             }
 
@@ -85,53 +110,115 @@ macro_rules! define_state_adapter {
                 }
             }
 
-            fn restore(recipe: &StateRecipe, bytes: Option<&Vec<u8>>, finish: bool) -> Result<StateReply, String> {
+            fn restore(
+                recipe: &StateRecipe,
+                bytes: Option<&Vec<u8>>,
+                finish: bool,
+            ) -> Result<StateReply, String> {
                 match recipe {
-                    StateRecipe::Grid { width, height, space, area_multipliers, edits } => plane!(
-                        op::Grid::new(*width as usize, *height as usize).map_err(harness("Grid::new"))?,
+                    StateRecipe::Grid {
+                        width,
+                        height,
+                        space,
+                        area_multipliers,
+                        edits,
+                    } => plane!(
+                        op::Grid::new(*width as usize, *height as usize)
+                            .map_err(harness("Grid::new"))?,
                         space,
                         area_multipliers,
                         edits,
                         bytes
                     ),
-                    StateRecipe::HexGrid { width, height, layout, space, area_multipliers, edits } => {
-                        let layout = op::HexLayout::try_from(*layout).map_err(harness("HexLayout"))?;
+                    StateRecipe::HexGrid {
+                        width,
+                        height,
+                        layout,
+                        space,
+                        area_multipliers,
+                        edits,
+                    } => {
+                        let layout =
+                            op::HexLayout::try_from(*layout).map_err(harness("HexLayout"))?;
                         plane!(
-                            op::HexGrid::new(*width as usize, *height as usize, layout).map_err(harness("HexGrid::new"))?,
+                            op::HexGrid::new(*width as usize, *height as usize, layout)
+                                .map_err(harness("HexGrid::new"))?,
                             space,
                             area_multipliers,
                             edits,
                             bytes
                         )
                     }
-                    StateRecipe::VoxelGrid { size, default_area, space, area_multipliers, edits } => {
-                        let mut g = op::VoxelGrid::new(size[0] as usize, size[1] as usize, size[2] as usize, *default_area)
-                            .map_err(harness("VoxelGrid::new"))?;
+                    StateRecipe::VoxelGrid {
+                        size,
+                        default_area,
+                        space,
+                        area_multipliers,
+                        edits,
+                    } => {
+                        let mut g = op::VoxelGrid::new(
+                            size[0] as usize,
+                            size[1] as usize,
+                            size[2] as usize,
+                            *default_area,
+                        )
+                        .map_err(harness("VoxelGrid::new"))?;
                         if let Some(s) = space {
-                            g.set_space(op::VoxelSpace { origin_x: s[0], origin_y: s[1], origin_z: s[2], cell_size: s[3] })
-                                .map_err(harness("set_space"))?;
+                            g.set_space(op::VoxelSpace {
+                                origin_x: s[0],
+                                origin_y: s[1],
+                                origin_z: s[2],
+                                cell_size: s[3],
+                            })
+                            .map_err(harness("set_space"))?;
                         }
                         for &(a, m) in area_multipliers {
-                            g.set_area_multiplier(a, m).map_err(harness("set_area_multiplier"))?;
+                            g.set_area_multiplier(a, m)
+                                .map_err(harness("set_area_multiplier"))?;
                         }
                         for &(x, y, z, a) in edits {
-                            g.set_voxel(x as usize, y as usize, z as usize, a).map_err(harness("set_voxel"))?;
+                            g.set_voxel(x as usize, y as usize, z as usize, a)
+                                .map_err(harness("set_voxel"))?;
                         }
                         let before = g.save_state();
                         let log: Log = Arc::default();
                         g.add_listener(listener(&log));
                         let restore = bytes.map(|b| g.restore_state(b).map_err(grid_err));
-                        Ok(StateReply { before, restore, after: g.save_state(), cells: taken(&log), search: None })
+                        Ok(StateReply {
+                            before,
+                            restore,
+                            after: g.save_state(),
+                            cells: taken(&log),
+                            search: None,
+                        })
                     }
                     StateRecipe::Graph(r) => {
                         let mut g = build_graph(r)?;
                         let before = g.save_state();
                         let restore = bytes.map(|b| g.restore_state(b).map_err(graph_err));
-                        Ok(StateReply { before, restore, after: g.save_state(), cells: vec![], search: None })
+                        Ok(StateReply {
+                            before,
+                            restore,
+                            after: g.save_state(),
+                            cells: vec![],
+                            search: None,
+                        })
                     }
-                    StateRecipe::GraphAstar { graph, heuristic, record, start, goal, steps, run } => {
+                    StateRecipe::GraphAstar {
+                        graph,
+                        heuristic,
+                        record,
+                        start,
+                        goal,
+                        steps,
+                        run,
+                    } => {
                         let g = build_graph(graph)?;
-                        let mut s = op::GraphAStar::new(g.compile(), op::DefaultGraphCost, Estimate(*heuristic));
+                        let mut s = op::GraphAStar::new(
+                            g.compile(),
+                            op::DefaultGraphCost,
+                            Estimate(*heuristic),
+                        );
                         s.set_record_expansions(*record);
                         if let (Some(a), Some(b)) = (start, goal) {
                             s.begin(*a, *b).map_err(harness("begin"))?;
@@ -155,7 +242,13 @@ macro_rules! define_state_adapter {
                             path: s.path(),
                             expansions: s.expansions().to_vec(),
                         };
-                        Ok(StateReply { before, restore, after: s.save_state(), cells: vec![], search: Some(search) })
+                        Ok(StateReply {
+                            before,
+                            restore,
+                            after: s.save_state(),
+                            cells: vec![],
+                            search: Some(search),
+                        })
                     }
                 }
             }
@@ -178,15 +271,27 @@ macro_rules! define_state_adapter {
                         Ok(g) => (Ok(()), g.save_state()),
                         Err(e) => (Err(graph_err(e)), vec![]),
                     },
-                    StateKind::GraphAStar => return Err("harness: GraphAStar has no from_state".into()),
+                    StateKind::GraphAStar => {
+                        return Err("harness: GraphAStar has no from_state".into())
+                    }
                 };
-                Ok(StateReply { before: vec![], restore: Some(restore), after, cells: vec![], search: None })
+                Ok(StateReply {
+                    before: vec![],
+                    restore: Some(restore),
+                    after,
+                    cells: vec![],
+                    search: None,
+                })
             }
 
             /// Runs one state request ([CONF.IMPL.STATE]).
             pub fn run(request: &StateRequest) -> Result<StateReply, String> {
                 match request {
-                    StateRequest::Restore { recipe, bytes, finish } => restore(recipe, bytes.as_ref(), *finish),
+                    StateRequest::Restore {
+                        recipe,
+                        bytes,
+                        finish,
+                    } => restore(recipe, bytes.as_ref(), *finish),
                     StateRequest::FromState { kind, bytes } => from_state(*kind, bytes),
                 }
             }

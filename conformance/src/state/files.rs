@@ -56,7 +56,10 @@ impl StateVector {
         if sha256_hex(&b) != v.sha256 {
             return Err("sha256 does not match the bytes".into());
         }
-        if !v.id.starts_with(&format!("STATE-{}-", v.recipe.kind().tag())) {
+        if !v
+            .id
+            .starts_with(&format!("STATE-{}-", v.recipe.kind().tag()))
+        {
             return Err(format!("id {} does not match the recipe's kind", v.id));
         }
         for (_, _, h) in &v.patch {
@@ -70,7 +73,10 @@ impl StateVector {
     }
     /// The patch as splices.
     pub fn splices(&self) -> Vec<Splice> {
-        self.patch.iter().map(|(a, d, h)| (*a, *d, hex::decode(h).expect("validated"))).collect()
+        self.patch
+            .iter()
+            .map(|(a, d, h)| (*a, *d, hex::decode(h).expect("validated")))
+            .collect()
     }
 }
 
@@ -93,7 +99,11 @@ pub struct HostileCase {
 impl HostileCase {
     /// The mutated bytes.
     pub fn bytes(&self, golden: &[u8]) -> Vec<u8> {
-        let s: Vec<Splice> = self.edits.iter().map(|(a, d, h)| (*a, *d, hex::decode(h).expect("validated"))).collect();
+        let s: Vec<Splice> = self
+            .edits
+            .iter()
+            .map(|(a, d, h)| (*a, *d, hex::decode(h).expect("validated")))
+            .collect();
         apply(golden, &s)
     }
 }
@@ -124,7 +134,10 @@ impl HostileFile {
     pub fn parse(text: &str) -> Result<HostileFile, String> {
         let f: HostileFile = serde_json::from_str(text).map_err(|e| e.to_string())?;
         if f.schema != HOSTILE_SCHEMA || f.version != 1 {
-            return Err(format!("schema {:?} version {}, expected {HOSTILE_SCHEMA:?} 1", f.schema, f.version));
+            return Err(format!(
+                "schema {:?} version {}, expected {HOSTILE_SCHEMA:?} 1",
+                f.schema, f.version
+            ));
         }
         for c in &f.cases {
             if !c.id.starts_with(&format!("{}-H", f.vector)) {
@@ -134,11 +147,17 @@ impl HostileFile {
                 hex::decode(h).map_err(|e| format!("{}: {e}", c.id))?;
             }
             if StateError::parse(&c.restore).is_none() {
-                return Err(format!("{}: restore {:?} is not class@offset", c.id, c.restore));
+                return Err(format!(
+                    "{}: restore {:?} is not class@offset",
+                    c.id, c.restore
+                ));
             }
             if let Some(fs) = &c.from_state {
                 if fs != "ok" && StateError::parse(fs).is_none() {
-                    return Err(format!("{}: from_state {fs:?} is not ok or class@offset", c.id));
+                    return Err(format!(
+                        "{}: from_state {fs:?} is not ok or class@offset",
+                        c.id
+                    ));
                 }
             }
         }
@@ -150,8 +169,16 @@ impl HostileFile {
         let mut head = self.clone();
         head.cases.clear();
         let text = to_text(&head);
-        let cases: Vec<String> = self.cases.iter().map(|c| format!("    {}", serde_json::to_string(c).expect("case"))).collect();
-        let body = if cases.is_empty() { "[]".to_string() } else { format!("[\n{}\n  ]", cases.join(",\n")) };
+        let cases: Vec<String> = self
+            .cases
+            .iter()
+            .map(|c| format!("    {}", serde_json::to_string(c).expect("case")))
+            .collect();
+        let body = if cases.is_empty() {
+            "[]".to_string()
+        } else {
+            format!("[\n{}\n  ]", cases.join(",\n"))
+        };
         text.replacen("\"cases\": []", &format!("\"cases\": {body}"), 1)
     }
 }
@@ -203,9 +230,16 @@ pub fn mutations(id: &str, kind: StateKind, golden: &[u8]) -> Vec<Mutation> {
     // 1. Truncations: every length below 64, 48 field starts past that (all when fewer), a
     //    seeded sample of 24 lengths elsewhere, and one byte short.
     let mut cuts: Vec<usize> = (0..len.min(64)).collect();
-    let starts: Vec<usize> = l.fields.iter().map(|f| f.offset).filter(|&o| o >= 64 && o < len).collect();
+    let starts: Vec<usize> = l
+        .fields
+        .iter()
+        .map(|f| f.offset)
+        .filter(|&o| o >= 64 && o < len)
+        .collect();
     cuts.extend(sample(&starts, 48));
-    let mut r = SplitMix64::new(u64::from_le_bytes(sha256_bytes(id.as_bytes())[..8].try_into().expect("8")));
+    let mut r = SplitMix64::new(u64::from_le_bytes(
+        sha256_bytes(id.as_bytes())[..8].try_into().expect("8"),
+    ));
     if len > 64 {
         for _ in 0..24 {
             cuts.push(64 + r.below((len - 64) as u64) as usize);
@@ -215,7 +249,10 @@ pub fn mutations(id: &str, kind: StateKind, golden: &[u8]) -> Vec<Mutation> {
     cuts.sort_unstable();
     cuts.dedup();
     for c in cuts {
-        m(format!("truncated to {c} bytes"), vec![(c, len - c, vec![])]);
+        m(
+            format!("truncated to {c} bytes"),
+            vec![(c, len - c, vec![])],
+        );
     }
     // 2. Header fields.
     for (i, &b) in golden.iter().enumerate().take(4) {
@@ -234,11 +271,22 @@ pub fn mutations(id: &str, kind: StateKind, golden: &[u8]) -> Vec<Mutation> {
     m("one trailing byte".into(), vec![(len, 0, vec![0])]);
     m("eight trailing bytes".into(), vec![(len, 0, vec![0xFF; 8])]);
     // 4. Field values.
-    let n = if matches!(kind, StateKind::Graph | StateKind::GraphAStar) { super::layout::node_count(golden) } else { 0 };
+    let n = if matches!(kind, StateKind::Graph | StateKind::GraphAStar) {
+        super::layout::node_count(golden)
+    } else {
+        0
+    };
     let f64s: Vec<&Field> = l.fields.iter().filter(|f| f.ty == Ty::F64).collect();
     for (i, f) in f64s.iter().enumerate() {
-        let nan = if i % 2 == 0 { 0x7FF8_0000_0000_0000u64 } else { 0xFFF0_0000_0000_0001 };
-        m(format!("{} = NaN {nan:#018x}", f.name), vec![set(f.offset, &nan.to_le_bytes())]);
+        let nan = if i % 2 == 0 {
+            0x7FF8_0000_0000_0000u64
+        } else {
+            0xFFF0_0000_0000_0001
+        };
+        m(
+            format!("{} = NaN {nan:#018x}", f.name),
+            vec![set(f.offset, &nan.to_le_bytes())],
+        );
     }
     let flags: Vec<&Field> = l.fields.iter().filter(|f| f.ty == Ty::Flag).collect();
     for f in sample(&flags, 40) {
@@ -247,15 +295,25 @@ pub fn mutations(id: &str, kind: StateKind, golden: &[u8]) -> Vec<Mutation> {
     if let Some(f) = flags.last() {
         m(format!("{} = 255", f.name), vec![set(f.offset, &[255])]);
         let v = golden[f.offset];
-        m(format!("{} flipped to {}", f.name, 1 - v), vec![set(f.offset, &[1 - v])]);
+        m(
+            format!("{} flipped to {}", f.name, 1 - v),
+            vec![set(f.offset, &[1 - v])],
+        );
     }
     if let Some(f) = flags.first() {
         let v = golden[f.offset];
-        m(format!("{} flipped to {}", f.name, 1 - v), vec![set(f.offset, &[1 - v])]);
+        m(
+            format!("{} flipped to {}", f.name, 1 - v),
+            vec![set(f.offset, &[1 - v])],
+        );
     }
     let mut index_fields = 0usize;
     for f in &l.fields {
-        let cur = if f.ty == Ty::I32 { read_i32(golden, f.offset) } else { 0 };
+        let cur = if f.ty == Ty::I32 {
+            read_i32(golden, f.offset)
+        } else {
+            0
+        };
         let left = len - f.offset - f.ty.width();
         match f.role {
             Role::Shape if f.ty == Ty::I32 => {
@@ -264,14 +322,23 @@ pub fn mutations(id: &str, kind: StateKind, golden: &[u8]) -> Vec<Mutation> {
                 }
             }
             Role::Shape => {
-                m(format!("{} = {}", f.name, golden[f.offset] ^ 1), vec![set(f.offset, &[golden[f.offset] ^ 1])]);
+                m(
+                    format!("{} = {}", f.name, golden[f.offset] ^ 1),
+                    vec![set(f.offset, &[golden[f.offset] ^ 1])],
+                );
             }
             Role::Counter => {
                 m(format!("{} = -1", f.name), vec![set_i32(f.offset, -1)]);
-                m(format!("{} = i32::MIN", f.name), vec![set_i32(f.offset, i32::MIN)]);
+                m(
+                    format!("{} = i32::MIN", f.name),
+                    vec![set_i32(f.offset, i32::MIN)],
+                );
             }
             Role::Count { elem, bound } => {
-                let mut vals = vec![(-1i64, "-1".to_string()), (i64::from(i32::MAX), "i32::MAX".to_string())];
+                let mut vals = vec![
+                    (-1i64, "-1".to_string()),
+                    (i64::from(i32::MAX), "i32::MAX".to_string()),
+                ];
                 if let Some(q) = left.checked_div(elem) {
                     vals.push((q as i64 + 1, "bytes left / item size + 1".into()));
                 }
@@ -285,7 +352,10 @@ pub fn mutations(id: &str, kind: StateKind, golden: &[u8]) -> Vec<Mutation> {
                 for (v, why) in vals {
                     if let Ok(v) = i32::try_from(v) {
                         if v != cur {
-                            m(format!("{} = {v} ({why})", f.name), vec![set_i32(f.offset, v)]);
+                            m(
+                                format!("{} = {v} ({why})", f.name),
+                                vec![set_i32(f.offset, v)],
+                            );
                         }
                     }
                 }
@@ -313,15 +383,25 @@ pub fn mutations(id: &str, kind: StateKind, golden: &[u8]) -> Vec<Mutation> {
             "areas[0]" | "areas[254]" => &[0.0, -1.0, f64::INFINITY, -0.0],
             "heuristic_weight" => &[2.0, -1.0],
             "path_cost" => &[5.0, -1.0, f64::INFINITY, 0.0],
-            name if name.starts_with("edges[") && name.ends_with(".weight") => &[-1.0, -0.0, f64::INFINITY],
+            name if name.starts_with("edges[") && name.ends_with(".weight") => {
+                &[-1.0, -0.0, f64::INFINITY]
+            }
             name if name.starts_with("visited[") && name.ends_with(".g") => &[-1.0, f64::INFINITY],
             _ => &[],
         };
         if f.ty != Ty::F64 {
             continue;
         }
-        let cur = f64::from_bits(u64::from_le_bytes(golden[f.offset..f.offset + 8].try_into().expect("8")));
-        for &v in bad.iter().take(if f.name.starts_with("edges[") || f.name.starts_with("visited[") { 2 } else { 4 }) {
+        let cur = f64::from_bits(u64::from_le_bytes(
+            golden[f.offset..f.offset + 8].try_into().expect("8"),
+        ));
+        for &v in bad.iter().take(
+            if f.name.starts_with("edges[") || f.name.starts_with("visited[") {
+                2
+            } else {
+                4
+            },
+        ) {
             if v.to_bits() != cur.to_bits() {
                 m(format!("{} = {v:?}", f.name), vec![set_f64(f.offset, v)]);
             }
@@ -333,7 +413,12 @@ pub fn mutations(id: &str, kind: StateKind, golden: &[u8]) -> Vec<Mutation> {
     out
 }
 
-fn search_mutations(l: &Layout, s: &super::layout::SearchLayout, golden: &[u8], m: &mut impl FnMut(String, Vec<Splice>)) {
+fn search_mutations(
+    l: &Layout,
+    s: &super::layout::SearchLayout,
+    golden: &[u8],
+    m: &mut impl FnMut(String, Vec<Splice>),
+) {
     let status_at = 12;
     for v in [0u8, 1, 2, 3, 4, 255] {
         if v != s.status {
@@ -342,42 +427,78 @@ fn search_mutations(l: &Layout, s: &super::layout::SearchLayout, golden: &[u8], 
     }
     let _ = l;
     let find = |node: i32| s.visited.iter().position(|e| e.node == node);
-    let closed_plain: Vec<usize> =
-        (0..s.visited.len()).filter(|&i| s.visited[i].closed && s.visited[i].node != s.start && s.visited[i].node != s.goal).collect();
+    let closed_plain: Vec<usize> = (0..s.visited.len())
+        .filter(|&i| {
+            s.visited[i].closed && s.visited[i].node != s.start && s.visited[i].node != s.goal
+        })
+        .collect();
     // Visited order.
     if s.visited.len() >= 2 {
         let (a, b) = (&s.visited[0], &s.visited[1]);
-        m("visited[0] and visited[1] node ids swapped (not increasing)".into(), vec![set_i32(a.at, b.node), set_i32(b.at, a.node)]);
-        m("visited[1].node = visited[0].node (not increasing)".into(), vec![set_i32(b.at, a.node)]);
+        m(
+            "visited[0] and visited[1] node ids swapped (not increasing)".into(),
+            vec![set_i32(a.at, b.node), set_i32(b.at, a.node)],
+        );
+        m(
+            "visited[1].node = visited[0].node (not increasing)".into(),
+            vec![set_i32(b.at, a.node)],
+        );
     }
     if s.heap.len() >= 2 {
         let (h0, h1) = (&s.heap[0], &s.heap[1]);
-        m("heap[1].node = heap[0].node (duplicated heap node)".into(), vec![set_i32(h1.at, h0.node)]);
+        m(
+            "heap[1].node = heap[0].node (duplicated heap node)".into(),
+            vec![set_i32(h1.at, h0.node)],
+        );
         m(
             "heap slots 0 and 1 swapped (heap order broken)".into(),
-            vec![set(h0.at, &golden[h1.at..h1.at + 20]), set(h1.at, &golden[h0.at..h0.at + 20])],
+            vec![
+                set(h0.at, &golden[h1.at..h1.at + 20]),
+                set(h1.at, &golden[h0.at..h0.at + 20]),
+            ],
         );
         let last = &s.heap[s.heap.len() - 1];
         let slot = s.heap.len() - 1;
         let parent = &s.heap[(slot - 1) / 2];
         m(
-            format!("heap[{slot}].f = heap[{}].f - 1 (precedes its parent)", (slot - 1) / 2),
+            format!(
+                "heap[{slot}].f = heap[{}].f - 1 (precedes its parent)",
+                (slot - 1) / 2
+            ),
             vec![set_f64(last.at + 4, parent.f - 1.0)],
         );
     }
     if let Some(last) = s.heap.last() {
         m(
-            format!("last heap slot (node {}) removed and the heap count lowered (missing open node)", last.node),
-            vec![(last.at, 20, vec![]), set_i32(s.heap_count_at, s.heap.len() as i32 - 1)],
+            format!(
+                "last heap slot (node {}) removed and the heap count lowered (missing open node)",
+                last.node
+            ),
+            vec![
+                (last.at, 20, vec![]),
+                set_i32(s.heap_count_at, s.heap.len() as i32 - 1),
+            ],
         );
-        m(format!("heap node {} given g + 1 (heap g differs)", last.node), vec![set_f64(last.at + 12, last.g + 1.0)]);
+        m(
+            format!("heap node {} given g + 1 (heap g differs)", last.node),
+            vec![set_f64(last.at + 12, last.g + 1.0)],
+        );
     }
     if let (Some(h), Some(&c)) = (s.heap.first(), closed_plain.first()) {
-        m(format!("heap[0].node = closed node {} (bad heap node)", s.visited[c].node), vec![set_i32(h.at, s.visited[c].node)]);
+        m(
+            format!(
+                "heap[0].node = closed node {} (bad heap node)",
+                s.visited[c].node
+            ),
+            vec![set_i32(h.at, s.visited[c].node)],
+        );
     }
     if let Some((at, _)) = s.recorded.first() {
         if let Some(h) = s.heap.first() {
-            m(format!("recorded[0] = open node {} (bad heap node)", h.node), vec![set_i32(*at, h.node)]);
+            m(
+                format!("recorded[0] = open node {} (bad heap node)", h.node),
+                vec![set_i32(*at, h.node)],
+            );
         }
     }
     // Parent faults.
@@ -386,42 +507,85 @@ fn search_mutations(l: &Layout, s: &super::layout::SearchLayout, golden: &[u8], 
         let (a, b) = (&s.visited[i], &s.visited[j]);
         let g = a.g.min(b.g);
         m(
-            format!("nodes {} and {} made each other's parent with equal g {g:?} (parent cycle)", a.node, b.node),
-            vec![set_f64(a.at + 5, g), set_i32(a.at + 13, b.node), set_f64(b.at + 5, g), set_i32(b.at + 13, a.node)],
+            format!(
+                "nodes {} and {} made each other's parent with equal g {g:?} (parent cycle)",
+                a.node, b.node
+            ),
+            vec![
+                set_f64(a.at + 5, g),
+                set_i32(a.at + 13, b.node),
+                set_f64(b.at + 5, g),
+                set_i32(b.at + 13, a.node),
+            ],
         );
         if a.parent >= 0 {
-            m(format!("node {} made its own parent (parent cycle)", a.node), vec![set_i32(a.at + 13, a.node)]);
+            m(
+                format!("node {} made its own parent (parent cycle)", a.node),
+                vec![set_i32(a.at + 13, a.node)],
+            );
         }
     }
     // A parent that costs more: a node whose g is below another visited node's.
-    if let Some(&i) = closed_plain.iter().find(|&&i| s.visited.iter().any(|e| e.g > s.visited[i].g)) {
+    if let Some(&i) = closed_plain
+        .iter()
+        .find(|&&i| s.visited.iter().any(|e| e.g > s.visited[i].g))
+    {
         let e = &s.visited[i];
         let k = s.visited.iter().position(|o| o.g > e.g).expect("exists");
         m(
-            format!("node {}'s parent set to node {} whose g is larger (parent costs more)", e.node, s.visited[k].node),
+            format!(
+                "node {}'s parent set to node {} whose g is larger (parent costs more)",
+                e.node, s.visited[k].node
+            ),
             vec![set_i32(e.at + 13, s.visited[k].node)],
         );
     }
     if let Some(i) = find(s.start) {
         let e = &s.visited[i];
         if let Some(other) = s.visited.iter().find(|o| o.node != s.start) {
-            m(format!("the start {} given parent {} (bad parent)", e.node, other.node), vec![set_i32(e.at + 13, other.node)]);
+            m(
+                format!(
+                    "the start {} given parent {} (bad parent)",
+                    e.node, other.node
+                ),
+                vec![set_i32(e.at + 13, other.node)],
+            );
         }
-        m(format!("the start {} given g 1 (bad parent)", e.node), vec![set_f64(e.at + 5, 1.0)]);
+        m(
+            format!("the start {} given g 1 (bad parent)", e.node),
+            vec![set_f64(e.at + 5, 1.0)],
+        );
     }
     if let Some(&i) = closed_plain.first() {
         let e = &s.visited[i];
-        m(format!("node {} given no parent (bad parent)", e.node), vec![set_i32(e.at + 13, -1)]);
+        m(
+            format!("node {} given no parent (bad parent)", e.node),
+            vec![set_i32(e.at + 13, -1)],
+        );
         let absent = (0..s.n).find(|v| find(*v).is_none());
         if let Some(v) = absent {
-            m(format!("node {}'s parent set to unvisited node {v} (bad parent)", e.node), vec![set_i32(e.at + 13, v)]);
+            m(
+                format!(
+                    "node {}'s parent set to unvisited node {v} (bad parent)",
+                    e.node
+                ),
+                vec![set_i32(e.at + 13, v)],
+            );
         }
     }
     if s.status == 2 {
-        let cost = f64::from_bits(u64::from_le_bytes(golden[s.cost_at..s.cost_at + 8].try_into().expect("8")));
-        m("Found path cost + 1 (goal g differs)".into(), vec![set_f64(s.cost_at, cost + 1.0)]);
+        let cost = f64::from_bits(u64::from_le_bytes(
+            golden[s.cost_at..s.cost_at + 8].try_into().expect("8"),
+        ));
+        m(
+            "Found path cost + 1 (goal g differs)".into(),
+            vec![set_f64(s.cost_at, cost + 1.0)],
+        );
         if let Some(i) = find(s.goal) {
-            m("the Found goal marked open".into(), vec![set(s.visited[i].at + 4, &[0])]);
+            m(
+                "the Found goal marked open".into(),
+                vec![set(s.visited[i].at + 4, &[0])],
+            );
         }
     }
 }
@@ -443,7 +607,11 @@ pub struct Generated {
 
 /// The golden bytes of `g` on `imp`: the recipe's saved bytes, patched.
 pub fn golden_bytes(imp: &dyn Implementation, g: &Golden) -> Result<Vec<u8>, String> {
-    let reply = imp.run_state(&StateRequest::Restore { recipe: g.recipe.clone(), bytes: None, finish: false })?;
+    let reply = imp.run_state(&StateRequest::Restore {
+        recipe: g.recipe.clone(),
+        bytes: None,
+        finish: false,
+    })?;
     Ok(match g.patch {
         Some(p) => apply(&reply.before, &p(&reply.before)),
         None => reply.before,
@@ -455,11 +623,27 @@ pub type HostileResults = (Result<(), StateError>, Option<Result<(), StateError>
 
 /// Runs `bytes` as a hostile candidate on `imp`: the restore result into the target and the
 /// `from_state` result (kinds 1-4).
-pub fn hostile_results(imp: &dyn Implementation, kind: StateKind, target: &StateRecipe, bytes: &[u8]) -> Result<HostileResults, String> {
-    let r = imp.run_state(&StateRequest::Restore { recipe: target.clone(), bytes: Some(bytes.to_vec()), finish: false })?;
+pub fn hostile_results(
+    imp: &dyn Implementation,
+    kind: StateKind,
+    target: &StateRecipe,
+    bytes: &[u8],
+) -> Result<HostileResults, String> {
+    let r = imp.run_state(&StateRequest::Restore {
+        recipe: target.clone(),
+        bytes: Some(bytes.to_vec()),
+        finish: false,
+    })?;
     let restore = r.restore.ok_or("harness: no restore result")?;
     let from = if kind.has_from_state() {
-        Some(imp.run_state(&StateRequest::FromState { kind, bytes: bytes.to_vec() })?.restore.ok_or("harness: no from_state result")?)
+        Some(
+            imp.run_state(&StateRequest::FromState {
+                kind,
+                bytes: bytes.to_vec(),
+            })?
+            .restore
+            .ok_or("harness: no from_state result")?,
+        )
     } else {
         None
     };
@@ -472,7 +656,13 @@ pub fn generate(imp: &dyn Implementation) -> Result<Vec<Generated>, String> {
     for g in goldens() {
         let kind = g.recipe.kind();
         let bytes = golden_bytes(imp, &g).map_err(|e| format!("{}: {e}", g.id))?;
-        let patch: Vec<(usize, usize, String)> = g.patch.map(|p| p(&golden_bytes_unpatched(imp, &g))).unwrap_or_default().into_iter().map(|(a, d, i)| (a, d, hex::encode(i))).collect();
+        let patch: Vec<(usize, usize, String)> = g
+            .patch
+            .map(|p| p(&golden_bytes_unpatched(imp, &g)))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(a, d, i)| (a, d, hex::encode(i)))
+            .collect();
         let vector = StateVector {
             schema: VECTOR_SCHEMA.into(),
             version: 1,
@@ -488,7 +678,8 @@ pub fn generate(imp: &dyn Implementation) -> Result<Vec<Generated>, String> {
         let mut accepted = 0;
         for (k, mu) in mutations(&g.id, kind, &bytes).into_iter().enumerate() {
             let mutated = apply(&bytes, &mu.edits);
-            let (restore, from) = hostile_results(imp, kind, &target, &mutated).map_err(|e| format!("{}: {e}", g.id))?;
+            let (restore, from) = hostile_results(imp, kind, &target, &mutated)
+                .map_err(|e| format!("{}: {e}", g.id))?;
             let Err(restore) = restore else {
                 accepted += 1;
                 continue;
@@ -496,7 +687,11 @@ pub fn generate(imp: &dyn Implementation) -> Result<Vec<Generated>, String> {
             cases.push(HostileCase {
                 id: format!("{}-H{:04}", g.id, k + 1),
                 what: mu.what,
-                edits: mu.edits.iter().map(|(a, d, i)| (*a, *d, hex::encode(i))).collect(),
+                edits: mu
+                    .edits
+                    .iter()
+                    .map(|(a, d, i)| (*a, *d, hex::encode(i)))
+                    .collect(),
                 restore: restore.compact(),
                 from_state: from.map(|f| match f {
                     Ok(()) => "ok".to_string(),
@@ -516,13 +711,23 @@ pub fn generate(imp: &dyn Implementation) -> Result<Vec<Generated>, String> {
             after_failure: if kind.atomic() { "unchanged".into() } else { "not_started".into() },
             cases,
         };
-        out.push(Generated { vector, hostile, accepted });
+        out.push(Generated {
+            vector,
+            hostile,
+            accepted,
+        });
     }
     Ok(out)
 }
 
 fn golden_bytes_unpatched(imp: &dyn Implementation, g: &Golden) -> Vec<u8> {
-    imp.run_state(&StateRequest::Restore { recipe: g.recipe.clone(), bytes: None, finish: false }).map(|r| r.before).unwrap_or_default()
+    imp.run_state(&StateRequest::Restore {
+        recipe: g.recipe.clone(),
+        bytes: None,
+        finish: false,
+    })
+    .map(|r| r.before)
+    .unwrap_or_default()
 }
 
 /// The files of `vectors/state/` (relative to `vectors/`), generated from `imp`.
@@ -531,8 +736,14 @@ pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
     match generate(imp) {
         Ok(all) => {
             for g in all {
-                files.insert(format!("state/{}.json", g.vector.id), to_text(&g.vector).into_bytes());
-                files.insert(format!("state/hostile/{}.json", g.vector.id), g.hostile.to_text().into_bytes());
+                files.insert(
+                    format!("state/{}.json", g.vector.id),
+                    to_text(&g.vector).into_bytes(),
+                );
+                files.insert(
+                    format!("state/hostile/{}.json", g.vector.id),
+                    g.hostile.to_text().into_bytes(),
+                );
             }
         }
         Err(e) => {
@@ -546,14 +757,19 @@ pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
 pub fn read_dir(dir: &std::path::Path) -> Result<Vec<(StateVector, HostileFile)>, String> {
     let mut out = Vec::new();
     for rel in crate::vectors::list_files(dir).map_err(|e| e.to_string())? {
-        if let Some(name) = rel.strip_prefix("state/").filter(|r| !r.contains('/') && r.starts_with("STATE-") && r.ends_with(".json")) {
-            let text = std::fs::read_to_string(dir.join(&rel)).map_err(|e| format!("{rel}: {e}"))?;
+        if let Some(name) = rel
+            .strip_prefix("state/")
+            .filter(|r| !r.contains('/') && r.starts_with("STATE-") && r.ends_with(".json"))
+        {
+            let text =
+                std::fs::read_to_string(dir.join(&rel)).map_err(|e| format!("{rel}: {e}"))?;
             let v = StateVector::parse(&text).map_err(|e| format!("{rel}: {e}"))?;
             if format!("{}.json", v.id) != name {
                 return Err(format!("{rel}: holds id {}", v.id));
             }
             let hrel = format!("state/hostile/{name}");
-            let htext = std::fs::read_to_string(dir.join(&hrel)).map_err(|e| format!("{hrel}: {e}"))?;
+            let htext =
+                std::fs::read_to_string(dir.join(&hrel)).map_err(|e| format!("{hrel}: {e}"))?;
             let h = HostileFile::parse(&htext).map_err(|e| format!("{hrel}: {e}"))?;
             if h.vector != v.id {
                 return Err(format!("{hrel}: names vector {}", h.vector));

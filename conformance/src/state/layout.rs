@@ -158,7 +158,12 @@ struct Walk<'a> {
 impl Walk<'_> {
     fn field(&mut self, ty: Ty, role: Role, name: impl Into<String>) -> usize {
         let at = self.at;
-        self.out.fields.push(Field { offset: at, ty, role, name: name.into() });
+        self.out.fields.push(Field {
+            offset: at,
+            ty,
+            role,
+            name: name.into(),
+        });
         self.at += ty.width();
         if self.at > self.b.len() {
             self.short = true;
@@ -174,7 +179,9 @@ impl Walk<'_> {
     }
     fn f64(&mut self, role: Role, name: impl Into<String>) -> f64 {
         let at = self.field(Ty::F64, role, name);
-        f64::from_bits(u64::from_le_bytes(self.get(at, 8).try_into().expect("8 bytes")))
+        f64::from_bits(u64::from_le_bytes(
+            self.get(at, 8).try_into().expect("8 bytes"),
+        ))
     }
     fn u8(&mut self, ty: Ty, role: Role, name: impl Into<String>) -> u8 {
         let at = self.field(ty, role, name);
@@ -192,14 +199,22 @@ impl Walk<'_> {
 pub fn walk(kind: StateKind, bytes: &[u8]) -> Layout {
     match try_walk(kind, bytes) {
         Some(l) => l,
-        None => panic!("bytes of length {} are not the shape of a {kind:?} state", bytes.len()),
+        None => panic!(
+            "bytes of length {} are not the shape of a {kind:?} state",
+            bytes.len()
+        ),
     }
 }
 
 /// Walks state bytes of `kind`; `None` when they do not have the shape of a valid state (too
 /// short, too long, sizes past 2^26).
 pub fn try_walk(kind: StateKind, bytes: &[u8]) -> Option<Layout> {
-    let mut w = Walk { b: bytes, at: 0, out: Layout::default(), short: false };
+    let mut w = Walk {
+        b: bytes,
+        at: 0,
+        out: Layout::default(),
+        short: false,
+    };
     w.field(Ty::U32, Role::Magic, "magic");
     w.field(Ty::U16, Role::Version, "version");
     w.field(Ty::U16, Role::Kind, "kind");
@@ -252,7 +267,9 @@ pub fn try_walk(kind: StateKind, bytes: &[u8]) -> Option<Layout> {
                     for x in 0..sx {
                         let c = x / 16 + cx * (y / 16 + cy * (z / 16));
                         cells.push(match body[c] {
-                            Some(at) => *bytes.get(at + ((x % 16) | (y % 16) << 4 | (z % 16) << 8))?,
+                            Some(at) => {
+                                *bytes.get(at + ((x % 16) | (y % 16) << 4 | (z % 16) << 8))?
+                            }
                             None => default,
                         });
                     }
@@ -261,12 +278,24 @@ pub fn try_walk(kind: StateKind, bytes: &[u8]) -> Option<Layout> {
             w.out.cells = Some(cells);
         }
         StateKind::Graph => {
-            w.i32(Role::Count { elem: 0, bound: Some(1 << 26) }, "node_count");
-            let m = w.i32(Role::Count { elem: 17, bound: None }, "edge_count");
+            w.i32(
+                Role::Count {
+                    elem: 0,
+                    bound: Some(1 << 26),
+                },
+                "node_count",
+            );
+            let m = w.i32(
+                Role::Count {
+                    elem: 17,
+                    bound: None,
+                },
+                "edge_count",
+            );
             for e in 0..m {
-                    if w.short {
-                        return None;
-                    }
+                if w.short {
+                    return None;
+                }
                 w.i32(Role::Index, format!("edges[{e}].from"));
                 w.i32(Role::Index, format!("edges[{e}].to"));
                 w.f64(Role::Plain, format!("edges[{e}].weight"));
@@ -274,7 +303,10 @@ pub fn try_walk(kind: StateKind, bytes: &[u8]) -> Option<Layout> {
             }
         }
         StateKind::GraphAStar => {
-            let mut s = SearchLayout { n: w.i32(Role::Shape, "node_count"), ..Default::default() };
+            let mut s = SearchLayout {
+                n: w.i32(Role::Shape, "node_count"),
+                ..Default::default()
+            };
             s.status = w.u8(Ty::U8, Role::Plain, "status");
             w.f64(Role::Plain, "heuristic_weight");
             s.start = w.i32(Role::Index, "start");
@@ -285,7 +317,13 @@ pub fn try_walk(kind: StateKind, bytes: &[u8]) -> Option<Layout> {
             w.f64(Role::Plain, "path_cost");
             if s.status != 0 {
                 s.visited_count_at = Some(w.at);
-                let count = w.i32(Role::Count { elem: 17, bound: Some(i64::from(s.n)) }, "visited_count");
+                let count = w.i32(
+                    Role::Count {
+                        elem: 17,
+                        bound: Some(i64::from(s.n)),
+                    },
+                    "visited_count",
+                );
                 for i in 0..count {
                     if w.short {
                         return None;
@@ -295,10 +333,22 @@ pub fn try_walk(kind: StateKind, bytes: &[u8]) -> Option<Layout> {
                     let closed = w.u8(Ty::Flag, Role::Plain, format!("visited[{i}].closed")) == 1;
                     let g = w.f64(Role::Plain, format!("visited[{i}].g"));
                     let parent = w.i32(Role::Parent, format!("visited[{i}].parent"));
-                    s.visited.push(VisitedEntry { at, node, closed, g, parent });
+                    s.visited.push(VisitedEntry {
+                        at,
+                        node,
+                        closed,
+                        g,
+                        parent,
+                    });
                 }
                 s.heap_count_at = w.at;
-                let hc = w.i32(Role::Count { elem: 20, bound: Some(i64::from(count)) }, "heap_count");
+                let hc = w.i32(
+                    Role::Count {
+                        elem: 20,
+                        bound: Some(i64::from(count)),
+                    },
+                    "heap_count",
+                );
                 for i in 0..hc {
                     if w.short {
                         return None;
@@ -310,7 +360,13 @@ pub fn try_walk(kind: StateKind, bytes: &[u8]) -> Option<Layout> {
                     s.heap.push(HeapEntry { at, node, f, g });
                 }
                 s.recorded_count_at = w.at;
-                let rc = w.i32(Role::Count { elem: 4, bound: Some(i64::from(s.expanded)) }, "recorded_count");
+                let rc = w.i32(
+                    Role::Count {
+                        elem: 4,
+                        bound: Some(i64::from(s.expanded)),
+                    },
+                    "recorded_count",
+                );
                 for i in 0..rc {
                     if w.short {
                         return None;

@@ -186,15 +186,35 @@ impl StateRecipe {
     /// `NotStarted` after a failure is a visible change).
     pub fn target(&self) -> StateRecipe {
         match self.clone() {
-            StateRecipe::Grid { width, height, .. } => {
-                StateRecipe::Grid { width, height, space: None, area_multipliers: vec![], edits: vec![] }
-            }
-            StateRecipe::HexGrid { width, height, layout, .. } => {
-                StateRecipe::HexGrid { width, height, layout, space: None, area_multipliers: vec![], edits: vec![] }
-            }
-            StateRecipe::VoxelGrid { size, default_area, .. } => {
-                StateRecipe::VoxelGrid { size, default_area, space: None, area_multipliers: vec![], edits: vec![] }
-            }
+            StateRecipe::Grid { width, height, .. } => StateRecipe::Grid {
+                width,
+                height,
+                space: None,
+                area_multipliers: vec![],
+                edits: vec![],
+            },
+            StateRecipe::HexGrid {
+                width,
+                height,
+                layout,
+                ..
+            } => StateRecipe::HexGrid {
+                width,
+                height,
+                layout,
+                space: None,
+                area_multipliers: vec![],
+                edits: vec![],
+            },
+            StateRecipe::VoxelGrid {
+                size, default_area, ..
+            } => StateRecipe::VoxelGrid {
+                size,
+                default_area,
+                space: None,
+                area_multipliers: vec![],
+                edits: vec![],
+            },
             StateRecipe::Graph(_) => StateRecipe::Graph(GraphRecipe {
                 node_count: 1,
                 added_nodes: 0,
@@ -209,9 +229,20 @@ impl StateRecipe {
     /// For a search recipe: a fresh (NotStarted) search over the same graph with the same options.
     pub fn fresh_search(&self) -> Option<StateRecipe> {
         match self.clone() {
-            StateRecipe::GraphAstar { graph, heuristic, record, .. } => {
-                Some(StateRecipe::GraphAstar { graph, heuristic, record, start: None, goal: None, steps: vec![], run: false })
-            }
+            StateRecipe::GraphAstar {
+                graph,
+                heuristic,
+                record,
+                ..
+            } => Some(StateRecipe::GraphAstar {
+                graph,
+                heuristic,
+                record,
+                start: None,
+                goal: None,
+                steps: vec![],
+                run: false,
+            }),
             _ => None,
         }
     }
@@ -234,7 +265,10 @@ impl StateError {
     /// Parses the compact form.
     pub fn parse(s: &str) -> Option<StateError> {
         let (c, o) = s.rsplit_once('@')?;
-        Some(StateError { class: c.to_string(), offset: o.parse().ok()? })
+        Some(StateError {
+            class: c.to_string(),
+            offset: o.parse().ok()?,
+        })
     }
 }
 

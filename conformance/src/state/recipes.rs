@@ -47,18 +47,42 @@ pub fn search_graph(seed: u64, n: u32) -> GraphRecipe {
         edges.push((u, v, r.below(10) as f64));
     }
     for _ in 0..2 * n {
-        edges.push((r.below(n as u64) as u32, r.below(n as u64) as u32, r.below(10) as f64));
+        edges.push((
+            r.below(n as u64) as u32,
+            r.below(n as u64) as u32,
+            r.below(10) as f64,
+        ));
     }
     let m = edges.len() as u64;
-    let reweights = (0..3).map(|_| (r.below(m) as u32, r.below(40) as f64 / 4.0)).collect();
+    let reweights = (0..3)
+        .map(|_| (r.below(m) as u32, r.below(40) as f64 / 4.0))
+        .collect();
     let mut removals: Vec<u32> = (0..4).map(|_| r.below(m) as u32).collect();
     removals.sort_unstable();
     removals.dedup();
-    GraphRecipe { node_count: n as u64, added_nodes: 0, edges, reweights, removals }
+    GraphRecipe {
+        node_count: n as u64,
+        added_nodes: 0,
+        edges,
+        reweights,
+        removals,
+    }
 }
 
-fn grid(width: u32, height: u32, space: Option<[f64; 3]>, area_multipliers: Vec<(u8, f64)>, edits: Vec<(u32, u32, u8)>) -> StateRecipe {
-    StateRecipe::Grid { width, height, space, area_multipliers, edits }
+fn grid(
+    width: u32,
+    height: u32,
+    space: Option<[f64; 3]>,
+    area_multipliers: Vec<(u8, f64)>,
+    edits: Vec<(u32, u32, u8)>,
+) -> StateRecipe {
+    StateRecipe::Grid {
+        width,
+        height,
+        space,
+        area_multipliers,
+        edits,
+    }
 }
 
 fn pattern(width: u32, height: u32, seed: u64, count: usize) -> Vec<(u32, u32, u8)> {
@@ -70,7 +94,11 @@ fn pattern(width: u32, height: u32, seed: u64, count: usize) -> Vec<(u32, u32, u
                 1 => 0,
                 _ => r.below(255) as u8,
             };
-            (r.below(width as u64) as u32, r.below(height as u64) as u32, a)
+            (
+                r.below(width as u64) as u32,
+                r.below(height as u64) as u32,
+                a,
+            )
         })
         .collect()
 }
@@ -83,22 +111,56 @@ fn voxel_padding(bytes: &[u8]) -> Vec<Splice> {
     // Local x >= size_x % 16 lies past the edge in the first chunk column when size_x < 16.
     let x = sx % 16;
     assert!(sx < 16 && x > 0, "padding patch needs size_x < 16");
-    vec![(body + x, 1, vec![7]), (body + (15 | 3 << 4), 1, vec![255]), (body + (x | 1 << 8), 1, vec![1])]
+    vec![
+        (body + x, 1, vec![7]),
+        (body + (15 | 3 << 4), 1, vec![255]),
+        (body + (x | 1 << 8), 1, vec![1]),
+    ]
 }
 
-fn search(graph: GraphRecipe, heuristic: HeuristicName, record: bool, q: Option<(u32, u32)>, steps: Vec<u64>, run: bool) -> StateRecipe {
-    StateRecipe::GraphAstar { graph, heuristic, record, start: q.map(|q| q.0), goal: q.map(|q| q.1), steps, run }
+fn search(
+    graph: GraphRecipe,
+    heuristic: HeuristicName,
+    record: bool,
+    q: Option<(u32, u32)>,
+    steps: Vec<u64>,
+    run: bool,
+) -> StateRecipe {
+    StateRecipe::GraphAstar {
+        graph,
+        heuristic,
+        record,
+        start: q.map(|q| q.0),
+        goal: q.map(|q| q.1),
+        steps,
+        run,
+    }
 }
 
 /// Every golden vector, in id order per kind.
 pub fn goldens() -> Vec<Golden> {
     let mut out = Vec::new();
-    let mut push = |kind: StateKind, comment: &'static str, recipe: StateRecipe, patch: Option<Patch>| {
-        let n = out.iter().filter(|g: &&Golden| g.recipe.kind() == kind).count() + 1;
-        out.push(Golden { id: format!("STATE-{}-{n:04}", kind.tag()), comment, recipe, patch });
-    };
+    let mut push =
+        |kind: StateKind, comment: &'static str, recipe: StateRecipe, patch: Option<Patch>| {
+            let n = out
+                .iter()
+                .filter(|g: &&Golden| g.recipe.kind() == kind)
+                .count()
+                + 1;
+            out.push(Golden {
+                id: format!("STATE-{}-{n:04}", kind.tag()),
+                comment,
+                recipe,
+                patch,
+            });
+        };
     use StateKind::*;
-    push(Grid, "A new 4x3 grid: version 0, unassigned space, every multiplier 1.0, every cell area 0.", grid(4, 3, None, vec![], vec![]), None);
+    push(
+        Grid,
+        "A new 4x3 grid: version 0, unassigned space, every multiplier 1.0, every cell area 0.",
+        grid(4, 3, None, vec![], vec![]),
+        None,
+    );
     push(Grid, "A 16x9 grid after 60 edits (walls, area 0 rewrites that are no edit, random areas): version counts only changing edits.", grid(16, 9, None, vec![], pattern(16, 9, 0x5747_0002, 60)), None);
     push(
         Grid,
@@ -106,14 +168,70 @@ pub fn goldens() -> Vec<Golden> {
         grid(7, 5, Some([-12.5, 40.25, 0.5]), vec![(1, 2.5), (7, 0.125), (254, 1e6), (1, 3.0), (0, 1.0)], pattern(7, 5, 0x5747_0003, 20)),
         None,
     );
-    push(Grid, "A 1x1 grid holding a wall, space at the range limits (|origin| = 2^21, cell size 2^21).", grid(1, 1, Some([-2_097_152.0, 2_097_152.0, 2_097_152.0]), vec![(254, 0.001)], vec![(0, 0, 255)]), None);
-    let hex = |width, height, layout, space, area_multipliers, edits| StateRecipe::HexGrid { width, height, layout, space, area_multipliers, edits };
-    push(HexGrid, "A new 5x4 odd-r hex grid.", hex(5, 4, 0, None, vec![], vec![]), None);
-    push(HexGrid, "A 7x6 even-q hex grid with space, multipliers and edits.", hex(7, 6, 3, Some([3.0, -4.0, 1.5]), vec![(3, 4.5), (200, 0.75)], pattern(7, 6, 0x4845_0002, 25)), None);
-    push(HexGrid, "A 3x8 even-r hex grid with edits.", hex(3, 8, 1, None, vec![], pattern(3, 8, 0x4845_0003, 12)), None);
-    push(HexGrid, "A 9x2 odd-q hex grid with one multiplier change.", hex(9, 2, 2, None, vec![(9, 9.0)], pattern(9, 2, 0x4845_0004, 5)), None);
-    let voxel = |size, default_area, space, area_multipliers, edits| StateRecipe::VoxelGrid { size, default_area, space, area_multipliers, edits };
-    push(VoxelGrid, "A new 4x4x4 voxel grid: one chunk, unallocated.", voxel([4, 4, 4], 0, None, vec![], vec![]), None);
+    push(
+        Grid,
+        "A 1x1 grid holding a wall, space at the range limits (|origin| = 2^21, cell size 2^21).",
+        grid(
+            1,
+            1,
+            Some([-2_097_152.0, 2_097_152.0, 2_097_152.0]),
+            vec![(254, 0.001)],
+            vec![(0, 0, 255)],
+        ),
+        None,
+    );
+    let hex = |width, height, layout, space, area_multipliers, edits| StateRecipe::HexGrid {
+        width,
+        height,
+        layout,
+        space,
+        area_multipliers,
+        edits,
+    };
+    push(
+        HexGrid,
+        "A new 5x4 odd-r hex grid.",
+        hex(5, 4, 0, None, vec![], vec![]),
+        None,
+    );
+    push(
+        HexGrid,
+        "A 7x6 even-q hex grid with space, multipliers and edits.",
+        hex(
+            7,
+            6,
+            3,
+            Some([3.0, -4.0, 1.5]),
+            vec![(3, 4.5), (200, 0.75)],
+            pattern(7, 6, 0x4845_0002, 25),
+        ),
+        None,
+    );
+    push(
+        HexGrid,
+        "A 3x8 even-r hex grid with edits.",
+        hex(3, 8, 1, None, vec![], pattern(3, 8, 0x4845_0003, 12)),
+        None,
+    );
+    push(
+        HexGrid,
+        "A 9x2 odd-q hex grid with one multiplier change.",
+        hex(9, 2, 2, None, vec![(9, 9.0)], pattern(9, 2, 0x4845_0004, 5)),
+        None,
+    );
+    let voxel = |size, default_area, space, area_multipliers, edits| StateRecipe::VoxelGrid {
+        size,
+        default_area,
+        space,
+        area_multipliers,
+        edits,
+    };
+    push(
+        VoxelGrid,
+        "A new 4x4x4 voxel grid: one chunk, unallocated.",
+        voxel([4, 4, 4], 0, None, vec![], vec![]),
+        None,
+    );
     push(
         VoxelGrid,
         "A 20x18x5 grid (2x2x1 chunks, default area 3): edits allocate 2 chunks sparsely; a rewrite of the default value allocates nothing.",
@@ -132,29 +250,133 @@ pub fn goldens() -> Vec<Golden> {
         voxel([33, 2, 17], 255, Some([-1.0, 2.0, -3.0, 0.25]), vec![(4, 1.5), (4, 2.0), (100, 7.0)], vec![(32, 1, 16, 0), (0, 0, 0, 5), (32, 0, 0, 255)]),
         None,
     );
-    let g = |node_count, added_nodes, edges: Vec<(u32, u32, f64)>, reweights, removals| GraphRecipe { node_count, added_nodes, edges, reweights, removals };
-    push(Graph, "The empty graph: 0 nodes, 0 edges.", StateRecipe::Graph(g(0, 0, vec![], vec![], vec![])), None);
-    push(Graph, "A graph naming 2^26 nodes and no edges ([STATE.BOUNDED]: nothing allocated per node).", StateRecipe::Graph(g(1 << 26, 0, vec![], vec![], vec![])), None);
+    let g =
+        |node_count, added_nodes, edges: Vec<(u32, u32, f64)>, reweights, removals| GraphRecipe {
+            node_count,
+            added_nodes,
+            edges,
+            reweights,
+            removals,
+        };
+    push(
+        Graph,
+        "The empty graph: 0 nodes, 0 edges.",
+        StateRecipe::Graph(g(0, 0, vec![], vec![], vec![])),
+        None,
+    );
+    push(
+        Graph,
+        "A graph naming 2^26 nodes and no edges ([STATE.BOUNDED]: nothing allocated per node).",
+        StateRecipe::Graph(g(1 << 26, 0, vec![], vec![], vec![])),
+        None,
+    );
     push(
         Graph,
         "A 6-node graph grown by add_node, with removed edges (ids kept), reweights, a self-loop and parallel edges.",
         StateRecipe::Graph(g(4, 2, vec![(0, 1, 1.5), (1, 2, 2.0), (2, 3, 0.0), (3, 4, 7.25), (4, 5, 1.0), (0, 5, 10.0), (5, 5, 3.0), (1, 2, 2.0)], vec![(1, 4.5), (7, 0.125)], vec![2, 6])),
         None,
     );
-    push(Graph, "Every edge removed.", StateRecipe::Graph(g(3, 0, vec![(0, 1, 1.0), (1, 2, 2.0)], vec![], vec![0, 1])), None);
-    push(Graph, "A 24-node random graph (the one the GraphAStar vectors search).", StateRecipe::Graph(search_graph(0x6A57_0001, 24)), None);
+    push(
+        Graph,
+        "Every edge removed.",
+        StateRecipe::Graph(g(3, 0, vec![(0, 1, 1.0), (1, 2, 2.0)], vec![], vec![0, 1])),
+        None,
+    );
+    push(
+        Graph,
+        "A 24-node random graph (the one the GraphAStar vectors search).",
+        StateRecipe::Graph(search_graph(0x6A57_0001, 24)),
+        None,
+    );
     let sg = search_graph(0x6A57_0001, 24);
-    push(GraphAStar, "NotStarted: a new search, never begun.", search(sg.clone(), HeuristicName::Zero, true, None, vec![], false), None);
-    push(GraphAStar, "Just begun: the start alone in the heap, no iteration.", search(sg.clone(), HeuristicName::Zero, true, Some((0, 17)), vec![], false), None);
-    push(GraphAStar, "Mid-run after step(3).", search(sg.clone(), HeuristicName::Zero, true, Some((0, 17)), vec![3], false), None);
+    push(
+        GraphAStar,
+        "NotStarted: a new search, never begun.",
+        search(sg.clone(), HeuristicName::Zero, true, None, vec![], false),
+        None,
+    );
+    push(
+        GraphAStar,
+        "Just begun: the start alone in the heap, no iteration.",
+        search(
+            sg.clone(),
+            HeuristicName::Zero,
+            true,
+            Some((0, 17)),
+            vec![],
+            false,
+        ),
+        None,
+    );
+    push(
+        GraphAStar,
+        "Mid-run after step(3).",
+        search(
+            sg.clone(),
+            HeuristicName::Zero,
+            true,
+            Some((0, 17)),
+            vec![3],
+            false,
+        ),
+        None,
+    );
     push(GraphAStar, "step(1), step(2), step(5) with the inconsistent mod5 estimate: the goal pops on iteration 2, so the state is Found and step(5) does nothing.", search(sg.clone(), HeuristicName::Mod5, true, Some((2, 21)), vec![1, 2, 5], false), None);
-    push(GraphAStar, "Mid-run after step(12), recording off (recorded list empty, expanded > 0).", search(sg.clone(), HeuristicName::Zero, false, Some((0, 23)), vec![12], false), None);
-    push(GraphAStar, "Found: run to the end.", search(sg.clone(), HeuristicName::Zero, true, Some((0, 17)), vec![], true), None);
-    push(GraphAStar, "Found with the mod5 estimate after step(4) then run.", search(sg.clone(), HeuristicName::Mod5, true, Some((5, 11)), vec![4], true), None);
+    push(
+        GraphAStar,
+        "Mid-run after step(12), recording off (recorded list empty, expanded > 0).",
+        search(
+            sg.clone(),
+            HeuristicName::Zero,
+            false,
+            Some((0, 23)),
+            vec![12],
+            false,
+        ),
+        None,
+    );
+    push(
+        GraphAStar,
+        "Found: run to the end.",
+        search(
+            sg.clone(),
+            HeuristicName::Zero,
+            true,
+            Some((0, 17)),
+            vec![],
+            true,
+        ),
+        None,
+    );
+    push(
+        GraphAStar,
+        "Found with the mod5 estimate after step(4) then run.",
+        search(
+            sg.clone(),
+            HeuristicName::Mod5,
+            true,
+            Some((5, 11)),
+            vec![4],
+            true,
+        ),
+        None,
+    );
     let mut island = sg.clone();
     island.added_nodes = 1; // node 24 has no edge: unreachable
     push(GraphAStar, "NotFound: the goal (an added node without edges) is unreachable; the search exhausted the open set.", search(island, HeuristicName::Zero, true, Some((0, 24)), vec![], true), None);
-    push(GraphAStar, "Found with start == goal after one iteration and no expansion.", search(sg.clone(), HeuristicName::Zero, true, Some((9, 9)), vec![], true), None);
+    push(
+        GraphAStar,
+        "Found with start == goal after one iteration and no expansion.",
+        search(
+            sg.clone(),
+            HeuristicName::Zero,
+            true,
+            Some((9, 9)),
+            vec![],
+            true,
+        ),
+        None,
+    );
     push(
         GraphAStar,
         "Mid-run (Running) after step(1), step(2), step(4), step(5) with the mod5 estimate: an expanded node was reopened, so the recorded list names a visited node that is not closed.",

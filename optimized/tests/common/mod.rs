@@ -24,7 +24,11 @@ impl Xs {
 pub fn random_edges(rng: &mut Xs, n: u32, m: usize, int_weights: bool) -> Vec<GraphEdge> {
     (0..m)
         .map(|_| {
-            let w = if int_weights { rng.below(10) as f64 } else { rng.unit() * 10.0 };
+            let w = if int_weights {
+                rng.below(10) as f64
+            } else {
+                rng.unit() * 10.0
+            };
             GraphEdge::new(rng.below(n as u64) as u32, rng.below(n as u64) as u32, w)
         })
         .collect()

@@ -37,7 +37,13 @@ pub(crate) fn save_graph(g: &Graph) -> Vec<u8> {
 pub(crate) fn read_graph(bytes: &[u8]) -> Result<(usize, Vec<(GraphEdge, bool)>), Fault> {
     let mut r = Reader::new(bytes);
     read_header(&mut r, KIND_GRAPH)?;
-    let n = read_i32_in(&mut r, "node_count", 0, MAX_NODES as i64, "count_out_of_range")?;
+    let n = read_i32_in(
+        &mut r,
+        "node_count",
+        0,
+        MAX_NODES as i64,
+        "count_out_of_range",
+    )?;
     let at = r.pos();
     let m = r.i32()?;
     let bound = (r.remaining() / EDGE_BYTES) as i64;
@@ -58,7 +64,9 @@ pub(crate) fn read_graph(bytes: &[u8]) -> Result<(usize, Vec<(GraphEdge, bool)>)
                 return fault(
                     "index_out_of_range",
                     at,
-                    format!("index_out_of_range at byte {at}: edge {id} {name} = {v} is outside 0..{n}"),
+                    format!(
+                        "index_out_of_range at byte {at}: edge {id} {name} = {v} is outside 0..{n}"
+                    ),
                 );
             }
             ends[k] = v as u32;
@@ -99,7 +107,11 @@ impl Graph {
     pub fn from_state(bytes: &[u8]) -> Result<Graph, GraphStateError> {
         let (n, edges) = read_graph(bytes)?;
         let mut g = Graph::new(n).map_err(|e| {
-            GraphStateError::from(Fault { class: "count_out_of_range", offset: 8, detail: e.to_string() })
+            GraphStateError::from(Fault {
+                class: "count_out_of_range",
+                offset: 8,
+                detail: e.to_string(),
+            })
         })?;
         g.edges = edges;
         Ok(g)
@@ -246,10 +258,22 @@ fn bad<T>(class: &'static str, at: usize, what: String) -> Result<T, Fault> {
 fn read_end(r: &mut Reader<'_>, name: &str, not_started: bool, n: usize) -> Result<u32, Fault> {
     let at = r.pos();
     let v = r.i32()?;
-    let ok = if not_started { v == -1 } else { v >= 0 && (v as usize) < n };
+    let ok = if not_started {
+        v == -1
+    } else {
+        v >= 0 && (v as usize) < n
+    };
     if !ok {
-        let want = if not_started { "-1 (NotStarted)".to_string() } else { format!("0..{n}") };
-        return bad("index_out_of_range", at, format!("{name} = {v}, expected {want}"));
+        let want = if not_started {
+            "-1 (NotStarted)".to_string()
+        } else {
+            format!("0..{n}")
+        };
+        return bad(
+            "index_out_of_range",
+            at,
+            format!("{name} = {v}, expected {want}"),
+        );
     }
     Ok(if not_started { 0 } else { v as u32 })
 }
@@ -262,7 +286,11 @@ fn read_search(bytes: &[u8], n: usize) -> Result<SearchState, Fault> {
     let at = r.pos();
     let nc = r.i32()?;
     if i64::from(nc) != n as i64 {
-        return bad("size_mismatch", at, format!("node_count = {nc}, the search's graph has {n}"));
+        return bad(
+            "size_mismatch",
+            at,
+            format!("node_count = {nc}, the search's graph has {n}"),
+        );
     }
     let at = r.pos();
     let status = match r.u8()? {
@@ -275,14 +303,24 @@ fn read_search(bytes: &[u8], n: usize) -> Result<SearchState, Fault> {
     let at = r.pos();
     let weight = r.f64("heuristic_weight")?;
     if weight != 1.0 {
-        return bad("size_mismatch", at, format!("heuristic_weight {weight:?}, the search's is 1.0"));
+        return bad(
+            "size_mismatch",
+            at,
+            format!("heuristic_weight {weight:?}, the search's is 1.0"),
+        );
     }
     let ns = status == SearchStatus::NotStarted;
     let start = read_end(&mut r, "start", ns, n)?;
     let goal = read_end(&mut r, "goal", ns, n)?;
     let hi = if ns { 0 } else { i64::from(i32::MAX) };
     let expanded = read_i32_in(&mut r, "expanded", 0, hi, "out_of_range")?;
-    let iterations = read_i32_in(&mut r, "iterations", i64::from(expanded), hi, "out_of_range")?;
+    let iterations = read_i32_in(
+        &mut r,
+        "iterations",
+        i64::from(expanded),
+        hi,
+        "out_of_range",
+    )?;
     let cost_at = r.pos();
     let path_cost = r.f64("path_cost")?;
     let cost_ok = if status == SearchStatus::Found {
@@ -291,7 +329,11 @@ fn read_search(bytes: &[u8], n: usize) -> Result<SearchState, Fault> {
         path_cost == f64::INFINITY
     };
     if !cost_ok {
-        return bad("out_of_range", cost_at, format!("path_cost {path_cost:?} does not fit status {status:?}"));
+        return bad(
+            "out_of_range",
+            cost_at,
+            format!("path_cost {path_cost:?} does not fit status {status:?}"),
+        );
     }
     let mut s = SearchState {
         status,
@@ -313,7 +355,11 @@ fn read_search(bytes: &[u8], n: usize) -> Result<SearchState, Fault> {
     let count = r.i32()?;
     let bound = (n as u64).min((r.remaining() / VISITED_BYTES) as u64);
     if count < 0 || count as u64 > bound {
-        return bad("count_out_of_range", at, format!("visited count {count} is outside 0..={bound}"));
+        return bad(
+            "count_out_of_range",
+            at,
+            format!("visited count {count} is outside 0..={bound}"),
+        );
     }
     // Per-node position in the visited list (the object's size justifies N entries).
     let mut pos = vec![NONE; n];
@@ -323,36 +369,65 @@ fn read_search(bytes: &[u8], n: usize) -> Result<SearchState, Fault> {
         let at = r.pos();
         let node = r.i32()? as u32; // [GRAPH.VAL.PORT_INTS] negative = too large
         if prev.is_some_and(|p| node <= p) {
-            return bad("not_increasing", at, format!("visited node {} does not increase", node as i32));
+            return bad(
+                "not_increasing",
+                at,
+                format!("visited node {} does not increase", node as i32),
+            );
         }
         if node as usize >= n {
-            return bad("index_out_of_range", at, format!("visited node {} is outside 0..{n}", node as i32));
+            return bad(
+                "index_out_of_range",
+                at,
+                format!("visited node {} is outside 0..{n}", node as i32),
+            );
         }
         prev = Some(node);
         let closed = r.flag("closed")?;
         let g_at = r.pos();
         let g = r.f64("g")?;
         if !(g.is_finite() && g >= 0.0) {
-            return bad("out_of_range", g_at, format!("g {g:?} of node {node} is not finite and >= 0"));
+            return bad(
+                "out_of_range",
+                g_at,
+                format!("g {g:?} of node {node} is not finite and >= 0"),
+            );
         }
         let p_at = r.pos();
         let p = r.i32()?;
         if p < -1 || (p >= 0 && p as usize >= n) {
-            return bad("index_out_of_range", p_at, format!("parent {p} of node {node} is not -1 or 0..{n}"));
+            return bad(
+                "index_out_of_range",
+                p_at,
+                format!("parent {p} of node {node} is not -1 or 0..{n}"),
+            );
         }
         let parent = if p == -1 { None } else { Some(p as u32) };
         pos[node as usize] = s.visited.len() as u32;
-        s.visited.push(Visited { node, closed, g, parent, at });
+        s.visited.push(Visited {
+            node,
+            closed,
+            g,
+            parent,
+            at,
+        });
     }
     let entry = |pos: &Vec<u32>, v: u32| -> Option<usize> {
-        pos.get(v as usize).copied().filter(|&i| i != NONE).map(|i| i as usize)
+        pos.get(v as usize)
+            .copied()
+            .filter(|&i| i != NONE)
+            .map(|i| i as usize)
     };
     // [STATE.HEAP] the open set.
     let at = r.pos();
     let hc = r.i32()?;
     let heap_bound = i64::from(count).min((r.remaining() / HEAP_SLOT_BYTES) as i64);
     if hc < 0 || i64::from(hc) > heap_bound {
-        return bad("count_out_of_range", at, format!("heap count {hc} is outside 0..={heap_bound}"));
+        return bad(
+            "count_out_of_range",
+            at,
+            format!("heap count {hc} is outside 0..={heap_bound}"),
+        );
     }
     let mut in_heap = vec![false; s.visited.len()];
     let mut heap_at = Vec::with_capacity(hc as usize);
@@ -360,17 +435,29 @@ fn read_search(bytes: &[u8], n: usize) -> Result<SearchState, Fault> {
         let at = r.pos();
         let node = r.i32()? as u32;
         let Some(i) = entry(&pos, node).filter(|&i| !s.visited[i].closed) else {
-            return bad("bad_heap_node", at, format!("heap node {} is not a visited open node", node as i32));
+            return bad(
+                "bad_heap_node",
+                at,
+                format!("heap node {} is not a visited open node", node as i32),
+            );
         };
         if in_heap[i] {
-            return bad("duplicate_node", at, format!("heap node {node} appears twice"));
+            return bad(
+                "duplicate_node",
+                at,
+                format!("heap node {node} appears twice"),
+            );
         }
         in_heap[i] = true;
         let f = r.f64("heap f")?;
         let g_at = r.pos();
         let g = r.f64("heap g")?;
         if g.to_bits() != s.visited[i].g.to_bits() {
-            return bad("out_of_range", g_at, format!("heap g {g:?} of node {node} differs from its g"));
+            return bad(
+                "out_of_range",
+                g_at,
+                format!("heap g {g:?} of node {node} differs from its g"),
+            );
         }
         s.heap.push(Entry { f, g, node });
         heap_at.push(at);
@@ -378,7 +465,11 @@ fn read_search(bytes: &[u8], n: usize) -> Result<SearchState, Fault> {
     // [STATE.HEAP.VALID]
     for i in 1..s.heap.len() {
         if precedes(&s.heap[i], &s.heap[(i - 1) / 2]) {
-            return bad("heap_order", heap_at[i], format!("heap slot {i} precedes its parent"));
+            return bad(
+                "heap_order",
+                heap_at[i],
+                format!("heap slot {i} precedes its parent"),
+            );
         }
     }
     // [STATE.BUFFERS] recorded list.
@@ -386,14 +477,22 @@ fn read_search(bytes: &[u8], n: usize) -> Result<SearchState, Fault> {
     let rc = r.i32()?;
     let recorded_bound = i64::from(expanded).min((r.remaining() / 4) as i64);
     if rc < 0 || i64::from(rc) > recorded_bound {
-        return bad("count_out_of_range", at, format!("recorded count {rc} is outside 0..={recorded_bound}"));
+        return bad(
+            "count_out_of_range",
+            at,
+            format!("recorded count {rc} is outside 0..={recorded_bound}"),
+        );
     }
     s.recorded.reserve((rc as usize).min(r.remaining() / 4));
     for _ in 0..rc {
         let at = r.pos();
         let node = r.i32()? as u32;
         if entry(&pos, node).is_none() {
-            return bad("bad_heap_node", at, format!("recorded node {} is not a visited node", node as i32));
+            return bad(
+                "bad_heap_node",
+                at,
+                format!("recorded node {} is not a visited node", node as i32),
+            );
         }
         s.recorded.push(node);
     }
@@ -404,21 +503,53 @@ fn read_search(bytes: &[u8], n: usize) -> Result<SearchState, Fault> {
 
 /// [STATE.SEARCH.CHECKS] The cross checks, each a pass over the visited entries in increasing
 /// index: open nodes in the heap, parent rules, no parent cycle, the `Found` goal.
-fn cross_checks(s: &SearchState, pos: &[u32], in_heap: &[bool], cost_at: usize) -> Result<(), Fault> {
+fn cross_checks(
+    s: &SearchState,
+    pos: &[u32],
+    in_heap: &[bool],
+    cost_at: usize,
+) -> Result<(), Fault> {
     let vis = &s.visited;
     for (i, e) in vis.iter().enumerate() {
         if !e.closed && !in_heap[i] {
-            return bad("missing_open_node", e.at, format!("open node {} is not in the heap", e.node));
+            return bad(
+                "missing_open_node",
+                e.at,
+                format!("open node {} is not in the heap", e.node),
+            );
         }
     }
-    let find = |v: u32| pos.get(v as usize).copied().filter(|&i| i != NONE).map(|i| i as usize);
+    let find = |v: u32| {
+        pos.get(v as usize)
+            .copied()
+            .filter(|&i| i != NONE)
+            .map(|i| i as usize)
+    };
     // Pass (2): the start rule.
     for e in vis {
         let is_start = e.node == s.start;
         match e.parent {
-            None if !is_start => return bad("bad_parent", e.at, format!("node {} has no parent but is not the start", e.node)),
-            Some(p) if is_start => return bad("bad_parent", e.at, format!("the start {} has parent {p}", e.node)),
-            None if e.g != 0.0 => return bad("bad_parent", e.at, format!("the start's g is {:?}, not 0", e.g)),
+            None if !is_start => {
+                return bad(
+                    "bad_parent",
+                    e.at,
+                    format!("node {} has no parent but is not the start", e.node),
+                )
+            }
+            Some(p) if is_start => {
+                return bad(
+                    "bad_parent",
+                    e.at,
+                    format!("the start {} has parent {p}", e.node),
+                )
+            }
+            None if e.g != 0.0 => {
+                return bad(
+                    "bad_parent",
+                    e.at,
+                    format!("the start's g is {:?}, not 0", e.g),
+                )
+            }
             _ => {}
         }
     }
@@ -426,9 +557,19 @@ fn cross_checks(s: &SearchState, pos: &[u32], in_heap: &[bool], cost_at: usize) 
     for e in vis {
         if let Some(p) = e.parent {
             match find(p) {
-                None => return bad("bad_parent", e.at, format!("parent {p} of node {} is not visited", e.node)),
+                None => {
+                    return bad(
+                        "bad_parent",
+                        e.at,
+                        format!("parent {p} of node {} is not visited", e.node),
+                    )
+                }
                 Some(j) if vis[j].g > e.g => {
-                    return bad("bad_parent", e.at, format!("parent {p} of node {} has a larger g", e.node))
+                    return bad(
+                        "bad_parent",
+                        e.at,
+                        format!("parent {p} of node {} has a larger g", e.node),
+                    )
                 }
                 _ => {}
             }
@@ -452,7 +593,11 @@ fn cross_checks(s: &SearchState, pos: &[u32], in_heap: &[bool], cost_at: usize) 
                 // The cycle is the walk from `c` on; report its smallest node.
                 let from = walk.iter().position(|&x| x == c).unwrap_or(0);
                 let least = walk[from..].iter().copied().min().unwrap_or(c);
-                return bad("parent_cycle", vis[least].at, format!("node {} lies on a parent cycle", vis[least].node));
+                return bad(
+                    "parent_cycle",
+                    vis[least].at,
+                    format!("node {} lies on a parent cycle", vis[least].node),
+                );
             }
         }
         for &w in &walk {
@@ -463,8 +608,20 @@ fn cross_checks(s: &SearchState, pos: &[u32], in_heap: &[bool], cost_at: usize) 
     if s.status == SearchStatus::Found {
         match find(s.goal) {
             Some(j) if vis[j].closed && vis[j].g == s.path_cost => {}
-            Some(j) => return bad("out_of_range", vis[j].at, "the Found goal is not closed with g = path cost".into()),
-            None => return bad("out_of_range", cost_at, "the Found goal is not visited".into()),
+            Some(j) => {
+                return bad(
+                    "out_of_range",
+                    vis[j].at,
+                    "the Found goal is not closed with g = path cost".into(),
+                )
+            }
+            None => {
+                return bad(
+                    "out_of_range",
+                    cost_at,
+                    "the Found goal is not visited".into(),
+                )
+            }
         }
     }
     Ok(())

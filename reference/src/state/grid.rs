@@ -16,7 +16,10 @@ pub(crate) fn save_plane(p: &Plane, kind: u16, layout: Option<i32>) -> Vec<u8> {
         w.i32(l);
     }
     w.i32(p.version);
-    write_space(&mut w, &[p.space.origin_x, p.space.origin_y, p.space.cell_size]);
+    write_space(
+        &mut w,
+        &[p.space.origin_x, p.space.origin_y, p.space.cell_size],
+    );
     write_areas(&mut w, &p.areas);
     w.bytes(&p.cells);
     w.out
@@ -39,7 +42,11 @@ fn read_side(r: &mut Reader<'_>, name: &str, expect: Option<usize>) -> Result<us
         }
         None => {
             if v < 1 {
-                return fault("out_of_range", at, format!("out_of_range at byte {at}: {name} = {v} < 1"));
+                return fault(
+                    "out_of_range",
+                    at,
+                    format!("out_of_range at byte {at}: {name} = {v} < 1"),
+                );
             }
         }
     }
@@ -81,10 +88,18 @@ pub(crate) fn read_plane(
         let v = r.i32()?;
         match expect.and_then(|e| e.2) {
             Some(l) if v != l => {
-                return fault("size_mismatch", at, format!("size_mismatch at byte {at}: layout {v}, the grid has {l}"));
+                return fault(
+                    "size_mismatch",
+                    at,
+                    format!("size_mismatch at byte {at}: layout {v}, the grid has {l}"),
+                );
             }
             None if !(0..=3).contains(&v) => {
-                return fault("out_of_range", at, format!("out_of_range at byte {at}: layout {v} is not 0..=3"));
+                return fault(
+                    "out_of_range",
+                    at,
+                    format!("out_of_range at byte {at}: layout {v} is not 0..=3"),
+                );
             }
             _ => {}
         }
@@ -92,12 +107,24 @@ pub(crate) fn read_plane(
     }
     let version = read_i32_in(&mut r, "version", 0, i64::from(i32::MAX), "out_of_range")?;
     let s = read_space(&mut r, &["origin_x", "origin_y", "cell_size"])?;
-    let space = GridSpace { origin_x: s[0], origin_y: s[1], cell_size: s[2] };
+    let space = GridSpace {
+        origin_x: s[0],
+        origin_y: s[1],
+        cell_size: s[2],
+    };
     let areas = read_areas(&mut r)?;
     // width * height <= 2^26 here (checked above or equal to a valid grid's).
     let cells = r.take(width * height)?.to_vec();
     r.finish()?;
-    Ok(PlaneState { width, height, layout, version, space, areas, cells })
+    Ok(PlaneState {
+        width,
+        height,
+        layout,
+        version,
+        space,
+        areas,
+        cells,
+    })
 }
 
 /// [STATE.VOXEL] Writes a voxel grid.
@@ -146,13 +173,20 @@ pub(crate) fn read_voxel(
             return fault(
                 "size_mismatch",
                 at,
-                format!("size_mismatch at byte {at}: default area {default_area}, the grid has {d}"),
+                format!(
+                    "size_mismatch at byte {at}: default area {default_area}, the grid has {d}"
+                ),
             );
         }
     }
     let version = read_i32_in(&mut r, "version", 0, i64::from(i32::MAX), "out_of_range")?;
     let s = read_space(&mut r, &["origin_x", "origin_y", "origin_z", "cell_size"])?;
-    let space = VoxelSpace { origin_x: s[0], origin_y: s[1], origin_z: s[2], cell_size: s[3] };
+    let space = VoxelSpace {
+        origin_x: s[0],
+        origin_y: s[1],
+        origin_z: s[2],
+        cell_size: s[3],
+    };
     let areas = read_areas(&mut r)?;
     let count = crate::voxel::chunk_count((sx, sy, sz));
     let mut chunks = Vec::new();
@@ -164,5 +198,12 @@ pub(crate) fn read_voxel(
         }
     }
     r.finish()?;
-    Ok(VoxelState { size: (sx, sy, sz), default_area, version, space, areas, chunks })
+    Ok(VoxelState {
+        size: (sx, sy, sz),
+        default_area,
+        version,
+        space,
+        areas,
+        chunks,
+    })
 }

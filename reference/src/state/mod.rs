@@ -30,7 +30,11 @@ pub(crate) struct Fault {
 
 /// Shorthand for a fault.
 pub(crate) fn fault<T>(class: &'static str, offset: usize, detail: String) -> Result<T, Fault> {
-    Err(Fault { class, offset, detail })
+    Err(Fault {
+        class,
+        offset,
+        detail,
+    })
 }
 
 /// [STATE.LE] [STATE.ORDER] A bounds-checked little-endian reader; running short is `truncated` at
@@ -63,7 +67,10 @@ impl<'a> Reader<'a> {
             return fault(
                 "truncated",
                 len,
-                format!("truncated: a field of {n} bytes at {} runs past the {len}-byte input", self.pos),
+                format!(
+                    "truncated: a field of {n} bytes at {} runs past the {len}-byte input",
+                    self.pos
+                ),
             );
         }
         let out = &self.bytes[self.pos..self.pos + n];
@@ -108,7 +115,11 @@ impl<'a> Reader<'a> {
         match self.u8()? {
             0 => Ok(false),
             1 => Ok(true),
-            b => fault("bad_flag", at, format!("bad_flag at byte {at}: {what} is {b}, not 0 or 1")),
+            b => fault(
+                "bad_flag",
+                at,
+                format!("bad_flag at byte {at}: {what} is {b}, not 0 or 1"),
+            ),
         }
     }
     /// [STATE.TRAILING] Nothing may follow the payload.
@@ -118,7 +129,10 @@ impl<'a> Reader<'a> {
             return fault(
                 "trailing_bytes",
                 at,
-                format!("trailing_bytes at byte {at}: {} bytes follow the payload", self.remaining()),
+                format!(
+                    "trailing_bytes at byte {at}: {} bytes follow the payload",
+                    self.remaining()
+                ),
             );
         }
         Ok(())
@@ -165,7 +179,11 @@ impl Writer {
 pub(crate) fn read_header(r: &mut Reader<'_>, kind: u16) -> Result<(), Fault> {
     let magic = r.u32()?;
     if magic != MAGIC {
-        return fault("bad_magic", 0, format!("bad_magic at byte 0: {magic:#010x} is not \"OPGS\""));
+        return fault(
+            "bad_magic",
+            0,
+            format!("bad_magic at byte 0: {magic:#010x} is not \"OPGS\""),
+        );
     }
     let version = r.u16()?;
     if version != VERSION {
@@ -177,7 +195,11 @@ pub(crate) fn read_header(r: &mut Reader<'_>, kind: u16) -> Result<(), Fault> {
     }
     let k = r.u16()?;
     if k != kind {
-        return fault("wrong_kind", 6, format!("wrong_kind at byte 6: kind {k}, expected {kind}"));
+        return fault(
+            "wrong_kind",
+            6,
+            format!("wrong_kind at byte 6: kind {k}, expected {kind}"),
+        );
     }
     Ok(())
 }
@@ -193,7 +215,11 @@ pub(crate) fn read_i32_in(
     let at = r.pos();
     let v = r.i32()?;
     if i64::from(v) < lo || i64::from(v) > hi {
-        return fault(class, at, format!("{class} at byte {at}: {what} = {v} is outside {lo}..={hi}"));
+        return fault(
+            class,
+            at,
+            format!("{class} at byte {at}: {what} = {v} is outside {lo}..={hi}"),
+        );
     }
     Ok(v)
 }
@@ -247,7 +273,9 @@ pub(crate) fn read_areas(r: &mut Reader<'_>) -> Result<AreaTable, Fault> {
             return fault(
                 "out_of_range",
                 at,
-                format!("out_of_range at byte {at}: area {area} multiplier {m:?} is not finite and > 0"),
+                format!(
+                    "out_of_range at byte {at}: area {area} multiplier {m:?} is not finite and > 0"
+                ),
             );
         }
         table.multipliers[area] = m;
