@@ -4,20 +4,10 @@
 //! unchanged, a rejected restore leaves the object unchanged (a search NotStarted).
 use onepath_conformance::fuzzing::{check_state, reference_state, StateKind};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
+use proptest::test_runner::TestCaseError;
 
-fn runner(cases: u32, seed: u8) -> TestRunner {
-    let config = Config {
-        cases,
-        failure_persistence: None,
-        max_shrink_iters: 2_000,
-        ..Config::default()
-    };
-    TestRunner::new_with_rng(
-        config,
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32]),
-    )
-}
+mod common;
+use common::runner;
 
 /// (seed index, overwrites (offset, byte), truncation, appended bytes)
 type Edit = (usize, Vec<(usize, u8)>, Option<usize>, Vec<u8>);

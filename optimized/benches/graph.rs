@@ -168,20 +168,40 @@ fn reference_graph(st: &Setup) -> (Vec<R::Point3>, R::CsrGraph) {
     )
 }
 
-fn reference_batch<C: R::GraphCost, H: R::GraphHeuristic>(
-    s: &mut R::GraphAStar<'_, C, H>,
-    queries: &[(u32, u32)],
-) -> Vec<f64> {
-    queries
-        .iter()
-        .map(|&(a, b)| {
-            s.begin(a, b).unwrap();
-            s.run(None);
-            black_box(s.path());
-            s.path_cost()
-        })
-        .collect()
+/// One batch of queries on a reusable tier-2 search: `begin`, `run`, `path()`, cost. The three
+/// search types share these methods but no trait, so one macro body serves them all.
+macro_rules! batch_fn {
+    ($name:ident, $search:ident, $cost:path, $heur:path) => {
+        fn $name<C: $cost, H: $heur>(
+            s: &mut $search<'_, C, H>,
+            queries: &[(u32, u32)],
+        ) -> Vec<f64> {
+            queries
+                .iter()
+                .map(|&(a, b)| {
+                    s.begin(a, b).unwrap();
+                    s.run(None);
+                    black_box(s.path());
+                    s.path_cost()
+                })
+                .collect()
+        }
+    };
 }
+use R::GraphAStar as RefGraphAStar;
+batch_fn!(
+    reference_batch,
+    RefGraphAStar,
+    R::GraphCost,
+    R::GraphHeuristic
+);
+batch_fn!(onepath_batch, GraphAStar, GraphCost, GraphHeuristic);
+batch_fn!(
+    bidi_batch,
+    BidirectionalGraphSearch,
+    GraphCost,
+    GraphHeuristic
+);
 
 fn bits_equal(name: &str, a: &[f64], b: &[f64]) {
     for (i, (x, y)) in a.iter().zip(b).enumerate() {
@@ -191,36 +211,6 @@ fn bits_equal(name: &str, a: &[f64], b: &[f64]) {
 
 fn euclid(p: &[Point3], a: usize, b: usize) -> f64 {
     distance(p[a], p[b])
-}
-
-fn onepath_batch<C: GraphCost, H: GraphHeuristic>(
-    s: &mut GraphAStar<'_, C, H>,
-    queries: &[(u32, u32)],
-) -> Vec<f64> {
-    queries
-        .iter()
-        .map(|&(a, b)| {
-            s.begin(a, b).unwrap();
-            s.run(None);
-            black_box(s.path());
-            s.path_cost()
-        })
-        .collect()
-}
-
-fn bidi_batch<C: GraphCost, H: GraphHeuristic>(
-    s: &mut BidirectionalGraphSearch<'_, C, H>,
-    queries: &[(u32, u32)],
-) -> Vec<f64> {
-    queries
-        .iter()
-        .map(|&(a, b)| {
-            s.begin(a, b).unwrap();
-            s.run(None);
-            black_box(s.path());
-            s.path_cost()
-        })
-        .collect()
 }
 
 fn pet_dijkstra(st: &Setup) -> Vec<f64> {
