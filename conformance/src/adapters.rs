@@ -96,6 +96,17 @@ macro_rules! define_adapter {
                 }
             }
 
+            /// [CONF.VAR.GEO] The positions of the Euclidean estimate when the variant uses one.
+            fn geo_points(built: &Built, variant: Variant) -> Option<&[op::Point3]> {
+                if !variant.uses_geo() {
+                    None
+                } else if let Some(pg) = &built.points {
+                    Some(pg.points())
+                } else {
+                    built.positions.as_ref().map(|p| p.as_slice())
+                }
+            }
+
             fn landmarks(built: &Built, case: &Case) -> Result<op::Landmarks, String> {
                 let options = op::LandmarkOptions {
                     count: case.landmarks.count as usize,
@@ -416,13 +427,7 @@ macro_rules! define_adapter {
                     } else {
                         None
                     };
-                    let geo: Option<&[op::Point3]> = if !variant.uses_geo() {
-                        None
-                    } else if let Some(pg) = &built.points {
-                        Some(pg.points())
-                    } else {
-                        built.positions.as_ref().map(|p| p.as_slice())
-                    };
+                    let geo = geo_points(&built, variant);
                     let estimate = Estimate {
                         geo,
                         alt: table.as_ref(),
@@ -509,13 +514,7 @@ macro_rules! define_adapter {
                     } else {
                         None
                     };
-                    let geo: Option<&[op::Point3]> = if !variant.uses_geo() {
-                        None
-                    } else if let Some(pg) = &built.points {
-                        Some(pg.points())
-                    } else {
-                        built.positions.as_ref().map(|p| p.as_slice())
-                    };
+                    let geo = geo_points(&built, variant);
                     let estimate = Estimate {
                         geo,
                         alt: table.as_ref(),
