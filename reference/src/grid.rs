@@ -187,6 +187,36 @@ pub(crate) struct Plane {
     pub(crate) areas: AreaTable,
     pub(crate) space: GridSpace,
     pub(crate) listeners: Listeners,
+    /// [GS.CLEAR.GRID] The clearance of every cell, once `compute_clearance` has been called.
+    pub(crate) clearance: Option<Vec<u8>>,
+}
+
+/// [GS.CLEAR.VALUE] The clearance of every cell of a row-major `width x height` plane: 0 for a
+/// wall, otherwise `1 + min(c(x+1, y), c(x, y+1), c(x+1, y+1))` with 0 outside the grid,
+/// saturating at 255. Computed from the south-east corner backwards, so each cell's three
+/// neighbours are known when it is reached.
+pub(crate) fn clearance_of(cells: &[u8], width: usize, height: usize) -> Vec<u8> {
+    let mut c = vec![0u8; width * height];
+    let at = |c: &Vec<u8>, x: usize, y: usize| -> u8 {
+        if x < width && y < height {
+            c[y * width + x]
+        } else {
+            0
+        }
+    };
+    for y in (0..height).rev() {
+        for x in (0..width).rev() {
+            if cells[y * width + x] == WALL {
+                continue;
+            }
+            let east = at(&c, x + 1, y);
+            let south = at(&c, x, y + 1);
+            let south_east = at(&c, x + 1, y + 1);
+            let least = east.min(south).min(south_east);
+            c[y * width + x] = least.saturating_add(1);
+        }
+    }
+    c
 }
 
 /// A validated, not yet installed plane state ([STATE.ATOMIC]).
@@ -213,6 +243,7 @@ impl Plane {
             areas: AreaTable::new(),
             space: GridSpace::default(),
             listeners: Listeners::default(),
+            clearance: None,
         })
     }
 
@@ -227,6 +258,14 @@ impl Plane {
             areas: s.areas,
             space: s.space,
             listeners: Listeners::default(),
+            clearance: None,
+        }
+    }
+
+    /// [GS.CLEAR.GRID] Recomputes the clearance in place when it had been computed.
+    fn refresh_clearance(&mut self) {
+        if self.clearance.is_some() {
+            self.clearance = Some(clearance_of(&self.cells, self.width, self.height));
         }
     }
 
@@ -253,6 +292,7 @@ impl Plane {
         if old != area {
             self.cells[i] = area;
             self.version = bump(self.version);
+            self.refresh_clearance();
             self.listeners.notify(i, old, area);
         }
         Ok(())
@@ -276,6 +316,7 @@ impl Plane {
         self.space = s.space;
         self.areas = s.areas;
         self.restore_count = self.restore_count.wrapping_add(1);
+        self.refresh_clearance();
         for i in 0..old.len() {
             let new = self.cells[i];
             if old[i] != new {
@@ -391,6 +432,18 @@ impl Grid {
     }
     fn layout_value(&self) -> Option<i32> {
         None
+    }
+    /// [GS.CLEAR.GRID] [GS.CLEAR.VALUE] Computes and keeps the clearance of every cell; from now
+    /// on every changing edit and every successful restore recomputes it before returning.
+    pub fn compute_clearance(&mut self) {
+        let p = &mut self.plane;
+        p.clearance = Some(clearance_of(&p.cells, p.width, p.height));
+    }
+    /// [GS.CLEAR.GRID] The clearance of `(x, y)`: `None` until computed (`cell_out_of_range`, x
+    /// checked first).
+    pub fn clearance(&self, x: usize, y: usize) -> Result<Option<u8>, GridError> {
+        let i = self.plane.index(x, y)?;
+        Ok(self.plane.clearance.as_ref().map(|c| c[i]))
     }
     /// [STATE.API] [STATE.GRID] A new grid from state bytes.
     pub fn from_state(bytes: &[u8]) -> Result<Grid, GridStateError> {

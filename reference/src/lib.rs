@@ -1,5 +1,5 @@
 //! Reference implementation of the onepath-rs spec: graphs (spec/graphs.md), grids
-//! (spec/grids.md) and state bytes (spec/state.md).
+//! (spec/grids.md), grid search (spec/grid-search.md) and state bytes (spec/state.md).
 //!
 //! Every module transcribes one chapter of the spec clause by clause; every public item's
 //! doc comment starts with the clause ids it implements. The crate favours obvious correctness
@@ -17,6 +17,7 @@ mod error;
 mod graph;
 mod grid;
 mod grid_error;
+mod grid_search;
 mod landmarks;
 mod open_set;
 mod options;
@@ -34,6 +35,10 @@ pub use error::{BuildError, GraphStateError, QueryError};
 pub use graph::Graph;
 pub use grid::{CellListener, Grid, GridSpace, HexGrid, HexLayout, VoxelSpace, WALL};
 pub use grid_error::{GridError, GridStateError};
+pub use grid_search::{
+    find_grid_path, AStar, CellBlockedFn, CellCostFn, Connectivity, DiagonalRule, GridAlgorithm,
+    GridEngine, GridOptions, GridPath, GridSearch, GridSearchError, JumpSearch, ThetaSearch,
+};
 pub use landmarks::{AltGraphHeuristic, LandmarkOptions, LandmarkStrategy, Landmarks};
 pub use options::{
     Algorithm, BlockedFn, EdgeCostFn, GraphOptions, GraphPath, HeuristicFn, PathStatus,

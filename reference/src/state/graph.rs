@@ -124,25 +124,38 @@ fn wide(v: u64) -> i32 {
 }
 
 /// One visited entry as read, with the offset of its node field.
-struct Visited {
-    node: u32,
-    closed: bool,
-    g: f64,
-    parent: Option<u32>,
-    at: usize,
+pub(crate) struct Visited {
+    pub(crate) node: u32,
+    pub(crate) closed: bool,
+    pub(crate) g: f64,
+    pub(crate) parent: Option<u32>,
+    pub(crate) at: usize,
 }
 
 /// A fully validated search state ([STATE.SEARCH_FAILED]: installed only after every check).
-struct SearchState {
-    status: SearchStatus,
-    start: u32,
-    goal: u32,
-    expanded: u64,
-    iterations: u64,
-    path_cost: f64,
-    visited: Vec<Visited>,
-    heap: Vec<Entry>,
-    recorded: Vec<u32>,
+pub(crate) struct SearchState {
+    pub(crate) status: SearchStatus,
+    pub(crate) start: u32,
+    pub(crate) goal: u32,
+    pub(crate) expanded: u64,
+    pub(crate) iterations: u64,
+    pub(crate) path_cost: f64,
+    pub(crate) visited: Vec<Visited>,
+    pub(crate) heap: Vec<Entry>,
+    pub(crate) recorded: Vec<u32>,
+    /// The offsets of the status, start and goal fields ([GS.STATE.MODE2] reports at them).
+    pub(crate) status_at: usize,
+    pub(crate) start_at: usize,
+    pub(crate) goal_at: usize,
+}
+
+/// [STATE.SEARCH] [GS.STATE.SEARCHES] What a search layout is checked against: the node count,
+/// the weight the restoring search requires, and whether the start field is unused (`-1`; kinds 9
+/// and 10), which also replaces the start rule of pass (2).
+pub(crate) struct SearchRules {
+    pub(crate) n: usize,
+    pub(crate) weight: f64,
+    pub(crate) start_unused: bool,
 }
 
 impl<C: GraphCost, H: GraphHeuristic> GraphAStar<'_, C, H> {
@@ -254,7 +267,8 @@ fn bad<T>(class: &'static str, at: usize, what: String) -> Result<T, Fault> {
     fault(class, at, format!("{class} at byte {at}: {what}"))
 }
 
-/// [STATE.SEARCH] The start or goal field: `-1` when `NotStarted`, else `< n`.
+/// [STATE.SEARCH] [GS.STATE.SEARCHES] The start or goal field: `-1` when `NotStarted` (or unused),
+/// else `< n`.
 fn read_end(r: &mut Reader<'_>, name: &str, not_started: bool, n: usize) -> Result<u32, Fault> {
     let at = r.pos();
     let v = r.i32()?;
@@ -283,6 +297,24 @@ fn read_end(r: &mut Reader<'_>, name: &str, not_started: bool, n: usize) -> Resu
 fn read_search(bytes: &[u8], n: usize) -> Result<SearchState, Fault> {
     let mut r = Reader::new(bytes);
     read_header(&mut r, KIND_GRAPH_ASTAR)?;
+    let rules = SearchRules {
+        n,
+        weight: 1.0,
+        start_unused: false,
+    };
+    let s = read_search_body(&mut r, &rules)?;
+    r.finish()?;
+    Ok(s)
+}
+
+/// [STATE.SEARCH.CHECKS] [STATE.ORDER] [GS.STATE.SEARCHES] Reads and validates the payload of a
+/// search layout (after its header) by `rules`, in byte order, then the cross checks; the caller
+/// checks for trailing bytes.
+pub(crate) fn read_search_body(
+    r: &mut Reader<'_>,
+    rules: &SearchRules,
+) -> Result<SearchState, Fault> {
+    let n = rules.n;
     let at = r.pos();
     let nc = r.i32()?;
     if i64::from(nc) != n as i64 {
@@ -302,25 +334,25 @@ fn read_search(bytes: &[u8], n: usize) -> Result<SearchState, Fault> {
     };
     let at = r.pos();
     let weight = r.f64("heuristic_weight")?;
-    if weight != 1.0 {
+    if weight != rules.weight {
         return bad(
             "size_mismatch",
             at,
-            format!("heuristic_weight {weight:?}, the search's is 1.0"),
+            format!(
+                "heuristic_weight {weight:?}, the search's is {:?}",
+                rules.weight
+            ),
         );
     }
     let ns = status == SearchStatus::NotStarted;
-    let start = read_end(&mut r, "start", ns, n)?;
-    let goal = read_end(&mut r, "goal", ns, n)?;
+    let status_at = at - 1;
+    let start_at = r.pos();
+    let start = read_end(r, "start", ns || rules.start_unused, n)?;
+    let goal_at = r.pos();
+    let goal = read_end(r, "goal", ns, n)?;
     let hi = if ns { 0 } else { i64::from(i32::MAX) };
-    let expanded = read_i32_in(&mut r, "expanded", 0, hi, "out_of_range")?;
-    let iterations = read_i32_in(
-        &mut r,
-        "iterations",
-        i64::from(expanded),
-        hi,
-        "out_of_range",
-    )?;
+    let expanded = read_i32_in(r, "expanded", 0, hi, "out_of_range")?;
+    let iterations = read_i32_in(r, "iterations", i64::from(expanded), hi, "out_of_range")?;
     let cost_at = r.pos();
     let path_cost = r.f64("path_cost")?;
     let cost_ok = if status == SearchStatus::Found {
@@ -345,9 +377,11 @@ fn read_search(bytes: &[u8], n: usize) -> Result<SearchState, Fault> {
         visited: Vec::new(),
         heap: Vec::new(),
         recorded: Vec::new(),
+        status_at,
+        start_at,
+        goal_at,
     };
     if ns {
-        r.finish()?;
         return Ok(s);
     }
     // [STATE.BUFFERS] visited entries.
@@ -496,8 +530,7 @@ fn read_search(bytes: &[u8], n: usize) -> Result<SearchState, Fault> {
         }
         s.recorded.push(node);
     }
-    cross_checks(&s, &pos, &in_heap, cost_at)?;
-    r.finish()?;
+    cross_checks(&s, &pos, &in_heap, cost_at, rules.start_unused)?;
     Ok(s)
 }
 
@@ -508,6 +541,7 @@ fn cross_checks(
     pos: &[u32],
     in_heap: &[bool],
     cost_at: usize,
+    start_unused: bool,
 ) -> Result<(), Fault> {
     let vis = &s.visited;
     for (i, e) in vis.iter().enumerate() {
@@ -525,8 +559,19 @@ fn cross_checks(
             .filter(|&i| i != NONE)
             .map(|i| i as usize)
     };
-    // Pass (2): the start rule.
+    // Pass (2): the start rule; [GS.STATE.SEARCHES] without a start field only "a visited node
+    // with parent -1 has g 0".
     for e in vis {
+        if start_unused {
+            if e.parent.is_none() && e.g != 0.0 {
+                return bad(
+                    "bad_parent",
+                    e.at,
+                    format!("node {} has no parent but g {:?}, not 0", e.node, e.g),
+                );
+            }
+            continue;
+        }
         let is_start = e.node == s.start;
         match e.parent {
             None if !is_start => {

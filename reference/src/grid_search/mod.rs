@@ -1,0 +1,21 @@
+//! [GS] Grid search on square grids: A*, Dijkstra, JPS, JPS+, Theta*, Lazy Theta*, the
+//! `GridSearch` handle and state kinds 8, 9, 10 and 12 (spec/grid-search.md).
+
+pub(crate) mod astar;
+pub(crate) mod handle;
+pub(crate) mod jump;
+pub(crate) mod moves;
+pub(crate) mod options;
+pub(crate) mod specialised_astar;
+pub(crate) mod specialised_jump;
+pub(crate) mod state;
+pub(crate) mod theta;
+
+pub use astar::AStar;
+pub use handle::{find_grid_path, GridSearch};
+pub use jump::JumpSearch;
+pub use options::{
+    CellBlockedFn, CellCostFn, Connectivity, DiagonalRule, GridAlgorithm, GridEngine, GridOptions,
+    GridPath, GridSearchError,
+};
+pub use theta::ThetaSearch;
