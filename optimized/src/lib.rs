@@ -1,5 +1,6 @@
 //! `onepath`: the optimized implementation of the onepath-rs spec: the graph family
-//! (spec/graphs.md), grids (spec/grids.md) and state bytes v1 (spec/state.md).
+//! (spec/graphs.md), grids (spec/grids.md), grid search (spec/grid-search.md) and state bytes v1
+//! (spec/state.md).
 //!
 //! Every public item cites the clause ids it implements. Results (statuses, costs bit for bit,
 //! paths, expansion orders, counters, errors, OPLM and state bytes) are those of the spec.
@@ -14,6 +15,7 @@ mod error;
 mod graph_state;
 mod grid;
 mod grid_error;
+mod grid_search;
 mod heap;
 mod landmarks;
 mod mutable;
@@ -36,6 +38,10 @@ pub use cells::{CellListener, GridSpace, HexLayout, VoxelSpace, WALL};
 pub use csr::CsrGraph;
 pub use error::{BuildError, GraphStateError, QueryError};
 pub use grid_error::{GridError, GridStateError};
+pub use grid_search::{
+    find_grid_path, AStar, CellBlockedFn, CellCostFn, Connectivity, DiagonalRule, GridAlgorithm,
+    GridEngine, GridOptions, GridPath, GridSearch, GridSearchError, JumpSearch, ThetaSearch,
+};
 pub use landmarks::{LandmarkOptions, LandmarkStrategy, Landmarks};
 pub use mutable::Graph;
 pub use plane::{Grid, HexGrid};

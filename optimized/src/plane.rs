@@ -20,6 +20,31 @@ pub(crate) struct Plane {
     areas: Areas,
     space: GridSpace,
     listeners: Listeners,
+    /// [GS.CLEAR.GRID] The clearance of every cell once computed (square grids only).
+    clearance: Option<Vec<u8>>,
+}
+
+/// [GS.CLEAR.VALUE] The clearance of every cell of a `w x h` row-major grid: 0 for a wall,
+/// else `1 + min` of the east, south and south-east neighbours (0 outside), saturating at 255.
+pub(crate) fn clearance_map(cells: &[u8], w: usize, h: usize) -> Vec<u8> {
+    let mut c = vec![0u8; w * h];
+    for y in (0..h).rev() {
+        for x in (0..w).rev() {
+            let i = y * w + x;
+            if cells[i] == crate::WALL {
+                continue;
+            }
+            let e = if x + 1 < w { c[i + 1] } else { 0 };
+            let s = if y + 1 < h { c[i + w] } else { 0 };
+            let se = if x + 1 < w && y + 1 < h {
+                c[i + w + 1]
+            } else {
+                0
+            };
+            c[i] = e.min(s).min(se).saturating_add(1);
+        }
+    }
+    c
 }
 
 /// A validated state, borrowing its cells from the input.
@@ -65,6 +90,7 @@ impl Plane {
             areas: Areas::default(),
             space: GridSpace::default(),
             listeners: Listeners::default(),
+            clearance: None,
         })
     }
 
@@ -92,9 +118,17 @@ impl Plane {
         if old != area {
             self.cells[i] = area;
             self.version = bump(self.version);
+            self.recompute_clearance();
             self.listeners.notify(i as u32, old, area);
         }
         Ok(())
+    }
+
+    /// [GS.CLEAR.GRID] Recomputes the clearance if it had been computed.
+    fn recompute_clearance(&mut self) {
+        if self.clearance.is_some() {
+            self.clearance = Some(clearance_map(&self.cells, self.width, self.height));
+        }
     }
 
     fn set_space(&mut self, s: GridSpace) -> Result<(), GridError> {
@@ -206,8 +240,11 @@ impl Plane {
             self.cells.copy_from_slice(p.cells);
         } else {
             let old = std::mem::replace(&mut self.cells, p.cells.to_vec());
+            self.recompute_clearance();
             self.listeners.notify_diff(0, &old, &self.cells);
+            return;
         }
+        self.recompute_clearance();
     }
 
     fn from_parsed(p: Parsed<'_>) -> Plane {
@@ -220,6 +257,7 @@ impl Plane {
             areas: p.areas,
             space: p.space,
             listeners: Listeners::default(),
+            clearance: None,
         }
     }
 
@@ -335,6 +373,19 @@ impl Grid {
     }
 
     plane_methods!();
+
+    /// [GS.CLEAR.GRID] [GS.CLEAR.VALUE] Computes and keeps the clearance of every cell; from
+    /// now on every cell edit and every successful restore recomputes it before returning.
+    pub fn compute_clearance(&mut self) {
+        self.p.clearance = Some(clearance_map(&self.p.cells, self.p.width, self.p.height));
+    }
+
+    /// [GS.CLEAR.GRID] The clearance of cell `(x, y)` (`None` until computed;
+    /// `cell_out_of_range` outside the grid).
+    pub fn clearance(&self, x: usize, y: usize) -> Result<Option<u8>, GridError> {
+        let i = self.p.index(x, y)?;
+        Ok(self.p.clearance.as_ref().map(|c| c[i]))
+    }
 
     /// [STATE.GRID] [STATE.STABLE] The state bytes (kind 1).
     pub fn save_state(&self) -> Vec<u8> {

@@ -16,6 +16,14 @@ pub(crate) const KIND_VOXEL: u16 = 3;
 pub(crate) const KIND_GRAPH: u16 = 4;
 /// [STATE.KINDS] GraphAStar.
 pub(crate) const KIND_GRAPH_ASTAR: u16 = 11;
+/// [STATE.KINDS] AStar (grid).
+pub(crate) const KIND_ASTAR: u16 = 8;
+/// [STATE.KINDS] JumpSearch.
+pub(crate) const KIND_JUMP: u16 = 9;
+/// [STATE.KINDS] ThetaSearch.
+pub(crate) const KIND_THETA: u16 = 10;
+/// [STATE.KINDS] GridSearch.
+pub(crate) const KIND_GRID_SEARCH: u16 = 12;
 
 /// [STATE.CLASSES] The stable error classes of state bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,6 +46,10 @@ pub(crate) enum Class {
     BadParent,
     ParentCycle,
     TrailingBytes,
+    /// [GS.STATE.CLASSES] The saved engine is not the one the restoring search selects.
+    EngineMismatch,
+    /// [GS.STATE.CLASSES] A mode-1 or mode-3 visited cell is not passable.
+    NotWalkable,
 }
 
 impl Class {
@@ -62,6 +74,8 @@ impl Class {
             Class::BadParent => "bad_parent",
             Class::ParentCycle => "parent_cycle",
             Class::TrailingBytes => "trailing_bytes",
+            Class::EngineMismatch => "engine_mismatch",
+            Class::NotWalkable => "not_walkable",
         }
     }
 }
@@ -135,6 +149,11 @@ impl<'a> Reader<'a> {
     }
 
     #[inline]
+    pub fn u64(&mut self, field: &'static str) -> Result<u64, Fault> {
+        Ok(u64::from_le_bytes(self.arr(field)?))
+    }
+
+    #[inline]
     pub fn i32(&mut self, field: &'static str) -> Result<i32, Fault> {
         Ok(i32::from_le_bytes(self.arr(field)?))
     }
@@ -202,6 +221,7 @@ pub(crate) trait Put {
     fn put_u32(&mut self, v: u32);
     fn put_i32(&mut self, v: i32);
     fn put_f64(&mut self, v: f64);
+    fn put_u64(&mut self, v: u64);
     fn put_header(&mut self, kind: u16);
 }
 
@@ -225,6 +245,10 @@ impl Put for Vec<u8> {
     #[inline]
     fn put_f64(&mut self, v: f64) {
         self.extend_from_slice(&v.to_bits().to_le_bytes());
+    }
+    #[inline]
+    fn put_u64(&mut self, v: u64) {
+        self.extend_from_slice(&v.to_le_bytes());
     }
     fn put_header(&mut self, kind: u16) {
         self.put_u32(MAGIC);

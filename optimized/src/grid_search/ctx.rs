@@ -1,0 +1,315 @@
+//! Passability, moves, costs, estimates and line of sight of spec/grid-search.md §2, §3 and
+//! [GS.LOS], over a padded passability map built once per search object.
+
+use super::options::{validate, Connectivity, DiagonalRule, GridOptions, GridSearchError, GsKind};
+use crate::plane::{clearance_map, Grid};
+
+/// [GS.COST.BASE] The f64 nearest √2.
+pub(crate) const SQRT_2: f64 = 1.4142135623730951;
+/// [GS.DIR] x steps of N, E, S, W, NE, SE, SW, NW.
+pub(crate) const DX: [i32; 8] = [0, 1, 0, -1, 1, 1, -1, -1];
+/// [GS.DIR] y steps of N, E, S, W, NE, SE, SW, NW.
+pub(crate) const DY: [i32; 8] = [-1, 0, 1, 0, -1, 1, 1, -1];
+/// Marker of "no cell" in padded indexes.
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// [GS.DIR] The neighbour-order index of direction `(dx, dy)` (both in `-1..=1`, not both 0).
+pub(crate) fn dir_index(dx: i32, dy: i32) -> usize {
+    match (dx, dy) {
+        (0, -1) => 0,
+        (1, 0) => 1,
+        (0, 1) => 2,
+        (-1, 0) => 3,
+        (1, -1) => 4,
+        (1, 1) => 5,
+        (-1, 1) => 6,
+        _ => 7,
+    }
+}
+
+/// [GS.COST.PAIR] `(a1, b1) < (a2, b2)` as real numbers `a + b√2`, exactly.
+#[inline]
+pub(crate) fn pair_less(a1: u32, b1: u32, a2: u32, b2: u32) -> bool {
+    let p = a1 as i64 - a2 as i64;
+    let q = b2 as i64 - b1 as i64;
+    if (p < 0 && q >= 0) || (p <= 0 && q > 0) {
+        true
+    } else if p >= 0 && q <= 0 {
+        false
+    } else if p > 0 {
+        (p as i128) * (p as i128) < 2 * (q as i128) * (q as i128)
+    } else {
+        (p as i128) * (p as i128) > 2 * (q as i128) * (q as i128)
+    }
+}
+
+/// [GS.COST.PAIR] A pair's f64 value `a + b * SQRT_2`.
+#[inline(always)]
+pub(crate) fn pair_f64(a: u32, b: u32) -> f64 {
+    a as f64 + (b as f64) * SQRT_2
+}
+
+/// [GS.EST.OCTILE] The octile pair `(hi - lo, lo)` of the offsets `dx`, `dy`.
+#[inline(always)]
+pub(crate) fn octile_pair(dx: u32, dy: u32) -> (u32, u32) {
+    let (lo, hi) = if dx < dy { (dx, dy) } else { (dy, dx) };
+    (hi - lo, lo)
+}
+
+/// The search context: options, sizes, the padded passability map and the area table.
+pub(crate) struct Ctx<'g> {
+    pub grid: &'g Grid,
+    pub opts: GridOptions,
+    pub w: usize,
+    pub h: usize,
+    pub n: usize,
+    /// Padded row length `w + 2`.
+    pub pw: usize,
+    /// [GS.PASS] Padded passability without the `blocked` hook (clearance >= agent size).
+    base: Vec<u8>,
+    /// [GS.PASS] Padded passability (`base` and not `blocked`); equal to `base` without a hook.
+    pub pass: Vec<u8>,
+    /// Padded index offsets of the eight directions.
+    pub off: [isize; 8],
+    /// [GRID.AREA.TABLE] Multiplier by area (255: unused).
+    pub mult: [f64; 256],
+    /// [GS.EST.SCALE] Smallest multiplier of areas 0..=254.
+    pub mmin: f64,
+    /// [GS.COST.UNIFORM] Every multiplier exactly 1.0.
+    pub uniform: bool,
+    /// Directions tried: 4 or 8.
+    pub nd: usize,
+}
+
+impl<'g> Ctx<'g> {
+    /// [GS.OPT.VALID] Validates the options and builds the passability map ([GS.PASS]).
+    pub fn new(grid: &'g Grid, opts: GridOptions) -> Result<Self, GridSearchError> {
+        validate(&opts)?;
+        let (w, h) = (grid.width(), grid.height());
+        let pw = w + 2;
+        let mut base = vec![0u8; pw * (h + 2)];
+        let cells = grid.cells();
+        if opts.agent_size <= 1 {
+            for y in 0..h {
+                for x in 0..w {
+                    base[(y + 1) * pw + x + 1] = (cells[y * w + x] != crate::WALL) as u8;
+                }
+            }
+        } else {
+            let c = clearance_map(cells, w, h);
+            for y in 0..h {
+                for x in 0..w {
+                    base[(y + 1) * pw + x + 1] = (c[y * w + x] as u32 >= opts.agent_size) as u8;
+                }
+            }
+        }
+        let mut mult = [1.0f64; 256];
+        let mut mmin = f64::INFINITY;
+        let mut uniform = true;
+        for a in 0..255u8 {
+            let m = grid.area_multiplier(a).unwrap_or(1.0);
+            mult[a as usize] = m;
+            if m < mmin {
+                mmin = m;
+            }
+            if m != 1.0 {
+                uniform = false;
+            }
+        }
+        let pwi = pw as isize;
+        let mut off = [0isize; 8];
+        for d in 0..8 {
+            off[d] = DY[d] as isize * pwi + DX[d] as isize;
+        }
+        let nd = if opts.connectivity == Connectivity::Four {
+            4
+        } else {
+            8
+        };
+        let pass = if opts.blocked.is_some() {
+            base.clone()
+        } else {
+            Vec::new()
+        };
+        let mut c = Ctx {
+            grid,
+            opts,
+            w,
+            h,
+            n: w * h,
+            pw,
+            base,
+            pass,
+            off,
+            mult,
+            mmin,
+            uniform,
+            nd,
+        };
+        if c.opts.blocked.is_none() {
+            c.pass = std::mem::take(&mut c.base);
+        }
+        Ok(c)
+    }
+
+    /// [GS.OPT.HOOKS] [GS.PASS] Re-asks the `blocked` hook for every cell (at `begin` and
+    /// restore; hooks are pure for the length of a search).
+    pub fn refresh(&mut self) {
+        if let Some(b) = self.opts.blocked.clone() {
+            for y in 0..self.h {
+                for x in 0..self.w {
+                    let p = (y + 1) * self.pw + x + 1;
+                    self.pass[p] = (self.base[p] != 0 && !b((y * self.w + x) as u32)) as u8;
+                }
+            }
+        }
+    }
+
+    /// Padded index of cell `c`.
+    #[inline(always)]
+    pub fn pad(&self, c: u32) -> usize {
+        let c = c as usize;
+        (c / self.w + 1) * self.pw + c % self.w + 1
+    }
+
+    /// Cell index of padded index `p`.
+    #[inline(always)]
+    pub fn cell(&self, p: usize) -> u32 {
+        ((p / self.pw - 1) * self.w + p % self.pw - 1) as u32
+    }
+
+    /// `(x, y)` of padded index `p`.
+    #[inline(always)]
+    pub fn pxy(&self, p: usize) -> (u32, u32) {
+        ((p % self.pw - 1) as u32, (p / self.pw - 1) as u32)
+    }
+
+    /// `(x, y)` of cell `c`.
+    #[inline(always)]
+    pub fn xy(&self, c: u32) -> (u32, u32) {
+        ((c as usize % self.w) as u32, (c as usize / self.w) as u32)
+    }
+
+    /// [GS.PASS] Whether cell `c` is passable.
+    #[inline(always)]
+    pub fn passable(&self, c: u32) -> bool {
+        (c as usize) < self.n && self.pass[self.pad(c)] != 0
+    }
+
+    /// [GS.MOVE.STRAIGHT] [GS.MOVE.DIAGONAL] Whether the move from padded `p` in direction `d`
+    /// is allowed (`d >= 4` only asked with connectivity `Eight`).
+    #[inline(always)]
+    pub fn allowed(&self, p: usize, d: usize) -> bool {
+        let q = p.wrapping_add_signed(self.off[d]);
+        if self.pass[q] == 0 {
+            return false;
+        }
+        if d < 4 {
+            return true;
+        }
+        let a = self.pass[p.wrapping_add_signed(DX[d] as isize)] != 0;
+        let b = self.pass[p.wrapping_add_signed(DY[d] as isize * self.pw as isize)] != 0;
+        match self.opts.diagonal {
+            DiagonalRule::Always => true,
+            DiagonalRule::AtMostOneBlocked => a || b,
+            DiagonalRule::NoneBlocked => a && b,
+        }
+    }
+
+    /// [GS.ASTAR.BEGIN] Checks `start` then `goal` (x before y) and returns their cell indexes.
+    pub fn cells_of(
+        &self,
+        start: (usize, usize),
+        goal: (usize, usize),
+    ) -> Result<(u32, u32), GridSearchError> {
+        let mut out = [0u32; 2];
+        for (k, (which, (x, y))) in [("start", start), ("goal", goal)].into_iter().enumerate() {
+            if x >= self.w {
+                return Err(GridSearchError::new(GsKind::CellOutOfRange {
+                    which,
+                    axis: 'x',
+                    value: x,
+                    size: self.w,
+                }));
+            }
+            if y >= self.h {
+                return Err(GridSearchError::new(GsKind::CellOutOfRange {
+                    which,
+                    axis: 'y',
+                    value: y,
+                    size: self.h,
+                }));
+            }
+            out[k] = (y * self.w + x) as u32;
+        }
+        Ok((out[0], out[1]))
+    }
+
+    /// Absolute offsets `(dx, dy)` of cells `u`, `v`.
+    #[inline(always)]
+    pub fn delta(&self, u: u32, v: u32) -> (u32, u32) {
+        let (xu, yu) = self.xy(u);
+        let (xv, yv) = self.xy(v);
+        (xu.abs_diff(xv), yu.abs_diff(yv))
+    }
+
+    /// [GS.EST.OCTILE] The octile f64 value `o` of cells `u`, `v` (Manhattan with `Four`).
+    #[inline(always)]
+    pub fn octile(&self, u: u32, v: u32) -> f64 {
+        let (dx, dy) = self.delta(u, v);
+        if self.nd == 4 {
+            return (dx + dy) as f64;
+        }
+        let (a, b) = octile_pair(dx, dy);
+        pair_f64(a, b)
+    }
+
+    /// [GS.EST.EUCLID] `sqrt((dx*dx + dy*dy) as f64)` with an exact integer sum.
+    #[inline(always)]
+    pub fn euclid(&self, u: u32, v: u32) -> f64 {
+        let (dx, dy) = self.delta(u, v);
+        ((dx as u64 * dx as u64 + dy as u64 * dy as u64) as f64).sqrt()
+    }
+
+    /// [GS.LOS] Whether cells `p` and `q` are in line of sight: every cell whose closed square
+    /// meets the closed segment between their centres is passable. Walks the columns the
+    /// segment spans; in each, the cells meeting the part of the segment over that column's
+    /// closed x-range (exact integer arithmetic in doubled coordinates).
+    pub fn los(&self, p: u32, q: u32) -> bool {
+        let (mut x0, mut y0) = self.xy(p);
+        let (mut x1, mut y1) = self.xy(q);
+        if x0 > x1 {
+            std::mem::swap(&mut x0, &mut x1);
+            std::mem::swap(&mut y0, &mut y1);
+        }
+        let ok = |x: i64, y: i64| self.pass[(y as usize + 1) * self.pw + x as usize + 1] != 0;
+        let (gx0, gy0) = (2 * x0 as i64 + 1, 2 * y0 as i64 + 1);
+        let (gx1, gy1) = (2 * x1 as i64 + 1, 2 * y1 as i64 + 1);
+        let ddx = gx1 - gx0;
+        let ddy = gy1 - gy0;
+        if ddx == 0 {
+            let (lo, hi) = (y0.min(y1), y0.max(y1));
+            return (lo..=hi).all(|y| ok(x0 as i64, y as i64));
+        }
+        for x in x0 as i64..=x1 as i64 {
+            let a = (2 * x).max(gx0);
+            let b = (2 * x + 2).min(gx1);
+            // y(t) * ddx = gy0 * ddx + ddy * (t - gx0), all >= 0.
+            let na = gy0 * ddx + ddy * (a - gx0);
+            let nb = gy0 * ddx + ddy * (b - gx0);
+            let (mn, mx) = (na.min(nb), na.max(nb));
+            let den = 2 * ddx;
+            // Cells with (2y + 2) * ddx >= mn and 2y * ddx <= mx.
+            let ylo = (mn + den - 1) / den - 1;
+            let yhi = mx / den;
+            let ylo = ylo.max(y0.min(y1) as i64);
+            let yhi = yhi.min(y0.max(y1) as i64);
+            for y in ylo..=yhi {
+                if !ok(x, y) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+}

@@ -1,0 +1,23 @@
+//! Grid search (spec/grid-search.md): A*, Dijkstra, JPS, JPS+, Theta*, Lazy Theta* on square
+//! grids, sliced, with state kinds 8, 9, 10 and 12.
+
+mod astar;
+mod ctx;
+mod generic;
+mod generic_state;
+mod handle;
+mod jump;
+mod options;
+mod special_astar;
+mod special_jump;
+mod special_jump_state;
+mod theta;
+
+pub use astar::AStar;
+pub use handle::{find_grid_path, GridSearch};
+pub use jump::JumpSearch;
+pub use options::{
+    CellBlockedFn, CellCostFn, Connectivity, DiagonalRule, GridAlgorithm, GridEngine, GridOptions,
+    GridPath, GridSearchError,
+};
+pub use theta::ThetaSearch;

@@ -1,0 +1,540 @@
+//! The specialised A* engine, `GridSearch` mode 1 ([GS.SA.PAIRS] .. [GS.SA.DIRECTION]) and its
+//! state ([GS.STATE.MODE1], [GS.STATE.MODE1.CHECKS]). Costs are exact integer pairs; the open
+//! list is a 4-ary heap with lazy deletion keyed by the pairs' f64 values, falling back to the
+//! exact pair comparison of [GS.COST.PAIR] on near ties, so pops follow [GS.SA.ORDER] exactly.
+
+use super::ctx::{octile_pair, pair_f64, pair_less, Ctx, DX, DY};
+use super::generic_state::wide;
+use crate::astar::SearchStatus;
+use crate::wire::{fail, Class, Fault, Put, Reader};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Per padded cell: valid when `stamp` is the epoch.
+#[derive(Clone, Copy, Default)]
+struct ACell {
+    stamp: u32,
+    a: u32,
+    b: u32,
+    /// Bit 0 closed, bits 1-3 [GS.SA.DIRECTION] (the neighbour index of the move in).
+    flags: u8,
+}
+
+/// An open entry: f and g pairs, their f64 values and the padded cell.
+#[derive(Clone, Copy)]
+struct AEntry {
+    f: f64,
+    g: f64,
+    fa: u32,
+    fb: u32,
+    ga: u32,
+    gb: u32,
+    p: u32,
+}
+
+/// Whether `x < y` as reals for pairs with f64 values `xf`, `yf` (exact on near ties).
+#[inline(always)]
+fn real_less(xf: f64, yf: f64, xa: u32, xb: u32, ya: u32, yb: u32) -> bool {
+    let d = xf - yf;
+    if d.abs() > 1e-12 * (xf + yf) {
+        d < 0.0
+    } else {
+        pair_less(xa, xb, ya, yb)
+    }
+}
+
+/// [GS.SA.ORDER] Smaller f, then larger g, then smaller cell (padded order = cell order).
+#[inline(always)]
+fn precedes(x: &AEntry, y: &AEntry) -> bool {
+    if x.fa != y.fa || x.fb != y.fb {
+        return real_less(x.f, y.f, x.fa, x.fb, y.fa, y.fb);
+    }
+    if x.ga != y.ga || x.gb != y.gb {
+        return real_less(y.g, x.g, y.ga, y.gb, x.ga, x.gb);
+    }
+    x.p < y.p
+}
+
+/// The mode-1 engine.
+pub(crate) struct SpecA {
+    cells: Vec<ACell>,
+    epoch: u32,
+    heap: Vec<AEntry>,
+    pub record: Vec<u32>,
+    pub status: SearchStatus,
+    pub zero: bool,
+    pub start: u32,
+    pub goal: u32,
+    goal_xy: (u32, u32),
+    pub iterations: u64,
+    pub expanded: u64,
+}
+
+impl SpecA {
+    pub fn new(ctx: &Ctx<'_>, zero: bool) -> SpecA {
+        SpecA {
+            cells: vec![ACell::default(); ctx.pass.len()],
+            epoch: 0,
+            heap: Vec::new(),
+            record: Vec::new(),
+            status: SearchStatus::NotStarted,
+            zero,
+            start: 0,
+            goal: 0,
+            goal_xy: (0, 0),
+            iterations: 0,
+            expanded: 0,
+        }
+    }
+
+    fn reset(&mut self) {
+        self.heap.clear();
+        self.record.clear();
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            for c in &mut self.cells {
+                c.stamp = 0;
+            }
+            self.epoch = 1;
+        }
+        self.iterations = 0;
+        self.expanded = 0;
+    }
+
+    /// [GS.SA.ORDER] [GS.EST.OCTILE] The estimate pair of `(x, y)`.
+    #[inline(always)]
+    fn hpair(&self, ctx: &Ctx<'_>, x: u32, y: u32) -> (u32, u32) {
+        if self.zero {
+            return (0, 0);
+        }
+        let (dx, dy) = (x.abs_diff(self.goal_xy.0), y.abs_diff(self.goal_xy.1));
+        if ctx.nd == 4 {
+            (dx + dy, 0)
+        } else {
+            octile_pair(dx, dy)
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, ctx: &Ctx<'_>, p: usize, ga: u32, gb: u32) {
+        let (x, y) = ctx.pxy(p);
+        let (ha, hb) = self.hpair(ctx, x, y);
+        let (fa, fb) = (ga + ha, gb + hb);
+        let e = AEntry {
+            f: pair_f64(fa, fb),
+            g: pair_f64(ga, gb),
+            fa,
+            fb,
+            ga,
+            gb,
+            p: p as u32,
+        };
+        let mut i = self.heap.len();
+        self.heap.push(e);
+        while i > 0 {
+            let par = (i - 1) / 4;
+            if !precedes(&e, &self.heap[par]) {
+                break;
+            }
+            self.heap[i] = self.heap[par];
+            i = par;
+        }
+        self.heap[i] = e;
+    }
+
+    fn pop(&mut self) -> AEntry {
+        let top = self.heap[0];
+        let last = self.heap.pop().expect("non-empty");
+        let len = self.heap.len();
+        if len > 0 {
+            let mut i = 0;
+            loop {
+                let c = 4 * i + 1;
+                if c >= len {
+                    break;
+                }
+                let mut m = c;
+                for j in c + 1..len.min(c + 4) {
+                    if precedes(&self.heap[j], &self.heap[m]) {
+                        m = j;
+                    }
+                }
+                if !precedes(&self.heap[m], &last) {
+                    break;
+                }
+                self.heap[i] = self.heap[m];
+                i = m;
+            }
+            self.heap[i] = last;
+        }
+        top
+    }
+
+    /// Drops stale tops (closed cells, or a pair that has improved since).
+    #[inline(always)]
+    fn settle(&mut self) {
+        while let Some(e) = self.heap.first() {
+            let c = &self.cells[e.p as usize];
+            if c.flags & 1 != 0 || c.a != e.ga || c.b != e.gb {
+                self.pop();
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// [GS.SA.BEGIN] Resets; an impassable start or goal ends NotFound with nothing visited.
+    pub fn begin(&mut self, ctx: &Ctx<'_>, start: u32, goal: u32) {
+        self.reset();
+        self.start = start;
+        self.goal = goal;
+        self.goal_xy = ctx.xy(goal);
+        self.status = SearchStatus::Running;
+        if !ctx.passable(start) || !ctx.passable(goal) {
+            self.status = SearchStatus::NotFound;
+            return;
+        }
+        let p = ctx.pad(start);
+        self.cells[p] = ACell {
+            stamp: self.epoch,
+            a: 0,
+            b: 0,
+            flags: 0,
+        };
+        self.push(ctx, p, 0, 0);
+    }
+
+    /// [GS.SA.STEP] [GRAPH.ASTAR.STEP] [GRAPH.ASTAR.RUN] The sliced loop.
+    pub fn advance(
+        &mut self,
+        ctx: &Ctx<'_>,
+        max: u64,
+        cancel: Option<&AtomicBool>,
+    ) -> SearchStatus {
+        if self.status != SearchStatus::Running {
+            return self.status;
+        }
+        let goal = ctx.pad(self.goal);
+        let epoch = self.epoch;
+        let mut done = 0u64;
+        loop {
+            self.settle();
+            if self.heap.is_empty() {
+                self.status = SearchStatus::NotFound;
+                return self.status;
+            }
+            if let Some(flag) = cancel {
+                if done % 256 == 0 && flag.load(Ordering::Relaxed) {
+                    return SearchStatus::Running;
+                }
+            }
+            if done == max {
+                return SearchStatus::Running;
+            }
+            let e = self.pop();
+            let pu = e.p as usize;
+            done += 1;
+            self.iterations += 1;
+            self.cells[pu].flags |= 1;
+            if pu == goal {
+                self.status = SearchStatus::Found;
+                return self.status;
+            }
+            let (a, b) = (e.ga, e.gb);
+            for d in 0..ctx.nd {
+                if !ctx.allowed(pu, d) {
+                    continue;
+                }
+                let q = pu.wrapping_add_signed(ctx.off[d]);
+                let (ga, gb) = if d < 4 { (a + 1, b) } else { (a, b + 1) };
+                let c = self.cells[q];
+                if c.stamp == epoch && (c.flags & 1 != 0 || !pair_less(ga, gb, c.a, c.b)) {
+                    continue;
+                }
+                self.cells[q] = ACell {
+                    stamp: epoch,
+                    a: ga,
+                    b: gb,
+                    flags: (d as u8) << 1,
+                };
+                self.push(ctx, q, ga, gb);
+            }
+            self.expanded += 1;
+            if ctx.opts.record_expansions {
+                self.record.push(ctx.cell(pu));
+            }
+        }
+    }
+
+    /// [GS.SA.PATH] The directions back from the goal, start first.
+    pub fn path(&self, ctx: &Ctx<'_>) -> Vec<u32> {
+        if self.status != SearchStatus::Found {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        let start = ctx.pad(self.start);
+        let mut p = ctx.pad(self.goal);
+        while out.len() <= ctx.n {
+            out.push(ctx.cell(p));
+            if p == start {
+                break;
+            }
+            let d = (self.cells[p].flags >> 1) as usize;
+            p = p.wrapping_add_signed(-ctx.off[d]);
+        }
+        out.reverse();
+        out
+    }
+
+    fn goal_pair(&self, ctx: &Ctx<'_>) -> (u32, u32) {
+        let c = self.cells[ctx.pad(self.goal)];
+        (c.a, c.b)
+    }
+
+    /// [GS.SA.PATH] The f64 value of the goal's pair when Found, else `+infinity`.
+    pub fn path_cost(&self, ctx: &Ctx<'_>) -> f64 {
+        if self.status != SearchStatus::Found {
+            return f64::INFINITY;
+        }
+        let (a, b) = self.goal_pair(ctx);
+        pair_f64(a, b)
+    }
+
+    /// [GS.STATE.MODE1] [GS.STATE.WRITE] The mode-1 payload after the kind-12 header fields.
+    pub fn save(&self, ctx: &Ctx<'_>, out: &mut Vec<u8>) {
+        out.put_u8(self.status as u8);
+        out.put_u8(self.zero as u8);
+        out.put_i32(self.start as i32);
+        out.put_i32(self.goal as i32);
+        out.put_i32(wide(self.expanded));
+        out.put_i32(wide(self.iterations));
+        let (pa, pb) = if self.status == SearchStatus::Found {
+            let (a, b) = self.goal_pair(ctx);
+            (a as i32, b as i32)
+        } else {
+            (-1, -1)
+        };
+        out.put_i32(pa);
+        out.put_i32(pb);
+        let count_at = out.len();
+        out.put_i32(0);
+        let mut visited = 0i32;
+        for y in 0..ctx.h {
+            for x in 0..ctx.w {
+                let c = self.cells[(y + 1) * ctx.pw + x + 1];
+                if c.stamp == self.epoch {
+                    visited += 1;
+                    out.put_i32((y * ctx.w + x) as i32);
+                    out.put_i32(c.a as i32);
+                    out.put_i32(c.b as i32);
+                    out.put_u8(c.flags);
+                }
+            }
+        }
+        out[count_at..count_at + 4].copy_from_slice(&visited.to_le_bytes());
+    }
+
+    /// [GS.STATE.FAILED] Nothing visited, NotStarted.
+    pub fn clear(&mut self) {
+        self.reset();
+        self.status = SearchStatus::NotStarted;
+    }
+
+    /// [GS.STATE.MODE1.CHECKS] [GS.STATE.RESTORE] Reads the mode-1 payload at `r` (offset 17),
+    /// through the trailing check; rebuilds the open list from the visited cells.
+    pub fn restore(
+        &mut self,
+        ctx: &Ctx<'_>,
+        bytes: &[u8],
+        r: &mut Reader<'_>,
+    ) -> Result<(), Fault> {
+        self.clear();
+        let f = read_fixed(r, ctx.n, 0)?;
+        if f.zero != self.zero {
+            return fail(Class::EngineMismatch, f.base + 1, "zeroEstimate");
+        }
+        let count = r.count(ctx.n, 13, "visited")?;
+        let first = r.pos;
+        let epoch = self.epoch;
+        let mut prev: Option<u32> = None;
+        for _ in 0..count {
+            let (c, a, b) = read_cell(r, ctx, &mut prev)?;
+            let at = r.pos;
+            let flags = r.u8("flags")?;
+            if flags & 0xF0 != 0 {
+                return fail(Class::BadFlag, at, "flags");
+            }
+            self.cells[ctx.pad(c)] = ACell {
+                stamp: epoch,
+                a,
+                b,
+                flags,
+            };
+        }
+        let cell_at = |k: usize| first + 13 * k;
+        let cell_of = |k: usize| {
+            let at = cell_at(k);
+            u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+        };
+        let sp = ctx.pad(f.start);
+        if count > 0 {
+            let s = self.cells[sp];
+            if s.stamp != epoch {
+                return fail(Class::BadParent, f.base + 2, "start");
+            }
+            if s.a != 0 || s.b != 0 {
+                let k = (0..count).find(|&k| cell_of(k) == f.start).unwrap_or(0);
+                return fail(Class::BadParent, cell_at(k), "cell");
+            }
+        }
+        let mut closed = 0u64;
+        for k in 0..count {
+            let c = cell_of(k);
+            let p = ctx.pad(c);
+            let cell = self.cells[p];
+            closed += (cell.flags & 1) as u64;
+            if c == f.start {
+                continue;
+            }
+            let d = (cell.flags >> 1) as usize;
+            let (x, y) = ctx.xy(c);
+            let (px, py) = (x as i64 - DX[d] as i64, y as i64 - DY[d] as i64);
+            let ok = px >= 0 && py >= 0 && (px as usize) < ctx.w && (py as usize) < ctx.h && {
+                let par = self.cells[p.wrapping_add_signed(-ctx.off[d])];
+                let (sa, sb) = if d < 4 { (1, 0) } else { (0, 1) };
+                par.stamp == epoch
+                    && par.flags & 1 != 0
+                    && par.a as u64 + sa == cell.a as u64
+                    && par.b as u64 + sb == cell.b as u64
+            };
+            if !ok {
+                return fail(Class::BadParent, cell_at(k), "cell");
+            }
+        }
+        check_counters(&f, closed)?;
+        if f.status == SearchStatus::Found {
+            let g = self.cells[ctx.pad(f.goal)];
+            if g.stamp != epoch || g.flags & 1 == 0 || g.a != f.path.0 || g.b != f.path.1 {
+                return fail(Class::OutOfRange, f.base + 18, "pathA");
+            }
+        }
+        r.finish()?;
+        self.status = f.status;
+        self.start = f.start;
+        self.goal = f.goal;
+        self.goal_xy = ctx.xy(f.goal);
+        self.iterations = f.iterations;
+        self.expanded = f.expanded;
+        for k in 0..count {
+            let p = ctx.pad(cell_of(k));
+            let c = self.cells[p];
+            if c.flags & 1 == 0 {
+                self.push(ctx, p, c.a, c.b);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The fixed fields shared by modes 1 and 3 ([GS.STATE.MODE1]); `base` is the status offset.
+pub(crate) struct Fixed {
+    pub base: usize,
+    pub status: SearchStatus,
+    pub zero: bool,
+    pub start: u32,
+    pub goal: u32,
+    pub expanded: u64,
+    pub iterations: u64,
+    pub path: (u32, u32),
+}
+
+/// [GS.STATE.MODE1.CHECKS] Status .. pathB, checked in byte order.
+pub(crate) fn read_fixed(r: &mut Reader<'_>, n: usize, _mode3: u8) -> Result<Fixed, Fault> {
+    let base = r.pos;
+    let status = match r.u8("status")? {
+        1 => SearchStatus::Running,
+        2 => SearchStatus::Found,
+        3 => SearchStatus::NotFound,
+        _ => return fail(Class::OutOfRange, base, "status"),
+    };
+    let zero = r.flag("zeroEstimate")?;
+    let mut ends = [0u32; 2];
+    for (e, name) in ends.iter_mut().zip(["start", "goal"]) {
+        let at = r.pos;
+        let v = r.i32(name)?;
+        if v < 0 || v as usize >= n {
+            return fail(Class::IndexOutOfRange, at, name);
+        }
+        *e = v as u32;
+    }
+    let expanded = r.i32("expanded")?;
+    if expanded < 0 {
+        return fail(Class::OutOfRange, base + 10, "expanded");
+    }
+    let iterations = r.i32("iterations")?;
+    if iterations < 0 || expanded > iterations {
+        return fail(Class::OutOfRange, base + 14, "iterations");
+    }
+    let found = status == SearchStatus::Found;
+    let mut path = [0u32; 2];
+    for (p, name) in path.iter_mut().zip(["pathA", "pathB"]) {
+        let at = r.pos;
+        let v = r.i32(name)?;
+        if (found && v < 0) || (!found && v != -1) {
+            return fail(Class::OutOfRange, at, name);
+        }
+        *p = v as u32;
+    }
+    Ok(Fixed {
+        base,
+        status,
+        zero,
+        start: ends[0],
+        goal: ends[1],
+        expanded: expanded as u64,
+        iterations: iterations as u64,
+        path: (path[0], path[1]),
+    })
+}
+
+/// [GS.STATE.MODE1.CHECKS] A visited cell's `cell, a, b`: range, increasing, passable, pairs.
+pub(crate) fn read_cell(
+    r: &mut Reader<'_>,
+    ctx: &Ctx<'_>,
+    prev: &mut Option<u32>,
+) -> Result<(u32, u32, u32), Fault> {
+    let at = r.pos;
+    let c = r.i32("cell")?;
+    if c < 0 || c as usize >= ctx.n {
+        return fail(Class::IndexOutOfRange, at, "cell");
+    }
+    let c = c as u32;
+    if prev.is_some_and(|p| c <= p) {
+        return fail(Class::NotIncreasing, at, "cell");
+    }
+    *prev = Some(c);
+    if !ctx.passable(c) {
+        return fail(Class::NotWalkable, at, "cell");
+    }
+    let mut ab = [0u32; 2];
+    for (v, name) in ab.iter_mut().zip(["a", "b"]) {
+        let at = r.pos;
+        let x = r.i32(name)?;
+        if x < 0 {
+            return fail(Class::OutOfRange, at, name);
+        }
+        *v = x as u32;
+    }
+    Ok((c, ab[0], ab[1]))
+}
+
+/// [GS.STATE.MODE1.CHECKS] pass (3): iterations = closed cells, expanded = iterations (- 1).
+pub(crate) fn check_counters(f: &Fixed, closed: u64) -> Result<(), Fault> {
+    if f.iterations != closed {
+        return fail(Class::OutOfRange, f.base + 14, "iterations");
+    }
+    let want = f.iterations as i64 - (f.status == SearchStatus::Found) as i64;
+    if f.expanded as i64 != want {
+        return fail(Class::OutOfRange, f.base + 10, "expanded");
+    }
+    Ok(())
+}

@@ -1,0 +1,309 @@
+//! The specialised jump point engine, `GridSearch` mode 3: [GS.SJ.CELLS], [GS.SJ.OPEN],
+//! [GS.SJ.PUSH], [GS.SJ.SETTLE], [GS.SJ.STEP], [GS.SJ.DIRECTION], [GS.SJ.BEGIN]. The (F, T) heap
+//! follows [STATE.HEAP.ARRAY] .. [STATE.HEAP.POP] exactly (it is saved as it lies).
+
+use super::ctx::{octile_pair, pair_f64, pair_less, Ctx, NONE};
+use super::jump::Jumper;
+use crate::astar::SearchStatus;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// [GS.STATE.WRITE] The canonical NaN of an unpopped level.
+pub(crate) const LEVEL_NAN: u64 = 0x7FF8_0000_0000_0000;
+
+/// Per padded cell, valid when `stamp` is the epoch.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct JCell {
+    pub stamp: u32,
+    pub a: u32,
+    pub b: u32,
+    /// Padded parent, `NONE` for the start.
+    pub parent: u32,
+    /// Bit 0 closed, bits 1-3 the direction of the last move in ([GS.SJ.CELLS]).
+    pub flags: u8,
+}
+
+/// [GS.SJ.OPEN] `a` precedes `b`: smaller F, then smaller T.
+#[inline(always)]
+pub(crate) fn precedes(a: (f64, u64), b: (f64, u64)) -> bool {
+    a.0 < b.0 || (a.0 == b.0 && a.1 < b.1)
+}
+
+/// [GS.SJ.OPEN] The T key of a pair with f64 value `gf` at cell `c`.
+#[inline(always)]
+pub(crate) fn t_key(gf: f64, c: u32) -> u64 {
+    ((!(gf as f32).to_bits()) as u64) << 32 | c as u64
+}
+
+/// The mode-3 engine.
+pub(crate) struct SpecJ {
+    pub cells: Vec<JCell>,
+    pub epoch: u32,
+    pub level: f64,
+    pub heap: Vec<(f64, u64)>,
+    /// Padded cells of the current level.
+    pub stack: Vec<u32>,
+    pub record: Vec<u32>,
+    pub status: SearchStatus,
+    pub finder: u8,
+    pub start: u32,
+    pub goal: u32,
+    pub iterations: u64,
+    pub expanded: u64,
+}
+
+impl SpecJ {
+    pub fn new(ctx: &Ctx<'_>, finder: u8) -> SpecJ {
+        SpecJ {
+            cells: vec![JCell::default(); ctx.pass.len()],
+            epoch: 0,
+            level: f64::from_bits(LEVEL_NAN),
+            heap: Vec::new(),
+            stack: Vec::new(),
+            record: Vec::new(),
+            status: SearchStatus::NotStarted,
+            finder,
+            start: 0,
+            goal: 0,
+            iterations: 0,
+            expanded: 0,
+        }
+    }
+
+    /// [GS.SJ.BEGIN] Every cell unvisited, counters, recorded list, level, heap and stack reset.
+    pub fn reset(&mut self) {
+        self.heap.clear();
+        self.stack.clear();
+        self.record.clear();
+        self.level = f64::from_bits(LEVEL_NAN);
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            for c in &mut self.cells {
+                c.stamp = 0;
+            }
+            self.epoch = 1;
+        }
+        self.iterations = 0;
+        self.expanded = 0;
+    }
+
+    /// [STATE.HEAP.PUSH] [STATE.HEAP.UP]
+    fn heap_push(&mut self, e: (f64, u64)) {
+        let mut i = self.heap.len();
+        self.heap.push(e);
+        while i > 0 {
+            let p = (i - 1) / 2;
+            if !precedes(self.heap[i], self.heap[p]) {
+                break;
+            }
+            self.heap.swap(i, p);
+            i = p;
+        }
+    }
+
+    /// [STATE.HEAP.POP] [STATE.HEAP.DOWN]
+    fn heap_pop(&mut self) -> (f64, u64) {
+        let top = self.heap[0];
+        let last = self.heap.pop().expect("non-empty");
+        let n = self.heap.len();
+        if n > 0 {
+            self.heap[0] = last;
+            let mut i = 0;
+            loop {
+                let mut c = 2 * i + 1;
+                if c >= n {
+                    break;
+                }
+                if c + 1 < n && precedes(self.heap[c + 1], self.heap[c]) {
+                    c += 1;
+                }
+                if precedes(self.heap[c], self.heap[i]) {
+                    self.heap.swap(c, i);
+                    i = c;
+                } else {
+                    break;
+                }
+            }
+        }
+        top
+    }
+
+    /// [GS.SJ.PUSH] Onto the stack when `F == level`, else onto the heap.
+    fn push(&mut self, ctx: &Ctx<'_>, p: usize, goal_xy: (u32, u32)) {
+        let c = self.cells[p];
+        let gf = pair_f64(c.a, c.b);
+        let (x, y) = ctx.pxy(p);
+        let (ha, hb) = octile_pair(x.abs_diff(goal_xy.0), y.abs_diff(goal_xy.1));
+        let f = gf + pair_f64(ha, hb);
+        if f == self.level {
+            self.stack.push(p as u32);
+        } else {
+            self.heap_push((f, t_key(gf, ctx.cell(p))));
+        }
+    }
+
+    /// [GS.SJ.SETTLE] Drops stale stack tops and stale heap tops (setting the level).
+    fn settle(&mut self, ctx: &Ctx<'_>) {
+        loop {
+            if let Some(&top) = self.stack.last() {
+                if self.cells[top as usize].flags & 1 != 0 {
+                    self.stack.pop();
+                    continue;
+                }
+                return;
+            }
+            let Some(&(f, t)) = self.heap.first() else {
+                return;
+            };
+            let c = self.cells[ctx.pad(t as u32)];
+            let stale = c.flags & 1 != 0 || (t >> 32) != t_key(pair_f64(c.a, c.b), 0) >> 32;
+            if !stale {
+                return;
+            }
+            self.heap_pop();
+            self.level = f;
+        }
+    }
+
+    /// [GS.SJ.BEGIN] Resets; an impassable start or goal ends NotFound with nothing visited;
+    /// else the start is visited with (0, 0) and pushed.
+    pub fn begin(&mut self, ctx: &Ctx<'_>, start: u32, goal: u32) {
+        self.reset();
+        self.start = start;
+        self.goal = goal;
+        self.status = SearchStatus::Running;
+        if !ctx.passable(start) || !ctx.passable(goal) {
+            self.status = SearchStatus::NotFound;
+            return;
+        }
+        let p = ctx.pad(start);
+        self.cells[p] = JCell {
+            stamp: self.epoch,
+            a: 0,
+            b: 0,
+            parent: NONE,
+            flags: 0,
+        };
+        self.push(ctx, p, ctx.xy(goal));
+    }
+
+    /// [GS.SJ.STEP] [GRAPH.ASTAR.RUN] The sliced loop.
+    pub fn advance(
+        &mut self,
+        ctx: &Ctx<'_>,
+        max: u64,
+        cancel: Option<&AtomicBool>,
+    ) -> SearchStatus {
+        if self.status != SearchStatus::Running {
+            return self.status;
+        }
+        let goal = ctx.pad(self.goal);
+        let goal_xy = ctx.xy(self.goal);
+        let epoch = self.epoch;
+        let pass = &ctx.pass;
+        let jumper = Jumper {
+            pass,
+            pw: ctx.pw as isize,
+            goal,
+        };
+        let mut done = 0u64;
+        let mut dirs = [0u8; 8];
+        loop {
+            self.settle(ctx);
+            if self.stack.is_empty() && self.heap.is_empty() {
+                self.status = SearchStatus::NotFound;
+                return self.status;
+            }
+            if let Some(flag) = cancel {
+                if done % 256 == 0 && flag.load(Ordering::Relaxed) {
+                    return SearchStatus::Running;
+                }
+            }
+            if done == max {
+                return SearchStatus::Running;
+            }
+            let pc = match self.stack.pop() {
+                Some(p) => p as usize,
+                None => {
+                    let (f, t) = self.heap_pop();
+                    self.level = f;
+                    ctx.pad(t as u32)
+                }
+            };
+            done += 1;
+            self.iterations += 1;
+            self.cells[pc].flags |= 1;
+            if pc == goal {
+                self.status = SearchStatus::Found;
+                return self.status;
+            }
+            self.expanded += 1;
+            if ctx.opts.record_expansions {
+                self.record.push(ctx.cell(pc));
+            }
+            let c = self.cells[pc];
+            let by = if c.parent == NONE {
+                None
+            } else {
+                Some((c.flags >> 1) as usize)
+            };
+            let (xc, yc) = ctx.pxy(pc);
+            let k = jumper.directions(pc, by, &mut dirs);
+            for &d in &dirs[..k] {
+                let Some(j) = jumper.jump(pc, d as usize) else {
+                    continue;
+                };
+                let (xj, yj) = ctx.pxy(j);
+                let (ha, hb) = octile_pair(xc.abs_diff(xj), yc.abs_diff(yj));
+                let (ga, gb) = (c.a + ha, c.b + hb);
+                let cj = self.cells[j];
+                if cj.stamp == epoch && (cj.flags & 1 != 0 || !pair_less(ga, gb, cj.a, cj.b)) {
+                    continue;
+                }
+                self.cells[j] = JCell {
+                    stamp: epoch,
+                    a: ga,
+                    b: gb,
+                    parent: pc as u32,
+                    flags: d << 1,
+                };
+                self.push(ctx, j, goal_xy);
+            }
+        }
+    }
+
+    /// [GS.JUMP.PATH] Every cell from the start to the goal.
+    pub fn path(&self, ctx: &Ctx<'_>) -> Vec<u32> {
+        if self.status != SearchStatus::Found {
+            return Vec::new();
+        }
+        let mut chain = Vec::new();
+        let mut p = ctx.pad(self.goal) as u32;
+        while p != NONE && chain.len() <= ctx.n {
+            chain.push(ctx.cell(p as usize));
+            p = self.cells[p as usize].parent;
+        }
+        chain.reverse();
+        super::jump::fill_path(ctx, &chain)
+    }
+
+    /// The goal's pair.
+    pub fn goal_pair(&self, ctx: &Ctx<'_>) -> (u32, u32) {
+        let c = self.cells[ctx.pad(self.goal)];
+        (c.a, c.b)
+    }
+
+    /// [GS.SA.PATH] The f64 value of the goal's pair when Found, else `+infinity`.
+    pub fn path_cost(&self, ctx: &Ctx<'_>) -> f64 {
+        if self.status != SearchStatus::Found {
+            return f64::INFINITY;
+        }
+        let (a, b) = self.goal_pair(ctx);
+        pair_f64(a, b)
+    }
+
+    /// [GS.STATE.FAILED] Nothing visited, NotStarted.
+    pub fn clear(&mut self) {
+        self.reset();
+        self.status = SearchStatus::NotStarted;
+    }
+}
