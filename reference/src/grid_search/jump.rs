@@ -171,7 +171,6 @@ fn expand(t: &Terrain<'_>, core: &mut Core, c: u32) {
 /// [GS.JPSG.RULES] The generic jump point search over the binary-heap open set.
 pub struct JumpSearch<'g> {
     pub(crate) terrain: Terrain<'g>,
-    pub(crate) options: GridOptions,
     pub(crate) core: Core,
 }
 
@@ -195,7 +194,6 @@ impl<'g> JumpSearch<'g> {
         Ok(JumpSearch {
             core: Core::new(n, options.record_expansions),
             terrain,
-            options,
         })
     }
 

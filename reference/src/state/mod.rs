@@ -96,6 +96,10 @@ impl<'a> Reader<'a> {
     pub(crate) fn u32(&mut self) -> Result<u32, Fault> {
         Ok(u32::from_le_bytes(self.array()?))
     }
+    /// A `u64`.
+    pub(crate) fn u64(&mut self) -> Result<u64, Fault> {
+        Ok(u64::from_le_bytes(self.array()?))
+    }
     /// An `i32`.
     pub(crate) fn i32(&mut self) -> Result<i32, Fault> {
         Ok(i32::from_le_bytes(self.array()?))
@@ -161,6 +165,9 @@ impl Writer {
         self.out.extend_from_slice(&v.to_le_bytes());
     }
     pub(crate) fn u32(&mut self, v: u32) {
+        self.out.extend_from_slice(&v.to_le_bytes());
+    }
+    pub(crate) fn u64(&mut self, v: u64) {
         self.out.extend_from_slice(&v.to_le_bytes());
     }
     pub(crate) fn i32(&mut self, v: i32) {
