@@ -356,3 +356,27 @@ fn kind12_mode2_and_mode3_checks() {
     assert_eq!(h.save_state(), bytes);
     assert_eq!(h.run(None), SearchStatus::Found);
 }
+
+#[test]
+fn large_grid_every_engine_finishes_and_agrees() {
+    let mut rng = Lcg(3);
+    let g = random_grid(&mut rng, 256, 256, 20);
+    let mut costs = Vec::new();
+    for (o, engine) in variants() {
+        let mut s = S::new(&g, &o, engine.is_none());
+        s.begin((0, 0), (255, 255));
+        while s.step(u64::MAX) == SearchStatus::Running {}
+        let out = s.outcome();
+        assert_eq!(out.0, SearchStatus::Found, "{o:?}");
+        costs.push((f64::from_bits(out.2), engine.is_none()));
+    }
+    // every grid engine (weight 1.25 aside) finds the same optimal cost up to rounding
+    let best = costs[0].0;
+    for (i, &(c, theta)) in costs.iter().enumerate() {
+        if theta {
+            assert!(c <= best + 1e-9);
+        } else if i != 2 {
+            assert!((c - best).abs() < 1e-9, "variant {i}: {c} vs {best}");
+        }
+    }
+}

@@ -7,7 +7,7 @@ use super::options::{CellBlockedFn, CellCostFn, Connectivity, DiagonalRule, Grid
 use crate::grid::{clearance_of, Grid, AREA_COUNT, WALL};
 
 /// [GS.COST.BASE] The f64 nearest √2.
-pub(crate) const SQRT_2: f64 = 1.4142135623730951;
+pub(crate) const SQRT_2: f64 = std::f64::consts::SQRT_2; // 1.4142135623730951
 
 /// [GS.DIR] The directions in neighbour order `N, E, S, W, NE, SE, SW, NW`, as `(dx, dy)`.
 pub(crate) const DIRS: [(i64, i64); 8] = [
@@ -223,7 +223,7 @@ impl<'g> Terrain<'g> {
             if extra.is_nan() || extra < 0.0 || extra == f64::INFINITY {
                 return None;
             }
-            c = c + extra;
+            c += extra;
         }
         Some(c)
     }
