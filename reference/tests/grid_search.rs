@@ -303,12 +303,12 @@ fn theta_line_of_sight_hand_cases() {
         assert!(r.cost > 8f64.sqrt() + 1e-9);
         assert!(r.cells.len() >= 3);
     }
-    // A corner touch blocks sight: walls at (1,0) and (0,1) leave (0,0) shut in diagonally.
+    // Moves from the start are plain moves (no parent, no sight check): with rule Always the
+    // diagonal past the wall at (1,0) is allowed even though its corner touches that wall.
     let g = grid_with(2, 2, &[(1, 0)]);
     let mut o = opts(GridAlgorithm::Theta);
     o.diagonal = DiagonalRule::Always;
     let r = find_grid_path(&g, (0, 0), (1, 1), &o).unwrap();
-    // the diagonal move is allowed (Always), but (0,0)-(1,1) is still one move: cost sqrt 2.
     assert_eq!(r.cost, S2);
 }
 
