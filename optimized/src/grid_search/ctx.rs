@@ -313,3 +313,91 @@ impl<'g> Ctx<'g> {
         true
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [GS.LOS] The clause's own rule: every cell whose square's bounding box overlaps the
+    /// segment's and whose four corners are not all strictly on one side must be passable.
+    fn los_brute(
+        pass: &dyn Fn(i64, i64) -> bool,
+        w: i64,
+        h: i64,
+        p: (i64, i64),
+        q: (i64, i64),
+    ) -> bool {
+        let (ax, ay, bx, by) = (2 * p.0 + 1, 2 * p.1 + 1, 2 * q.0 + 1, 2 * q.1 + 1);
+        for y in 0..h {
+            for x in 0..w {
+                let (x0, x1, y0, y1) = (2 * x, 2 * x + 2, 2 * y, 2 * y + 2);
+                if x1 < ax.min(bx) || x0 > ax.max(bx) || y1 < ay.min(by) || y0 > ay.max(by) {
+                    continue;
+                }
+                let side =
+                    |cx: i64, cy: i64| ((bx - ax) * (cy - ay) - (by - ay) * (cx - ax)).signum();
+                let s = [side(x0, y0), side(x1, y0), side(x0, y1), side(x1, y1)];
+                if s.iter().all(|&v| v > 0) || s.iter().all(|&v| v < 0) {
+                    continue;
+                }
+                if !pass(x, y) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    #[test]
+    fn los_matches_the_clause() {
+        let mut seed = 11u64;
+        let mut next = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for _ in 0..40 {
+            let (w, h) = (1 + next(9) as usize, 1 + next(9) as usize);
+            let mut g = Grid::new(w, h).unwrap();
+            for y in 0..h {
+                for x in 0..w {
+                    if next(100) < 15 {
+                        g.set_cell(x, y, crate::WALL).unwrap();
+                    }
+                }
+            }
+            let ctx = Ctx::new(&g, GridOptions::default()).unwrap();
+            let pass = |x: i64, y: i64| g.cell(x as usize, y as usize).unwrap() != crate::WALL;
+            for p in 0..(w * h) as u32 {
+                for q in 0..(w * h) as u32 {
+                    let (px, py) = ctx.xy(p);
+                    let (qx, qy) = ctx.xy(q);
+                    let want = los_brute(
+                        &pass,
+                        w as i64,
+                        h as i64,
+                        (px as i64, py as i64),
+                        (qx as i64, qy as i64),
+                    );
+                    assert_eq!(ctx.los(p, q), want, "{w}x{h} {p} {q}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pair_less_matches_f64_when_far_apart() {
+        for a1 in 0..30u32 {
+            for b1 in 0..30u32 {
+                for (a2, b2) in [(0u32, 0u32), (7, 5), (12, 1), (3, 20), (29, 29)] {
+                    let exact = pair_less(a1, b1, a2, b2);
+                    // sqrt(2) to 30 digits vs the pair: (a1 - a2) < (b2 - b1) * 1.41421356237309504880
+                    let l = (a1 as f64 - a2 as f64) * 1e20;
+                    let r = (b2 as f64 - b1 as f64) * 141421356237309504880.0;
+                    assert_eq!(exact, l < r, "{a1},{b1} vs {a2},{b2}");
+                }
+            }
+        }
+    }
+}

@@ -6,6 +6,7 @@ mod ctx;
 mod generic;
 mod generic_state;
 mod handle;
+mod jps_plus;
 mod jump;
 mod options;
 mod special_astar;

@@ -3,6 +3,7 @@
 //! follows [STATE.HEAP.ARRAY] .. [STATE.HEAP.POP] exactly (it is saved as it lies).
 
 use super::ctx::{octile_pair, pair_f64, pair_less, Ctx, NONE};
+use super::jps_plus::Tables;
 use super::jump::Jumper;
 use crate::astar::SearchStatus;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -49,6 +50,8 @@ pub(crate) struct SpecJ {
     pub goal: u32,
     pub iterations: u64,
     pub expanded: u64,
+    /// [GS.JUMP.TABLES] Finder 1's tables, built at the first search that needs them.
+    tables: Tables,
 }
 
 impl SpecJ {
@@ -66,6 +69,7 @@ impl SpecJ {
             goal: 0,
             iterations: 0,
             expanded: 0,
+            tables: Tables::default(),
         }
     }
 
@@ -186,7 +190,7 @@ impl SpecJ {
         self.push(ctx, p, ctx.xy(goal));
     }
 
-    /// [GS.SJ.STEP] [GRAPH.ASTAR.RUN] The sliced loop.
+    /// [GS.SJ.STEP] [GRAPH.ASTAR.RUN] The sliced loop (finder 1 builds its tables first).
     pub fn advance(
         &mut self,
         ctx: &Ctx<'_>,
@@ -196,6 +200,23 @@ impl SpecJ {
         if self.status != SearchStatus::Running {
             return self.status;
         }
+        if self.finder == 1 && !self.tables.is_built() {
+            self.tables = Tables::build(&ctx.pass, ctx.pw);
+        }
+        let tables = std::mem::take(&mut self.tables);
+        let r = self.advance_with(ctx, max, cancel, &tables);
+        self.tables = tables;
+        r
+    }
+
+    fn advance_with(
+        &mut self,
+        ctx: &Ctx<'_>,
+        max: u64,
+        cancel: Option<&AtomicBool>,
+        tables: &Tables,
+    ) -> SearchStatus {
+        let plus = self.finder == 1;
         let goal = ctx.pad(self.goal);
         let goal_xy = ctx.xy(self.goal);
         let epoch = self.epoch;
@@ -249,7 +270,12 @@ impl SpecJ {
             let (xc, yc) = ctx.pxy(pc);
             let k = jumper.directions(pc, by, &mut dirs);
             for &d in &dirs[..k] {
-                let Some(j) = jumper.jump(pc, d as usize) else {
+                let jumped = if plus {
+                    tables.jump(pc, d as usize, goal)
+                } else {
+                    jumper.jump(pc, d as usize)
+                };
+                let Some(j) = jumped else {
                     continue;
                 };
                 let (xj, yj) = ctx.pxy(j);

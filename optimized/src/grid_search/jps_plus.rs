@@ -1,0 +1,254 @@
+//! JPS+ tables for finder 1 of the specialised jump engine ([GS.JUMP.TABLES]): per padded cell
+//! and direction, the goal-independent distance to the next jump point (positive) or minus the
+//! number of steps before a wall (no jump point). Goal stops are derived from them so the result
+//! is exactly [GS.JUMP.STRAIGHT] / [GS.JUMP.DIAGONAL].
+
+use super::ctx::{DX, DY};
+use super::jump::Jumper;
+
+/// The distance tables, `t[p * 8 + d]`.
+#[derive(Default)]
+pub(crate) struct Tables {
+    t: Vec<i32>,
+    pw: usize,
+}
+
+impl Tables {
+    pub fn is_built(&self) -> bool {
+        !self.t.is_empty()
+    }
+
+    /// Builds every table over a padded map of `pw x ph` (border cells impassable).
+    pub fn build(pass: &[u8], pw: usize) -> Tables {
+        let ph = pass.len() / pw;
+        let mut t = vec![0i32; pass.len() * 8];
+        let j = Jumper {
+            pass,
+            pw: pw as isize,
+            goal: usize::MAX,
+        };
+        // Straight directions first (the diagonal tables read them). Visit cells so that
+        // p + d is done before p.
+        for d in 0..8 {
+            let (dx, dy) = (DX[d] as isize, DY[d] as isize);
+            let ys: Vec<usize> = if dy > 0 {
+                (1..ph - 1).rev().collect()
+            } else {
+                (1..ph - 1).collect()
+            };
+            let xs: Vec<usize> = if dx > 0 {
+                (1..pw - 1).rev().collect()
+            } else {
+                (1..pw - 1).collect()
+            };
+            let step = dy * pw as isize + dx;
+            for &y in &ys {
+                for &x in &xs {
+                    let p = y * pw + x;
+                    if pass[p] == 0 {
+                        continue;
+                    }
+                    let n = p.wrapping_add_signed(step);
+                    let v = if d < 4 {
+                        if pass[n] == 0 {
+                            0
+                        } else if j.forced_side(n, DX[d], DY[d], -1)
+                            || j.forced_side(n, DX[d], DY[d], 1)
+                        {
+                            1
+                        } else {
+                            next(t[n * 8 + d])
+                        }
+                    } else if !(pass[n] != 0
+                        && pass[p.wrapping_add_signed(dx)] != 0
+                        && pass[p.wrapping_add_signed(dy * pw as isize)] != 0)
+                    {
+                        0
+                    } else {
+                        let hx = super::ctx::dir_index(DX[d], 0);
+                        let vy = super::ctx::dir_index(0, DY[d]);
+                        if t[n * 8 + hx] > 0 || t[n * 8 + vy] > 0 {
+                            1
+                        } else {
+                            next(t[n * 8 + d])
+                        }
+                    };
+                    t[p * 8 + d] = v;
+                }
+            }
+            // Diagonals must follow all straights: straights are d 0..4, done first.
+        }
+        Tables { t, pw }
+    }
+
+    /// Padded coordinates.
+    #[inline(always)]
+    fn xy(&self, p: usize) -> (i64, i64) {
+        ((p % self.pw) as i64, (p / self.pw) as i64)
+    }
+
+    /// [GS.JUMP.STRAIGHT] With the goal stop.
+    #[inline]
+    fn straight(&self, c: usize, d: usize, goal: usize) -> Option<usize> {
+        let v = self.t[c * 8 + d];
+        let limit = v.unsigned_abs() as i64;
+        if limit == 0 {
+            return None;
+        }
+        let (cx, cy) = self.xy(c);
+        let (gx, gy) = self.xy(goal);
+        let (dx, dy) = (DX[d] as i64, DY[d] as i64);
+        let tg = if dx != 0 {
+            if gy == cy {
+                (gx - cx) * dx
+            } else {
+                0
+            }
+        } else if gx == cx {
+            (gy - cy) * dy
+        } else {
+            0
+        };
+        if tg >= 1 && tg <= limit {
+            return Some(goal);
+        }
+        if v > 0 {
+            Some(self.at(c, d, v as i64))
+        } else {
+            None
+        }
+    }
+
+    #[inline(always)]
+    fn at(&self, c: usize, d: usize, k: i64) -> usize {
+        (c as i64 + k * (DY[d] as i64 * self.pw as i64 + DX[d] as i64)) as usize
+    }
+
+    /// Whether the goal is reached by the straight ray from `n` in direction `d` (no jump point
+    /// on it): `1 <= distance <= range`.
+    #[inline(always)]
+    fn goal_on_ray(&self, n: usize, d: usize, goal: usize) -> bool {
+        let v = self.t[n * 8 + d];
+        let limit = v.unsigned_abs() as i64;
+        let (nx, ny) = self.xy(n);
+        let (gx, gy) = self.xy(goal);
+        let (dx, dy) = (DX[d] as i64, DY[d] as i64);
+        let tg = if dx != 0 {
+            if gy == ny {
+                (gx - nx) * dx
+            } else {
+                0
+            }
+        } else if gx == nx {
+            (gy - ny) * dy
+        } else {
+            0
+        };
+        tg >= 1 && tg <= limit
+    }
+
+    /// [GS.JUMP.DIAGONAL] With the goal stops: the goal on the diagonal, or on the horizontal
+    /// or vertical ray of the one diagonal cell in its row or column.
+    #[inline]
+    fn diagonal(&self, c: usize, d: usize, goal: usize) -> Option<usize> {
+        let v = self.t[c * 8 + d];
+        let limit = v.unsigned_abs() as i64;
+        if limit == 0 {
+            return None;
+        }
+        let mut best = if v > 0 { v as i64 } else { i64::MAX };
+        let (cx, cy) = self.xy(c);
+        let (gx, gy) = self.xy(goal);
+        let (dx, dy) = (DX[d] as i64, DY[d] as i64);
+        let kx = (gx - cx) * dx;
+        let ky = (gy - cy) * dy;
+        if kx == ky && kx >= 1 && kx <= limit {
+            best = best.min(kx);
+        }
+        let hx = super::ctx::dir_index(DX[d], 0);
+        let vy = super::ctx::dir_index(0, DY[d]);
+        if ky >= 1 && ky <= limit && ky < best && self.goal_on_ray(self.at(c, d, ky), hx, goal) {
+            best = ky;
+        }
+        if kx >= 1 && kx <= limit && kx < best && self.goal_on_ray(self.at(c, d, kx), vy, goal) {
+            best = kx;
+        }
+        if best == i64::MAX {
+            None
+        } else {
+            Some(self.at(c, d, best))
+        }
+    }
+
+    /// [GS.JUMP.TABLES] `jump(c, d)` towards `goal` (padded indexes).
+    #[inline]
+    pub fn jump(&self, c: usize, d: usize, goal: usize) -> Option<usize> {
+        if d < 4 {
+            self.straight(c, d, goal)
+        } else {
+            self.diagonal(c, d, goal)
+        }
+    }
+}
+
+/// One more step along a ray: a jump point one further, or one more free step.
+#[inline(always)]
+fn next(v: i32) -> i32 {
+    if v > 0 {
+        v + 1
+    } else {
+        v - 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Optimised table jumps equal the cell-by-cell jumps of [GS.JUMP.STRAIGHT] and
+    /// [GS.JUMP.DIAGONAL] for every cell, direction and goal of random maps.
+    #[test]
+    fn tables_equal_cell_by_cell_jumps() {
+        let mut seed = 5u64;
+        let mut next = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for round in 0..30 {
+            let (w, h) = (1 + next(10) as usize, 1 + next(10) as usize);
+            let pw = w + 2;
+            let mut pass = vec![0u8; pw * (h + 2)];
+            let pct = [10, 25, 40][round % 3];
+            for y in 0..h {
+                for x in 0..w {
+                    pass[(y + 1) * pw + x + 1] = (next(100) >= pct) as u8;
+                }
+            }
+            let t = Tables::build(&pass, pw);
+            for g in 0..pass.len() {
+                if pass[g] == 0 {
+                    continue;
+                }
+                let j = Jumper {
+                    pass: &pass,
+                    pw: pw as isize,
+                    goal: g,
+                };
+                for c in 0..pass.len() {
+                    if pass[c] == 0 {
+                        continue;
+                    }
+                    for d in 0..8 {
+                        assert_eq!(
+                            t.jump(c, d, g),
+                            j.jump(c, d),
+                            "{w}x{h} c {c} d {d} goal {g}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
