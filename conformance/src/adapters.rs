@@ -742,6 +742,13 @@ macro_rules! define_adapter {
                 ) -> Result<crate::state::StateReply, String> {
                     crate::state::adapter::$module::run(request)
                 }
+
+                fn run_grid(
+                    &self,
+                    request: &crate::grid::GridRequest,
+                ) -> Result<crate::grid::GridOutcome, String> {
+                    crate::grid::adapter::$module::run(request)
+                }
             }
         }
         pub use $module::$ty;

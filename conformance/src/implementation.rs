@@ -421,6 +421,17 @@ pub trait Implementation: Sync {
         Err(crate::state::UNIMPLEMENTED.to_string())
     }
 
+    /// Runs one grid-search request ([CONF.IMPL.GRID]). `Ok(Err(class))` is the error class
+    /// `new`/`begin` reported; `Err` is a harness problem or [`crate::state::UNIMPLEMENTED`] (the
+    /// default body: the implementation has no grid searches).
+    fn run_grid(
+        &self,
+        request: &crate::grid::GridRequest,
+    ) -> Result<crate::grid::GridOutcome, String> {
+        let _ = request;
+        Err(crate::state::UNIMPLEMENTED.to_string())
+    }
+
     /// As [`Implementation::run_state`], naming the request: the golden or hostile state vector id
     /// or the generated case name the state section built it for. Only a port uses the label
     /// (requests, ledger, reports, [DRIVER.MSG.REQUEST]); the default ignores it.

@@ -17,6 +17,7 @@ pub mod checks;
 pub mod expectations;
 pub mod fuzzing;
 pub mod generators;
+pub mod grid;
 pub mod implementation;
 pub mod json_text;
 pub mod levels;

@@ -195,6 +195,8 @@ pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
     files.insert(MATRIX_PATH.to_string(), to_text(&matrix).into_bytes());
     // [CONF.STATE.VECTOR] golden state vectors and their hostile cases.
     files.extend(crate::state::files::generate_files(imp));
+    // [CONF.GRID.VECTOR] grid-search vectors and their matrix.
+    files.extend(crate::grid::vectors::generate_files(imp));
     let manifest = Manifest {
         schema: "onepath.vectors-manifest".into(),
         version: 1,
@@ -363,6 +365,7 @@ pub fn certify_section(dir: &Path, all: &[&dyn Implementation]) -> Section {
             "missing or invalid".into(),
         ));
     }
+    crate::grid::vectors::certify(dir, all, &mut s);
     for scenario in &scenarios {
         let case = scenario.case();
         let committed_row = matrix

@@ -42,6 +42,9 @@ fn report_json_has_the_stable_shape() {
         link_sets: 8,
         hook_graphs: 5,
         cancel_graphs: 5,
+        grid_cases: 2,
+        movingai_side: 32,
+        movingai_buckets: 4,
         ..Config::ci(7)
     };
     let candidates: [&dyn Implementation; 1] = [&OptimizedCrate];

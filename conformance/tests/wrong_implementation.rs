@@ -142,6 +142,8 @@ fn small() -> Config {
         link_sets: 0,
         hook_graphs: 40,
         cancel_graphs: 30,
+        grid_cases: 0,
+        movingai_buckets: 0,
         vectors_dir: None,
         threads: default_threads(),
         ..Config::ci(11)

@@ -4,6 +4,7 @@
 pub mod cancel;
 pub mod errors;
 pub mod generated;
+pub mod grid_search;
 pub mod hooks;
 pub mod landmarks;
 pub mod links;
@@ -32,6 +33,12 @@ pub struct Config {
     pub hook_graphs: usize,
     /// Graphs for `cancel`.
     pub cancel_graphs: usize,
+    /// Generated maps for `grid-search`.
+    pub grid_cases: usize,
+    /// Side of the `movingai` maps.
+    pub movingai_side: usize,
+    /// Length buckets of the `movingai` scenarios (two scenarios per bucket).
+    pub movingai_buckets: u32,
     /// The vectors folder to verify (`vectors` section), or none to skip it.
     pub vectors_dir: Option<PathBuf>,
     /// Worker threads (1 or more).
@@ -49,6 +56,9 @@ impl Config {
             link_sets: 300,
             hook_graphs: 300,
             cancel_graphs: 200,
+            grid_cases: 48,
+            movingai_side: 64,
+            movingai_buckets: 16,
             vectors_dir: Some(default_vectors_dir()),
             threads: default_threads(),
         }
@@ -63,6 +73,9 @@ impl Config {
             link_sets: 1_800,
             hook_graphs: 1_800,
             cancel_graphs: 1_200,
+            grid_cases: 400,
+            movingai_side: 256,
+            movingai_buckets: 64,
             ..Config::ci(seed)
         }
     }
@@ -74,7 +87,8 @@ impl Config {
             + self.sliced_graphs
             + self.link_sets
             + self.hook_graphs
-            + self.cancel_graphs) as u64
+            + self.cancel_graphs
+            + self.grid_cases) as u64
     }
 }
 
@@ -148,6 +162,10 @@ pub fn certify(
     sections.push(hooks::run(&all, config, progress));
     sections.push(cancel::run(&all, config, progress));
     sections.push(errors::run(&all));
+    sections.push(grid_search::run(&all, config, progress));
+    if config.movingai_buckets > 0 {
+        sections.push(grid_search::movingai(&all, config));
+    }
     sections.push(state::run(&all, config, progress));
     if let Some(dir) = &config.vectors_dir {
         sections.push(crate::vectors::certify_section(dir, &all));

@@ -25,6 +25,8 @@ use std::time::Duration;
 pub fn op_family(op: &str) -> &'static str {
     if op.ends_with(":grids") {
         "grids"
+    } else if op.ends_with(":grid-search") {
+        "grid-search"
     } else {
         "graph"
     }

@@ -197,8 +197,8 @@ pub fn deserialize_oplm(c: &Case, bytes: &[u8]) -> Value {
     json!({"case": case(c), "bytes": hex::encode(bytes)})
 }
 
-/// The family of a state request: `graph` for kinds 4 and 11, `grids` for kinds 1-3
-/// ([DRIVER.LEVEL.FAMILY]).
+/// The family of a state request: `graph` for kinds 4 and 11, `grids` for kinds 1-3,
+/// `grid-search` for kinds 8-10 and 12 ([DRIVER.LEVEL.FAMILY]).
 pub fn state_family(r: &crate::state::StateRequest) -> &'static str {
     use crate::state::{StateKind, StateRequest};
     let kind = match r {
@@ -207,6 +207,8 @@ pub fn state_family(r: &crate::state::StateRequest) -> &'static str {
     };
     if matches!(kind, StateKind::Graph | StateKind::GraphAStar) {
         "graph"
+    } else if kind.is_search() {
+        "grid-search"
     } else {
         "grids"
     }

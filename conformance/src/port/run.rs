@@ -72,6 +72,10 @@ impl PortOptions {
             link_sets: n,
             hook_graphs: (n / 5).max(1),
             cancel_graphs: (n / 5).max(1),
+            // The driver protocol has no grid-search ops yet ([DRIVER.LEVEL.FAMILY]).
+            grid_cases: 0,
+            movingai_side: 0,
+            movingai_buckets: 0,
             vectors_dir: self.vectors_dir.clone(),
             threads: self.threads.max(1),
         }
@@ -174,6 +178,8 @@ fn state_kind_family(kind: crate::state::StateKind) -> &'static str {
     use crate::state::StateKind;
     if matches!(kind, StateKind::Graph | StateKind::GraphAStar) {
         "graph"
+    } else if kind.is_search() {
+        "grid-search"
     } else {
         "grids"
     }
@@ -188,7 +194,13 @@ fn failure_family(section: &str, label: &str, what: &str) -> &'static str {
         .any(|p| label.starts_with(p))
         || what.contains("state_run:grids");
     let _ = section;
-    if grid {
+    let grid_search = ["STATE-ASTAR-", "STATE-JUMP-", "STATE-THETA-", "STATE-GRIDSEARCH-"]
+        .iter()
+        .any(|p| label.starts_with(p))
+        || what.contains("state_run:grid-search");
+    if grid_search {
+        "grid-search"
+    } else if grid {
         "grids"
     } else {
         "graph"

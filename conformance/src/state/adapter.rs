@@ -250,6 +250,9 @@ macro_rules! define_state_adapter {
                             search: Some(search),
                         })
                     }
+                    StateRecipe::GridSearch { .. } => {
+                        crate::grid::adapter::$module::state(recipe, bytes, finish)
+                    }
                 }
             }
 
@@ -271,9 +274,7 @@ macro_rules! define_state_adapter {
                         Ok(g) => (Ok(()), g.save_state()),
                         Err(e) => (Err(graph_err(e)), vec![]),
                     },
-                    StateKind::GraphAStar => {
-                        return Err("harness: GraphAStar has no from_state".into())
-                    }
+                    k => return Err(format!("harness: {k:?} has no from_state")),
                 };
                 Ok(StateReply {
                     before: vec![],

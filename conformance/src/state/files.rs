@@ -262,7 +262,7 @@ pub fn mutations(id: &str, kind: StateKind, golden: &[u8]) -> Vec<Mutation> {
     for v in [0u16, 2, 0xFFFF] {
         m(format!("version {v}"), vec![set(4, &v.to_le_bytes())]);
     }
-    for k in [0u16, 1, 2, 3, 4, 5, 11, 12, 0xFFFF] {
+    for k in [0u16, 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 0xFFFF] {
         if k != kind.code() {
             m(format!("kind {k}"), vec![set(6, &k.to_le_bytes())]);
         }
@@ -271,10 +271,12 @@ pub fn mutations(id: &str, kind: StateKind, golden: &[u8]) -> Vec<Mutation> {
     m("one trailing byte".into(), vec![(len, 0, vec![0])]);
     m("eight trailing bytes".into(), vec![(len, 0, vec![0xFF; 8])]);
     // 4. Field values.
-    let n = if matches!(kind, StateKind::Graph | StateKind::GraphAStar) {
-        super::layout::node_count(golden)
-    } else {
-        0
+    let n = match kind {
+        StateKind::Graph | StateKind::GraphAStar | StateKind::AStar | StateKind::JumpSearch | StateKind::ThetaSearch => {
+            super::layout::node_count(golden)
+        }
+        StateKind::GridSearch => read_i32(golden, 9).saturating_mul(read_i32(golden, 13)),
+        _ => 0,
     };
     let f64s: Vec<&Field> = l.fields.iter().filter(|f| f.ty == Ty::F64).collect();
     for (i, f) in f64s.iter().enumerate() {
@@ -410,7 +412,104 @@ pub fn mutations(id: &str, kind: StateKind, golden: &[u8]) -> Vec<Mutation> {
     if let Some(s) = &l.search {
         search_mutations(&l, s, golden, &mut m);
     }
+    if let Some(h) = &l.handle {
+        handle_mutations(h, n, golden, &mut m);
+    }
+    if kind == StateKind::GridSearch {
+        for v in [0u8, 1, 2, 3, 4, 255] {
+            if v != golden[8] {
+                m(format!("mode = {v}"), vec![set(8, &[v])]);
+            }
+        }
+    }
     out
+}
+
+/// Structural faults of a kind-12 mode-1 or mode-3 state ([GS.STATE.MODE1.CHECKS],
+/// [GS.STATE.MODE3.CHECKS]).
+fn handle_mutations(
+    h: &super::layout::HandleLayout,
+    n: i32,
+    golden: &[u8],
+    m: &mut impl FnMut(String, Vec<Splice>),
+) {
+    for v in [0u8, 1, 2, 3, 4] {
+        if v != h.status {
+            m(format!("status = {v}"), vec![set(h.status_at, &[v])]);
+        }
+    }
+    m("zero_estimate flipped".into(), vec![set(h.status_at + 1, &[golden[h.status_at + 1] ^ 1])]);
+    if h.mode == 3 {
+        m("finder flipped".into(), vec![set(h.status_at - 1, &[golden[h.status_at - 1] ^ 1])]);
+    }
+    let flags_at = |c: &super::layout::HandleCell| c.at + if h.mode == 3 { 16 } else { 12 };
+    let pick: Vec<usize> = {
+        let k = h.cells.len();
+        let mut v: Vec<usize> = [0, 1, k / 3, k / 2, k.saturating_sub(2), k.saturating_sub(1)]
+            .into_iter()
+            .filter(|&i| i < k)
+            .collect();
+        v.dedup();
+        v
+    };
+    for &i in &pick {
+        let c = &h.cells[i];
+        let f = flags_at(c);
+        m(format!("visited[{i}] closed flag flipped"), vec![set(f, &[c.flags ^ 1])]);
+        m(format!("visited[{i}] direction + 1"), vec![set(f, &[(c.flags & 1) | (((c.flags >> 1) + 1) & 7) << 1])]);
+        m(format!("visited[{i}] flags bit 4 set"), vec![set(f, &[c.flags | 0x10])]);
+        m(format!("visited[{i}].a + 1"), vec![set_i32(c.at + 4, c.a + 1)]);
+        m(format!("visited[{i}].b + 1"), vec![set_i32(c.at + 8, c.b + 1)]);
+        m(format!("visited[{i}].a = -1"), vec![set_i32(c.at + 4, -1)]);
+        if h.mode == 3 {
+            let other = h.cells[(i + 1) % h.cells.len()].cell;
+            m(format!("visited[{i}].parent = cell {other}"), vec![set_i32(c.at + 12, other)]);
+            m(format!("visited[{i}].parent = -1"), vec![set_i32(c.at + 12, -1)]);
+        }
+        if i + 1 < h.cells.len() {
+            let next = h.cells[i + 1].cell;
+            m(format!("visited[{i}].cell = visited[{}].cell (not increasing)", i + 1), vec![set_i32(c.at, next)]);
+        }
+        if c.cell + 1 < n && !h.cells.iter().any(|o| o.cell == c.cell + 1) {
+            m(format!("visited[{i}].cell moved to {}", c.cell + 1), vec![set_i32(c.at, c.cell + 1)]);
+        }
+    }
+    m("path_a = 0".into(), vec![set_i32(h.path_a_at, 0)]);
+    m("path_b = 5".into(), vec![set_i32(h.path_a_at + 4, 5)]);
+    m("iterations + 1".into(), vec![set_i32(h.iterations_at, read_i32(golden, h.iterations_at).wrapping_add(1))]);
+    if h.mode == 3 {
+        m("level = NaN (0x7ff8...)".into(), vec![set(h.level_at, &0x7FF8_0000_0000_0000u64.to_le_bytes())]);
+        m("level = NaN (0x7ff0...01)".into(), vec![set(h.level_at, &0x7FF0_0000_0000_0001u64.to_le_bytes())]);
+        m("level = +inf".into(), vec![set_f64(h.level_at, f64::INFINITY)]);
+        m("level = 1.5".into(), vec![set_f64(h.level_at, 1.5)]);
+        if h.heap.len() >= 2 {
+            let (a, b) = (&h.heap[0], &h.heap[1]);
+            m("heap slots 0 and 1 swapped".into(), vec![set(a.0, &golden[b.0..b.0 + 16]), set(b.0, &golden[a.0..a.0 + 16])]);
+        }
+        if let Some(last) = h.heap.last() {
+            m("last heap F = -1".into(), vec![set_f64(last.0, -1.0)]);
+            m("last heap F = +inf".into(), vec![set_f64(last.0, f64::INFINITY)]);
+            m(format!("last heap cell = {n}"), vec![set_i32(last.0 + 8, n)]);
+            let unvisited = (0..n).find(|v| !h.cells.iter().any(|c| c.cell == *v));
+            if let Some(v) = unvisited {
+                m(format!("last heap cell = unvisited {v}"), vec![set_i32(last.0 + 8, v)]);
+            }
+            m(
+                "last heap slot removed (count lowered)".into(),
+                vec![(last.0, 16, vec![]), set_i32(h.heap_count_at, h.heap.len() as i32 - 1)],
+            );
+        }
+        if let Some(&(at, _)) = h.stack.first() {
+            m("stack[0] = -1".into(), vec![set_i32(at, -1)]);
+        }
+        if !h.heap.is_empty() || !h.stack.is_empty() {
+            let cut = h.heap_count_at;
+            let end = h.stack_count_at + 4 + 4 * h.stack.len();
+            let mut empty = 0i32.to_le_bytes().to_vec();
+            empty.extend_from_slice(&0i32.to_le_bytes());
+            m("open list emptied".into(), vec![(cut, end - cut, empty)]);
+        }
+    }
 }
 
 fn search_mutations(
@@ -419,7 +518,7 @@ fn search_mutations(
     golden: &[u8],
     m: &mut impl FnMut(String, Vec<Splice>),
 ) {
-    let status_at = 12;
+    let status_at = s.status_at;
     for v in [0u8, 1, 2, 3, 4, 255] {
         if v != s.status {
             m(format!("status = {v}"), vec![set(status_at, &[v])]);

@@ -112,6 +112,8 @@ pub struct SearchLayout {
     pub n: i32,
     /// Status byte.
     pub status: u8,
+    /// Offset of the status byte.
+    pub status_at: usize,
     /// Start.
     pub start: i32,
     /// Goal.
@@ -134,13 +136,65 @@ pub struct SearchLayout {
     pub recorded: Vec<(usize, i32)>,
 }
 
+/// A visited cell of a kind-12 mode-1 or mode-3 state.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct HandleCell {
+    /// Offset of the cell field.
+    pub at: usize,
+    /// Cell.
+    pub cell: i32,
+    /// Straight steps.
+    pub a: i32,
+    /// Diagonal steps.
+    pub b: i32,
+    /// Parent (mode 3; `-1` in mode 1).
+    pub parent: i32,
+    /// Flags byte.
+    pub flags: u8,
+}
+
+/// The structure of a kind-12 state in mode 1 or 3 ([GS.STATE.MODE1], [GS.STATE.MODE3]).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct HandleLayout {
+    /// 1 or 3.
+    pub mode: u8,
+    /// Mode 3 finder.
+    pub finder: u8,
+    /// Offset of the status byte.
+    pub status_at: usize,
+    /// Status.
+    pub status: u8,
+    /// Start cell.
+    pub start: i32,
+    /// Goal cell.
+    pub goal: i32,
+    /// Offset of the iterations field.
+    pub iterations_at: usize,
+    /// Offset of pathA.
+    pub path_a_at: usize,
+    /// Visited cells.
+    pub cells: Vec<HandleCell>,
+    /// Mode 3: offset of the level.
+    pub level_at: usize,
+    /// Mode 3: offset of the heap count.
+    pub heap_count_at: usize,
+    /// Mode 3: heap slots `(offset, F, cell)`.
+    pub heap: Vec<(usize, f64, i32)>,
+    /// Mode 3: offset of the stack count.
+    pub stack_count_at: usize,
+    /// Mode 3: stack cells `(offset, cell)`.
+    pub stack: Vec<(usize, i32)>,
+}
+
 /// The walk of one state.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Layout {
     /// Every field in byte order.
     pub fields: Vec<Field>,
-    /// Search structure (kind 11 only).
+    /// Search structure (kinds 8-11, and a kind-12 mode-2 embedded state).
     pub search: Option<SearchLayout>,
+    /// Kind 12 in mode 1 or 3.
+    pub handle: Option<HandleLayout>,
     /// Cell values in node order (grids; voxels resolved through chunks and the default area).
     pub cells: Option<Vec<u8>>,
     /// Voxels: `(chunk index, offset of the chunk body)` of each allocated chunk.
@@ -302,84 +356,178 @@ pub fn try_walk(kind: StateKind, bytes: &[u8]) -> Option<Layout> {
                 w.u8(Ty::Flag, Role::Plain, format!("edges[{e}].alive"));
             }
         }
-        StateKind::GraphAStar => {
-            let mut s = SearchLayout {
-                n: w.i32(Role::Shape, "node_count"),
-                ..Default::default()
-            };
-            s.status = w.u8(Ty::U8, Role::Plain, "status");
-            w.f64(Role::Plain, "heuristic_weight");
-            s.start = w.i32(Role::Index, "start");
-            s.goal = w.i32(Role::Index, "goal");
-            s.expanded = w.i32(Role::Counter, "expanded");
+        StateKind::GraphAStar
+        | StateKind::AStar
+        | StateKind::JumpSearch
+        | StateKind::ThetaSearch => {
+            let s = walk_search(&mut w)?;
+            w.out.search = Some(s);
+        }
+        StateKind::GridSearch => walk_handle(&mut w)?,
+    }
+    (!w.short && w.at == bytes.len()).then_some(w.out)
+}
+
+fn walk_search(w: &mut Walk<'_>) -> Option<SearchLayout> {
+    let status_at_base = w.at;
+    let mut s = SearchLayout {
+        n: w.i32(Role::Shape, "node_count"),
+        status_at: status_at_base + 4,
+        ..Default::default()
+    };
+    s.status = w.u8(Ty::U8, Role::Plain, "status");
+    w.f64(Role::Plain, "heuristic_weight");
+    s.start = w.i32(Role::Index, "start");
+    s.goal = w.i32(Role::Index, "goal");
+    s.expanded = w.i32(Role::Counter, "expanded");
+    w.i32(Role::Counter, "iterations");
+    s.cost_at = w.at;
+    w.f64(Role::Plain, "path_cost");
+    if s.status != 0 {
+        s.visited_count_at = Some(w.at);
+        let count = w.i32(
+            Role::Count {
+        elem: 17,
+        bound: Some(i64::from(s.n)),
+            },
+            "visited_count",
+        );
+        for i in 0..count {
+            if w.short {
+        return None;
+            }
+            let at = w.at;
+            let node = w.i32(Role::Index, format!("visited[{i}].node"));
+            let closed = w.u8(Ty::Flag, Role::Plain, format!("visited[{i}].closed")) == 1;
+            let g = w.f64(Role::Plain, format!("visited[{i}].g"));
+            let parent = w.i32(Role::Parent, format!("visited[{i}].parent"));
+            s.visited.push(VisitedEntry {
+        at,
+        node,
+        closed,
+        g,
+        parent,
+            });
+        }
+        s.heap_count_at = w.at;
+        let hc = w.i32(
+            Role::Count {
+        elem: 20,
+        bound: Some(i64::from(count)),
+            },
+            "heap_count",
+        );
+        for i in 0..hc {
+            if w.short {
+        return None;
+            }
+            let at = w.at;
+            let node = w.i32(Role::Index, format!("heap[{i}].node"));
+            let f = w.f64(Role::Plain, format!("heap[{i}].f"));
+            let g = w.f64(Role::Plain, format!("heap[{i}].g"));
+            s.heap.push(HeapEntry { at, node, f, g });
+        }
+        s.recorded_count_at = w.at;
+        let rc = w.i32(
+            Role::Count {
+        elem: 4,
+        bound: Some(i64::from(s.expanded)),
+            },
+            "recorded_count",
+        );
+        for i in 0..rc {
+            if w.short {
+        return None;
+            }
+            let at = w.at;
+            let node = w.i32(Role::Index, format!("recorded[{i}]"));
+            s.recorded.push((at, node));
+        }
+    }
+    Some(s)
+}
+
+/// Kind 12 ([GS.STATE.HEADER12] .. [GS.STATE.MODE3]): mode, sizes, then the mode's body.
+fn walk_handle(w: &mut Walk<'_>) -> Option<()> {
+    let mode = w.u8(Ty::U8, Role::Plain, "mode");
+    let width = w.i32(Role::Shape, "width");
+    let height = w.i32(Role::Shape, "height");
+    let n = i64::from(width) * i64::from(height);
+    match mode {
+        0 => {}
+        2 => {
+            for name in ["start_x", "start_y", "goal_x", "goal_y"] {
+                w.i32(Role::Plain, name);
+            }
+            w.i32(Role::Count { elem: 1, bound: None }, "length");
+            w.field(Ty::U32, Role::Plain, "embedded.magic");
+            w.field(Ty::U16, Role::Plain, "embedded.version");
+            w.field(Ty::U16, Role::Plain, "embedded.kind");
+            let s = walk_search(w)?;
+            w.out.search = Some(s);
+        }
+        1 | 3 => {
+            let mut h = HandleLayout { mode, ..Default::default() };
+            if mode == 3 {
+                h.finder = w.u8(Ty::U8, Role::Plain, "finder");
+            }
+            h.status_at = w.at;
+            h.status = w.u8(Ty::U8, Role::Plain, "status");
+            w.u8(Ty::Flag, Role::Plain, "zero_estimate");
+            h.start = w.i32(Role::Index, "start");
+            h.goal = w.i32(Role::Index, "goal");
+            w.i32(Role::Counter, "expanded");
+            h.iterations_at = w.at;
             w.i32(Role::Counter, "iterations");
-            s.cost_at = w.at;
-            w.f64(Role::Plain, "path_cost");
-            if s.status != 0 {
-                s.visited_count_at = Some(w.at);
-                let count = w.i32(
-                    Role::Count {
-                        elem: 17,
-                        bound: Some(i64::from(s.n)),
-                    },
-                    "visited_count",
-                );
-                for i in 0..count {
-                    if w.short {
-                        return None;
-                    }
-                    let at = w.at;
-                    let node = w.i32(Role::Index, format!("visited[{i}].node"));
-                    let closed = w.u8(Ty::Flag, Role::Plain, format!("visited[{i}].closed")) == 1;
-                    let g = w.f64(Role::Plain, format!("visited[{i}].g"));
-                    let parent = w.i32(Role::Parent, format!("visited[{i}].parent"));
-                    s.visited.push(VisitedEntry {
-                        at,
-                        node,
-                        closed,
-                        g,
-                        parent,
-                    });
+            h.path_a_at = w.at;
+            w.i32(Role::Plain, "path_a");
+            w.i32(Role::Plain, "path_b");
+            let per = if mode == 3 { 17 } else { 13 };
+            let count = w.i32(Role::Count { elem: per, bound: Some(n) }, "visited_count");
+            for i in 0..count {
+                if w.short {
+                    return None;
                 }
-                s.heap_count_at = w.at;
-                let hc = w.i32(
-                    Role::Count {
-                        elem: 20,
-                        bound: Some(i64::from(count)),
-                    },
-                    "heap_count",
-                );
+                let at = w.at;
+                let cell = w.i32(Role::Index, format!("visited[{i}].cell"));
+                let a = w.i32(Role::Plain, format!("visited[{i}].a"));
+                let b = w.i32(Role::Plain, format!("visited[{i}].b"));
+                let parent = if mode == 3 { w.i32(Role::Parent, format!("visited[{i}].parent")) } else { -1 };
+                let flags = w.u8(Ty::U8, Role::Plain, format!("visited[{i}].flags"));
+                h.cells.push(HandleCell { at, cell, a, b, parent, flags });
+            }
+            if mode == 3 {
+                h.level_at = w.at;
+                w.f64(Role::Plain, "level");
+                h.heap_count_at = w.at;
+                let hc = w.i32(Role::Count { elem: 16, bound: None }, "heap_count");
                 for i in 0..hc {
                     if w.short {
                         return None;
                     }
                     let at = w.at;
-                    let node = w.i32(Role::Index, format!("heap[{i}].node"));
                     let f = w.f64(Role::Plain, format!("heap[{i}].f"));
-                    let g = w.f64(Role::Plain, format!("heap[{i}].g"));
-                    s.heap.push(HeapEntry { at, node, f, g });
+                    let t_at = w.field(Ty::U32, Role::Plain, format!("heap[{i}].t_cell"));
+                    let cell = i32::from_le_bytes(w.get(t_at, 4).try_into().expect("4"));
+                    w.field(Ty::U32, Role::Plain, format!("heap[{i}].t_cost"));
+                    h.heap.push((at, f, cell));
                 }
-                s.recorded_count_at = w.at;
-                let rc = w.i32(
-                    Role::Count {
-                        elem: 4,
-                        bound: Some(i64::from(s.expanded)),
-                    },
-                    "recorded_count",
-                );
-                for i in 0..rc {
+                h.stack_count_at = w.at;
+                let sc = w.i32(Role::Count { elem: 4, bound: None }, "stack_count");
+                for i in 0..sc {
                     if w.short {
                         return None;
                     }
                     let at = w.at;
-                    let node = w.i32(Role::Index, format!("recorded[{i}]"));
-                    s.recorded.push((at, node));
+                    let cell = w.i32(Role::Plain, format!("stack[{i}]"));
+                    h.stack.push((at, cell));
                 }
             }
-            w.out.search = Some(s);
+            w.out.handle = Some(h);
         }
+        _ => return None,
     }
-    (!w.short && w.at == bytes.len()).then_some(w.out)
+    Some(())
 }
 
 /// The node count a graph or search state names (field at offset 8).
@@ -401,4 +549,38 @@ pub fn not_started_search(n: i32) -> Vec<u8> {
     }
     b.extend_from_slice(&f64::INFINITY.to_bits().to_le_bytes());
     b
+}
+
+/// The bytes a search saves before `begin` (and after a failed restore, [STATE.SEARCH_FAILED],
+/// [GS.STATE.FAILED]) for the recipe's search; empty for objects that are not searches.
+pub fn not_started_bytes(recipe: &super::StateRecipe) -> Vec<u8> {
+    use super::StateRecipe;
+    match recipe {
+        StateRecipe::GraphAstar { graph, .. } => {
+            not_started_search((graph.node_count + u64::from(graph.added_nodes)) as i32)
+        }
+        StateRecipe::GridSearch { width, height, options, .. } => {
+            let kind = recipe.kind();
+            let mut b = Vec::new();
+            b.extend_from_slice(&0x5347_504Fu32.to_le_bytes());
+            b.extend_from_slice(&1u16.to_le_bytes());
+            b.extend_from_slice(&kind.code().to_le_bytes());
+            if kind == StateKind::GridSearch {
+                b.push(0);
+                b.extend_from_slice(&(*width as i32).to_le_bytes());
+                b.extend_from_slice(&(*height as i32).to_le_bytes());
+                return b;
+            }
+            b.extend_from_slice(&((width * height) as i32).to_le_bytes());
+            b.push(0);
+            let weight = if kind == StateKind::JumpSearch { 1.0 } else { options.weight };
+            b.extend_from_slice(&weight.to_bits().to_le_bytes());
+            for v in [-1i32, -1, 0, 0] {
+                b.extend_from_slice(&v.to_le_bytes());
+            }
+            b.extend_from_slice(&f64::INFINITY.to_bits().to_le_bytes());
+            b
+        }
+        _ => Vec::new(),
+    }
 }

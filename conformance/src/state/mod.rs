@@ -27,6 +27,14 @@ pub enum StateKind {
     Graph,
     /// Kind 11.
     GraphAStar,
+    /// Kind 8 (spec/grid-search.md).
+    AStar,
+    /// Kind 9.
+    JumpSearch,
+    /// Kind 10.
+    ThetaSearch,
+    /// Kind 12.
+    GridSearch,
 }
 
 impl StateKind {
@@ -38,6 +46,10 @@ impl StateKind {
             StateKind::VoxelGrid => 3,
             StateKind::Graph => 4,
             StateKind::GraphAStar => 11,
+            StateKind::AStar => 8,
+            StateKind::JumpSearch => 9,
+            StateKind::ThetaSearch => 10,
+            StateKind::GridSearch => 12,
         }
     }
     /// The upper-case tag of vector ids (`STATE-<TAG>-NNNN`).
@@ -48,16 +60,31 @@ impl StateKind {
             StateKind::VoxelGrid => "VOXEL",
             StateKind::Graph => "GRAPH",
             StateKind::GraphAStar => "GRAPHASTAR",
+            StateKind::AStar => "ASTAR",
+            StateKind::JumpSearch => "JUMP",
+            StateKind::ThetaSearch => "THETA",
+            StateKind::GridSearch => "GRIDSEARCH",
         }
     }
     /// Whether the kind has `from_state` ([STATE.API]).
     pub fn has_from_state(self) -> bool {
-        self != StateKind::GraphAStar
+        !self.is_search()
+    }
+    /// Whether the kind is a sliced search (kinds 8-12).
+    pub fn is_search(self) -> bool {
+        matches!(
+            self,
+            StateKind::GraphAStar
+                | StateKind::AStar
+                | StateKind::JumpSearch
+                | StateKind::ThetaSearch
+                | StateKind::GridSearch
+        )
     }
     /// Whether a failed restore leaves the object unchanged ([STATE.ATOMIC]); otherwise the
     /// search is `NotStarted` ([STATE.SEARCH_FAILED]).
     pub fn atomic(self) -> bool {
-        self != StateKind::GraphAStar
+        !self.is_search()
     }
 }
 
@@ -166,9 +193,49 @@ pub enum StateRecipe {
         /// `run(None)` at the end.
         run: bool,
     },
+    /// A grid search (kinds 8, 9, 10, 12; spec/grid-search.md): the grid as the `grid` recipe,
+    /// then `<search>::new(&grid, options)`, `begin(start, goal)` when both are not null,
+    /// `step(k)` for each `k` of `steps`, and `run(None)` when `run`.
+    GridSearch {
+        /// Width.
+        width: u32,
+        /// Height.
+        height: u32,
+        /// `[origin_x, origin_y, cell_size]` or null.
+        space: Option<[f64; 3]>,
+        /// `(area, multiplier)` calls.
+        area_multipliers: Vec<(u8, f64)>,
+        /// `(x, y, area)` edits.
+        edits: Vec<(u32, u32, u8)>,
+        /// Which search: `astar` (kind 8), `jump` (9), `theta` (10), `handle` (12).
+        search: crate::grid::GridApi,
+        /// The options.
+        options: crate::grid::GridOptionsData,
+        /// `begin` start `(x, y)`, or null.
+        start: Option<(u32, u32)>,
+        /// `begin` goal, or null.
+        goal: Option<(u32, u32)>,
+        /// `step(k)` budgets, in order.
+        steps: Vec<u64>,
+        /// `run(None)` at the end.
+        run: bool,
+    },
 }
 
 impl StateRecipe {
+    /// A search recipe with its `steps` and `run` replaced (other recipes unchanged).
+    pub fn with_schedule(&self, new_steps: Vec<u64>, new_run: bool) -> StateRecipe {
+        let mut out = self.clone();
+        match &mut out {
+            StateRecipe::GraphAstar { steps, run, .. } | StateRecipe::GridSearch { steps, run, .. } => {
+                *steps = new_steps;
+                *run = new_run;
+            }
+            _ => {}
+        }
+        out
+    }
+
     /// The kind of the object the recipe builds.
     pub fn kind(&self) -> StateKind {
         match self {
@@ -177,6 +244,12 @@ impl StateRecipe {
             StateRecipe::VoxelGrid { .. } => StateKind::VoxelGrid,
             StateRecipe::Graph(_) => StateKind::Graph,
             StateRecipe::GraphAstar { .. } => StateKind::GraphAStar,
+            StateRecipe::GridSearch { search, .. } => match search {
+                crate::grid::GridApi::AStar => StateKind::AStar,
+                crate::grid::GridApi::Jump => StateKind::JumpSearch,
+                crate::grid::GridApi::Theta => StateKind::ThetaSearch,
+                _ => StateKind::GridSearch,
+            },
         }
     }
 
@@ -222,7 +295,7 @@ impl StateRecipe {
                 reweights: vec![],
                 removals: vec![],
             }),
-            s @ StateRecipe::GraphAstar { .. } => s,
+            s @ (StateRecipe::GraphAstar { .. } | StateRecipe::GridSearch { .. }) => s,
         }
     }
 
@@ -243,6 +316,21 @@ impl StateRecipe {
                 steps: vec![],
                 run: false,
             }),
+            StateRecipe::GridSearch { width, height, space, area_multipliers, edits, search, options, .. } => {
+                Some(StateRecipe::GridSearch {
+                    width,
+                    height,
+                    space,
+                    area_multipliers,
+                    edits,
+                    search,
+                    options,
+                    start: None,
+                    goal: None,
+                    steps: vec![],
+                    run: false,
+                })
+            }
             _ => None,
         }
     }

@@ -1,0 +1,285 @@
+//! Grid-search benchmark (issue: square-grid searches): on 1024 x 1024 maps of the four MovingAI
+//! kinds, 200 seeded connected queries each, onepath's `GridSearch` A* (specialised engine,
+//! mode 1), JPS (mode 3, block scans) and JPS+ (mode 3, tables) beside `grid_pathfinding`'s JPS and
+//! `pathfinding`'s A* over the same grid. Before timing, every path's exact octile cost pair is
+//! recomputed from its steps and compared with onepath's (which the conformance oracle certifies
+//! optimal); the counts of non-optimal and corner-cutting peer paths are printed.
+//!
+//! Run: `cargo bench -p onepath-conformance --bench grid` (see BENCHMARKS.md).
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use onepath::{GridAlgorithm, GridOptions, GridSearch, SearchStatus};
+use onepath_conformance::movingai::{generate_map, MapKind, MovingAiMap, OctileCost};
+use onepath_conformance::prng::SplitMix64;
+use std::cmp::Ordering;
+use std::hint::black_box;
+
+const SIDE: usize = 1024;
+const QUERIES: usize = 200;
+
+/// An `Ord` f64 for `pathfinding` (ordered by `total_cmp`; costs are never NaN).
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+struct OrdF64(f64);
+impl Eq for OrdF64 {}
+impl PartialOrd for OrdF64 {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for OrdF64 {
+    fn cmp(&self, o: &Self) -> Ordering {
+        self.0.total_cmp(&o.0)
+    }
+}
+impl std::ops::Add for OrdF64 {
+    type Output = OrdF64;
+    fn add(self, o: OrdF64) -> OrdF64 {
+        OrdF64(self.0 + o.0)
+    }
+}
+impl pathfinding::num_traits::Zero for OrdF64 {
+    fn zero() -> Self {
+        OrdF64(0.0)
+    }
+    fn is_zero(&self) -> bool {
+        self.0 == 0.0
+    }
+}
+
+struct Bench {
+    name: &'static str,
+    map: MovingAiMap,
+    grid: onepath::Grid,
+    queries: Vec<((usize, usize), (usize, usize))>,
+}
+
+fn kinds() -> [(&'static str, MapKind); 4] {
+    [
+        ("random25", MapKind::Random { density: 0.25 }),
+        ("rooms", MapKind::Rooms { room_size: 15 }),
+        ("maze", MapKind::Maze { corridor_width: 4 }),
+        ("open", MapKind::Scattered { count: 600, max_side: 12 }),
+    ]
+}
+
+/// Connected components under the MovingAI moves (8-connected, no corner cutting).
+fn components(m: &MovingAiMap) -> Vec<u32> {
+    let (w, h) = (m.width(), m.height());
+    let mut comp = vec![u32::MAX; w * h];
+    let mut next = 0;
+    let mut stack = Vec::new();
+    for s in 0..w * h {
+        if comp[s] != u32::MAX || !m.passable((s % w) as i64, (s / w) as i64) {
+            continue;
+        }
+        comp[s] = next;
+        stack.push(s);
+        while let Some(u) = stack.pop() {
+            let (x, y) = ((u % w) as i64, (u / w) as i64);
+            for &(dx, dy) in &onepath_conformance::movingai::MOVES {
+                if onepath_conformance::movingai::move_allowed(m, x, y, dx, dy) {
+                    let v = (y + dy) as usize * w + (x + dx) as usize;
+                    if comp[v] == u32::MAX {
+                        comp[v] = next;
+                        stack.push(v);
+                    }
+                }
+            }
+        }
+        next += 1;
+    }
+    comp
+}
+
+fn setup() -> Vec<Bench> {
+    kinds()
+        .into_iter()
+        .enumerate()
+        .map(|(k, (name, kind))| {
+            let map = generate_map(kind, SIDE, SIDE, 0xB0 + k as u64);
+            let mut grid = onepath::Grid::new(SIDE, SIDE).expect("grid");
+            for y in 0..SIDE {
+                for x in 0..SIDE {
+                    if !map.passable(x as i64, y as i64) {
+                        grid.set_cell(x, y, onepath::WALL).expect("cell");
+                    }
+                }
+            }
+            let comp = components(&map);
+            let open: Vec<usize> = (0..SIDE * SIDE).filter(|&c| comp[c] != u32::MAX).collect();
+            let mut r = SplitMix64::new(0x5EED + k as u64);
+            let mut queries = Vec::new();
+            while queries.len() < QUERIES {
+                let a = open[r.below(open.len() as u64) as usize];
+                let b = open[r.below(open.len() as u64) as usize];
+                if comp[a] == comp[b] && a != b {
+                    queries.push(((a % SIDE, a / SIDE), (b % SIDE, b / SIDE)));
+                }
+            }
+            Bench { name, map, grid, queries }
+        })
+        .collect()
+}
+
+fn pair_of_path(cells: &[(usize, usize)]) -> (OctileCost, bool) {
+    let mut c = OctileCost::default();
+    let mut straight_only_steps = true;
+    for w in cells.windows(2) {
+        let diag = w[0].0 != w[1].0 && w[0].1 != w[1].1;
+        let long = w[0].0.abs_diff(w[1].0) > 1 || w[0].1.abs_diff(w[1].1) > 1;
+        straight_only_steps &= !long;
+        c = c.step(diag);
+    }
+    (c, straight_only_steps)
+}
+
+fn onepath_batch(b: &Bench, algorithm: GridAlgorithm) -> Vec<OctileCost> {
+    let opts = GridOptions { algorithm, ..GridOptions::default() };
+    let mut s = GridSearch::new(&b.grid, opts).expect("search");
+    b.queries
+        .iter()
+        .map(|&(a, g)| {
+            s.begin(a, g).expect("begin");
+            assert_eq!(s.run(None), SearchStatus::Found);
+            let path = s.path();
+            let cells: Vec<(usize, usize)> = path.iter().map(|&c| (c as usize % SIDE, c as usize / SIDE)).collect();
+            pair_of_path(&cells).0
+        })
+        .collect()
+}
+
+fn pathfinding_astar(b: &Bench, a: (usize, usize), g: (usize, usize)) -> Vec<(usize, usize)> {
+    let m = &b.map;
+    pathfinding::prelude::astar(
+        &a,
+        |&(x, y)| {
+            let (x, y) = (x as i64, y as i64);
+            onepath_conformance::movingai::MOVES
+                .iter()
+                .filter(move |&&(dx, dy)| onepath_conformance::movingai::move_allowed(m, x, y, dx, dy))
+                .map(move |&(dx, dy)| {
+                    let c = if dx != 0 && dy != 0 { std::f64::consts::SQRT_2 } else { 1.0 };
+                    (((x + dx) as usize, (y + dy) as usize), OrdF64(c))
+                })
+                .collect::<Vec<_>>()
+        },
+        |&(x, y)| {
+            let (dx, dy) = (x.abs_diff(g.0) as f64, y.abs_diff(g.1) as f64);
+            OrdF64(dx.max(dy) - dx.min(dy) + dx.min(dy) * std::f64::consts::SQRT_2)
+        },
+        |&p| p == g,
+    )
+    .expect("connected")
+    .0
+}
+
+fn grid_pathfinding_grid(b: &Bench) -> grid_pathfinding::PathingGrid {
+    use grid_util::grid::ValueGrid;
+    let mut pg = grid_pathfinding::PathingGrid::new(SIDE, SIDE, false);
+    for y in 0..SIDE {
+        for x in 0..SIDE {
+            if !b.map.passable(x as i64, y as i64) {
+                pg.set(x, y, true);
+            }
+        }
+    }
+    pg.generate_components();
+    pg
+}
+
+fn grid_pathfinding_path(pg: &grid_pathfinding::PathingGrid, a: (usize, usize), g: (usize, usize)) -> Option<Vec<(usize, usize)>> {
+    let p = pg.get_path_single_goal(
+        grid_util::point::Point::new(a.0 as i32, a.1 as i32),
+        grid_util::point::Point::new(g.0 as i32, g.1 as i32),
+        false,
+    )?;
+    Some(p.iter().map(|q| (q.x as usize, q.y as usize)).collect())
+}
+
+fn corner_cuts(m: &MovingAiMap, path: &[(usize, usize)]) -> bool {
+    path.windows(2).any(|w| {
+        let (x, y) = (w[0].0 as i64, w[0].1 as i64);
+        let (dx, dy) = (w[1].0 as i64 - x, w[1].1 as i64 - y);
+        dx != 0 && dy != 0 && !onepath_conformance::movingai::move_allowed(m, x, y, dx, dy)
+    })
+}
+
+fn bench(c: &mut Criterion) {
+    let benches = setup();
+    for b in &benches {
+        // Correctness first: onepath's three engines agree; peers are measured against them.
+        let astar = onepath_batch(b, GridAlgorithm::AStar);
+        assert_eq!(astar, onepath_batch(b, GridAlgorithm::Jps), "{}: JPS costs differ from A*", b.name);
+        assert_eq!(astar, onepath_batch(b, GridAlgorithm::JpsPlus), "{}: JPS+ costs differ from A*", b.name);
+        let mut pf_worse = 0;
+        for (q, &(a, g)) in b.queries.iter().enumerate() {
+            let (pair, _) = pair_of_path(&pathfinding_astar(b, a, g));
+            if pair != astar[q] {
+                pf_worse += 1;
+            }
+        }
+        let pg = grid_pathfinding_grid(b);
+        let (mut gp_missing, mut gp_longer, mut gp_shorter, mut gp_cuts) = (0, 0, 0, 0);
+        for (q, &(a, g)) in b.queries.iter().enumerate() {
+            match grid_pathfinding_path(&pg, a, g) {
+                None => gp_missing += 1,
+                Some(p) => {
+                    if corner_cuts(&b.map, &p) {
+                        gp_cuts += 1;
+                    }
+                    let (pair, _) = pair_of_path(&p);
+                    match pair.cmp(&astar[q]) {
+                        Ordering::Greater => gp_longer += 1,
+                        Ordering::Less => gp_shorter += 1,
+                        Ordering::Equal => {}
+                    }
+                }
+            }
+        }
+        println!(
+            "{}: {} queries; pathfinding A* paths not of onepath's optimal pair: {pf_worse}; grid_pathfinding JPS: {gp_missing} missing, {gp_longer} longer, {gp_shorter} shorter (corner cutting), {gp_cuts} paths cut corners",
+            b.name,
+            b.queries.len()
+        );
+        let mut group = c.benchmark_group(format!("grid_{}", b.name));
+        group.sample_size(10);
+        for (label, algorithm) in [("onepath_astar", GridAlgorithm::AStar), ("onepath_jps", GridAlgorithm::Jps), ("onepath_jps_plus", GridAlgorithm::JpsPlus)] {
+            let opts = GridOptions { algorithm, ..GridOptions::default() };
+            let mut s = GridSearch::new(&b.grid, opts).expect("search");
+            // Warm the engine (JPS+ tables are built at the first begin, outside the timing).
+            s.begin(b.queries[0].0, b.queries[0].1).expect("begin");
+            s.run(None);
+            group.bench_function(label, |bn| {
+                bn.iter(|| {
+                    for &(a, g) in &b.queries {
+                        s.begin(a, g).expect("begin");
+                        black_box(s.run(None));
+                        black_box(s.path());
+                    }
+                })
+            });
+        }
+        group.bench_function("grid_pathfinding_jps", |bn| {
+            bn.iter_batched(
+                || (),
+                |_| {
+                    for &(a, g) in &b.queries {
+                        black_box(grid_pathfinding_path(&pg, a, g));
+                    }
+                },
+                BatchSize::PerIteration,
+            )
+        });
+        group.bench_function("pathfinding_astar", |bn| {
+            bn.iter(|| {
+                for &(a, g) in &b.queries {
+                    black_box(pathfinding_astar(b, a, g));
+                }
+            })
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

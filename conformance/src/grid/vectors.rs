@@ -1,0 +1,424 @@
+//! Golden grid-search vectors and their hash matrix ([CONF.GRID.VECTOR], [CONF.GRID.MATRIX]):
+//! `vectors/grids/GRID-NNNN.json` (a map, queries, and the reference's replies for every
+//! algorithm × rule through tier 1 plus the handle's state bytes) and `vectors/grids/matrix.json`.
+
+use super::cases::cells_of;
+use super::{first_difference, GridApi, GridMap, GridOptionsData, GridOutcome, GridReply, GridRequest};
+use crate::implementation::Implementation;
+use crate::json_text::to_text;
+use crate::movingai::{generate_map, MapKind};
+use crate::outcome::sha256_hex;
+use crate::report::{Failure, Section};
+use crate::vectors::{Matrix, MatrixRow};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Schema name of a grid vector.
+pub const GRID_VECTOR_SCHEMA: &str = "onepath.grid-vector";
+/// Path of the grid hash matrix inside `vectors/`.
+pub const GRID_MATRIX_PATH: &str = "grids/matrix.json";
+
+/// A map in a vector file: cells as lowercase hex.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MapFile {
+    /// Width.
+    pub width: u32,
+    /// Height.
+    pub height: u32,
+    /// `width * height` area ids, row-major, lowercase hex.
+    pub cells: String,
+    /// `(area, multiplier)` calls.
+    pub multipliers: Vec<(u8, f64)>,
+    /// Space or null.
+    pub space: Option<[f64; 3]>,
+}
+
+/// One expected reply ([CONF.GRID.REPLY]) in readable form plus the hash of its encoding.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expected {
+    /// Error class of `new`/`begin`, or null.
+    pub error: Option<String>,
+    /// Status.
+    pub status: u8,
+    /// Handle mode.
+    pub mode: u8,
+    /// Mode-3 finder.
+    pub finder: u8,
+    /// Algorithm that ran.
+    pub algorithm: u8,
+    /// Cost bits as 16 hex digits.
+    pub cost_bits: String,
+    /// Path cells.
+    pub path: Vec<u32>,
+    /// Recorded expansions.
+    pub expansions: Vec<u32>,
+    /// Iterations.
+    pub iterations: u64,
+    /// Expanded count.
+    pub expanded: u64,
+    /// SHA-256 of the whole reply's encoding ([CONF.GRID.ENCODING]), covering points and bytes.
+    pub reply_sha256: String,
+}
+
+/// One run of a vector.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Run {
+    /// Query index.
+    pub query: usize,
+    /// API.
+    pub api: GridApi,
+    /// Options.
+    pub options: GridOptionsData,
+    /// The reference's reply.
+    pub expected: Expected,
+}
+
+/// A grid vector file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GridVector {
+    /// [`GRID_VECTOR_SCHEMA`].
+    pub schema: String,
+    /// 1.
+    pub version: u32,
+    /// `GRID-NNNN`.
+    pub id: String,
+    /// What the vector is.
+    #[serde(rename = "_comment")]
+    pub comment: String,
+    /// The map.
+    pub map: MapFile,
+    /// `[start_x, start_y, goal_x, goal_y]`.
+    pub queries: Vec<[u32; 4]>,
+    /// Runs.
+    pub runs: Vec<Run>,
+}
+
+impl GridVector {
+    /// Parses and validates a vector file (strict: schema, version, hex, sizes).
+    pub fn parse(text: &str) -> Result<GridVector, String> {
+        let v: GridVector = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        if v.schema != GRID_VECTOR_SCHEMA {
+            return Err(format!("schema {:?}, expected {GRID_VECTOR_SCHEMA:?}", v.schema));
+        }
+        if v.version != 1 {
+            return Err(format!("unsupported version {}", v.version));
+        }
+        let cells = hex::decode(&v.map.cells).map_err(|e| format!("map.cells: {e}"))?;
+        if cells.len() as u64 != u64::from(v.map.width) * u64::from(v.map.height) {
+            return Err("map.cells: length is not width * height".into());
+        }
+        for (i, r) in v.runs.iter().enumerate() {
+            if r.query >= v.queries.len() {
+                return Err(format!("runs[{i}].query out of range"));
+            }
+        }
+        Ok(v)
+    }
+    /// The map as request data.
+    pub fn grid_map(&self) -> GridMap {
+        GridMap {
+            width: self.map.width,
+            height: self.map.height,
+            cells: hex::decode(&self.map.cells).expect("validated"),
+            multipliers: self.map.multipliers.clone(),
+            space: self.map.space,
+        }
+    }
+    /// The request of run `r`.
+    pub fn request(&self, r: &Run) -> GridRequest {
+        let q = self.queries[r.query];
+        GridRequest {
+            map: self.grid_map(),
+            options: r.options.clone(),
+            api: r.api,
+            start: (q[0], q[1]),
+            goal: (q[2], q[3]),
+            schedule: vec![],
+            snapshot_after: None,
+        }
+    }
+}
+
+/// [CONF.GRID.ENCODING] The canonical bytes of an outcome.
+pub fn encode(o: &GridOutcome) -> Vec<u8> {
+    let mut b = Vec::new();
+    match o {
+        Err(class) => {
+            b.push(0xFF);
+            b.extend_from_slice(class.as_bytes());
+        }
+        Ok(r) => {
+            b.extend_from_slice(&[r.status, r.mode, r.finder, r.algorithm]);
+            b.extend_from_slice(&r.cost_bits.to_le_bytes());
+            let list = |b: &mut Vec<u8>, v: &[u32]| {
+                b.extend_from_slice(&(v.len() as u32).to_le_bytes());
+                for x in v {
+                    b.extend_from_slice(&x.to_le_bytes());
+                }
+            };
+            list(&mut b, &r.path);
+            b.extend_from_slice(&(r.points.len() as u32).to_le_bytes());
+            for (x, y) in &r.points {
+                b.extend_from_slice(&x.to_le_bytes());
+                b.extend_from_slice(&y.to_le_bytes());
+            }
+            list(&mut b, &r.expansions);
+            b.extend_from_slice(&r.iterations.to_le_bytes());
+            b.extend_from_slice(&r.expanded.to_le_bytes());
+            b.extend_from_slice(&(r.state.len() as u32).to_le_bytes());
+            b.extend_from_slice(&r.state);
+        }
+    }
+    b
+}
+
+fn expected_of(o: &GridOutcome) -> Expected {
+    let blank = GridReply {
+        status: 0,
+        mode: 0,
+        finder: 0,
+        algorithm: 0,
+        cost_bits: 0,
+        path: vec![],
+        points: vec![],
+        expansions: vec![],
+        iterations: 0,
+        expanded: 0,
+        state: vec![],
+        snapshot: vec![],
+        resaved: vec![],
+    };
+    let r = o.as_ref().unwrap_or(&blank);
+    Expected {
+        error: o.as_ref().err().cloned(),
+        status: r.status,
+        mode: r.mode,
+        finder: r.finder,
+        algorithm: r.algorithm,
+        cost_bits: format!("{:016x}", r.cost_bits),
+        path: r.path.clone(),
+        expansions: r.expansions.clone(),
+        iterations: r.iterations,
+        expanded: r.expanded,
+        reply_sha256: sha256_hex(&encode(o)),
+    }
+}
+
+/// Matrix columns: algorithm × rule ([CONF.GRID.MATRIX]).
+pub fn columns() -> Vec<(String, GridOptionsData)> {
+    let mut out = Vec::new();
+    for algorithm in 0..6u8 {
+        for (connectivity, diagonal, name) in [(8, 2, "8/none_blocked"), (8, 1, "8/at_most_one_blocked"), (8, 0, "8/always"), (4, 2, "4")] {
+            out.push((
+                format!("{}/{name}", super::ALGORITHM_NAMES[algorithm as usize]),
+                GridOptionsData { algorithm, connectivity, diagonal, ..GridOptionsData::default() },
+            ));
+        }
+    }
+    out
+}
+
+/// The fixed list of grid vectors: `(id, comment, map kind, width, height, seed, areas)`.
+fn recipes() -> Vec<(String, String, MapKind, u32, u32, u64, bool)> {
+    let kinds = [
+        (MapKind::Random { density: 0.25 }, "random obstacles (25 %)"),
+        (MapKind::Rooms { room_size: 4 }, "rooms of 4 with doors"),
+        (MapKind::Maze { corridor_width: 2 }, "a maze with corridors of 2"),
+        (MapKind::Scattered { count: 8, max_side: 3 }, "open with 8 scattered obstacles"),
+    ];
+    let mut out = Vec::new();
+    for (i, (kind, what)) in kinds.iter().enumerate() {
+        for areas in [false, true] {
+            let n = out.len() + 1;
+            out.push((
+                format!("GRID-{n:04}"),
+                format!(
+                    "A 21x17 map of {what} (seed {}){}; three queries; every algorithm x rule through find_grid_path, and the handle's final state bytes for A*, Dijkstra, JPS and JPS+. Expected replies from onepath-reference; reply_sha256 covers the world points and state bytes (spec/conformance.md CONF.GRID.VECTOR).",
+                    100 + i,
+                    if areas { ", areas 1-3 with multipliers 0.5, 2, 3.25 on every fifth open cell" } else { ", uniform costs" }
+                ),
+                *kind,
+                21,
+                17,
+                100 + i as u64,
+                areas,
+            ));
+        }
+    }
+    out
+}
+
+/// Generates the grid vector files and the matrix (relative path → bytes).
+pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
+    let mut files = BTreeMap::new();
+    let mut rows = Vec::new();
+    for (id, comment, kind, w, h, seed, areas) in recipes() {
+        let m = generate_map(kind, w as usize, h as usize, seed);
+        let mut cells = cells_of(&m);
+        if areas {
+            let mut k = 0;
+            for c in cells.iter_mut().filter(|c| **c == 0) {
+                k += 1;
+                if k % 5 == 0 {
+                    *c = 1 + (k / 5 % 3) as u8;
+                }
+            }
+        }
+        let open: Vec<u32> = (0..cells.len() as u32).filter(|&c| cells[c as usize] != 255).collect();
+        let at = |k: usize| open[(k * 7919) % open.len()];
+        let queries: Vec<[u32; 4]> = (0..3)
+            .map(|q| {
+                let (s, g) = (at(q), at(q * 3 + open.len() / 2 + 1));
+                [s % w, s / w, g % w, g / w]
+            })
+            .collect();
+        let mut v = GridVector {
+            schema: GRID_VECTOR_SCHEMA.into(),
+            version: 1,
+            id: id.clone(),
+            comment,
+            map: MapFile {
+                width: w,
+                height: h,
+                cells: hex::encode(&cells),
+                multipliers: if areas { vec![(1, 0.5), (2, 2.0), (3, 3.25)] } else { vec![] },
+                space: Some([-3.5, 10.0, 0.5]),
+            },
+            queries,
+            runs: vec![],
+        };
+        let mut row = MatrixRow { scenario: id.clone(), cells: BTreeMap::new() };
+        for (column, options) in columns() {
+            let mut bytes = Vec::new();
+            for q in 0..v.queries.len() {
+                let mut run = Run { query: q, api: GridApi::Tier1, options: options.clone(), expected: expected_of(&Err(String::new())) };
+                let out = imp.run_grid(&v.request(&run)).unwrap_or_else(|e| Err(format!("harness: {e}")));
+                bytes.extend(encode(&out));
+                run.expected = expected_of(&out);
+                v.runs.push(run);
+            }
+            row.cells.insert(column, Some(sha256_hex(&bytes)));
+        }
+        for algorithm in 0..4u8 {
+            for q in 0..v.queries.len() {
+                let options = GridOptionsData { algorithm, ..GridOptionsData::default() };
+                let mut run = Run { query: q, api: GridApi::Handle, options, expected: expected_of(&Err(String::new())) };
+                let out = imp.run_grid(&v.request(&run)).unwrap_or_else(|e| Err(format!("harness: {e}")));
+                run.expected = expected_of(&out);
+                v.runs.push(run);
+            }
+        }
+        files.insert(format!("grids/{id}.json"), to_text(&v).into_bytes());
+        rows.push(row);
+    }
+    let matrix = Matrix {
+        schema: "onepath.hash-matrix".into(),
+        version: 1,
+        comment: "One row per grid vector; each cell is the SHA-256 of the concatenated canonical reply encodings (spec/conformance.md CONF.GRID.ENCODING) of the vector's queries through find_grid_path for that algorithm and rule (agent size 1, no hooks, weight 1, recording on).".into(),
+        columns: columns().into_iter().map(|(c, _)| c).collect(),
+        rows,
+    };
+    files.insert(GRID_MATRIX_PATH.into(), to_text(&matrix).into_bytes());
+    files
+}
+
+/// Reads the committed grid vectors under `dir` (`vectors/`).
+pub fn read_dir(dir: &Path) -> Result<Vec<GridVector>, String> {
+    let mut out = Vec::new();
+    for rel in crate::vectors::list_files(dir).map_err(|e| e.to_string())? {
+        if rel.starts_with("grids/GRID-") && rel.ends_with(".json") {
+            let text = std::fs::read_to_string(dir.join(&rel)).map_err(|e| format!("{rel}: {e}"))?;
+            let v = GridVector::parse(&text).map_err(|e| format!("{rel}: {e}"))?;
+            if format!("grids/{}.json", v.id) != rel {
+                return Err(format!("{rel}: holds id {}", v.id));
+            }
+            out.push(v);
+        }
+    }
+    Ok(out)
+}
+
+/// The grid part of the `vectors` section: every committed run on every implementation, and
+/// every matrix cell recomputed.
+pub fn certify(dir: &Path, all: &[&dyn Implementation], s: &mut Section) {
+    let fail = |vector: &str, imp: &str, what: String, expected: String, found: String| Failure {
+        vector: Some(vector.to_string()),
+        implementation: imp.to_string(),
+        what,
+        expected,
+        found,
+        ..Default::default()
+    };
+    let vectors = match read_dir(dir) {
+        Ok(v) => v,
+        Err(e) => return s.fail(fail("-", "-", "grid vector file".into(), "a valid vector".into(), e)),
+    };
+    let matrix: Option<Matrix> = std::fs::read_to_string(dir.join(GRID_MATRIX_PATH)).ok().and_then(|t| serde_json::from_str(&t).ok());
+    if matrix.is_none() {
+        s.fail(fail(GRID_MATRIX_PATH, "-", "matrix".into(), "a valid matrix file".into(), "missing or invalid".into()));
+    }
+    for v in &vectors {
+        for imp in all {
+            let mut column_bytes: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+            for r in &v.runs {
+                let out = imp.run_grid(&v.request(r)).unwrap_or_else(|e| Err(format!("harness: {e}")));
+                let got = expected_of(&out);
+                let variant = format!("{:?}/{}", r.api, r.options.label());
+                let problem = if got == r.expected {
+                    None
+                } else {
+                    // Name the first readable difference, else the hash.
+                    let as_outcome = |e: &Expected| -> GridOutcome {
+                        match &e.error {
+                            Some(c) => Err(c.clone()),
+                            None => Ok(GridReply {
+                                status: e.status,
+                                mode: e.mode,
+                                finder: e.finder,
+                                algorithm: e.algorithm,
+                                cost_bits: u64::from_str_radix(&e.cost_bits, 16).unwrap_or(0),
+                                path: e.path.clone(),
+                                points: vec![],
+                                expansions: e.expansions.clone(),
+                                iterations: e.iterations,
+                                expanded: e.expanded,
+                                state: vec![],
+                                snapshot: vec![],
+                                resaved: vec![],
+                            }),
+                        }
+                    };
+                    Some(first_difference(&as_outcome(&r.expected), &as_outcome(&got)).unwrap_or((
+                        "reply hash (world points or state bytes)".into(),
+                        r.expected.reply_sha256.clone(),
+                        got.reply_sha256.clone(),
+                    )))
+                };
+                s.record(problem.map(|(what, e, f)| Failure {
+                    variant: Some(variant),
+                    query: Some(r.query),
+                    ..fail(&v.id, imp.name(), what, e, f)
+                }));
+                if r.api == GridApi::Tier1 {
+                    if let Some((c, _)) = columns().into_iter().find(|(_, o)| o == &r.options) {
+                        column_bytes.entry(c).or_default().extend(encode(&out));
+                    }
+                }
+            }
+            let row = matrix.as_ref().and_then(|m| m.rows.iter().find(|r| r.scenario == v.id));
+            for (c, bytes) in column_bytes {
+                let want = row.and_then(|r| r.cells.get(&c).cloned().flatten());
+                let got = Some(sha256_hex(&bytes));
+                s.record((want != got).then(|| Failure {
+                    variant: Some(c.clone()),
+                    ..fail(&v.id, imp.name(), "grid matrix cell".into(), format!("{want:?}"), format!("{got:?}"))
+                }));
+            }
+        }
+    }
+}
