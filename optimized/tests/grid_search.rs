@@ -609,3 +609,179 @@ fn clearance_by_hand() {
     let r = find_grid_path(&g, (0, 0), (2, 2), &o).unwrap();
     assert_eq!(r.status, PathStatus::NotFound);
 }
+
+#[test]
+fn mode3_state_bytes_by_hand() {
+    // 4x3 open grid, JPS (0,0) -> (3,2). The start's only jump point is (2,2) (SE; from there
+    // the goal is due east), pair (0, 2), F = 2r + 1 == the start's F = 1 + 2r: on the stack.
+    let g = grid(&["....", "....", "...."]);
+    let mut s = GridSearch::new(&g, opts(GridAlgorithm::Jps)).unwrap();
+    s.begin((0, 0), (3, 2)).unwrap();
+    s.step(1);
+    let level = 1.0 + 2.0 * R2;
+    let mut want = [&b"OPGS"[..], &[1, 0, 12, 0, 3], &le(4), &le(3), &[0, 1, 0]].concat();
+    for v in [0, 11, 1, 1, -1, -1, 2] {
+        want.extend_from_slice(&le(v));
+    }
+    for (c, a, b, p, f) in [(0, 0, 0, -1, 1u8), (10, 0, 2, 0, 5 << 1)] {
+        want.extend_from_slice(&[&le(c)[..], &le(a), &le(b), &le(p), &[f]].concat());
+    }
+    want.extend_from_slice(&level.to_le_bytes());
+    want.extend_from_slice(&le(0));
+    want.extend_from_slice(&le(1));
+    want.extend_from_slice(&le(10));
+    assert_eq!(s.save_state(), want);
+    let err = |b: &[u8]| {
+        let mut t = GridSearch::new(&g, opts(GridAlgorithm::Jps)).unwrap();
+        let e = t.restore_state(b).unwrap_err();
+        assert_eq!(t.engine(), GridEngine::NotBegun);
+        (e.class(), e.offset())
+    };
+    let with = |at: usize, bytes: &[u8]| {
+        let mut b = want.clone();
+        b[at..at + bytes.len()].copy_from_slice(bytes);
+        b
+    };
+    assert_eq!(
+        err(&with(82, &0x7FF8_0000_0000_0001u64.to_le_bytes())),
+        ("nan", 82)
+    );
+    assert_eq!(
+        err(&with(82, &f64::INFINITY.to_le_bytes())),
+        ("out_of_range", 82)
+    );
+    assert_eq!(
+        err(&with(82, &0x7FF8_0000_0000_0000u64.to_le_bytes())),
+        ("out_of_range", 82)
+    );
+    assert_eq!(err(&with(98, &le(5))), ("bad_heap_node", 98));
+    assert_eq!(err(&with(98, &le(12))), ("bad_heap_node", 98));
+    let mut b = with(94, &le(0));
+    b.truncate(98);
+    assert_eq!(err(&b), ("missing_open_node", 65));
+    assert_eq!(err(&with(18, &[3])), ("out_of_range", 90));
+    assert_eq!(err(&with(65 + 16, &[4 << 1])), ("bad_parent", 65));
+    assert_eq!(err(&with(65 + 8, &le(1))), ("bad_parent", 65));
+    assert_eq!(err(&with(19, &[1])), ("engine_mismatch", 19));
+    assert_eq!(err(&with(94, &le(2))), ("count_out_of_range", 94));
+    // Good bytes: restore, save equal, finish: (2,2) then the goal pop from the stack.
+    s.restore_state(&want).unwrap();
+    assert_eq!(s.save_state(), want);
+    assert!(s.expansions().is_empty());
+    assert_eq!(s.run(None), SearchStatus::Found);
+    assert_eq!(
+        (s.path(), s.iterations(), s.expanded_count()),
+        (vec![0, 5, 10, 11], 3, 2)
+    );
+    assert_eq!(s.path_cost(), level);
+    assert_eq!(s.expansions(), &[10]);
+}
+
+#[test]
+fn one_handle_many_queries_equals_fresh_handles() {
+    let mut rng = Lcg(99);
+    let g = random_grid(&mut rng, 20, 15, 25);
+    for alg in [
+        GridAlgorithm::AStar,
+        GridAlgorithm::Dijkstra,
+        GridAlgorithm::Jps,
+        GridAlgorithm::JpsPlus,
+    ] {
+        let mut h = GridSearch::new(&g, opts(alg)).unwrap();
+        for _ in 0..20 {
+            let s = (rng.next(20) as usize, rng.next(15) as usize);
+            let t = (rng.next(20) as usize, rng.next(15) as usize);
+            h.begin(s, t).unwrap();
+            h.run(None);
+            let fresh = find_grid_path(&g, s, t, &opts(alg)).unwrap();
+            assert_eq!(h.path(), fresh.cells);
+            assert_eq!(h.path_cost().to_bits(), fresh.cost.to_bits());
+            assert_eq!(h.expansions(), &fresh.expanded[..]);
+            assert_eq!(h.iterations(), fresh.iterations);
+        }
+    }
+}
+
+#[test]
+fn four_connected_mode1_is_bfs_distance() {
+    let mut rng = Lcg(21);
+    for _ in 0..30 {
+        let g = random_grid(&mut rng, 10, 8, 30);
+        let s = (rng.next(10) as usize, rng.next(8) as usize);
+        let t = (rng.next(10) as usize, rng.next(8) as usize);
+        // BFS.
+        let idx = |x: usize, y: usize| y * 10 + x;
+        let mut dist = vec![u32::MAX; 80];
+        let free = |x: usize, y: usize| g.cell(x, y).unwrap() != WALL;
+        let mut q = std::collections::VecDeque::new();
+        if free(s.0, s.1) && free(t.0, t.1) {
+            dist[idx(s.0, s.1)] = 0;
+            q.push_back(s);
+        }
+        while let Some((x, y)) = q.pop_front() {
+            for (dx, dy) in [(0i64, -1i64), (1, 0), (0, 1), (-1, 0)] {
+                let (nx, ny) = (x as i64 + dx, y as i64 + dy);
+                if nx < 0 || ny < 0 || nx >= 10 || ny >= 8 || !free(nx as usize, ny as usize) {
+                    continue;
+                }
+                let j = idx(nx as usize, ny as usize);
+                if dist[j] == u32::MAX {
+                    dist[j] = dist[idx(x, y)] + 1;
+                    q.push_back((nx as usize, ny as usize));
+                }
+            }
+        }
+        let d = dist[idx(t.0, t.1)];
+        for alg in [GridAlgorithm::AStar, GridAlgorithm::Dijkstra] {
+            let mut o = opts(alg);
+            o.connectivity = Connectivity::Four;
+            let r = find_grid_path(&g, s, t, &o).unwrap();
+            if d == u32::MAX {
+                assert_eq!(r.status, PathStatus::NotFound);
+            } else {
+                assert_eq!((r.cost, r.cells.len()), (d as f64, d as usize + 1));
+            }
+        }
+    }
+}
+
+#[test]
+fn generic_state_errors() {
+    let g = grid(&["....", "...."]);
+    let mut j = JumpSearch::new(&g, opts(GridAlgorithm::Jps)).unwrap();
+    j.begin((0, 0), (3, 1)).unwrap();
+    j.step(1);
+    let b = j.save_state();
+    assert_eq!(&b[6..8], &[9, 0]);
+    assert_eq!(&b[13..21], &1.0f64.to_le_bytes());
+    assert_eq!(&b[21..25], &le(-1)); // kind 9 writes start -1
+    let mut a = AStar::new(&g, opts(GridAlgorithm::AStar)).unwrap();
+    let e = a.restore_state(&b).unwrap_err();
+    assert_eq!((e.class(), e.offset()), ("wrong_kind", 6));
+    let mut x = b.clone();
+    x[21..25].copy_from_slice(&le(0));
+    let e = j.restore_state(&x).unwrap_err();
+    assert_eq!(
+        (e.class(), e.offset(), j.status()),
+        ("index_out_of_range", 21, SearchStatus::NotStarted)
+    );
+    let mut x = b.clone();
+    x[13..21].copy_from_slice(&2.0f64.to_le_bytes());
+    let e = j.restore_state(&x).unwrap_err();
+    assert_eq!((e.class(), e.offset()), ("size_mismatch", 13));
+    j.restore_state(&b).unwrap();
+    assert_eq!(j.save_state(), b);
+    // Theta with weight 1.25 saves its weight; a weight-1 search refuses it.
+    let mut o = opts(GridAlgorithm::LazyTheta);
+    o.heuristic_weight = 1.25;
+    let mut t = ThetaSearch::new(&g, o).unwrap();
+    t.begin((0, 0), (3, 1)).unwrap();
+    t.step(2);
+    let b = t.save_state();
+    assert_eq!(&b[13..21], &1.25f64.to_le_bytes());
+    let mut t1 = ThetaSearch::new(&g, opts(GridAlgorithm::LazyTheta)).unwrap();
+    let e = t1.restore_state(&b).unwrap_err();
+    assert_eq!((e.class(), e.offset()), ("size_mismatch", 13));
+    t.restore_state(&b).unwrap();
+    assert_eq!(t.save_state(), b);
+}

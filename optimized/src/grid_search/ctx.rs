@@ -5,7 +5,7 @@ use super::options::{validate, Connectivity, DiagonalRule, GridOptions, GridSear
 use crate::plane::{clearance_map, Grid};
 
 /// [GS.COST.BASE] The f64 nearest √2.
-pub(crate) const SQRT_2: f64 = 1.4142135623730951;
+pub(crate) const SQRT_2: f64 = std::f64::consts::SQRT_2;
 /// [GS.DIR] x steps of N, E, S, W, NE, SE, SW, NW.
 pub(crate) const DX: [i32; 8] = [0, 1, 0, -1, 1, 1, -1, -1];
 /// [GS.DIR] y steps of N, E, S, W, NE, SE, SW, NW.

@@ -122,7 +122,7 @@ impl<'g> Core<'g> {
                 return self.status;
             }
             if let Some(flag) = cancel {
-                if done % 256 == 0 && flag.load(Ordering::Relaxed) {
+                if done.is_multiple_of(256) && flag.load(Ordering::Relaxed) {
                     return SearchStatus::Running;
                 }
             }
@@ -173,7 +173,7 @@ impl<'g> Core<'g> {
                 if !crate::astar::cost_ok(extra) {
                     continue;
                 }
-                c = c + extra;
+                c += extra;
             }
             if !crate::astar::cost_ok(c) {
                 continue;

@@ -235,7 +235,7 @@ impl SpecJ {
                 return self.status;
             }
             if let Some(flag) = cancel {
-                if done % 256 == 0 && flag.load(Ordering::Relaxed) {
+                if done.is_multiple_of(256) && flag.load(Ordering::Relaxed) {
                     return SearchStatus::Running;
                 }
             }
