@@ -363,6 +363,8 @@ impl SpecA {
             if flags & 0xF0 != 0 {
                 return fail(Class::BadFlag, at, "flags");
             }
+            // SPEC-QUESTION [GS.STATE.MODE1.CHECKS]: the start's direction bits are not checked;
+            // they are kept as read (so save -> restore -> save is equal).
             self.cells[ctx.pad(c)] = ACell {
                 stamp: epoch,
                 a,

@@ -136,6 +136,7 @@ impl SpecJ {
             let at = r.pos;
             let t = r.u64("T")?;
             let c = t as u32;
+            // SPEC-QUESTION [GS.STATE.MODE3.CHECKS]: bad_heap_node is reported at the slot's T field.
             if c as usize >= ctx.n || self.cells[ctx.pad(c)].stamp != epoch {
                 return fail(Class::BadHeapNode, at, "T");
             }
