@@ -21,6 +21,8 @@ default_runs() {
   case "$1" in
     graph_query) echo 5000 ;;
     graph_landmarks|graph_points) echo 25000 ;;
+    grid_search) echo 3000 ;;
+    state_restore_grid_search) echo 10000 ;;
     *) echo 50000 ;;
   esac
 }

@@ -58,7 +58,13 @@ fn kinds() -> [(&'static str, MapKind); 4] {
         ("random25", MapKind::Random { density: 0.25 }),
         ("rooms", MapKind::Rooms { room_size: 15 }),
         ("maze", MapKind::Maze { corridor_width: 4 }),
-        ("open", MapKind::Scattered { count: 600, max_side: 12 }),
+        (
+            "open",
+            MapKind::Scattered {
+                count: 600,
+                max_side: 12,
+            },
+        ),
     ]
 }
 
@@ -116,7 +122,12 @@ fn setup() -> Vec<Bench> {
                     queries.push(((a % SIDE, a / SIDE), (b % SIDE, b / SIDE)));
                 }
             }
-            Bench { name, map, grid, queries }
+            Bench {
+                name,
+                map,
+                grid,
+                queries,
+            }
         })
         .collect()
 }
@@ -134,7 +145,10 @@ fn pair_of_path(cells: &[(usize, usize)]) -> (OctileCost, bool) {
 }
 
 fn onepath_batch(b: &Bench, algorithm: GridAlgorithm) -> Vec<OctileCost> {
-    let opts = GridOptions { algorithm, ..GridOptions::default() };
+    let opts = GridOptions {
+        algorithm,
+        ..GridOptions::default()
+    };
     let mut s = GridSearch::new(&b.grid, opts).expect("search");
     b.queries
         .iter()
@@ -142,7 +156,10 @@ fn onepath_batch(b: &Bench, algorithm: GridAlgorithm) -> Vec<OctileCost> {
             s.begin(a, g).expect("begin");
             assert_eq!(s.run(None), SearchStatus::Found);
             let path = s.path();
-            let cells: Vec<(usize, usize)> = path.iter().map(|&c| (c as usize % SIDE, c as usize / SIDE)).collect();
+            let cells: Vec<(usize, usize)> = path
+                .iter()
+                .map(|&c| (c as usize % SIDE, c as usize / SIDE))
+                .collect();
             pair_of_path(&cells).0
         })
         .collect()
@@ -156,9 +173,15 @@ fn pathfinding_astar(b: &Bench, a: (usize, usize), g: (usize, usize)) -> Vec<(us
             let (x, y) = (x as i64, y as i64);
             onepath_conformance::movingai::MOVES
                 .iter()
-                .filter(move |&&(dx, dy)| onepath_conformance::movingai::move_allowed(m, x, y, dx, dy))
+                .filter(move |&&(dx, dy)| {
+                    onepath_conformance::movingai::move_allowed(m, x, y, dx, dy)
+                })
                 .map(move |&(dx, dy)| {
-                    let c = if dx != 0 && dy != 0 { std::f64::consts::SQRT_2 } else { 1.0 };
+                    let c = if dx != 0 && dy != 0 {
+                        std::f64::consts::SQRT_2
+                    } else {
+                        1.0
+                    };
                     (((x + dx) as usize, (y + dy) as usize), OrdF64(c))
                 })
                 .collect::<Vec<_>>()
@@ -187,7 +210,11 @@ fn grid_pathfinding_grid(b: &Bench) -> grid_pathfinding::PathingGrid {
     pg
 }
 
-fn grid_pathfinding_path(pg: &grid_pathfinding::PathingGrid, a: (usize, usize), g: (usize, usize)) -> Option<Vec<(usize, usize)>> {
+fn grid_pathfinding_path(
+    pg: &grid_pathfinding::PathingGrid,
+    a: (usize, usize),
+    g: (usize, usize),
+) -> Option<Vec<(usize, usize)>> {
     let p = pg.get_path_single_goal(
         grid_util::point::Point::new(a.0 as i32, a.1 as i32),
         grid_util::point::Point::new(g.0 as i32, g.1 as i32),
@@ -209,8 +236,18 @@ fn bench(c: &mut Criterion) {
     for b in &benches {
         // Correctness first: onepath's three engines agree; peers are measured against them.
         let astar = onepath_batch(b, GridAlgorithm::AStar);
-        assert_eq!(astar, onepath_batch(b, GridAlgorithm::Jps), "{}: JPS costs differ from A*", b.name);
-        assert_eq!(astar, onepath_batch(b, GridAlgorithm::JpsPlus), "{}: JPS+ costs differ from A*", b.name);
+        assert_eq!(
+            astar,
+            onepath_batch(b, GridAlgorithm::Jps),
+            "{}: JPS costs differ from A*",
+            b.name
+        );
+        assert_eq!(
+            astar,
+            onepath_batch(b, GridAlgorithm::JpsPlus),
+            "{}: JPS+ costs differ from A*",
+            b.name
+        );
         let mut pf_worse = 0;
         for (q, &(a, g)) in b.queries.iter().enumerate() {
             let (pair, _) = pair_of_path(&pathfinding_astar(b, a, g));
@@ -243,8 +280,15 @@ fn bench(c: &mut Criterion) {
         );
         let mut group = c.benchmark_group(format!("grid_{}", b.name));
         group.sample_size(10);
-        for (label, algorithm) in [("onepath_astar", GridAlgorithm::AStar), ("onepath_jps", GridAlgorithm::Jps), ("onepath_jps_plus", GridAlgorithm::JpsPlus)] {
-            let opts = GridOptions { algorithm, ..GridOptions::default() };
+        for (label, algorithm) in [
+            ("onepath_astar", GridAlgorithm::AStar),
+            ("onepath_jps", GridAlgorithm::Jps),
+            ("onepath_jps_plus", GridAlgorithm::JpsPlus),
+        ] {
+            let opts = GridOptions {
+                algorithm,
+                ..GridOptions::default()
+            };
             let mut s = GridSearch::new(&b.grid, opts).expect("search");
             // Warm the engine (JPS+ tables are built at the first begin, outside the timing).
             s.begin(b.queries[0].0, b.queries[0].1).expect("begin");

@@ -44,6 +44,11 @@ pub const TARGETS: &[(&str, TargetFn)] = &[
     ("state_restore_grid", state_restore_grid),
     ("state_restore_hex", state_restore_hex),
     ("state_restore_voxel", state_restore_voxel),
+    ("grid_search", crate::fuzzing_grid::grid_search),
+    (
+        "state_restore_grid_search",
+        crate::fuzzing_grid::state_restore_grid_search,
+    ),
 ];
 
 /// The function of a target name.
@@ -1503,9 +1508,17 @@ pub fn seed_corpus() -> Vec<(&'static str, String, Vec<u8>)> {
             out.push((kind.target(), name, bytes));
         }
     }
-    for (t, target) in ["graph_query", "graph_landmarks", "graph_points"]
-        .iter()
-        .enumerate()
+    for (name, bytes) in crate::fuzzing_grid::grid_state_seeds(&ReferenceCrate) {
+        out.push(("state_restore_grid_search", name, bytes));
+    }
+    for (t, target) in [
+        "graph_query",
+        "graph_landmarks",
+        "graph_points",
+        "grid_search",
+    ]
+    .iter()
+    .enumerate()
     {
         let mut r = crate::prng::SplitMix64::new(0xF0220 + t as u64);
         for (i, len) in [16usize, 48, 96, 160, 256, 400, 640, 1024]
@@ -1526,6 +1539,11 @@ pub fn seeds_agree() -> Result<(), String> {
         if a != b {
             return Err(format!("{:?}: seed saves differ between the crates", kind));
         }
+    }
+    if crate::fuzzing_grid::grid_state_seeds(&ReferenceCrate)
+        != crate::fuzzing_grid::grid_state_seeds(&OptimizedCrate)
+    {
+        return Err("grid-search host seeds differ between the crates".into());
     }
     Ok(())
 }

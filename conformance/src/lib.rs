@@ -16,6 +16,7 @@ pub mod adapters;
 pub mod checks;
 pub mod expectations;
 pub mod fuzzing;
+pub mod fuzzing_grid;
 pub mod generators;
 pub mod grid;
 pub mod implementation;

@@ -8,8 +8,8 @@ use super::{parallel, Config};
 use crate::grid::cases::{apis, grid_case, request, GridCase};
 use crate::grid::oracle::MoveGraph;
 use crate::grid::{
-    first_difference, GridApi, GridOptionsData, GridOutcome, GridReply, GridRequest, BUDGET_EXHAUSTED, FOUND,
-    NOT_FOUND,
+    first_difference, GridApi, GridOptionsData, GridOutcome, GridReply, GridRequest,
+    BUDGET_EXHAUSTED, FOUND, NOT_FOUND,
 };
 use crate::implementation::Implementation;
 use crate::prng::derive_seed;
@@ -17,28 +17,44 @@ use crate::report::{Failure, Section};
 use indicatif::ProgressBar;
 
 /// Slicing schedules: `(budgets, snapshot after this many calls)`.
-pub const SLICES: [(&[u64], Option<usize>); 4] =
-    [(&[1], None), (&[3], Some(2)), (&[2, 7], Some(1)), (&[5], Some(3))];
+pub const SLICES: [(&[u64], Option<usize>); 4] = [
+    (&[1], None),
+    (&[3], Some(2)),
+    (&[2, 7], Some(1)),
+    (&[5], Some(3)),
+];
 
 /// What the oracle knows about one query.
-struct Truth {
+pub struct Truth {
     /// Exact optimal pair value when costs are pairs; else the f64 Dijkstra distance.
-    opt: Option<f64>,
+    pub opt: Option<f64>,
     /// The exact optimal pair (uniform grids).
-    pair: Option<crate::movingai::OctileCost>,
+    pub pair: Option<crate::movingai::OctileCost>,
     /// Euclidean-step grid distance (any-angle bound).
-    euclid: f64,
+    pub euclid: f64,
 }
 
-fn truth(g: &MoveGraph, map_w: u32, start: (u32, u32), goal: (u32, u32)) -> Truth {
-    let (s, t) = ((start.1 * map_w + start.0) as usize, (goal.1 * map_w + goal.0) as usize);
+/// What the oracle knows about the query `start -> goal` on the move graph `g`.
+pub fn truth(g: &MoveGraph, map_w: u32, start: (u32, u32), goal: (u32, u32)) -> Truth {
+    let (s, t) = (
+        (start.1 * map_w + start.0) as usize,
+        (goal.1 * map_w + goal.0) as usize,
+    );
     let euclid = g.euclid_distances(s as u32)[t];
     if g.pairs_apply() {
         let pair = g.pair_distances(s as u32)[t];
-        Truth { opt: pair.map(|p| p.value()), pair, euclid }
+        Truth {
+            opt: pair.map(|p| p.value()),
+            pair,
+            euclid,
+        }
     } else {
         let d = g.f64_distances(s as u32)[t];
-        Truth { opt: d.is_finite().then_some(d), pair: None, euclid }
+        Truth {
+            opt: d.is_finite().then_some(d),
+            pair: None,
+            euclid,
+        }
     }
 }
 
@@ -46,44 +62,85 @@ fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * b.abs().max(1.0)
 }
 
-/// The oracle checks of one reply ([CONF.GRID.ORACLE]); `None` when all hold.
-fn oracle_problem(g: &MoveGraph, r: &GridRequest, reply: &GridReply, t: &Truth) -> Option<(String, String, String)> {
+/// The oracle checks of one reply ([CONF.GRID.ORACLE], [CONF.GRID.THETA]); `None` when all hold.
+pub fn oracle_problem(
+    g: &MoveGraph,
+    r: &GridRequest,
+    reply: &GridReply,
+    t: &Truth,
+) -> Option<(String, String, String)> {
     let w = r.map.width;
     let (s, goal) = (r.start.1 * w + r.start.0, r.goal.1 * w + r.goal.0);
     let o = &r.options;
     let theta = o.algorithm >= 4;
     let cost = f64::from_bits(reply.cost_bits);
     // Theta* ignores the cost hook ([GS.THETA.COST]): reachability is over the moves alone.
-    let reachable = if theta { t.euclid.is_finite() } else { t.opt.is_some() };
+    let reachable = if theta {
+        t.euclid.is_finite()
+    } else {
+        t.opt.is_some()
+    };
     if reply.status == BUDGET_EXHAUSTED {
         return None;
     }
-    if (reply.status == FOUND) != reachable || (reply.status != FOUND && reply.status != NOT_FOUND) {
-        return Some(("status against the oracle".into(), if reachable { "found" } else { "not found" }.into(), format!("status {}", reply.status)));
+    if (reply.status == FOUND) != reachable || (reply.status != FOUND && reply.status != NOT_FOUND)
+    {
+        return Some((
+            "status against the oracle".into(),
+            if reachable { "found" } else { "not found" }.into(),
+            format!("status {}", reply.status),
+        ));
     }
     if !reachable {
-        return (cost != f64::INFINITY || !reply.path.is_empty())
-            .then(|| ("NotFound result".into(), "cost +inf, empty path".into(), format!("cost {cost}, {} cells", reply.path.len())));
+        return (cost != f64::INFINITY || !reply.path.is_empty()).then(|| {
+            (
+                "NotFound result".into(),
+                "cost +inf, empty path".into(),
+                format!("cost {cost}, {} cells", reply.path.len()),
+            )
+        });
     }
     if reply.path.first() != Some(&s) || reply.path.last() != Some(&goal) {
-        return Some(("path ends".into(), format!("{s} .. {goal}"), format!("{:?} .. {:?}", reply.path.first(), reply.path.last())));
+        return Some((
+            "path ends".into(),
+            format!("{s} .. {goal}"),
+            format!("{:?} .. {:?}", reply.path.first(), reply.path.last()),
+        ));
     }
     if theta {
         let mut sum = 0.0;
         for (k, pair) in reply.path.windows(2).enumerate() {
             let (p, q) = (pair[0], pair[1]);
-            let (px, py, qx, qy) = ((p % w) as i64, (p / w) as i64, (q % w) as i64, (q / w) as i64);
-            let adjacent_move = (px - qx).abs() <= 1 && (py - qy).abs() <= 1 && g.allowed(px, py, qx - px, qy - py);
+            let (px, py, qx, qy) = (
+                (p % w) as i64,
+                (p / w) as i64,
+                (q % w) as i64,
+                (q / w) as i64,
+            );
+            let adjacent_move =
+                (px - qx).abs() <= 1 && (py - qy).abs() <= 1 && g.allowed(px, py, qx - px, qy - py);
             if !adjacent_move && !g.line_of_sight(p, q) {
-                return Some((format!("segment {k} ({p} -> {q})"), "in line of sight [GS.LOS] or one allowed move".into(), "neither".into()));
+                return Some((
+                    format!("segment {k} ({p} -> {q})"),
+                    "in line of sight [GS.LOS] or one allowed move".into(),
+                    "neither".into(),
+                ));
             }
             sum += g.euclid(p, q);
         }
         if sum.to_bits() != reply.cost_bits {
-            return Some(("cost vs the sum of segment lengths".into(), format!("{sum:?}"), format!("{cost:?}")));
+            return Some((
+                "cost vs the sum of segment lengths".into(),
+                format!("{sum:?}"),
+                format!("{cost:?}"),
+            ));
         }
         if cost > t.euclid * o.weight * (1.0 + 1e-9) + 1e-9 {
-            return Some(("any-angle cost vs the grid-optimal length".into(), format!("<= {:?}", t.euclid * o.weight), format!("{cost:?}")));
+            return Some((
+                "any-angle cost vs the grid-optimal length".into(),
+                format!("<= {:?}", t.euclid * o.weight),
+                format!("{cost:?}"),
+            ));
         }
         return None;
     }
@@ -92,48 +149,94 @@ fn oracle_problem(g: &MoveGraph, r: &GridRequest, reply: &GridReply, t: &Truth) 
     let mut pair = crate::movingai::OctileCost::default();
     for (k, step) in reply.path.windows(2).enumerate() {
         let (p, q) = (step[0], step[1]);
-        let (px, py, qx, qy) = ((p % w) as i64, (p / w) as i64, (q % w) as i64, (q / w) as i64);
+        let (px, py, qx, qy) = (
+            (p % w) as i64,
+            (p / w) as i64,
+            (q % w) as i64,
+            (q / w) as i64,
+        );
         let (dx, dy) = (qx - px, qy - py);
         if dx.abs() > 1 || dy.abs() > 1 || (dx, dy) == (0, 0) || !g.allowed(px, py, dx, dy) {
-            return Some((format!("path step {k} ({p} -> {q})"), "an allowed move [GS.MOVE.*]".into(), "not allowed".into()));
+            return Some((
+                format!("path step {k} ({p} -> {q})"),
+                "an allowed move [GS.MOVE.*]".into(),
+                "not allowed".into(),
+            ));
         }
         let diag = dx != 0 && dy != 0;
         let Some(c) = g.move_cost(p, q, diag) else {
-            return Some((format!("path step {k} ({p} -> {q})"), "a move the cost hook allows".into(), "forbidden move".into()));
+            return Some((
+                format!("path step {k} ({p} -> {q})"),
+                "a move the cost hook allows".into(),
+                "forbidden move".into(),
+            ));
         };
         sum += c;
         pair = pair.step(diag);
     }
     if !close(sum, cost) {
-        return Some(("cost vs the path's own cost".into(), format!("{sum:?}"), format!("{cost:?}")));
+        return Some((
+            "cost vs the path's own cost".into(),
+            format!("{sum:?}"),
+            format!("{cost:?}"),
+        ));
     }
     let opt = t.opt.expect("reachable");
     if o.weight == 1.0 {
         if let Some(p) = t.pair {
             if pair != p {
-                return Some(("path length (exact pair)".into(), format!("{}+{}√2", p.straight, p.diagonal), format!("{}+{}√2", pair.straight, pair.diagonal)));
+                return Some((
+                    "path length (exact pair)".into(),
+                    format!("{}+{}√2", p.straight, p.diagonal),
+                    format!("{}+{}√2", pair.straight, pair.diagonal),
+                ));
             }
             if (reply.mode == 1 || reply.mode == 3) && reply.cost_bits != p.value().to_bits() {
-                return Some(("exact cost of the specialised engine".into(), format!("{:?}", p.value()), format!("{cost:?}")));
+                return Some((
+                    "exact cost of the specialised engine".into(),
+                    format!("{:?}", p.value()),
+                    format!("{cost:?}"),
+                ));
             }
         } else if !close(cost, opt) {
-            return Some(("optimal cost".into(), format!("{opt:?}"), format!("{cost:?}")));
+            return Some((
+                "optimal cost".into(),
+                format!("{opt:?}"),
+                format!("{cost:?}"),
+            ));
         }
     } else if cost > opt * o.weight * (1.0 + 1e-9) + 1e-9 {
-        return Some(("weighted cost bound".into(), format!("<= {:?}", opt * o.weight), format!("{cost:?}")));
+        return Some((
+            "weighted cost bound".into(),
+            format!("<= {:?}", opt * o.weight),
+            format!("{cost:?}"),
+        ));
     }
     None
 }
 
 /// The slicing checks of a tier-2 request against its unsliced reply ([CONF.GRID.SLICED]).
-fn sliced_problem(full: &GridReply, sliced: &GridOutcome, snap: bool) -> Option<(String, String, String)> {
+pub fn sliced_problem(
+    full: &GridReply,
+    sliced: &GridOutcome,
+    snap: bool,
+) -> Option<(String, String, String)> {
     let got = match sliced {
         Ok(g) => g,
         Err(e) => return Some(("sliced run".into(), "a result".into(), format!("error {e}"))),
     };
     if snap && !got.snapshot.is_empty() && got.snapshot != got.resaved {
-        let i = got.snapshot.iter().zip(&got.resaved).position(|(a, b)| a != b).unwrap_or(got.snapshot.len().min(got.resaved.len()));
-        return Some(("save → restore → save".into(), format!("equal bytes ({} bytes)", got.snapshot.len()), format!("byte {i} differs ({} bytes)", got.resaved.len())));
+        let i = got
+            .snapshot
+            .iter()
+            .zip(&got.resaved)
+            .position(|(a, b)| a != b)
+            .unwrap_or(got.snapshot.len().min(got.resaved.len()));
+        return Some((
+            "save → restore → save".into(),
+            format!("equal bytes ({} bytes)", got.snapshot.len()),
+            format!("byte {i} differs ({} bytes)", got.resaved.len()),
+        ));
     }
     let mut expected = full.clone();
     expected.snapshot = got.snapshot.clone();
@@ -142,7 +245,11 @@ fn sliced_problem(full: &GridReply, sliced: &GridOutcome, snap: bool) -> Option<
         // Modes 1 and 3 keep no expansion list across a restore ([GS.HANDLE.RECORD]).
         let tail = &full.expansions[full.expansions.len() - got.expansions.len()..];
         if tail != got.expansions.as_slice() {
-            return Some(("expansions after the restore".into(), "a suffix of the unsliced list".into(), "a different list".into()));
+            return Some((
+                "expansions after the restore".into(),
+                "a suffix of the unsliced list".into(),
+                "a different list".into(),
+            ));
         }
         expected.expansions = got.expansions.clone();
     }
@@ -150,16 +257,25 @@ fn sliced_problem(full: &GridReply, sliced: &GridOutcome, snap: bool) -> Option<
 }
 
 /// Runs the section.
-pub fn run(all: &[&dyn Implementation], config: &Config, progress: Option<&ProgressBar>) -> Section {
+pub fn run(
+    all: &[&dyn Implementation],
+    config: &Config,
+    progress: Option<&ProgressBar>,
+) -> Section {
     let base = derive_seed(config.seed, 0x6121D);
-    let mut sections = parallel(config.grid_cases, config.threads, &["grid-search"], |i, sections| {
-        let s = &mut sections[0];
-        let case = grid_case(base, i, 24 + 8 * (i % 3));
-        run_case(all, &case, s);
-        if let Some(p) = progress {
-            p.inc(1);
-        }
-    });
+    let mut sections = parallel(
+        config.grid_cases,
+        config.threads,
+        &["grid-search"],
+        |i, sections| {
+            let s = &mut sections[0];
+            let case = grid_case(base, i, 24 + 8 * (i % 3));
+            run_case(all, &case, s);
+            if let Some(p) = progress {
+                p.inc(1);
+            }
+        },
+    );
     sections.pop().expect("one section")
 }
 
@@ -171,17 +287,21 @@ fn run_case(all: &[&dyn Implementation], case: &GridCase, s: &mut Section) {
             for api in apis(&case.map, o) {
                 let req = request(case, o, api, q);
                 let variant = format!("{api:?}/{}", o.label());
-                let fail = |imp: &dyn Implementation, (what, expected, found): (String, String, String)| Failure {
-                    vector: None,
-                    case: Some(case.name.clone()),
-                    implementation: imp.name().to_string(),
-                    variant: Some(variant.clone()),
-                    query: Some(qi),
-                    what,
-                    expected,
-                    found,
-                    step: None,
-                };
+                let fail =
+                    |imp: &dyn Implementation,
+                     (what, expected, found): (String, String, String)| {
+                        Failure {
+                            vector: None,
+                            case: Some(case.name.clone()),
+                            implementation: imp.name().to_string(),
+                            variant: Some(variant.clone()),
+                            query: Some(qi),
+                            what,
+                            expected,
+                            found,
+                            step: None,
+                        }
+                    };
                 let mut reference: Option<GridOutcome> = None;
                 for &imp in all {
                     let out = match imp.run_grid(&req) {
@@ -194,7 +314,10 @@ fn run_case(all: &[&dyn Implementation], case: &GridCase, s: &mut Section) {
                     // Oracle.
                     s.record(match &out {
                         Ok(reply) => oracle_problem(&g, &req, reply, &t).map(|p| fail(imp, p)),
-                        Err(e) => Some(fail(imp, ("new/begin".into(), "success".into(), format!("error {e}")))),
+                        Err(e) => Some(fail(
+                            imp,
+                            ("new/begin".into(), "success".into(), format!("error {e}")),
+                        )),
                     });
                     // Differential.
                     match &reference {
@@ -212,10 +335,21 @@ fn run_case(all: &[&dyn Implementation], case: &GridCase, s: &mut Section) {
                             let mut b = req.clone();
                             b.options.budget = full.iterations - 1;
                             s.record(match imp.run_grid(&b) {
-                                Ok(Ok(r)) if r.status == BUDGET_EXHAUSTED
-                                    && r.iterations == full.iterations - 1
-                                    && full.expansions.starts_with(&r.expansions) => None,
-                                other => Some(fail(imp, (format!("tier-1 budget {}", full.iterations - 1), "BudgetExhausted with a prefix of the expansions".into(), format!("{other:?}").chars().take(200).collect()))),
+                                Ok(Ok(r))
+                                    if r.status == BUDGET_EXHAUSTED
+                                        && r.iterations == full.iterations - 1
+                                        && full.expansions.starts_with(&r.expansions) =>
+                                {
+                                    None
+                                }
+                                other => Some(fail(
+                                    imp,
+                                    (
+                                        format!("tier-1 budget {}", full.iterations - 1),
+                                        "BudgetExhausted with a prefix of the expansions".into(),
+                                        format!("{other:?}").chars().take(200).collect(),
+                                    ),
+                                )),
                             });
                         }
                         continue;
@@ -225,9 +359,22 @@ fn run_case(all: &[&dyn Implementation], case: &GridCase, s: &mut Section) {
                         sl.schedule = budgets.to_vec();
                         sl.snapshot_after = snap;
                         let got = imp.run_grid(&sl).unwrap_or_else(Err);
-                        s.record(sliced_problem(full, &got, snap.is_some()).map(|(what, e, f)| {
-                            fail(imp, (format!("step budgets {budgets:?}{}: {what}", snap.map(|k| format!(", snapshot after call {k}")).unwrap_or_default()), e, f))
-                        }));
+                        s.record(
+                            sliced_problem(full, &got, snap.is_some()).map(|(what, e, f)| {
+                                fail(
+                                    imp,
+                                    (
+                                        format!(
+                                            "step budgets {budgets:?}{}: {what}",
+                                            snap.map(|k| format!(", snapshot after call {k}"))
+                                                .unwrap_or_default()
+                                        ),
+                                        e,
+                                        f,
+                                    ),
+                                )
+                            }),
+                        );
                     }
                 }
             }
@@ -268,16 +415,32 @@ pub fn movingai(all: &[&dyn Implementation], config: &Config) -> Section {
         };
         s.record(match &back {
             Ok(m) if m == &map && m.write() == text => None,
-            Ok(_) => Some(fail(".map round trip".into(), "the same map and text".into(), "a different map".into())),
-            Err(e) => Some(fail(".map round trip".into(), "accepted".into(), e.to_string())),
+            Ok(_) => Some(fail(
+                ".map round trip".into(),
+                "the same map and text".into(),
+                "a different map".into(),
+            )),
+            Err(e) => Some(fail(
+                ".map round trip".into(),
+                "accepted".into(),
+                e.to_string(),
+            )),
         });
         let scen = generate_scen(&map, &name, 2, config.movingai_buckets, seed ^ 0x5CE2);
         let stext = scen.write();
         let sback = ScenFile::read(&stext);
         s.record(match &sback {
             Ok(f) if f == &scen && f.write() == stext => None,
-            Ok(_) => Some(fail(".scen round trip".into(), "the same entries and text".into(), "different entries".into())),
-            Err(e) => Some(fail(".scen round trip".into(), "accepted".into(), e.to_string())),
+            Ok(_) => Some(fail(
+                ".scen round trip".into(),
+                "the same entries and text".into(),
+                "different entries".into(),
+            )),
+            Err(e) => Some(fail(
+                ".scen round trip".into(),
+                "accepted".into(),
+                e.to_string(),
+            )),
         });
         let Ok(sfile) = sback else { continue };
         let grid = crate::grid::GridMap {
@@ -289,7 +452,11 @@ pub fn movingai(all: &[&dyn Implementation], config: &Config) -> Section {
         };
         for (qi, e) in sfile.entries.iter().enumerate() {
             for algorithm in 0..4u8 {
-                let options = GridOptionsData { algorithm, record: false, ..GridOptionsData::default() };
+                let options = GridOptionsData {
+                    algorithm,
+                    record: false,
+                    ..GridOptionsData::default()
+                };
                 let req = GridRequest {
                     map: grid.clone(),
                     options,
@@ -305,12 +472,22 @@ pub fn movingai(all: &[&dyn Implementation], config: &Config) -> Section {
                     s.record((!ok).then(|| Failure {
                         implementation: imp.name().to_string(),
                         query: Some(qi),
-                        variant: Some(format!("{name}/{}", crate::grid::ALGORITHM_NAMES[algorithm as usize])),
+                        variant: Some(format!(
+                            "{name}/{}",
+                            crate::grid::ALGORITHM_NAMES[algorithm as usize]
+                        )),
                         ..fail(
-                            format!("scenario {qi} ({},{}) -> ({},{}) optimal length", e.start_x, e.start_y, e.goal_x, e.goal_y),
+                            format!(
+                                "scenario {qi} ({},{}) -> ({},{}) optimal length",
+                                e.start_x, e.start_y, e.goal_x, e.goal_y
+                            ),
                             format!("{:?}", e.optimal_length),
                             match &got {
-                                Ok(Ok(r)) => format!("status {} cost {:?}", r.status, f64::from_bits(r.cost_bits)),
+                                Ok(Ok(r)) => format!(
+                                    "status {} cost {:?}",
+                                    r.status,
+                                    f64::from_bits(r.cost_bits)
+                                ),
                                 Ok(Err(c)) => format!("error {c}"),
                                 Err(h) => h.clone(),
                             },

@@ -272,7 +272,9 @@ fn valid(c: &Ctx<'_>, v: &StateVector, s: &mut Section) {
     if kind.is_search() {
         // [STATE.SEARCH.RESTORE] the restored search finishes exactly as the uninterrupted one.
         let mut whole = v.recipe.clone();
-        if let StateRecipe::GraphAstar { run, .. } | StateRecipe::GridSearch { run, .. } = &mut whole {
+        if let StateRecipe::GraphAstar { run, .. } | StateRecipe::GridSearch { run, .. } =
+            &mut whole
+        {
             *run = true;
         }
         let u = call_as(
@@ -317,7 +319,9 @@ fn same_finish(
     restored: &Option<crate::state::SearchSummary>,
 ) -> bool {
     match (whole, restored) {
-        (Some(w), Some(r)) if kind == StateKind::GridSearch && r.expansions.len() < w.expansions.len() => {
+        (Some(w), Some(r))
+            if kind == StateKind::GridSearch && r.expansions.len() < w.expansions.len() =>
+        {
             let mut w2 = w.clone();
             w2.expansions = w.expansions[w.expansions.len() - r.expansions.len()..].to_vec();
             &w2 == r

@@ -24,7 +24,10 @@ pub fn map_kind(i: u64) -> MapKind {
         0 => MapKind::Random { density: 0.25 },
         1 => MapKind::Rooms { room_size: 5 },
         2 => MapKind::Maze { corridor_width: 2 },
-        _ => MapKind::Scattered { count: 12, max_side: 4 },
+        _ => MapKind::Scattered {
+            count: 12,
+            max_side: 4,
+        },
     }
 }
 
@@ -32,7 +35,13 @@ pub fn map_kind(i: u64) -> MapKind {
 pub fn cells_of(m: &MovingAiMap) -> Vec<u8> {
     (0..m.height())
         .flat_map(|y| (0..m.width()).map(move |x| (x, y)))
-        .map(|(x, y)| if m.passable(x as i64, y as i64) { 0 } else { 255 })
+        .map(|(x, y)| {
+            if m.passable(x as i64, y as i64) {
+                0
+            } else {
+                255
+            }
+        })
         .collect()
 }
 
@@ -42,17 +51,32 @@ pub fn option_sets() -> Vec<GridOptionsData> {
     let mut out = Vec::new();
     for algorithm in 0..6u8 {
         for (connectivity, diagonal) in [(8, 2), (8, 1), (8, 0), (4, 2)] {
-            out.push(GridOptionsData { algorithm, connectivity, diagonal, ..base.clone() });
+            out.push(GridOptionsData {
+                algorithm,
+                connectivity,
+                diagonal,
+                ..base.clone()
+            });
         }
-        out.push(GridOptionsData { algorithm, agent_size: 2, ..base.clone() });
         out.push(GridOptionsData {
             algorithm,
-            blocked: Some(CellBlockRule { modulus: 7, residue: 3 }),
+            agent_size: 2,
             ..base.clone()
         });
         out.push(GridOptionsData {
             algorithm,
-            cell_cost: Some(CellCostRule::ExtraWhere { modulus: 5, extra: 0.75 }),
+            blocked: Some(CellBlockRule {
+                modulus: 7,
+                residue: 3,
+            }),
+            ..base.clone()
+        });
+        out.push(GridOptionsData {
+            algorithm,
+            cell_cost: Some(CellCostRule::ExtraWhere {
+                modulus: 5,
+                extra: 0.75,
+            }),
             ..base.clone()
         });
         out.push(GridOptionsData {
@@ -61,8 +85,21 @@ pub fn option_sets() -> Vec<GridOptionsData> {
             diagonal: 1,
             ..base.clone()
         });
-        out.push(GridOptionsData { algorithm, weight: 1.5, ..base.clone() });
-        out.push(GridOptionsData { algorithm, record: false, agent_size: 2, blocked: Some(CellBlockRule { modulus: 13, residue: 0 }), ..base.clone() });
+        out.push(GridOptionsData {
+            algorithm,
+            weight: 1.5,
+            ..base.clone()
+        });
+        out.push(GridOptionsData {
+            algorithm,
+            record: false,
+            agent_size: 2,
+            blocked: Some(CellBlockRule {
+                modulus: 13,
+                residue: 0,
+            }),
+            ..base.clone()
+        });
     }
     out
 }
@@ -71,7 +108,10 @@ pub fn option_sets() -> Vec<GridOptionsData> {
 pub fn grid_case(base: u64, i: usize, side: usize) -> GridCase {
     let seed = derive_seed(base, i as u64);
     let mut rng = SplitMix64::new(seed);
-    let (w, h) = (side - (rng.below(5) as usize), side - (rng.below(5) as usize));
+    let (w, h) = (
+        side - (rng.below(5) as usize),
+        side - (rng.below(5) as usize),
+    );
     let m = generate_map(map_kind(i as u64), w, h, seed);
     let mut cells = cells_of(&m);
     let mut multipliers = Vec::new();
@@ -84,12 +124,26 @@ pub fn grid_case(base: u64, i: usize, side: usize) -> GridCase {
         }
     }
     let space = (i % 3 == 0).then_some([-12.5, 3.0, 0.75]);
-    let map = GridMap { width: w as u32, height: h as u32, cells, multipliers, space };
+    let map = GridMap {
+        width: w as u32,
+        height: h as u32,
+        cells,
+        multipliers,
+        space,
+    };
     let all = option_sets();
-    let options: Vec<GridOptionsData> = (0..6).map(|k| all[(i * 7 + k * 11) % all.len()].clone()).collect();
-    let open: Vec<u32> = (0..map.cells.len() as u32).filter(|&c| map.cells[c as usize] != 255).collect();
+    let options: Vec<GridOptionsData> = (0..6)
+        .map(|k| all[(i * 7 + k * 11) % all.len()].clone())
+        .collect();
+    let open: Vec<u32> = (0..map.cells.len() as u32)
+        .filter(|&c| map.cells[c as usize] != 255)
+        .collect();
     let pick = |rng: &mut SplitMix64| -> (u32, u32) {
-        let c = if open.is_empty() { 0 } else { open[rng.below(open.len() as u64) as usize] };
+        let c = if open.is_empty() {
+            0
+        } else {
+            open[rng.below(open.len() as u64) as usize]
+        };
         (c % map.width, c / map.width)
     };
     let mut queries = Vec::new();
@@ -99,7 +153,12 @@ pub fn grid_case(base: u64, i: usize, side: usize) -> GridCase {
         queries.push((s, g));
     }
     queries.push((queries[0].0, queries[0].0));
-    GridCase { name: format!("grid#{seed}"), map, options, queries }
+    GridCase {
+        name: format!("grid#{seed}"),
+        map,
+        options,
+        queries,
+    }
 }
 
 /// Whether jump point search applies to the options ([GS.JUMP.APPLIES]) on `map`.
@@ -130,7 +189,12 @@ pub fn apis(map: &GridMap, o: &GridOptionsData) -> Vec<GridApi> {
 }
 
 /// A request with no slicing.
-pub fn request(case: &GridCase, o: &GridOptionsData, api: GridApi, q: ((u32, u32), (u32, u32))) -> GridRequest {
+pub fn request(
+    case: &GridCase,
+    o: &GridOptionsData,
+    api: GridApi,
+    q: ((u32, u32), (u32, u32)),
+) -> GridRequest {
     GridRequest {
         map: case.map.clone(),
         options: o.clone(),

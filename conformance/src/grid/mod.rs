@@ -147,7 +147,14 @@ impl Default for GridOptionsData {
 }
 
 /// Algorithm names, by [GS.OPT.ALGORITHM] value.
-pub const ALGORITHM_NAMES: [&str; 6] = ["astar", "dijkstra", "jps", "jps_plus", "theta", "lazy_theta"];
+pub const ALGORITHM_NAMES: [&str; 6] = [
+    "astar",
+    "dijkstra",
+    "jps",
+    "jps_plus",
+    "theta",
+    "lazy_theta",
+];
 /// Diagonal rule names, by value.
 pub const RULE_NAMES: [&str; 3] = ["always", "at_most_one_blocked", "none_blocked"];
 
@@ -260,7 +267,10 @@ pub const NOT_FOUND: u8 = 3;
 pub const BUDGET_EXHAUSTED: u8 = 4;
 
 /// The first difference between two outcomes, as `(what, expected, found)`.
-pub fn first_difference(expected: &GridOutcome, found: &GridOutcome) -> Option<(String, String, String)> {
+pub fn first_difference(
+    expected: &GridOutcome,
+    found: &GridOutcome,
+) -> Option<(String, String, String)> {
     let (e, f) = match (expected, found) {
         (Ok(e), Ok(f)) => (e, f),
         (Err(a), Err(b)) if a == b => return None,
@@ -290,12 +300,20 @@ pub fn first_difference(expected: &GridOutcome, found: &GridOutcome) -> Option<(
         ));
     }
     let list = |what: &str, a: &[u32], b: &[u32]| -> Option<(String, String, String)> {
-        let i = a.iter().zip(b).position(|(x, y)| x != y).or_else(|| (a.len() != b.len()).then(|| a.len().min(b.len())))?;
-        let at = |v: &[u32]| v.get(i).map(|c| format!("cell {c}")).unwrap_or_else(|| "end of list".into());
+        let i = a
+            .iter()
+            .zip(b)
+            .position(|(x, y)| x != y)
+            .or_else(|| (a.len() != b.len()).then(|| a.len().min(b.len())))?;
+        let at = |v: &[u32]| {
+            v.get(i)
+                .map(|c| format!("cell {c}"))
+                .unwrap_or_else(|| "end of list".into())
+        };
         Some((format!("{what} entry {i}"), at(a), at(b)))
     };
-    if let Some(d) = list("expansion", &e.expansions, &f.expansions)
-        .or_else(|| list("path", &e.path, &f.path))
+    if let Some(d) =
+        list("expansion", &e.expansions, &f.expansions).or_else(|| list("path", &e.path, &f.path))
     {
         return Some(d);
     }
@@ -305,11 +323,23 @@ pub fn first_difference(expected: &GridOutcome, found: &GridOutcome) -> Option<(
         return Some(d);
     }
     if e.points != f.points {
-        return Some(("world points".into(), format!("{:?}", e.points), format!("{:?}", f.points)));
+        return Some((
+            "world points".into(),
+            format!("{:?}", e.points),
+            format!("{:?}", f.points),
+        ));
     }
     let bytes = |what: &str, a: &[u8], b: &[u8]| -> Option<(String, String, String)> {
-        let i = a.iter().zip(b).position(|(x, y)| x != y).or_else(|| (a.len() != b.len()).then(|| a.len().min(b.len())))?;
-        let at = |v: &[u8]| v.get(i).map(|c| format!("{c:#04x}")).unwrap_or_else(|| format!("end ({} bytes)", v.len()));
+        let i = a
+            .iter()
+            .zip(b)
+            .position(|(x, y)| x != y)
+            .or_else(|| (a.len() != b.len()).then(|| a.len().min(b.len())))?;
+        let at = |v: &[u8]| {
+            v.get(i)
+                .map(|c| format!("{c:#04x}"))
+                .unwrap_or_else(|| format!("end ({} bytes)", v.len()))
+        };
         Some((format!("{what} byte {i}"), at(a), at(b)))
     };
     bytes("state", &e.state, &f.state)

@@ -3,7 +3,9 @@
 //! algorithm × rule through tier 1 plus the handle's state bytes) and `vectors/grids/matrix.json`.
 
 use super::cases::cells_of;
-use super::{first_difference, GridApi, GridMap, GridOptionsData, GridOutcome, GridReply, GridRequest};
+use super::{
+    first_difference, GridApi, GridMap, GridOptionsData, GridOutcome, GridReply, GridRequest,
+};
 use crate::implementation::Implementation;
 use crate::json_text::to_text;
 use crate::movingai::{generate_map, MapKind};
@@ -103,7 +105,10 @@ impl GridVector {
     pub fn parse(text: &str) -> Result<GridVector, String> {
         let v: GridVector = serde_json::from_str(text).map_err(|e| e.to_string())?;
         if v.schema != GRID_VECTOR_SCHEMA {
-            return Err(format!("schema {:?}, expected {GRID_VECTOR_SCHEMA:?}", v.schema));
+            return Err(format!(
+                "schema {:?}, expected {GRID_VECTOR_SCHEMA:?}",
+                v.schema
+            ));
         }
         if v.version != 1 {
             return Err(format!("unsupported version {}", v.version));
@@ -213,10 +218,20 @@ fn expected_of(o: &GridOutcome) -> Expected {
 pub fn columns() -> Vec<(String, GridOptionsData)> {
     let mut out = Vec::new();
     for algorithm in 0..6u8 {
-        for (connectivity, diagonal, name) in [(8, 2, "8/none_blocked"), (8, 1, "8/at_most_one_blocked"), (8, 0, "8/always"), (4, 2, "4")] {
+        for (connectivity, diagonal, name) in [
+            (8, 2, "8/none_blocked"),
+            (8, 1, "8/at_most_one_blocked"),
+            (8, 0, "8/always"),
+            (4, 2, "4"),
+        ] {
             out.push((
                 format!("{}/{name}", super::ALGORITHM_NAMES[algorithm as usize]),
-                GridOptionsData { algorithm, connectivity, diagonal, ..GridOptionsData::default() },
+                GridOptionsData {
+                    algorithm,
+                    connectivity,
+                    diagonal,
+                    ..GridOptionsData::default()
+                },
             ));
         }
     }
@@ -228,8 +243,17 @@ fn recipes() -> Vec<(String, String, MapKind, u32, u32, u64, bool)> {
     let kinds = [
         (MapKind::Random { density: 0.25 }, "random obstacles (25 %)"),
         (MapKind::Rooms { room_size: 4 }, "rooms of 4 with doors"),
-        (MapKind::Maze { corridor_width: 2 }, "a maze with corridors of 2"),
-        (MapKind::Scattered { count: 8, max_side: 3 }, "open with 8 scattered obstacles"),
+        (
+            MapKind::Maze { corridor_width: 2 },
+            "a maze with corridors of 2",
+        ),
+        (
+            MapKind::Scattered {
+                count: 8,
+                max_side: 3,
+            },
+            "open with 8 scattered obstacles",
+        ),
     ];
     let mut out = Vec::new();
     for (i, (kind, what)) in kinds.iter().enumerate() {
@@ -269,7 +293,9 @@ pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
                 }
             }
         }
-        let open: Vec<u32> = (0..cells.len() as u32).filter(|&c| cells[c as usize] != 255).collect();
+        let open: Vec<u32> = (0..cells.len() as u32)
+            .filter(|&c| cells[c as usize] != 255)
+            .collect();
         let at = |k: usize| open[(k * 7919) % open.len()];
         let queries: Vec<[u32; 4]> = (0..3)
             .map(|q| {
@@ -286,18 +312,32 @@ pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
                 width: w,
                 height: h,
                 cells: hex::encode(&cells),
-                multipliers: if areas { vec![(1, 0.5), (2, 2.0), (3, 3.25)] } else { vec![] },
+                multipliers: if areas {
+                    vec![(1, 0.5), (2, 2.0), (3, 3.25)]
+                } else {
+                    vec![]
+                },
                 space: Some([-3.5, 10.0, 0.5]),
             },
             queries,
             runs: vec![],
         };
-        let mut row = MatrixRow { scenario: id.clone(), cells: BTreeMap::new() };
+        let mut row = MatrixRow {
+            scenario: id.clone(),
+            cells: BTreeMap::new(),
+        };
         for (column, options) in columns() {
             let mut bytes = Vec::new();
             for q in 0..v.queries.len() {
-                let mut run = Run { query: q, api: GridApi::Tier1, options: options.clone(), expected: expected_of(&Err(String::new())) };
-                let out = imp.run_grid(&v.request(&run)).unwrap_or_else(|e| Err(format!("harness: {e}")));
+                let mut run = Run {
+                    query: q,
+                    api: GridApi::Tier1,
+                    options: options.clone(),
+                    expected: expected_of(&Err(String::new())),
+                };
+                let out = imp
+                    .run_grid(&v.request(&run))
+                    .unwrap_or_else(|e| Err(format!("harness: {e}")));
                 bytes.extend(encode(&out));
                 run.expected = expected_of(&out);
                 v.runs.push(run);
@@ -306,9 +346,19 @@ pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
         }
         for algorithm in 0..4u8 {
             for q in 0..v.queries.len() {
-                let options = GridOptionsData { algorithm, ..GridOptionsData::default() };
-                let mut run = Run { query: q, api: GridApi::Handle, options, expected: expected_of(&Err(String::new())) };
-                let out = imp.run_grid(&v.request(&run)).unwrap_or_else(|e| Err(format!("harness: {e}")));
+                let options = GridOptionsData {
+                    algorithm,
+                    ..GridOptionsData::default()
+                };
+                let mut run = Run {
+                    query: q,
+                    api: GridApi::Handle,
+                    options,
+                    expected: expected_of(&Err(String::new())),
+                };
+                let out = imp
+                    .run_grid(&v.request(&run))
+                    .unwrap_or_else(|e| Err(format!("harness: {e}")));
                 run.expected = expected_of(&out);
                 v.runs.push(run);
             }
@@ -332,7 +382,8 @@ pub fn read_dir(dir: &Path) -> Result<Vec<GridVector>, String> {
     let mut out = Vec::new();
     for rel in crate::vectors::list_files(dir).map_err(|e| e.to_string())? {
         if rel.starts_with("grids/GRID-") && rel.ends_with(".json") {
-            let text = std::fs::read_to_string(dir.join(&rel)).map_err(|e| format!("{rel}: {e}"))?;
+            let text =
+                std::fs::read_to_string(dir.join(&rel)).map_err(|e| format!("{rel}: {e}"))?;
             let v = GridVector::parse(&text).map_err(|e| format!("{rel}: {e}"))?;
             if format!("grids/{}.json", v.id) != rel {
                 return Err(format!("{rel}: holds id {}", v.id));
@@ -356,17 +407,35 @@ pub fn certify(dir: &Path, all: &[&dyn Implementation], s: &mut Section) {
     };
     let vectors = match read_dir(dir) {
         Ok(v) => v,
-        Err(e) => return s.fail(fail("-", "-", "grid vector file".into(), "a valid vector".into(), e)),
+        Err(e) => {
+            return s.fail(fail(
+                "-",
+                "-",
+                "grid vector file".into(),
+                "a valid vector".into(),
+                e,
+            ))
+        }
     };
-    let matrix: Option<Matrix> = std::fs::read_to_string(dir.join(GRID_MATRIX_PATH)).ok().and_then(|t| serde_json::from_str(&t).ok());
+    let matrix: Option<Matrix> = std::fs::read_to_string(dir.join(GRID_MATRIX_PATH))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok());
     if matrix.is_none() {
-        s.fail(fail(GRID_MATRIX_PATH, "-", "matrix".into(), "a valid matrix file".into(), "missing or invalid".into()));
+        s.fail(fail(
+            GRID_MATRIX_PATH,
+            "-",
+            "matrix".into(),
+            "a valid matrix file".into(),
+            "missing or invalid".into(),
+        ));
     }
     for v in &vectors {
         for imp in all {
             let mut column_bytes: BTreeMap<String, Vec<u8>> = BTreeMap::new();
             for r in &v.runs {
-                let out = imp.run_grid(&v.request(r)).unwrap_or_else(|e| Err(format!("harness: {e}")));
+                let out = imp
+                    .run_grid(&v.request(r))
+                    .unwrap_or_else(|e| Err(format!("harness: {e}")));
                 let got = expected_of(&out);
                 let variant = format!("{:?}/{}", r.api, r.options.label());
                 let problem = if got == r.expected {
@@ -393,11 +462,13 @@ pub fn certify(dir: &Path, all: &[&dyn Implementation], s: &mut Section) {
                             }),
                         }
                     };
-                    Some(first_difference(&as_outcome(&r.expected), &as_outcome(&got)).unwrap_or((
-                        "reply hash (world points or state bytes)".into(),
-                        r.expected.reply_sha256.clone(),
-                        got.reply_sha256.clone(),
-                    )))
+                    Some(
+                        first_difference(&as_outcome(&r.expected), &as_outcome(&got)).unwrap_or((
+                            "reply hash (world points or state bytes)".into(),
+                            r.expected.reply_sha256.clone(),
+                            got.reply_sha256.clone(),
+                        )),
+                    )
                 };
                 s.record(problem.map(|(what, e, f)| Failure {
                     variant: Some(variant),
@@ -410,13 +481,21 @@ pub fn certify(dir: &Path, all: &[&dyn Implementation], s: &mut Section) {
                     }
                 }
             }
-            let row = matrix.as_ref().and_then(|m| m.rows.iter().find(|r| r.scenario == v.id));
+            let row = matrix
+                .as_ref()
+                .and_then(|m| m.rows.iter().find(|r| r.scenario == v.id));
             for (c, bytes) in column_bytes {
                 let want = row.and_then(|r| r.cells.get(&c).cloned().flatten());
                 let got = Some(sha256_hex(&bytes));
                 s.record((want != got).then(|| Failure {
                     variant: Some(c.clone()),
-                    ..fail(&v.id, imp.name(), "grid matrix cell".into(), format!("{want:?}"), format!("{got:?}"))
+                    ..fail(
+                        &v.id,
+                        imp.name(),
+                        "grid matrix cell".into(),
+                        format!("{want:?}"),
+                        format!("{got:?}"),
+                    )
                 }));
             }
         }

@@ -194,9 +194,14 @@ fn failure_family(section: &str, label: &str, what: &str) -> &'static str {
         .any(|p| label.starts_with(p))
         || what.contains("state_run:grids");
     let _ = section;
-    let grid_search = ["STATE-ASTAR-", "STATE-JUMP-", "STATE-THETA-", "STATE-GRIDSEARCH-"]
-        .iter()
-        .any(|p| label.starts_with(p))
+    let grid_search = [
+        "STATE-ASTAR-",
+        "STATE-JUMP-",
+        "STATE-THETA-",
+        "STATE-GRIDSEARCH-",
+    ]
+    .iter()
+    .any(|p| label.starts_with(p))
         || what.contains("state_run:grid-search");
     if grid_search {
         "grid-search"

@@ -272,9 +272,11 @@ pub fn mutations(id: &str, kind: StateKind, golden: &[u8]) -> Vec<Mutation> {
     m("eight trailing bytes".into(), vec![(len, 0, vec![0xFF; 8])]);
     // 4. Field values.
     let n = match kind {
-        StateKind::Graph | StateKind::GraphAStar | StateKind::AStar | StateKind::JumpSearch | StateKind::ThetaSearch => {
-            super::layout::node_count(golden)
-        }
+        StateKind::Graph
+        | StateKind::GraphAStar
+        | StateKind::AStar
+        | StateKind::JumpSearch
+        | StateKind::ThetaSearch => super::layout::node_count(golden),
         StateKind::GridSearch => read_i32(golden, 9).saturating_mul(read_i32(golden, 13)),
         _ => 0,
     };
@@ -415,6 +417,17 @@ pub fn mutations(id: &str, kind: StateKind, golden: &[u8]) -> Vec<Mutation> {
     if let Some(h) = &l.handle {
         handle_mutations(h, n, golden, &mut m);
     }
+    if kind == StateKind::GridSearch && golden[8] == 2 {
+        // Mode 2 header cells that disagree with the embedded state: start and goal both.
+        let (sx, gx) = (read_i32(golden, 17), read_i32(golden, 25));
+        let w = read_i32(golden, 9);
+        let (sx2, gx2) = ((sx + 1) % w, (gx + 1) % w);
+        m(
+            format!("start_x = {sx2} and goal_x = {gx2} (both differ from the embedded state)"),
+            vec![set_i32(17, sx2), set_i32(25, gx2)],
+        );
+        m(format!("goal_x = {gx2}"), vec![set_i32(25, gx2)]);
+    }
     if kind == StateKind::GridSearch {
         for v in [0u8, 1, 2, 3, 4, 255] {
             if v != golden[8] {
@@ -438,9 +451,15 @@ fn handle_mutations(
             m(format!("status = {v}"), vec![set(h.status_at, &[v])]);
         }
     }
-    m("zero_estimate flipped".into(), vec![set(h.status_at + 1, &[golden[h.status_at + 1] ^ 1])]);
+    m(
+        "zero_estimate flipped".into(),
+        vec![set(h.status_at + 1, &[golden[h.status_at + 1] ^ 1])],
+    );
     if h.mode == 3 {
-        m("finder flipped".into(), vec![set(h.status_at - 1, &[golden[h.status_at - 1] ^ 1])]);
+        m(
+            "finder flipped".into(),
+            vec![set(h.status_at - 1, &[golden[h.status_at - 1] ^ 1])],
+        );
     }
     let flags_at = |c: &super::layout::HandleCell| c.at + if h.mode == 3 { 16 } else { 12 };
     let pick: Vec<usize> = {
@@ -455,48 +474,111 @@ fn handle_mutations(
     for &i in &pick {
         let c = &h.cells[i];
         let f = flags_at(c);
-        m(format!("visited[{i}] closed flag flipped"), vec![set(f, &[c.flags ^ 1])]);
-        m(format!("visited[{i}] direction + 1"), vec![set(f, &[(c.flags & 1) | (((c.flags >> 1) + 1) & 7) << 1])]);
-        m(format!("visited[{i}] flags bit 4 set"), vec![set(f, &[c.flags | 0x10])]);
-        m(format!("visited[{i}].a + 1"), vec![set_i32(c.at + 4, c.a + 1)]);
-        m(format!("visited[{i}].b + 1"), vec![set_i32(c.at + 8, c.b + 1)]);
+        m(
+            format!("visited[{i}] closed flag flipped"),
+            vec![set(f, &[c.flags ^ 1])],
+        );
+        m(
+            format!("visited[{i}] direction + 1"),
+            vec![set(f, &[(c.flags & 1) | (((c.flags >> 1) + 1) & 7) << 1])],
+        );
+        m(
+            format!("visited[{i}] flags bit 4 set"),
+            vec![set(f, &[c.flags | 0x10])],
+        );
+        m(
+            format!("visited[{i}].a + 1"),
+            vec![set_i32(c.at + 4, c.a + 1)],
+        );
+        m(
+            format!("visited[{i}].b + 1"),
+            vec![set_i32(c.at + 8, c.b + 1)],
+        );
         m(format!("visited[{i}].a = -1"), vec![set_i32(c.at + 4, -1)]);
         if h.mode == 3 {
             let other = h.cells[(i + 1) % h.cells.len()].cell;
-            m(format!("visited[{i}].parent = cell {other}"), vec![set_i32(c.at + 12, other)]);
-            m(format!("visited[{i}].parent = -1"), vec![set_i32(c.at + 12, -1)]);
+            m(
+                format!("visited[{i}].parent = cell {other}"),
+                vec![set_i32(c.at + 12, other)],
+            );
+            m(
+                format!("visited[{i}].parent = -1"),
+                vec![set_i32(c.at + 12, -1)],
+            );
         }
         if i + 1 < h.cells.len() {
             let next = h.cells[i + 1].cell;
-            m(format!("visited[{i}].cell = visited[{}].cell (not increasing)", i + 1), vec![set_i32(c.at, next)]);
+            m(
+                format!(
+                    "visited[{i}].cell = visited[{}].cell (not increasing)",
+                    i + 1
+                ),
+                vec![set_i32(c.at, next)],
+            );
         }
         if c.cell + 1 < n && !h.cells.iter().any(|o| o.cell == c.cell + 1) {
-            m(format!("visited[{i}].cell moved to {}", c.cell + 1), vec![set_i32(c.at, c.cell + 1)]);
+            m(
+                format!("visited[{i}].cell moved to {}", c.cell + 1),
+                vec![set_i32(c.at, c.cell + 1)],
+            );
         }
     }
     m("path_a = 0".into(), vec![set_i32(h.path_a_at, 0)]);
     m("path_b = 5".into(), vec![set_i32(h.path_a_at + 4, 5)]);
-    m("iterations + 1".into(), vec![set_i32(h.iterations_at, read_i32(golden, h.iterations_at).wrapping_add(1))]);
+    m(
+        "iterations + 1".into(),
+        vec![set_i32(
+            h.iterations_at,
+            read_i32(golden, h.iterations_at).wrapping_add(1),
+        )],
+    );
     if h.mode == 3 {
-        m("level = NaN (0x7ff8...)".into(), vec![set(h.level_at, &0x7FF8_0000_0000_0000u64.to_le_bytes())]);
-        m("level = NaN (0x7ff0...01)".into(), vec![set(h.level_at, &0x7FF0_0000_0000_0001u64.to_le_bytes())]);
-        m("level = +inf".into(), vec![set_f64(h.level_at, f64::INFINITY)]);
+        m(
+            "level = NaN (0x7ff8...)".into(),
+            vec![set(h.level_at, &0x7FF8_0000_0000_0000u64.to_le_bytes())],
+        );
+        m(
+            "level = NaN (0x7ff0...01)".into(),
+            vec![set(h.level_at, &0x7FF0_0000_0000_0001u64.to_le_bytes())],
+        );
+        m(
+            "level = +inf".into(),
+            vec![set_f64(h.level_at, f64::INFINITY)],
+        );
         m("level = 1.5".into(), vec![set_f64(h.level_at, 1.5)]);
         if h.heap.len() >= 2 {
             let (a, b) = (&h.heap[0], &h.heap[1]);
-            m("heap slots 0 and 1 swapped".into(), vec![set(a.0, &golden[b.0..b.0 + 16]), set(b.0, &golden[a.0..a.0 + 16])]);
+            m(
+                "heap slots 0 and 1 swapped".into(),
+                vec![
+                    set(a.0, &golden[b.0..b.0 + 16]),
+                    set(b.0, &golden[a.0..a.0 + 16]),
+                ],
+            );
         }
         if let Some(last) = h.heap.last() {
             m("last heap F = -1".into(), vec![set_f64(last.0, -1.0)]);
-            m("last heap F = +inf".into(), vec![set_f64(last.0, f64::INFINITY)]);
-            m(format!("last heap cell = {n}"), vec![set_i32(last.0 + 8, n)]);
+            m(
+                "last heap F = +inf".into(),
+                vec![set_f64(last.0, f64::INFINITY)],
+            );
+            m(
+                format!("last heap cell = {n}"),
+                vec![set_i32(last.0 + 8, n)],
+            );
             let unvisited = (0..n).find(|v| !h.cells.iter().any(|c| c.cell == *v));
             if let Some(v) = unvisited {
-                m(format!("last heap cell = unvisited {v}"), vec![set_i32(last.0 + 8, v)]);
+                m(
+                    format!("last heap cell = unvisited {v}"),
+                    vec![set_i32(last.0 + 8, v)],
+                );
             }
             m(
                 "last heap slot removed (count lowered)".into(),
-                vec![(last.0, 16, vec![]), set_i32(h.heap_count_at, h.heap.len() as i32 - 1)],
+                vec![
+                    (last.0, 16, vec![]),
+                    set_i32(h.heap_count_at, h.heap.len() as i32 - 1),
+                ],
             );
         }
         if let Some(&(at, _)) = h.stack.first() {

@@ -387,14 +387,14 @@ fn walk_search(w: &mut Walk<'_>) -> Option<SearchLayout> {
         s.visited_count_at = Some(w.at);
         let count = w.i32(
             Role::Count {
-        elem: 17,
-        bound: Some(i64::from(s.n)),
+                elem: 17,
+                bound: Some(i64::from(s.n)),
             },
             "visited_count",
         );
         for i in 0..count {
             if w.short {
-        return None;
+                return None;
             }
             let at = w.at;
             let node = w.i32(Role::Index, format!("visited[{i}].node"));
@@ -402,24 +402,24 @@ fn walk_search(w: &mut Walk<'_>) -> Option<SearchLayout> {
             let g = w.f64(Role::Plain, format!("visited[{i}].g"));
             let parent = w.i32(Role::Parent, format!("visited[{i}].parent"));
             s.visited.push(VisitedEntry {
-        at,
-        node,
-        closed,
-        g,
-        parent,
+                at,
+                node,
+                closed,
+                g,
+                parent,
             });
         }
         s.heap_count_at = w.at;
         let hc = w.i32(
             Role::Count {
-        elem: 20,
-        bound: Some(i64::from(count)),
+                elem: 20,
+                bound: Some(i64::from(count)),
             },
             "heap_count",
         );
         for i in 0..hc {
             if w.short {
-        return None;
+                return None;
             }
             let at = w.at;
             let node = w.i32(Role::Index, format!("heap[{i}].node"));
@@ -430,14 +430,14 @@ fn walk_search(w: &mut Walk<'_>) -> Option<SearchLayout> {
         s.recorded_count_at = w.at;
         let rc = w.i32(
             Role::Count {
-        elem: 4,
-        bound: Some(i64::from(s.expanded)),
+                elem: 4,
+                bound: Some(i64::from(s.expanded)),
             },
             "recorded_count",
         );
         for i in 0..rc {
             if w.short {
-        return None;
+                return None;
             }
             let at = w.at;
             let node = w.i32(Role::Index, format!("recorded[{i}]"));
@@ -459,7 +459,13 @@ fn walk_handle(w: &mut Walk<'_>) -> Option<()> {
             for name in ["start_x", "start_y", "goal_x", "goal_y"] {
                 w.i32(Role::Plain, name);
             }
-            w.i32(Role::Count { elem: 1, bound: None }, "length");
+            w.i32(
+                Role::Count {
+                    elem: 1,
+                    bound: None,
+                },
+                "length",
+            );
             w.field(Ty::U32, Role::Plain, "embedded.magic");
             w.field(Ty::U16, Role::Plain, "embedded.version");
             w.field(Ty::U16, Role::Plain, "embedded.kind");
@@ -467,7 +473,10 @@ fn walk_handle(w: &mut Walk<'_>) -> Option<()> {
             w.out.search = Some(s);
         }
         1 | 3 => {
-            let mut h = HandleLayout { mode, ..Default::default() };
+            let mut h = HandleLayout {
+                mode,
+                ..Default::default()
+            };
             if mode == 3 {
                 h.finder = w.u8(Ty::U8, Role::Plain, "finder");
             }
@@ -483,7 +492,13 @@ fn walk_handle(w: &mut Walk<'_>) -> Option<()> {
             w.i32(Role::Plain, "path_a");
             w.i32(Role::Plain, "path_b");
             let per = if mode == 3 { 17 } else { 13 };
-            let count = w.i32(Role::Count { elem: per, bound: Some(n) }, "visited_count");
+            let count = w.i32(
+                Role::Count {
+                    elem: per,
+                    bound: Some(n),
+                },
+                "visited_count",
+            );
             for i in 0..count {
                 if w.short {
                     return None;
@@ -492,15 +507,32 @@ fn walk_handle(w: &mut Walk<'_>) -> Option<()> {
                 let cell = w.i32(Role::Index, format!("visited[{i}].cell"));
                 let a = w.i32(Role::Plain, format!("visited[{i}].a"));
                 let b = w.i32(Role::Plain, format!("visited[{i}].b"));
-                let parent = if mode == 3 { w.i32(Role::Parent, format!("visited[{i}].parent")) } else { -1 };
+                let parent = if mode == 3 {
+                    w.i32(Role::Parent, format!("visited[{i}].parent"))
+                } else {
+                    -1
+                };
                 let flags = w.u8(Ty::U8, Role::Plain, format!("visited[{i}].flags"));
-                h.cells.push(HandleCell { at, cell, a, b, parent, flags });
+                h.cells.push(HandleCell {
+                    at,
+                    cell,
+                    a,
+                    b,
+                    parent,
+                    flags,
+                });
             }
             if mode == 3 {
                 h.level_at = w.at;
                 w.f64(Role::Plain, "level");
                 h.heap_count_at = w.at;
-                let hc = w.i32(Role::Count { elem: 16, bound: None }, "heap_count");
+                let hc = w.i32(
+                    Role::Count {
+                        elem: 16,
+                        bound: None,
+                    },
+                    "heap_count",
+                );
                 for i in 0..hc {
                     if w.short {
                         return None;
@@ -513,7 +545,13 @@ fn walk_handle(w: &mut Walk<'_>) -> Option<()> {
                     h.heap.push((at, f, cell));
                 }
                 h.stack_count_at = w.at;
-                let sc = w.i32(Role::Count { elem: 4, bound: None }, "stack_count");
+                let sc = w.i32(
+                    Role::Count {
+                        elem: 4,
+                        bound: None,
+                    },
+                    "stack_count",
+                );
                 for i in 0..sc {
                     if w.short {
                         return None;
@@ -559,7 +597,12 @@ pub fn not_started_bytes(recipe: &super::StateRecipe) -> Vec<u8> {
         StateRecipe::GraphAstar { graph, .. } => {
             not_started_search((graph.node_count + u64::from(graph.added_nodes)) as i32)
         }
-        StateRecipe::GridSearch { width, height, options, .. } => {
+        StateRecipe::GridSearch {
+            width,
+            height,
+            options,
+            ..
+        } => {
             let kind = recipe.kind();
             let mut b = Vec::new();
             b.extend_from_slice(&0x5347_504Fu32.to_le_bytes());
@@ -573,7 +616,11 @@ pub fn not_started_bytes(recipe: &super::StateRecipe) -> Vec<u8> {
             }
             b.extend_from_slice(&((width * height) as i32).to_le_bytes());
             b.push(0);
-            let weight = if kind == StateKind::JumpSearch { 1.0 } else { options.weight };
+            let weight = if kind == StateKind::JumpSearch {
+                1.0
+            } else {
+                options.weight
+            };
             b.extend_from_slice(&weight.to_bits().to_le_bytes());
             for v in [-1i32, -1, 0, 0] {
                 b.extend_from_slice(&v.to_le_bytes());

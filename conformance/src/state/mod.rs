@@ -227,7 +227,8 @@ impl StateRecipe {
     pub fn with_schedule(&self, new_steps: Vec<u64>, new_run: bool) -> StateRecipe {
         let mut out = self.clone();
         match &mut out {
-            StateRecipe::GraphAstar { steps, run, .. } | StateRecipe::GridSearch { steps, run, .. } => {
+            StateRecipe::GraphAstar { steps, run, .. }
+            | StateRecipe::GridSearch { steps, run, .. } => {
                 *steps = new_steps;
                 *run = new_run;
             }
@@ -316,21 +317,28 @@ impl StateRecipe {
                 steps: vec![],
                 run: false,
             }),
-            StateRecipe::GridSearch { width, height, space, area_multipliers, edits, search, options, .. } => {
-                Some(StateRecipe::GridSearch {
-                    width,
-                    height,
-                    space,
-                    area_multipliers,
-                    edits,
-                    search,
-                    options,
-                    start: None,
-                    goal: None,
-                    steps: vec![],
-                    run: false,
-                })
-            }
+            StateRecipe::GridSearch {
+                width,
+                height,
+                space,
+                area_multipliers,
+                edits,
+                search,
+                options,
+                ..
+            } => Some(StateRecipe::GridSearch {
+                width,
+                height,
+                space,
+                area_multipliers,
+                edits,
+                search,
+                options,
+                start: None,
+                goal: None,
+                steps: vec![],
+                run: false,
+            }),
             _ => None,
         }
     }

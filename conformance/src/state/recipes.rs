@@ -170,7 +170,11 @@ fn grid_search(
         width,
         height,
         space: None,
-        area_multipliers: if areas { vec![(1, 0.5), (2, 2.0), (3, 3.25)] } else { vec![] },
+        area_multipliers: if areas {
+            vec![(1, 0.5), (2, 2.0), (3, 3.25)]
+        } else {
+            vec![]
+        },
         edits,
         search,
         options,
@@ -186,32 +190,175 @@ fn grid_search_goldens(push: &mut dyn FnMut(StateKind, &'static str, StateRecipe
     use crate::grid::{GridApi, GridOptionsData};
     use crate::movingai::MapKind;
     let rooms = (MapKind::Rooms { room_size: 3 }, 13, 11, 7);
-    let open = (MapKind::Scattered { count: 6, max_side: 3 }, 16, 12, 11);
-    let o = |algorithm: u8| GridOptionsData { algorithm, ..GridOptionsData::default() };
+    let open = (
+        MapKind::Scattered {
+            count: 6,
+            max_side: 3,
+        },
+        16,
+        12,
+        11,
+    );
+    let o = |algorithm: u8| GridOptionsData {
+        algorithm,
+        ..GridOptionsData::default()
+    };
     let q = Some(((1, 1), (11, 9)));
     let qo = Some(((0, 0), (15, 11)));
     // A goal cut off by walls: the bottom-right room of `rooms` sealed by extra walls is not
     // expressible through `grid_search`, so NotFound uses a goal that is a wall-free cell the
     // blocked hook closes off (handle mode 2) or an agent that does not fit (mode 1, agent 2).
-    push(StateKind::AStar, "AStar (kind 8) NotStarted: new, no begin.", grid_search(rooms, false, GridApi::AStar, o(0), None, vec![], false), None);
-    push(StateKind::AStar, "AStar mid-run after step(5), weight 1.5, area multipliers.", grid_search(rooms, true, GridApi::AStar, GridOptionsData { weight: 1.5, ..o(0) }, q, vec![5], false), None);
-    push(StateKind::AStar, "AStar Found on a grid with area multipliers (0.5, 2, 3.25).", grid_search(rooms, true, GridApi::AStar, o(0), q, vec![], true), None);
+    push(
+        StateKind::AStar,
+        "AStar (kind 8) NotStarted: new, no begin.",
+        grid_search(rooms, false, GridApi::AStar, o(0), None, vec![], false),
+        None,
+    );
+    push(
+        StateKind::AStar,
+        "AStar mid-run after step(5), weight 1.5, area multipliers.",
+        grid_search(
+            rooms,
+            true,
+            GridApi::AStar,
+            GridOptionsData {
+                weight: 1.5,
+                ..o(0)
+            },
+            q,
+            vec![5],
+            false,
+        ),
+        None,
+    );
+    push(
+        StateKind::AStar,
+        "AStar Found on a grid with area multipliers (0.5, 2, 3.25).",
+        grid_search(rooms, true, GridApi::AStar, o(0), q, vec![], true),
+        None,
+    );
     push(StateKind::AStar, "AStar (Dijkstra) NotFound: the blocked hook closes every cell with index % 3 == 1, cutting the goal off.", grid_search(rooms, false, GridApi::AStar, GridOptionsData { blocked: Some(crate::grid::CellBlockRule { modulus: 3, residue: 1 }), ..o(1) }, Some(((1, 1), (5, 5))), vec![], true), None);
-    push(StateKind::JumpSearch, "JumpSearch (kind 9) NotStarted.", grid_search(open, false, GridApi::Jump, o(2), None, vec![], false), None);
-    push(StateKind::JumpSearch, "JumpSearch mid-run after step(3).", grid_search(open, false, GridApi::Jump, o(2), qo, vec![3], false), None);
-    push(StateKind::JumpSearch, "JumpSearch Found.", grid_search(rooms, false, GridApi::Jump, o(3), q, vec![], true), None);
-    push(StateKind::ThetaSearch, "ThetaSearch (kind 10) NotStarted.", grid_search(open, false, GridApi::Theta, o(4), None, vec![], false), None);
-    push(StateKind::ThetaSearch, "Theta* mid-run after step(6).", grid_search(open, false, GridApi::Theta, o(4), qo, vec![6], false), None);
-    push(StateKind::ThetaSearch, "Lazy Theta* Found, 4-connected moves.", grid_search(rooms, false, GridApi::Theta, GridOptionsData { connectivity: 4, ..o(5) }, q, vec![], true), None);
-    push(StateKind::GridSearch, "GridSearch mode 0: created, never begun.", grid_search(rooms, false, GridApi::Handle, o(0), None, vec![], false), None);
-    push(StateKind::GridSearch, "Mode 1 (specialised A*) mid-run after step(6).", grid_search(rooms, false, GridApi::Handle, o(0), q, vec![6], false), None);
-    push(StateKind::GridSearch, "Mode 1 Dijkstra (zeroEstimate 1) Found.", grid_search(rooms, false, GridApi::Handle, o(1), q, vec![], true), None);
-    push(StateKind::GridSearch, "Mode 1 NotFound: agent size 2 cannot pass the one-cell doors.", grid_search(rooms, false, GridApi::Handle, GridOptionsData { agent_size: 2, ..o(0) }, Some(((1, 1), (9, 9))), vec![], true), None);
-    push(StateKind::GridSearch, "Mode 2 with an embedded AStar (area multipliers) mid-run after step(4).", grid_search(rooms, true, GridApi::Handle, o(0), q, vec![4], false), None);
-    push(StateKind::GridSearch, "Mode 2 with an embedded JumpSearch (a blocked hook) after step(2).", grid_search(open, false, GridApi::Handle, GridOptionsData { blocked: Some(crate::grid::CellBlockRule { modulus: 97, residue: 40 }), ..o(2) }, qo, vec![2], false), None);
+    push(
+        StateKind::JumpSearch,
+        "JumpSearch (kind 9) NotStarted.",
+        grid_search(open, false, GridApi::Jump, o(2), None, vec![], false),
+        None,
+    );
+    push(
+        StateKind::JumpSearch,
+        "JumpSearch mid-run after step(3).",
+        grid_search(open, false, GridApi::Jump, o(2), qo, vec![3], false),
+        None,
+    );
+    push(
+        StateKind::JumpSearch,
+        "JumpSearch Found.",
+        grid_search(rooms, false, GridApi::Jump, o(3), q, vec![], true),
+        None,
+    );
+    push(
+        StateKind::ThetaSearch,
+        "ThetaSearch (kind 10) NotStarted.",
+        grid_search(open, false, GridApi::Theta, o(4), None, vec![], false),
+        None,
+    );
+    push(
+        StateKind::ThetaSearch,
+        "Theta* mid-run after step(6).",
+        grid_search(open, false, GridApi::Theta, o(4), qo, vec![6], false),
+        None,
+    );
+    push(
+        StateKind::ThetaSearch,
+        "Lazy Theta* Found, 4-connected moves.",
+        grid_search(
+            rooms,
+            false,
+            GridApi::Theta,
+            GridOptionsData {
+                connectivity: 4,
+                ..o(5)
+            },
+            q,
+            vec![],
+            true,
+        ),
+        None,
+    );
+    push(
+        StateKind::GridSearch,
+        "GridSearch mode 0: created, never begun.",
+        grid_search(rooms, false, GridApi::Handle, o(0), None, vec![], false),
+        None,
+    );
+    push(
+        StateKind::GridSearch,
+        "Mode 1 (specialised A*) mid-run after step(6).",
+        grid_search(rooms, false, GridApi::Handle, o(0), q, vec![6], false),
+        None,
+    );
+    push(
+        StateKind::GridSearch,
+        "Mode 1 Dijkstra (zeroEstimate 1) Found.",
+        grid_search(rooms, false, GridApi::Handle, o(1), q, vec![], true),
+        None,
+    );
+    push(
+        StateKind::GridSearch,
+        "Mode 1 NotFound: agent size 2 cannot pass the one-cell doors.",
+        grid_search(
+            rooms,
+            false,
+            GridApi::Handle,
+            GridOptionsData {
+                agent_size: 2,
+                ..o(0)
+            },
+            Some(((1, 1), (9, 9))),
+            vec![],
+            true,
+        ),
+        None,
+    );
+    push(
+        StateKind::GridSearch,
+        "Mode 2 with an embedded AStar (area multipliers) mid-run after step(4).",
+        grid_search(rooms, true, GridApi::Handle, o(0), q, vec![4], false),
+        None,
+    );
+    push(
+        StateKind::GridSearch,
+        "Mode 2 with an embedded JumpSearch (a blocked hook) after step(2).",
+        grid_search(
+            open,
+            false,
+            GridApi::Handle,
+            GridOptionsData {
+                blocked: Some(crate::grid::CellBlockRule {
+                    modulus: 97,
+                    residue: 40,
+                }),
+                ..o(2)
+            },
+            qo,
+            vec![2],
+            false,
+        ),
+        None,
+    );
     push(StateKind::GridSearch, "Mode 3 finder 0 (JPS block scans) mid-run after step(4): the open list holds stale entries.", grid_search(open, false, GridApi::Handle, o(2), qo, vec![4], false), None);
-    push(StateKind::GridSearch, "Mode 3 finder 1 (JPS+ tables) mid-run after step(4).", grid_search(open, false, GridApi::Handle, o(3), qo, vec![4], false), None);
-    push(StateKind::GridSearch, "Mode 3 finder 1 Found.", grid_search(rooms, false, GridApi::Handle, o(3), q, vec![], true), None);
+    push(
+        StateKind::GridSearch,
+        "Mode 3 finder 1 (JPS+ tables) mid-run after step(4).",
+        grid_search(open, false, GridApi::Handle, o(3), qo, vec![4], false),
+        None,
+    );
+    push(
+        StateKind::GridSearch,
+        "Mode 3 finder 1 Found.",
+        grid_search(rooms, false, GridApi::Handle, o(3), q, vec![], true),
+        None,
+    );
     let mut sealed = grid_search(open, false, GridApi::Handle, o(2), qo, vec![], true);
     if let StateRecipe::GridSearch { edits, .. } = &mut sealed {
         edits.extend([(14, 11, 255), (14, 10, 255), (15, 10, 255)]);

@@ -98,7 +98,7 @@ impl<'g> GridSearch<'g> {
     }
 
     /// [GS.HANDLE.API] [GS.HANDLE.SELECT] The algorithm that runs.
-    // SPEC-QUESTION [GS.HANDLE.API]: before the first begin this is the algorithm begin would run.
+    // [GS.HANDLE.API]: before the first begin this is the algorithm begin would run.
     pub fn algorithm(&self) -> GridAlgorithm {
         self.algorithm
     }
@@ -292,7 +292,7 @@ impl<'g> GridSearch<'g> {
         if r.i32("height")? as i64 != self.ctx.h as i64 {
             return fail(Class::SizeMismatch, 13, "height");
         }
-        // SPEC-QUESTION [GS.STATE.HEADER12]: engine_mismatch (at the mode byte) is checked after
+        // [GS.STATE.HEADER12]: engine_mismatch (at the mode byte) is checked after
         // width and height, in the clause's listed order, though the mode byte comes first.
         if mode != 0 && mode != self.selected {
             return fail(Class::EngineMismatch, 8, "mode");
@@ -347,7 +347,7 @@ impl<'g> GridSearch<'g> {
             return fail(Class::EngineMismatch, base + 12, "status");
         }
         let w = self.ctx.w;
-        // SPEC-QUESTION [GS.STATE.MODE2]: the start (kind 8) is compared before the goal (byte order).
+        // [GS.STATE.MODE2]: the start (kind 8) is compared before the goal (byte order).
         if kind == KIND_ASTAR && core.start as usize != v[1] * w + v[0] {
             return fail(Class::OutOfRange, base + 21, "start");
         }

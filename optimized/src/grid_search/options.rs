@@ -210,7 +210,7 @@ impl fmt::Display for GridSearchError {
 impl std::error::Error for GridSearchError {}
 
 /// [GS.OPT.VALID] Agent size `1..=255`, weight finite and `>= 1`.
-// SPEC-QUESTION [GS.OPT.VALID]/[GS.ASTAR.ALGORITHMS]: when both apply, invalid_options is reported
+// [GS.OPT.VALID]/[GS.ASTAR.ALGORITHMS]: when both apply, invalid_options is reported
 // before unsupported_algorithm (agent_size before heuristic_weight).
 pub(crate) fn validate(o: &GridOptions) -> Result<(), GridSearchError> {
     if !(1..=255).contains(&o.agent_size) {

@@ -348,10 +348,7 @@ impl SpecA {
         r: &mut Reader<'_>,
     ) -> Result<(), Fault> {
         self.clear();
-        let f = read_fixed(r, ctx.n, 0)?;
-        if f.zero != self.zero {
-            return fail(Class::EngineMismatch, f.base + 1, "zeroEstimate");
-        }
+        let f = read_fixed(r, ctx.n, self.zero)?;
         let count = r.count(ctx.n, 13, "visited")?;
         let first = r.pos;
         let epoch = self.epoch;
@@ -363,7 +360,7 @@ impl SpecA {
             if flags & 0xF0 != 0 {
                 return fail(Class::BadFlag, at, "flags");
             }
-            // SPEC-QUESTION [GS.STATE.MODE1.CHECKS]: the start's direction bits are not checked;
+            // [GS.STATE.MODE1.CHECKS]: the start's direction bits are not checked;
             // they are kept as read (so save -> restore -> save is equal).
             self.cells[ctx.pad(c)] = ACell {
                 stamp: epoch,
@@ -441,7 +438,6 @@ impl SpecA {
 pub(crate) struct Fixed {
     pub base: usize,
     pub status: SearchStatus,
-    pub zero: bool,
     pub start: u32,
     pub goal: u32,
     pub expanded: u64,
@@ -449,8 +445,13 @@ pub(crate) struct Fixed {
     pub path: (u32, u32),
 }
 
-/// [GS.STATE.MODE1.CHECKS] Status .. pathB, checked in byte order.
-pub(crate) fn read_fixed(r: &mut Reader<'_>, n: usize, _mode3: u8) -> Result<Fixed, Fault> {
+/// [GS.STATE.MODE1.CHECKS] Status .. pathB, checked in byte order; `zero_expected` is the
+/// restoring search's estimate flag (mode 3: always false), compared as soon as it is read.
+pub(crate) fn read_fixed(
+    r: &mut Reader<'_>,
+    n: usize,
+    zero_expected: bool,
+) -> Result<Fixed, Fault> {
     let base = r.pos;
     let status = match r.u8("status")? {
         1 => SearchStatus::Running,
@@ -459,6 +460,9 @@ pub(crate) fn read_fixed(r: &mut Reader<'_>, n: usize, _mode3: u8) -> Result<Fix
         _ => return fail(Class::OutOfRange, base, "status"),
     };
     let zero = r.flag("zeroEstimate")?;
+    if zero != zero_expected {
+        return fail(Class::EngineMismatch, base + 1, "zeroEstimate");
+    }
     let mut ends = [0u32; 2];
     for (e, name) in ends.iter_mut().zip(["start", "goal"]) {
         let at = r.pos;
@@ -489,7 +493,6 @@ pub(crate) fn read_fixed(r: &mut Reader<'_>, n: usize, _mode3: u8) -> Result<Fix
     Ok(Fixed {
         base,
         status,
-        zero,
         start: ends[0],
         goal: ends[1],
         expanded: expanded as u64,

@@ -83,10 +83,7 @@ impl SpecJ {
         if finder != self.finder {
             return fail(Class::EngineMismatch, at, "finder");
         }
-        let f = read_fixed(r, ctx.n, 1)?;
-        if f.zero {
-            return fail(Class::EngineMismatch, f.base + 1, "zeroEstimate");
-        }
+        let f = read_fixed(r, ctx.n, false)?;
         let count = r.count(ctx.n, 17, "visited")?;
         let first = r.pos;
         let epoch = self.epoch;
@@ -136,7 +133,7 @@ impl SpecJ {
             let at = r.pos;
             let t = r.u64("T")?;
             let c = t as u32;
-            // SPEC-QUESTION [GS.STATE.MODE3.CHECKS]: bad_heap_node is reported at the slot's T field.
+            // [GS.STATE.MODE3.CHECKS]: bad_heap_node is reported at the slot's T field.
             if c as usize >= ctx.n || self.cells[ctx.pad(c)].stamp != epoch {
                 return fail(Class::BadHeapNode, at, "T");
             }

@@ -62,7 +62,7 @@ impl Core<'_> {
                 best = Some((s, g));
             }
         }
-        // SPEC-QUESTION [GS.THETA.LAZY]: with no closed candidate (only a restored state can lack
+        // [GS.THETA.LAZY]: with no closed candidate (only a restored state can lack
         // one) the parent and g are kept.
         if let Some((s, g)) = best {
             let slot = &mut self.buf.slots[u as usize];

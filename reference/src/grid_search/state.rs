@@ -816,7 +816,7 @@ fn read_mode3(
         stack.push(v as u32);
     }
     // Cross check (1): the start and the parent-less cells.
-    // SPEC-QUESTION [GS.STATE.MODE3.CHECKS]: (1) mixes a whole-list condition ("the start is
+    // [GS.STATE.MODE3.CHECKS]: (1) mixes a whole-list condition ("the start is
     // visited") with per-cell ones; the reference checks "start visited" first (at the start
     // field), then passes over the cells in increasing order.
     if !cells.is_empty() {
@@ -1011,22 +1011,21 @@ impl<'g> GridSearch<'g> {
                 "the embedded state is NotStarted".into(),
             );
         }
-        // SPEC-QUESTION [GS.STATE.MODE2]: the goal is compared before the start, in the
-        // clause's wording order (byte order would put the start first).
-        let goal = (xy[3] * w + xy[2]) as u32;
-        if s.goal != goal {
-            return bad(
-                "out_of_range",
-                s.goal_at,
-                format!("embedded goal {} is not the header's {goal}", s.goal),
-            );
-        }
+        // [GS.STATE.MODE2] the embedded start (kind 8 only), then the goal, in byte order.
         let start = (xy[1] * w + xy[0]) as u32;
         if kind == KIND_ASTAR && s.start != start {
             return bad(
                 "out_of_range",
                 s.start_at,
                 format!("embedded start {} is not the header's {start}", s.start),
+            );
+        }
+        let goal = (xy[3] * w + xy[2]) as u32;
+        if s.goal != goal {
+            return bad(
+                "out_of_range",
+                s.goal_at,
+                format!("embedded goal {} is not the header's {goal}", s.goal),
             );
         }
         match &mut engine {
