@@ -23,6 +23,8 @@ fn certify_ci_scale_passes() {
             "hooks",
             "cancel",
             "errors",
+            "grid-search",
+            "movingai",
             "state",
             "vectors"
         ]

@@ -346,13 +346,12 @@ fn grid_search_goldens(push: &mut dyn FnMut(StateKind, &'static str, StateRecipe
         ),
         None,
     );
-    push(StateKind::GridSearch, "Mode 3 finder 0 (JPS block scans) mid-run after step(4): the open list holds stale entries.", grid_search(open, false, GridApi::Handle, o(2), qo, vec![4], false), None);
-    push(
-        StateKind::GridSearch,
-        "Mode 3 finder 1 (JPS+ tables) mid-run after step(4).",
-        grid_search(open, false, GridApi::Handle, o(3), qo, vec![4], false),
-        None,
-    );
+    // A 20 % random map where JPS reaches cells twice: after step(3), step(7) the open list holds
+    // entries of cells that have since been closed (stale, [GS.SJ.SETTLE]).
+    let random = (MapKind::Random { density: 0.2 }, 16, 12, 5);
+    let qr = Some(((2, 5), (13, 6)));
+    push(StateKind::GridSearch, "Mode 3 finder 0 (JPS block scans) mid-run after step(3), step(7): the heap holds two stale entries (cells closed since they were pushed), saved as they lie.", grid_search(random, false, GridApi::Handle, o(2), qr, vec![3, 7], false), None);
+    push(StateKind::GridSearch, "Mode 3 finder 1 (JPS+ tables) mid-run after step(10): the same search as the previous vector through the tables, with the same stale entries.", grid_search(random, false, GridApi::Handle, o(3), qr, vec![10], false), None);
     push(
         StateKind::GridSearch,
         "Mode 3 finder 1 Found.",

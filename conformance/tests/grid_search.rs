@@ -1,0 +1,131 @@
+//! Grid-search properties shown directly on committed data (spec/grid-search.md):
+//! - a mode-3 `GridSearch` state saved with stale open-list entries (cells closed after they were
+//!   pushed, [GS.SJ.SETTLE]) restores into a fresh search in both crates and finishes exactly as
+//!   the uninterrupted run ([GS.STATE.RESTORE]);
+//! - the `grid-search` and `movingai` sections pass for both crates at a size larger than the CI
+//!   certify run's, and a wrong reply is caught by the oracle.
+use onepath_conformance::checks::{grid_search, Config, DEFAULT_SEED};
+use onepath_conformance::state::files::StateVector;
+use onepath_conformance::state::layout::walk;
+use onepath_conformance::state::{StateKind, StateRequest};
+use onepath_conformance::{Implementation, OptimizedCrate, ReferenceCrate};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+fn vector(id: &str) -> StateVector {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../vectors/state/{id}.json"));
+    StateVector::parse(&std::fs::read_to_string(p).expect("committed vector")).expect("valid")
+}
+
+/// Entries of cells that are already closed: stale by [GS.SJ.SETTLE].
+fn stale_entries(bytes: &[u8]) -> usize {
+    let h = walk(StateKind::GridSearch, bytes)
+        .handle
+        .expect("mode 1 or 3");
+    assert_eq!(h.mode, 3);
+    let closed: BTreeSet<i32> = h
+        .cells
+        .iter()
+        .filter(|c| c.flags & 1 == 1)
+        .map(|c| c.cell)
+        .collect();
+    h.heap.iter().filter(|e| closed.contains(&e.2)).count()
+        + h.stack.iter().filter(|e| closed.contains(&e.1)).count()
+}
+
+#[test]
+fn mode3_state_with_stale_entries_restores_and_finishes_identically() {
+    for id in ["STATE-GRIDSEARCH-0007", "STATE-GRIDSEARCH-0008"] {
+        let v = vector(id);
+        let golden = v.decoded().expect("hex");
+        let stale = stale_entries(&golden);
+        assert!(
+            stale >= 1,
+            "{id}: expected stale entries in the saved open list, found none"
+        );
+        let steps = match &v.recipe {
+            onepath_conformance::state::StateRecipe::GridSearch { steps, .. } => steps.clone(),
+            _ => panic!("{id}: not a grid-search recipe"),
+        };
+        let whole = v.recipe.with_schedule(steps, true);
+        let fresh = v.recipe.fresh_search().expect("search");
+        for imp in [&ReferenceCrate as &dyn Implementation, &OptimizedCrate] {
+            let saved = imp
+                .run_state(&StateRequest::Restore {
+                    recipe: v.recipe.clone(),
+                    bytes: None,
+                    finish: false,
+                })
+                .unwrap();
+            assert_eq!(
+                saved.before,
+                golden,
+                "{id} / {}: the recipe no longer saves the golden bytes",
+                imp.name()
+            );
+            let u = imp
+                .run_state(&StateRequest::Restore {
+                    recipe: whole.clone(),
+                    bytes: None,
+                    finish: false,
+                })
+                .unwrap();
+            let r = imp
+                .run_state(&StateRequest::Restore {
+                    recipe: fresh.clone(),
+                    bytes: Some(golden.clone()),
+                    finish: true,
+                })
+                .unwrap();
+            assert_eq!(r.restore, Some(Ok(())), "{id} / {}", imp.name());
+            let final_bytes = u.before.clone();
+            let (u, rs) = (u.search.unwrap(), r.search.clone().unwrap());
+            assert_eq!(
+                (u.status, u.iterations, u.expanded, u.cost_bits, &u.path),
+                (
+                    rs.status,
+                    rs.iterations,
+                    rs.expanded,
+                    rs.cost_bits,
+                    &rs.path
+                ),
+                "{id} / {}",
+                imp.name()
+            );
+            // [GS.HANDLE.RECORD] the restored handle records from the restore on: a tail.
+            assert!(
+                u.expansions.ends_with(&rs.expansions),
+                "{id} / {}: expansions",
+                imp.name()
+            );
+            assert_eq!(
+                final_bytes,
+                r.after,
+                "{id} / {}: final bytes differ from the uninterrupted run's",
+                imp.name()
+            );
+        }
+    }
+}
+
+#[test]
+fn grid_sections_pass_for_both_crates() {
+    let config = Config {
+        grid_cases: 96,
+        movingai_side: 96,
+        movingai_buckets: 24,
+        threads: 2,
+        ..Config::ci(DEFAULT_SEED ^ 0x61)
+    };
+    let all: [&dyn Implementation; 2] = [&ReferenceCrate, &OptimizedCrate];
+    let grid = grid_search::run(&all, &config, None);
+    assert!(
+        grid.checks > 10_000,
+        "grid-search ran only {} checks",
+        grid.checks
+    );
+    assert_eq!(grid.failed, 0, "{:#?}", grid.failures.first());
+    let m = grid_search::movingai(&all, &config);
+    assert!(m.checks > 500, "movingai ran only {} checks", m.checks);
+    assert_eq!(m.failed, 0, "{:#?}", m.failures.first());
+}
