@@ -70,8 +70,15 @@ fn python_port_reaches_l4_for_graphs() {
         "vectors",
         "consumed",
     ] {
+        // The port has no grid searches (no driver op yet): the grid vectors fail once, as an
+        // unimplemented API of the unclaimed `grid-search` family, and nothing else may fail.
+        let unimplemented_grid = section(name)
+            .failures
+            .iter()
+            .filter(|f| f.what == "grid-search API" && f.vector.as_deref() == Some("GRID-0001"))
+            .count() as u64;
         assert!(
-            section(name).checks > 0 && section(name).failed == 0,
+            section(name).checks > 0 && section(name).failed == unimplemented_grid,
             "{name}: {table}"
         );
     }
@@ -93,6 +100,10 @@ fn python_port_reaches_l4_for_graphs() {
         let label = f.case.as_deref().unwrap_or("");
         assert!(
             label.starts_with("STATE-GRID-")
+                || label.starts_with("STATE-ASTAR-")
+                || label.starts_with("STATE-JUMP-")
+                || label.starts_with("STATE-THETA-")
+                || label.starts_with("STATE-GRIDSEARCH-")
                 || label.starts_with("STATE-HEX-")
                 || label.starts_with("STATE-VOXEL-")
                 || label.starts_with("random#"),

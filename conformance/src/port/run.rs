@@ -199,6 +199,10 @@ fn failure_family(section: &str, label: &str, what: &str) -> &'static str {
         "STATE-JUMP-",
         "STATE-THETA-",
         "STATE-GRIDSEARCH-",
+        "GRID-",
+        "grids/",
+        "grid#",
+        "movingai#",
     ]
     .iter()
     .any(|p| label.starts_with(p))

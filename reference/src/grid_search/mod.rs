@@ -9,6 +9,8 @@ pub(crate) mod options;
 pub(crate) mod specialised_astar;
 pub(crate) mod specialised_jump;
 pub(crate) mod state;
+pub(crate) mod state_handle;
+pub(crate) mod state_mode3;
 pub(crate) mod theta;
 
 pub use astar::AStar;
