@@ -180,6 +180,8 @@ fn committed_state_vectors_cover_every_kind_and_class() {
         "bad_parent",
         "parent_cycle",
         "trailing_bytes",
+        "engine_mismatch",
+        "not_walkable",
     ] {
         assert!(
             per_class.contains_key(class),
@@ -197,7 +199,8 @@ fn committed_state_vectors_cover_every_kind_and_class() {
         })
         .sum();
     println!("vectors/state/ holds {size} bytes");
-    assert!(size < 2_000_000, "state vectors grew to {size} bytes");
+    // 27 graph/grid goldens (1.6 MB) and 20 grid-search goldens (0.9 MB) with their hostile files.
+    assert!(size < 3_000_000, "state vectors grew to {size} bytes");
 }
 
 #[test]
@@ -257,17 +260,22 @@ fn ignoring_parent_cycles_is_named_by_hostile_id() {
         .find(|f| f.what.contains("parent cycle") && f.expected.starts_with("parent_cycle@"))
         .expect("a parent-cycle failure");
     let id = hit.vector.as_deref().unwrap();
-    assert!(
-        id.starts_with("STATE-GRAPHASTAR-") && id.contains("-H"),
-        "{id}"
-    );
+    let search = |v: &str| {
+        [
+            "STATE-GRAPHASTAR-",
+            "STATE-ASTAR-",
+            "STATE-JUMP-",
+            "STATE-THETA-",
+            "STATE-GRIDSEARCH-",
+        ]
+        .iter()
+        .any(|p| v.starts_with(p))
+    };
+    assert!(search(id) && id.contains("-H"), "{id}");
     assert_eq!(hit.found, "accepted");
     // Only search vectors can fail.
     assert!(
-        f.iter().all(|f| f
-            .vector
-            .as_deref()
-            .map_or(true, |v| v.starts_with("STATE-GRAPHASTAR-"))),
+        f.iter().all(|f| f.vector.as_deref().map_or(true, search)),
         "{:?}",
         f.first()
     );
