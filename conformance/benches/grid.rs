@@ -202,7 +202,7 @@ fn grid_pathfinding_grid(b: &Bench) -> grid_pathfinding::PathingGrid {
     for y in 0..SIDE {
         for x in 0..SIDE {
             if !b.map.passable(x as i64, y as i64) {
-                pg.set(x, y, true);
+                pg.set(x as i32, y as i32, true);
             }
         }
     }

@@ -9,7 +9,7 @@
 
 use crate::astar::{Engine, GraphAStar, GraphCost, GraphHeuristic, SearchStatus};
 use crate::error::GraphStateError;
-use crate::heap::{less, Entry, NOT_IN_HEAP, NO_PARENT};
+use crate::heap::{less, Buffers, Entry, NOT_IN_HEAP, NO_PARENT};
 use crate::wire::{fail, Class, Fault, Put, Reader, KIND_GRAPH_ASTAR};
 
 /// Bytes per visited entry: `i32 node, u8 closed, f64 g, i32 parent`.
@@ -24,7 +24,7 @@ const DONE: u32 = u32::MAX;
 const PATH_COST_AT: usize = 37;
 
 /// [STATE.SEARCH.WIDE] Counters above `2^31 - 1` are written as `2^31 - 1`.
-fn wide(v: u64) -> i32 {
+pub(crate) fn wide(v: u64) -> i32 {
     v.min(i32::MAX as u64) as i32
 }
 
@@ -35,7 +35,7 @@ fn node_at(bytes: &[u8], at: usize) -> u32 {
 
 /// The validated visited entries, in increasing node order: `(node, node field offset)`.
 #[derive(Clone, Copy)]
-struct Visited<'a> {
+pub(crate) struct Visited<'a> {
     bytes: &'a [u8],
     first: usize,
     count: usize,
@@ -176,8 +176,17 @@ impl<C: GraphCost, H: GraphHeuristic, const D: usize> Engine<'_, C, H, D> {
         }
         self.clear();
         if !idle {
-            let vis = self.read_buffers(&mut r, bytes, expanded as usize)?;
-            self.cross_checks(vis, ends[0], status, ends[1], path_cost)?;
+            let n = self.graph.node_count();
+            let vis = read_search_buffers(&mut self.scratch, n, &mut r, bytes, expanded as usize)?;
+            search_cross_checks(
+                &mut self.scratch,
+                vis,
+                Some(ends[0]),
+                status,
+                ends[1],
+                path_cost,
+                PATH_COST_AT,
+            )?;
         }
         r.finish()?;
         if !idle {
@@ -190,188 +199,194 @@ impl<C: GraphCost, H: GraphHeuristic, const D: usize> Engine<'_, C, H, D> {
         }
         Ok(())
     }
+}
 
-    /// [STATE.BUFFERS] [STATE.VISITED] [STATE.HEAP] [STATE.HEAP.VALID] The visited entries, the
-    /// heap as it lies and the recorded list, installed into the (just reset) buffers.
-    fn read_buffers<'b>(
-        &mut self,
-        r: &mut Reader<'b>,
-        bytes: &'b [u8],
-        expanded: usize,
-    ) -> Result<Visited<'b>, Fault> {
-        let n = self.graph.node_count();
-        let s = &mut self.scratch;
-        let epoch = s.epoch;
-        let count = r.count(n, VISITED_BYTES, "visited")?;
-        let vis = Visited {
-            bytes,
-            first: r.pos,
-            count,
-        };
-        let mut prev: Option<u32> = None;
-        for _ in 0..count {
-            let at = r.pos;
-            let v = r.i32("visited node")? as u32;
-            if v as usize >= n {
-                return fail(Class::IndexOutOfRange, at, "visited node");
-            }
-            if prev.is_some_and(|p| v <= p) {
-                return fail(Class::NotIncreasing, at, "visited node");
-            }
-            prev = Some(v);
-            let closed = r.flag("closed")?;
-            let at = r.pos;
-            let g = r.f64("g")?;
-            if !(g.is_finite() && g >= 0.0) {
-                return fail(Class::OutOfRange, at, "g");
-            }
-            let at = r.pos;
-            let p = r.i32("parent")?;
-            if p != -1 && p as u32 as usize >= n {
-                return fail(Class::IndexOutOfRange, at, "parent");
-            }
-            let slot = &mut s.slots[v as usize];
-            slot.g = g;
-            slot.parent = if p == -1 { NO_PARENT } else { p as u32 };
-            slot.stamp = epoch;
-            slot.pos = if closed { NOT_IN_HEAP } else { PENDING };
+/// [STATE.BUFFERS] [STATE.VISITED] [STATE.HEAP] [STATE.HEAP.VALID] The visited entries, the
+/// heap as it lies and the recorded list, installed into the (just reset) buffers.
+pub(crate) fn read_search_buffers<'b, const D: usize>(
+    s: &mut Buffers<D>,
+    n: usize,
+    r: &mut Reader<'b>,
+    bytes: &'b [u8],
+    expanded: usize,
+) -> Result<Visited<'b>, Fault> {
+    let epoch = s.epoch;
+    let count = r.count(n, VISITED_BYTES, "visited")?;
+    let vis = Visited {
+        bytes,
+        first: r.pos,
+        count,
+    };
+    let mut prev: Option<u32> = None;
+    for _ in 0..count {
+        let at = r.pos;
+        let v = r.i32("visited node")? as u32;
+        if v as usize >= n {
+            return fail(Class::IndexOutOfRange, at, "visited node");
         }
-        let heap_at = r.pos;
-        let h = r.count(count, SLOT_BYTES, "heap count")?;
-        s.reserve_heap(h);
-        for i in 0..h {
-            let at = r.pos;
-            let v = r.i32("heap node")? as u32;
-            let slot = match s.slots.get(v as usize) {
-                Some(&sl) if (v as usize) < n && sl.stamp == epoch && sl.pos != NOT_IN_HEAP => sl,
-                _ => return fail(Class::BadHeapNode, at, "heap node"),
-            };
-            if slot.pos != PENDING {
-                return fail(Class::DuplicateNode, at, "heap node");
-            }
-            let node_g = slot.g;
-            let f = r.f64("heap f")?;
-            let at_g = r.pos;
-            let g = r.f64("heap g")?;
-            if g.to_bits() != node_g.to_bits() {
-                return fail(Class::OutOfRange, at_g, "heap g");
-            }
-            s.slots[v as usize].pos = i as u32;
-            s.push_raw(Entry::exact(f, g, v));
+        if prev.is_some_and(|p| v <= p) {
+            return fail(Class::NotIncreasing, at, "visited node");
         }
-        let heap = s.heap();
-        for i in 1..heap.len() {
-            if less(&heap[i], &heap[(i - 1) / 2]) {
-                return fail(Class::HeapOrder, heap_at + 4 + SLOT_BYTES * i, "heap node");
-            }
+        prev = Some(v);
+        let closed = r.flag("closed")?;
+        let at = r.pos;
+        let g = r.f64("g")?;
+        if !(g.is_finite() && g >= 0.0) {
+            return fail(Class::OutOfRange, at, "g");
         }
-        let rc = r.count(expanded, 4, "recorded")?;
-        s.record.reserve(rc);
-        for _ in 0..rc {
-            let at = r.pos;
-            let v = r.i32("recorded node")? as u32;
-            match s.slots.get(v as usize) {
-                // Visited is enough: an expanded node may have been reopened since.
-                Some(sl) if (v as usize) < n && sl.stamp == epoch => {}
-                _ => return fail(Class::BadHeapNode, at, "recorded node"),
-            }
-            s.record.push(v);
+        let at = r.pos;
+        let p = r.i32("parent")?;
+        if p != -1 && p as u32 as usize >= n {
+            return fail(Class::IndexOutOfRange, at, "parent");
         }
-        Ok(vis)
+        let slot = &mut s.slots[v as usize];
+        slot.g = g;
+        slot.parent = if p == -1 { NO_PARENT } else { p as u32 };
+        slot.stamp = epoch;
+        slot.pos = if closed { NOT_IN_HEAP } else { PENDING };
     }
-
-    /// [STATE.SEARCH.CHECKS] The cross checks, each a separate pass over the visited entries in
-    /// increasing node order.
-    fn cross_checks(
-        &mut self,
-        vis: Visited<'_>,
-        start: u32,
-        status: SearchStatus,
-        goal: u32,
-        path_cost: f64,
-    ) -> Result<(), Fault> {
-        let s = &mut self.scratch;
-        let epoch = s.epoch;
-        for (v, at) in vis.iter() {
-            if s.slots[v as usize].pos == PENDING {
-                return fail(Class::MissingOpenNode, at, "visited node");
-            }
+    let heap_at = r.pos;
+    let h = r.count(count, SLOT_BYTES, "heap count")?;
+    s.reserve_heap(h);
+    for i in 0..h {
+        let at = r.pos;
+        let v = r.i32("heap node")? as u32;
+        let slot = match s.slots.get(v as usize) {
+            Some(&sl) if (v as usize) < n && sl.stamp == epoch && sl.pos != NOT_IN_HEAP => sl,
+            _ => return fail(Class::BadHeapNode, at, "heap node"),
+        };
+        if slot.pos != PENDING {
+            return fail(Class::DuplicateNode, at, "heap node");
         }
-        for (v, at) in vis.iter() {
-            let sl = &s.slots[v as usize];
-            if (sl.parent == NO_PARENT) != (v == start) || (v == start && sl.g != 0.0) {
+        let node_g = slot.g;
+        let f = r.f64("heap f")?;
+        let at_g = r.pos;
+        let g = r.f64("heap g")?;
+        if g.to_bits() != node_g.to_bits() {
+            return fail(Class::OutOfRange, at_g, "heap g");
+        }
+        s.slots[v as usize].pos = i as u32;
+        s.push_raw(Entry::exact(f, g, v));
+    }
+    let heap = s.heap();
+    for i in 1..heap.len() {
+        if less(&heap[i], &heap[(i - 1) / 2]) {
+            return fail(Class::HeapOrder, heap_at + 4 + SLOT_BYTES * i, "heap node");
+        }
+    }
+    let rc = r.count(expanded, 4, "recorded")?;
+    s.record.reserve(rc);
+    for _ in 0..rc {
+        let at = r.pos;
+        let v = r.i32("recorded node")? as u32;
+        match s.slots.get(v as usize) {
+            // Visited is enough: an expanded node may have been reopened since.
+            Some(sl) if (v as usize) < n && sl.stamp == epoch => {}
+            _ => return fail(Class::BadHeapNode, at, "recorded node"),
+        }
+        s.record.push(v);
+    }
+    Ok(vis)
+}
+
+/// [STATE.SEARCH.CHECKS] The cross checks, each a separate pass over the visited entries in
+/// increasing node order.
+///
+/// `start` is `None` for kinds whose start field is unused ([GS.STATE.SEARCHES]: a node with
+/// parent `-1` must then have `g` 0); `path_cost_at` is the offset of the path-cost field.
+pub(crate) fn search_cross_checks<const D: usize>(
+    s: &mut Buffers<D>,
+    vis: Visited<'_>,
+    start: Option<u32>,
+    status: SearchStatus,
+    goal: u32,
+    path_cost: f64,
+    path_cost_at: usize,
+) -> Result<(), Fault> {
+    let epoch = s.epoch;
+    for (v, at) in vis.iter() {
+        if s.slots[v as usize].pos == PENDING {
+            return fail(Class::MissingOpenNode, at, "visited node");
+        }
+    }
+    for (v, at) in vis.iter() {
+        let sl = &s.slots[v as usize];
+        let bad = match start {
+            Some(start) => (sl.parent == NO_PARENT) != (v == start) || (v == start && sl.g != 0.0),
+            None => sl.parent == NO_PARENT && sl.g != 0.0,
+        };
+        if bad {
+            return fail(Class::BadParent, at, "visited node");
+        }
+    }
+    for (v, at) in vis.iter() {
+        let sl = s.slots[v as usize];
+        if sl.parent != NO_PARENT {
+            let p = s.slots[sl.parent as usize];
+            if p.stamp != epoch || p.g > sl.g {
                 return fail(Class::BadParent, at, "visited node");
             }
         }
-        for (v, at) in vis.iter() {
-            let sl = s.slots[v as usize];
-            if sl.parent != NO_PARENT {
-                let p = s.slots[sl.parent as usize];
-                if p.stamp != epoch || p.g > sl.g {
-                    return fail(Class::BadParent, at, "visited node");
-                }
-            }
+    }
+    // Colour walk: pos 0 = unwalked, k + 1 = on the walk started at entry k, DONE = acyclic.
+    for (v, _) in vis.iter() {
+        s.slots[v as usize].pos = 0;
+    }
+    for (k, (v, _)) in vis.iter().enumerate() {
+        if s.slots[v as usize].pos != 0 {
+            continue;
         }
-        // Colour walk: pos 0 = unwalked, k + 1 = on the walk started at entry k, DONE = acyclic.
-        for (v, _) in vis.iter() {
-            s.slots[v as usize].pos = 0;
-        }
-        for (k, (v, _)) in vis.iter().enumerate() {
-            if s.slots[v as usize].pos != 0 {
-                continue;
-            }
-            let w = k as u32 + 1;
-            let mut cur = v;
-            loop {
-                let sl = &mut s.slots[cur as usize];
-                if sl.pos == 0 {
-                    sl.pos = w;
-                    if sl.parent == NO_PARENT {
-                        break;
-                    }
-                    cur = sl.parent;
-                } else if sl.pos == w {
-                    let mut m = cur;
-                    let mut c = s.slots[cur as usize].parent;
-                    while c != cur {
-                        m = m.min(c);
-                        c = s.slots[c as usize].parent;
-                    }
-                    let at = vis.offset_of(m).unwrap_or(vis.first);
-                    return fail(Class::ParentCycle, at, "visited node");
-                } else {
+        let w = k as u32 + 1;
+        let mut cur = v;
+        loop {
+            let sl = &mut s.slots[cur as usize];
+            if sl.pos == 0 {
+                sl.pos = w;
+                if sl.parent == NO_PARENT {
                     break;
                 }
-            }
-            let mut cur = v;
-            while s.slots[cur as usize].pos == w {
-                s.slots[cur as usize].pos = DONE;
-                match s.slots[cur as usize].parent {
-                    NO_PARENT => break,
-                    p => cur = p,
+                cur = sl.parent;
+            } else if sl.pos == w {
+                let mut m = cur;
+                let mut c = s.slots[cur as usize].parent;
+                while c != cur {
+                    m = m.min(c);
+                    c = s.slots[c as usize].parent;
                 }
+                let at = vis.offset_of(m).unwrap_or(vis.first);
+                return fail(Class::ParentCycle, at, "visited node");
+            } else {
+                break;
             }
         }
-        // Back to the open / closed marks.
-        for (v, _) in vis.iter() {
-            s.slots[v as usize].pos = NOT_IN_HEAP;
-        }
-        for i in 0..s.heap().len() {
-            let v = s.heap()[i].node;
-            s.slots[v as usize].pos = i as u32;
-        }
-        if status == SearchStatus::Found {
-            let sl = s.slots[goal as usize];
-            match vis.offset_of(goal) {
-                None => return fail(Class::OutOfRange, PATH_COST_AT, "path_cost"),
-                Some(at) if sl.pos != NOT_IN_HEAP || sl.g != path_cost => {
-                    return fail(Class::OutOfRange, at, "visited node")
-                }
-                Some(_) => {}
+        let mut cur = v;
+        while s.slots[cur as usize].pos == w {
+            s.slots[cur as usize].pos = DONE;
+            match s.slots[cur as usize].parent {
+                NO_PARENT => break,
+                p => cur = p,
             }
         }
-        Ok(())
     }
+    // Back to the open / closed marks.
+    for (v, _) in vis.iter() {
+        s.slots[v as usize].pos = NOT_IN_HEAP;
+    }
+    for i in 0..s.heap().len() {
+        let v = s.heap()[i].node;
+        s.slots[v as usize].pos = i as u32;
+    }
+    if status == SearchStatus::Found {
+        let sl = s.slots[goal as usize];
+        match vis.offset_of(goal) {
+            None => return fail(Class::OutOfRange, path_cost_at, "path_cost"),
+            Some(at) if sl.pos != NOT_IN_HEAP || sl.g != path_cost => {
+                return fail(Class::OutOfRange, at, "visited node")
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(())
 }
 
 impl<C: GraphCost, H: GraphHeuristic> GraphAStar<'_, C, H> {
