@@ -129,3 +129,65 @@ fn grid_sections_pass_for_both_crates() {
     assert!(m.checks > 500, "movingai ran only {} checks", m.checks);
     assert_eq!(m.failed, 0, "{:#?}", m.failures.first());
 }
+
+/// [GS.CLEAR.VALUE] computed here from the clause's recurrence (walls 0, saturating at 255).
+fn clearance_oracle(w: usize, h: usize, cells: &[u8]) -> Vec<u8> {
+    let mut c = vec![0u32; w * h];
+    for y in (0..h).rev() {
+        for x in (0..w).rev() {
+            if cells[y * w + x] == 255 {
+                continue;
+            }
+            let at = |xx: usize, yy: usize| if xx < w && yy < h { c[yy * w + xx] } else { 0 };
+            c[y * w + x] = 1 + at(x + 1, y).min(at(x, y + 1)).min(at(x + 1, y + 1));
+        }
+    }
+    c.into_iter().map(|v| v.min(255) as u8).collect()
+}
+
+macro_rules! clearance_case {
+    ($krate:ident) => {{
+        use $krate as op;
+        let (w, h) = (23usize, 17usize);
+        let mut r = onepath_conformance::prng::SplitMix64::new(0xC1EA);
+        let mut g = op::Grid::new(w, h).unwrap();
+        assert_eq!(
+            g.clearance(0, 0).unwrap(),
+            None,
+            "not computed before compute_clearance"
+        );
+        for _ in 0..40 {
+            g.set_cell(r.below(w as u64) as usize, r.below(h as u64) as usize, 255)
+                .unwrap();
+        }
+        g.compute_clearance();
+        let check = |g: &op::Grid, what: &str| {
+            let want = clearance_oracle(w, h, g.cells());
+            for y in 0..h {
+                for x in 0..w {
+                    assert_eq!(
+                        g.clearance(x, y).unwrap(),
+                        Some(want[y * w + x]),
+                        "{what}: cell ({x}, {y})"
+                    );
+                }
+            }
+        };
+        check(&g, "computed");
+        let saved = g.save_state();
+        // [GS.CLEAR.GRID] edits that change a cell recompute it ...
+        g.set_cell(5, 5, 255).unwrap();
+        g.set_cell(0, 0, 0).unwrap();
+        check(&g, "after edits");
+        // ... and so does a successful restore.
+        g.restore_state(&saved).unwrap();
+        check(&g, "after a restore");
+        assert!(g.clearance(w, 0).is_err(), "x out of range");
+    }};
+}
+
+#[test]
+fn clearance_is_recomputed_after_edits_and_restores_in_both_crates() {
+    clearance_case!(onepath_reference);
+    clearance_case!(onepath);
+}
