@@ -54,11 +54,42 @@ fn precedes(x: &AEntry, y: &AEntry) -> bool {
     x.p < y.p
 }
 
+/// Scale of the quantised f64 keys of the fast open list (see [`SpecA::fast`]).
+const QSCALE: f64 = (1u64 << 24) as f64;
+/// Bits of a quantised key: values below `2^22` times `2^24`.
+const QBITS: u32 = 46;
+const QMASK: u64 = (1u64 << QBITS) - 1;
+/// Largest pair value (bound) for which the fast keys are exact.
+const FAST_LIMIT: f64 = (1u64 << 22) as f64;
+
+/// The quantised key of a pair with f64 value `v` (`v < 2^22`): `floor(v * 2^24)`.
+///
+/// Exactness: for pairs of value below `2^22`, `pair_f64` is within `3 * 2^-53` relative
+/// (`< 2^-29` absolute) of the real value, while two different pairs differ by at least
+/// `1 / (|p| + |q|√2) >= 2^-23` as reals (`p + q√2` with integers `p, q` not both 0). So the
+/// f64 values of different pairs are more than `2^-24` apart and in the real order, and their
+/// floors at scale `2^24` differ in the same order; equal pairs give equal keys.
+#[inline(always)]
+fn quant(v: f64) -> u64 {
+    (v * QSCALE) as u64
+}
+
 /// The mode-1 engine.
 pub(crate) struct SpecA {
     cells: Vec<ACell>,
     epoch: u32,
+    /// Exact open list (grids too large for the fast keys).
     heap: Vec<AEntry>,
+    /// Fast open list: `quant(f) << 82 | (QMASK - quant(g)) << 36 | padded cell`, a total
+    /// order equal to [GS.SA.ORDER] (see [`quant`]).
+    fheap: Vec<u128>,
+    /// Whether every pair value of a search is below [`FAST_LIMIT`]: g is the cost of a simple
+    /// path (at most `n - 1` steps of at most √2; restored pairs are checked to be such
+    /// costs), the estimate at most `w + h` steps.
+    fast: bool,
+    /// Per padded cell: bit `d` set when the move in direction `d` is allowed
+    /// ([GS.MOVE.STRAIGHT] [GS.MOVE.DIAGONAL]; mode 1 has no `blocked` hook).
+    moves: Vec<u8>,
     pub record: Vec<u32>,
     pub status: SearchStatus,
     pub zero: bool,
@@ -71,10 +102,30 @@ pub(crate) struct SpecA {
 
 impl SpecA {
     pub fn new(ctx: &Ctx<'_>, zero: bool) -> SpecA {
+        let mut moves = vec![0u8; ctx.pass.len()];
+        for y in 1..=ctx.h {
+            for x in 1..=ctx.w {
+                let p = y * ctx.pw + x;
+                if ctx.pass[p] == 0 {
+                    continue;
+                }
+                let mut m = 0u8;
+                for d in 0..ctx.nd {
+                    if ctx.allowed(p, d) {
+                        m |= 1 << d;
+                    }
+                }
+                moves[p] = m;
+            }
+        }
+        let bound = (ctx.n as f64 + ctx.w as f64 + ctx.h as f64 + 4.0) * 1.5;
         SpecA {
             cells: vec![ACell::default(); ctx.pass.len()],
             epoch: 0,
             heap: Vec::new(),
+            fheap: Vec::new(),
+            fast: bound < FAST_LIMIT && ctx.pass.len() < (1usize << 36),
+            moves,
             record: Vec::new(),
             status: SearchStatus::NotStarted,
             zero,
@@ -88,6 +139,7 @@ impl SpecA {
 
     fn reset(&mut self) {
         self.heap.clear();
+        self.fheap.clear();
         self.record.clear();
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
@@ -114,11 +166,30 @@ impl SpecA {
         }
     }
 
+    /// Pushes padded cell `p` at `(x, y)` with g pair `(ga, gb)`.
     #[inline(always)]
-    fn push(&mut self, ctx: &Ctx<'_>, p: usize, ga: u32, gb: u32) {
-        let (x, y) = ctx.pxy(p);
+    fn push(&mut self, ctx: &Ctx<'_>, p: usize, x: u32, y: u32, ga: u32, gb: u32) {
         let (ha, hb) = self.hpair(ctx, x, y);
         let (fa, fb) = (ga + ha, gb + hb);
+        if self.fast {
+            let qf = quant(pair_f64(fa, fb));
+            let qg = QMASK - quant(pair_f64(ga, gb));
+            let e = (qf as u128) << (QBITS + 36) | (qg as u128) << 36 | p as u128;
+            let h = &mut self.fheap;
+            let mut i = h.len();
+            h.push(e);
+            while i > 0 {
+                let par = (i - 1) / 4;
+                let pe = h[par];
+                if e >= pe {
+                    break;
+                }
+                h[i] = pe;
+                i = par;
+            }
+            h[i] = e;
+            return;
+        }
         let e = AEntry {
             f: pair_f64(fa, fb),
             g: pair_f64(ga, gb),
@@ -139,6 +210,49 @@ impl SpecA {
             i = par;
         }
         self.heap[i] = e;
+    }
+
+    /// Pops the fast open list's top and returns its padded cell.
+    #[inline(always)]
+    fn fpop(&mut self) -> usize {
+        let h = &mut self.fheap;
+        let top = h[0];
+        let last = h.pop().expect("non-empty");
+        let len = h.len();
+        if len > 0 {
+            let mut i = 0;
+            loop {
+                let c = 4 * i + 1;
+                if c + 3 < len {
+                    let (a, b, cc, d) = (h[c], h[c + 1], h[c + 2], h[c + 3]);
+                    let (m1, v1) = if b < a { (c + 1, b) } else { (c, a) };
+                    let (m2, v2) = if d < cc { (c + 3, d) } else { (c + 2, cc) };
+                    let (m, v) = if v2 < v1 { (m2, v2) } else { (m1, v1) };
+                    if v >= last {
+                        break;
+                    }
+                    h[i] = v;
+                    i = m;
+                } else {
+                    if c >= len {
+                        break;
+                    }
+                    let mut m = c;
+                    for j in c + 1..len {
+                        if h[j] < h[m] {
+                            m = j;
+                        }
+                    }
+                    if h[m] >= last {
+                        break;
+                    }
+                    h[i] = h[m];
+                    i = m;
+                }
+            }
+            h[i] = last;
+        }
+        (top as u64 & ((1u64 << 36) - 1)) as usize
     }
 
     fn pop(&mut self) -> AEntry {
@@ -169,17 +283,32 @@ impl SpecA {
         top
     }
 
-    /// Drops stale tops (closed cells, or a pair that has improved since).
+    /// Drops stale tops and returns the top's padded cell (`None`: the open list is empty).
+    /// An entry is stale exactly when its cell is closed: pushes happen only on a strict
+    /// improvement of g (so of f, the estimate being fixed per cell), so a cell's newest
+    /// entry precedes its older ones and closes it before they reach the top.
     #[inline(always)]
-    fn settle(&mut self) {
+    fn settle(&mut self) -> Option<usize> {
+        if self.fast {
+            while let Some(&e) = self.fheap.first() {
+                let p = (e as u64 & ((1u64 << 36) - 1)) as usize;
+                if self.cells[p].flags & 1 != 0 {
+                    self.fpop();
+                } else {
+                    return Some(p);
+                }
+            }
+            return None;
+        }
         while let Some(e) = self.heap.first() {
             let c = &self.cells[e.p as usize];
             if c.flags & 1 != 0 || c.a != e.ga || c.b != e.gb {
                 self.pop();
             } else {
-                break;
+                return Some(e.p as usize);
             }
         }
+        None
     }
 
     /// [GS.SA.BEGIN] Resets; an impassable start or goal ends NotFound with nothing visited.
@@ -200,7 +329,8 @@ impl SpecA {
             b: 0,
             flags: 0,
         };
-        self.push(ctx, p, 0, 0);
+        let (x, y) = ctx.xy(start);
+        self.push(ctx, p, x, y, 0, 0);
     }
 
     /// [GS.SA.STEP] [GRAPH.ASTAR.STEP] [GRAPH.ASTAR.RUN] The sliced loop.
@@ -217,11 +347,10 @@ impl SpecA {
         let epoch = self.epoch;
         let mut done = 0u64;
         loop {
-            self.settle();
-            if self.heap.is_empty() {
+            let Some(pu) = self.settle() else {
                 self.status = SearchStatus::NotFound;
                 return self.status;
-            }
+            };
             if let Some(flag) = cancel {
                 if done.is_multiple_of(256) && flag.load(Ordering::Relaxed) {
                     return SearchStatus::Running;
@@ -230,20 +359,25 @@ impl SpecA {
             if done == max {
                 return SearchStatus::Running;
             }
-            let e = self.pop();
-            let pu = e.p as usize;
+            if self.fast {
+                self.fpop();
+            } else {
+                self.pop();
+            }
             done += 1;
             self.iterations += 1;
-            self.cells[pu].flags |= 1;
+            let cell = &mut self.cells[pu];
+            cell.flags |= 1;
+            let (a, b) = (cell.a, cell.b);
             if pu == goal {
                 self.status = SearchStatus::Found;
                 return self.status;
             }
-            let (a, b) = (e.ga, e.gb);
-            for d in 0..ctx.nd {
-                if !ctx.allowed(pu, d) {
-                    continue;
-                }
+            let (x, y) = ctx.pxy(pu);
+            let mut m = self.moves[pu];
+            while m != 0 {
+                let d = m.trailing_zeros() as usize;
+                m &= m - 1;
                 let q = pu.wrapping_add_signed(ctx.off[d]);
                 let (ga, gb) = if d < 4 { (a + 1, b) } else { (a, b + 1) };
                 let c = self.cells[q];
@@ -256,7 +390,8 @@ impl SpecA {
                     b: gb,
                     flags: (d as u8) << 1,
                 };
-                self.push(ctx, q, ga, gb);
+                let (qx, qy) = (x.wrapping_add_signed(DX[d]), y.wrapping_add_signed(DY[d]));
+                self.push(ctx, q, qx, qy, ga, gb);
             }
             self.expanded += 1;
             if ctx.opts.record_expansions {
@@ -427,7 +562,8 @@ impl SpecA {
             let p = ctx.pad(cell_of(k));
             let c = self.cells[p];
             if c.flags & 1 == 0 {
-                self.push(ctx, p, c.a, c.b);
+                let (x, y) = ctx.pxy(p);
+                self.push(ctx, p, x, y, c.a, c.b);
             }
         }
         Ok(())
