@@ -6,16 +6,34 @@
 use super::ctx::{DX, DY};
 use super::jump::Jumper;
 
-/// The distance tables, `t[p * 8 + d]`.
+/// The distance tables, `t[p * 8 + d]`: 16-bit when every distance fits (padded sides below
+/// `2^15`), else 32-bit.
 #[derive(Default)]
 pub(crate) struct Tables {
     t: Vec<i32>,
+    t16: Vec<i16>,
     pw: usize,
 }
 
 impl Tables {
     pub fn is_built(&self) -> bool {
-        !self.t.is_empty()
+        !self.t.is_empty() || !self.t16.is_empty()
+    }
+
+    /// One entry of padded cell `c`'s row (a read ahead of its use).
+    #[inline(always)]
+    pub fn touch(&self, c: usize) -> i32 {
+        self.get(c, 0)
+    }
+
+    /// The table entry of padded cell `c`, direction `d`.
+    #[inline(always)]
+    fn get(&self, c: usize, d: usize) -> i32 {
+        if self.t.is_empty() {
+            self.t16[c * 8 + d] as i32
+        } else {
+            self.t[c * 8 + d]
+        }
     }
 
     /// Builds every table over a padded map of `pw x ph` (border cells impassable).
@@ -78,7 +96,19 @@ impl Tables {
             }
             // Diagonals must follow all straights: straights are d 0..4, done first.
         }
-        Tables { t, pw }
+        if pw < (1 << 15) && ph < (1 << 15) {
+            let t16 = t.iter().map(|&v| v as i16).collect();
+            return Tables {
+                t: Vec::new(),
+                t16,
+                pw,
+            };
+        }
+        Tables {
+            t,
+            t16: Vec::new(),
+            pw,
+        }
     }
 
     /// Padded coordinates.
@@ -90,7 +120,7 @@ impl Tables {
     /// [GS.JUMP.STRAIGHT] With the goal stop.
     #[inline]
     fn straight(&self, c: usize, d: usize, goal: usize) -> Option<usize> {
-        let v = self.t[c * 8 + d];
+        let v = self.get(c, d);
         let limit = v.unsigned_abs() as i64;
         if limit == 0 {
             return None;
@@ -128,7 +158,7 @@ impl Tables {
     /// on it): `1 <= distance <= range`.
     #[inline(always)]
     fn goal_on_ray(&self, n: usize, d: usize, goal: usize) -> bool {
-        let v = self.t[n * 8 + d];
+        let v = self.get(n, d);
         let limit = v.unsigned_abs() as i64;
         let (nx, ny) = self.xy(n);
         let (gx, gy) = self.xy(goal);
@@ -151,7 +181,7 @@ impl Tables {
     /// or vertical ray of the one diagonal cell in its row or column.
     #[inline]
     fn diagonal(&self, c: usize, d: usize, goal: usize) -> Option<usize> {
-        let v = self.t[c * 8 + d];
+        let v = self.get(c, d);
         let limit = v.unsigned_abs() as i64;
         if limit == 0 {
             return None;

@@ -52,6 +52,8 @@ pub(crate) struct SpecJ {
     pub expanded: u64,
     /// [GS.JUMP.TABLES] Finder 1's tables, built at the first search that needs them.
     tables: Tables,
+    /// Keeps the table reads of [`Tables::touch`].
+    sink: i32,
 }
 
 impl SpecJ {
@@ -70,6 +72,7 @@ impl SpecJ {
             iterations: 0,
             expanded: 0,
             tables: Tables::default(),
+            sink: 0,
         }
     }
 
@@ -228,7 +231,9 @@ impl SpecJ {
         };
         let mut done = 0u64;
         let mut dirs = [0u8; 8];
+        let mut sink = 0i32;
         loop {
+            self.sink = self.sink.wrapping_add(sink);
             self.settle(ctx);
             if self.stack.is_empty() && self.heap.is_empty() {
                 self.status = SearchStatus::NotFound;
@@ -269,19 +274,31 @@ impl SpecJ {
             };
             let (xc, yc) = ctx.pxy(pc);
             let k = jumper.directions(pc, by, &mut dirs);
+            // The jumps first, then every jump point's cell read before any is used (their
+            // reads overlap), then the successors in direction order (distinct rays end at
+            // distinct cells, so the reads stay valid).
+            let mut js = [(0u8, 0u32); 8];
+            let mut m = 0;
             for &d in &dirs[..k] {
                 let jumped = if plus {
                     tables.jump(pc, d as usize, goal)
                 } else {
                     jumper.jump(pc, d as usize)
                 };
-                let Some(j) = jumped else {
-                    continue;
-                };
+                if let Some(j) = jumped {
+                    js[m] = (d, j as u32);
+                    m += 1;
+                }
+            }
+            let mut seen = [JCell::default(); 8];
+            for (s, &(_, j)) in seen.iter_mut().zip(&js[..m]) {
+                *s = self.cells[j as usize];
+            }
+            for (&(d, j), &cj) in js[..m].iter().zip(&seen[..m]) {
+                let j = j as usize;
                 let (xj, yj) = ctx.pxy(j);
                 let (ha, hb) = octile_pair(xc.abs_diff(xj), yc.abs_diff(yj));
                 let (ga, gb) = (c.a + ha, c.b + hb);
-                let cj = self.cells[j];
                 if cj.stamp == epoch && (cj.flags & 1 != 0 || !pair_less(ga, gb, cj.a, cj.b)) {
                     continue;
                 }
@@ -293,6 +310,10 @@ impl SpecJ {
                     flags: d << 1,
                 };
                 self.push(ctx, j, goal_xy);
+                if plus {
+                    // Reads j's table row now (used when j is expanded); the read overlaps.
+                    sink ^= tables.touch(j);
+                }
             }
         }
     }
