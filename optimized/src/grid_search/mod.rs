@@ -2,6 +2,7 @@
 //! grids, sliced, with state kinds 8, 9, 10 and 12.
 
 mod astar;
+mod bitjump;
 mod ctx;
 mod generic;
 mod generic_state;

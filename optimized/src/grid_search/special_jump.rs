@@ -2,6 +2,7 @@
 //! [GS.SJ.PUSH], [GS.SJ.SETTLE], [GS.SJ.STEP], [GS.SJ.DIRECTION], [GS.SJ.BEGIN]. The (F, T) heap
 //! follows [STATE.HEAP.ARRAY] .. [STATE.HEAP.POP] exactly (it is saved as it lies).
 
+use super::bitjump::Bits;
 use super::ctx::{octile_pair, pair_f64, pair_less, Ctx, NONE};
 use super::jps_plus::Tables;
 use super::jump::Jumper;
@@ -52,6 +53,8 @@ pub(crate) struct SpecJ {
     pub expanded: u64,
     /// [GS.JUMP.TABLES] Finder 1's tables, built at the first search that needs them.
     tables: Tables,
+    /// Finder 0's block scan masks, built at the first search that needs them.
+    bits: Bits,
     /// Keeps the table reads of [`Tables::touch`].
     sink: i32,
 }
@@ -72,6 +75,7 @@ impl SpecJ {
             iterations: 0,
             expanded: 0,
             tables: Tables::default(),
+            bits: Bits::default(),
             sink: 0,
         }
     }
@@ -206,9 +210,14 @@ impl SpecJ {
         if self.finder == 1 && !self.tables.is_built() {
             self.tables = Tables::build(&ctx.pass, ctx.pw);
         }
+        if self.finder == 0 && !self.bits.is_built() {
+            self.bits = Bits::build(&ctx.pass, ctx.pw);
+        }
         let tables = std::mem::take(&mut self.tables);
-        let r = self.advance_with(ctx, max, cancel, &tables);
+        let bits = std::mem::take(&mut self.bits);
+        let r = self.advance_with(ctx, max, cancel, &tables, &bits);
         self.tables = tables;
+        self.bits = bits;
         r
     }
 
@@ -218,10 +227,12 @@ impl SpecJ {
         max: u64,
         cancel: Option<&AtomicBool>,
         tables: &Tables,
+        bits: &Bits,
     ) -> SearchStatus {
         let plus = self.finder == 1;
         let goal = ctx.pad(self.goal);
         let goal_xy = ctx.xy(self.goal);
+        let goal_pxy = (goal_xy.0 as usize + 1, goal_xy.1 as usize + 1);
         let epoch = self.epoch;
         let pass = &ctx.pass;
         let jumper = Jumper {
@@ -283,7 +294,8 @@ impl SpecJ {
                 let jumped = if plus {
                     tables.jump(pc, d as usize, goal)
                 } else {
-                    jumper.jump(pc, d as usize)
+                    let cxy = (xc as usize + 1, yc as usize + 1);
+                    bits.jump(pass, pc, cxy, d as usize, goal, goal_pxy)
                 };
                 if let Some(j) = jumped {
                     js[m] = (d, j as u32);
