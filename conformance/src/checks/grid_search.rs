@@ -72,6 +72,28 @@ pub fn oracle_problem(
     let w = r.map.width;
     let (s, goal) = (r.start.1 * w + r.start.0, r.goal.1 * w + r.goal.0);
     let o = &r.options;
+    if r.api == crate::grid::GridApi::Tier1 {
+        // [GS.TIER1] [GRID.SPACE.CENTER] one world point per path cell, its centre.
+        let [ox, oy, size] = r.map.space.unwrap_or([0.0, 0.0, 1.0]);
+        let want: Vec<(u64, u64)> = reply
+            .path
+            .iter()
+            .map(|&c| {
+                let (x, y) = (f64::from(c % w), f64::from(c / w));
+                (
+                    (ox + (x + 0.5) * size).to_bits(),
+                    (oy + (y + 0.5) * size).to_bits(),
+                )
+            })
+            .collect();
+        if want != reply.points {
+            return Some((
+                "world points [GRID.SPACE.CENTER]".into(),
+                format!("{} cell centres", want.len()),
+                format!("{} points, not the centres", reply.points.len()),
+            ));
+        }
+    }
     let theta = o.algorithm >= 4;
     let cost = f64::from_bits(reply.cost_bits);
     // Theta* ignores the cost hook ([GS.THETA.COST]): reachability is over the moves alone.
