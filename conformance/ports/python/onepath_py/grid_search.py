@@ -292,6 +292,12 @@ class AStar(_Wrapper):
         e.begin(start, goal)
         self._engine = e
 
+    def save_state(self):
+        """[GS.STATE.SEARCHES] Kind-8 bytes."""
+        if self._engine is None:
+            return eng.save_kind8(eng.GenericAStar(GridContext(self._grid, self._opt), self._opt.algorithm, False))
+        return eng.save_kind8(self._engine)
+
 
 class JumpSearch(_Wrapper):
     """[GS.JPSG.RULES] kind 9."""
@@ -359,6 +365,23 @@ class GridSearch(_Wrapper):
         if self._engine is not None:
             return self._engine.algorithm
         return self.select()[2]
+
+    def save_state(self):
+        """[GS.STATE.HEADER12] [GS.STATE.MODE1] [GS.STATE.MODE2] [GS.STATE.MODE3] Kind-12 bytes."""
+        import struct
+        g = self._grid
+        head = eng.state_header(12) + struct.pack("<Bii", self._mode, g.width(), g.height())
+        e = self._engine
+        if self._mode == 0 or e is None:
+            return eng.state_header(12) + struct.pack("<Bii", 0, g.width(), g.height())
+        if self._mode == 1:
+            return head + eng.save_mode1(e)
+        if self._mode == 3:
+            return head + eng.save_mode3(e)
+        emb = eng.save_kind9(e) if isinstance(e, eng.GenericJump) else eng.save_kind8(e)
+        w = g.width()
+        return head + struct.pack("<iiiii", e._start % w, e._start // w, e._goal % w, e._goal // w,
+                                  len(emb)) + emb
 
     def begin(self, start, goal):
         mode, finder, alg = self.select()
