@@ -314,6 +314,11 @@ class JumpSearch(_Wrapper):
         e.begin(start, goal)
         self._engine = e
 
+    def save_state(self):
+        """[GS.STATE.SEARCHES] Kind-9 bytes (weight 1.0, start -1)."""
+        e = self._engine or eng.GenericJump(GridContext(self._grid, self._opt), self._opt.algorithm, False)
+        return eng.save_kind9(e)
+
 
 class ThetaSearch(_Wrapper):
     """[GS.THETA.*] kind 10."""
@@ -329,6 +334,11 @@ class ThetaSearch(_Wrapper):
         e = eng.ThetaEngine(GridContext(self._grid, self._opt), self._opt.algorithm, self._opt.record_expansions)
         e.begin(start, goal)
         self._engine = e
+
+    def save_state(self):
+        """[GS.STATE.SEARCHES] Kind-10 bytes (weight = the option, start -1)."""
+        e = self._engine or eng.ThetaEngine(GridContext(self._grid, self._opt), self._opt.algorithm, False)
+        return eng.save_kind10(e)
 
 
 class GridSearch(_Wrapper):
