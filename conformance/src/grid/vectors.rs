@@ -238,6 +238,160 @@ pub fn columns() -> Vec<(String, GridOptionsData)> {
     out
 }
 
+/// The extra runs of every grid vector: `(api, options, query indexes)`. None of them has the
+/// options of a matrix column (so the matrix covers the first three queries only).
+pub fn extra_runs() -> Vec<(GridApi, GridOptionsData, Vec<usize>)> {
+    use super::{CellBlockRule, CellCostRule};
+    let d = GridOptionsData::default;
+    let o = |algorithm: u8| GridOptionsData { algorithm, ..d() };
+    let blocked = Some(CellBlockRule {
+        modulus: 7,
+        residue: 3,
+    });
+    let extra = Some(CellCostRule::ExtraWhere {
+        modulus: 5,
+        extra: 0.75,
+    });
+    let invalid = Some(CellCostRule::InvalidWhere { modulus: 11 });
+    let both = vec![0, 1];
+    vec![
+        (
+            GridApi::Tier1,
+            GridOptionsData {
+                agent_size: 2,
+                ..o(0)
+            },
+            both.clone(),
+        ),
+        (
+            GridApi::AStar,
+            GridOptionsData {
+                agent_size: 2,
+                ..o(1)
+            },
+            both.clone(),
+        ),
+        (
+            GridApi::Tier1,
+            GridOptionsData { blocked, ..o(0) },
+            both.clone(),
+        ),
+        (
+            GridApi::Handle,
+            GridOptionsData { blocked, ..o(2) },
+            both.clone(),
+        ),
+        (
+            GridApi::Jump,
+            GridOptionsData { blocked, ..o(3) },
+            both.clone(),
+        ),
+        (
+            GridApi::Tier1,
+            GridOptionsData {
+                cell_cost: extra,
+                ..o(0)
+            },
+            both.clone(),
+        ),
+        (
+            GridApi::Handle,
+            GridOptionsData {
+                cell_cost: extra,
+                ..o(1)
+            },
+            both.clone(),
+        ),
+        (
+            GridApi::Tier1,
+            GridOptionsData {
+                cell_cost: invalid,
+                diagonal: 1,
+                ..o(0)
+            },
+            both.clone(),
+        ),
+        (
+            GridApi::Tier1,
+            GridOptionsData {
+                weight: 1.5,
+                ..o(0)
+            },
+            both.clone(),
+        ),
+        (
+            GridApi::Handle,
+            GridOptionsData {
+                weight: 1.5,
+                ..o(2)
+            },
+            both.clone(),
+        ),
+        (
+            GridApi::Theta,
+            GridOptionsData {
+                blocked,
+                cell_cost: extra,
+                ..o(4)
+            },
+            both.clone(),
+        ),
+        (
+            GridApi::Theta,
+            GridOptionsData {
+                weight: 1.5,
+                connectivity: 4,
+                ..o(5)
+            },
+            both.clone(),
+        ),
+        (
+            GridApi::Tier1,
+            GridOptionsData { budget: 7, ..o(0) },
+            both.clone(),
+        ),
+        (
+            GridApi::Tier1,
+            GridOptionsData { budget: 3, ..o(3) },
+            both.clone(),
+        ),
+        (
+            GridApi::Tier1,
+            GridOptionsData {
+                record: false,
+                ..o(2)
+            },
+            both,
+        ),
+        (
+            GridApi::Tier1,
+            GridOptionsData {
+                record: false,
+                ..o(0)
+            },
+            vec![3],
+        ),
+        (
+            GridApi::Handle,
+            GridOptionsData {
+                agent_size: 0,
+                ..o(0)
+            },
+            vec![0],
+        ),
+        (
+            GridApi::Tier1,
+            GridOptionsData {
+                weight: 0.5,
+                ..o(0)
+            },
+            vec![0],
+        ),
+        (GridApi::Theta, o(0), vec![0]),
+        (GridApi::Handle, o(4), vec![0]),
+    ]
+}
+
 /// The fixed list of grid vectors: `(id, comment, map kind, width, height, seed, areas)`.
 fn recipes() -> Vec<(String, String, MapKind, u32, u32, u64, bool)> {
     let kinds = [
@@ -354,6 +508,25 @@ pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
                     query: q,
                     api: GridApi::Handle,
                     options,
+                    expected: expected_of(&Err(String::new())),
+                };
+                let out = imp
+                    .run_grid(&v.request(&run))
+                    .unwrap_or_else(|e| Err(format!("harness: {e}")));
+                run.expected = expected_of(&out);
+                v.runs.push(run);
+            }
+        }
+        // Options beyond the matrix ([CONF.GRID.VECTOR] extra runs): agent size, hooks,
+        // weights, budgets, the generic engines and the errors, on the first two queries (the
+        // errors on a fourth query whose start lies outside the grid).
+        v.queries.push([w, 0, 0, 0]);
+        for (api, options, queries) in extra_runs() {
+            for q in queries {
+                let mut run = Run {
+                    query: q,
+                    api,
+                    options: options.clone(),
                     expected: expected_of(&Err(String::new())),
                 };
                 let out = imp
@@ -493,7 +666,7 @@ pub fn certify(dir: &Path, all: &[&dyn Implementation], s: &mut Section) {
                     query: Some(r.query),
                     ..fail(&v.id, imp.name(), what, e, f)
                 }));
-                if r.api == GridApi::Tier1 {
+                if r.api == GridApi::Tier1 && r.query < 3 {
                     if let Some((c, _)) = columns().into_iter().find(|(_, o)| o == &r.options) {
                         column_bytes.entry(c).or_default().extend(encode(&out));
                     }
