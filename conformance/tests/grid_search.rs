@@ -191,3 +191,64 @@ fn clearance_is_recomputed_after_edits_and_restores_in_both_crates() {
     clearance_case!(onepath_reference);
     clearance_case!(onepath);
 }
+
+/// The optimized crate's mode-1 open list switches to its exact pair heap when a grid is too
+/// large for its quantised keys (about 2.8 million cells); the kit's generated maps are small, so
+/// this test covers that path: a 1700 × 1700 grid, local queries with ties, A* and Dijkstra
+/// through the handle, whole and sliced with a snapshot, equal bit for bit to the reference.
+#[test]
+fn mode1_on_a_grid_too_large_for_quantised_keys_matches_the_reference() {
+    use onepath_conformance::grid::{GridApi, GridMap, GridOptionsData, GridRequest};
+    let (w, h) = (1700u32, 1700u32);
+    let mut cells = vec![0u8; (w * h) as usize];
+    for y in 800..900 {
+        cells[(y * w + 850) as usize] = 255; // a wall the queries must go around
+    }
+    for x in 830..870 {
+        cells[(880 * w + x) as usize] = 255;
+    }
+    let map = GridMap {
+        width: w,
+        height: h,
+        cells,
+        multipliers: vec![],
+        space: None,
+    };
+    let queries = [
+        ((840, 850), (860, 851)),
+        ((845, 870), (855, 890)),
+        ((0, 0), (12, 7)),
+        ((1699, 1699), (1680, 1690)),
+    ];
+    let mut runs = 0;
+    for (start, goal) in queries {
+        for algorithm in [0u8, 1] {
+            for (schedule, snapshot_after) in [(vec![], None), (vec![7], Some(2))] {
+                let req = GridRequest {
+                    map: map.clone(),
+                    options: GridOptionsData {
+                        algorithm,
+                        ..GridOptionsData::default()
+                    },
+                    api: GridApi::Handle,
+                    start,
+                    goal,
+                    schedule,
+                    snapshot_after,
+                };
+                let a = ReferenceCrate.run_grid(&req).unwrap();
+                let b = OptimizedCrate.run_grid(&req).unwrap();
+                let reply = a.as_ref().expect("a reply");
+                assert_eq!(reply.mode, 1, "the handle runs the specialised A* engine");
+                assert_eq!(reply.status, 2, "{start:?} -> {goal:?} is reachable");
+                assert_eq!(
+                    onepath_conformance::grid::first_difference(&a, &b),
+                    None,
+                    "{start:?} -> {goal:?} algorithm {algorithm}"
+                );
+                runs += 1;
+            }
+        }
+    }
+    assert_eq!(runs, 16);
+}
