@@ -33,6 +33,70 @@ fn node_at(bytes: &[u8], at: usize) -> u32 {
     u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
 }
 
+/// The fixed fields of a search state ([STATE.SEARCH]): `start` is `None` for the kinds that write
+/// `-1` there ([GS.STATE.SEARCHES]).
+pub(crate) struct SearchFields {
+    pub kind: u16,
+    pub status: SearchStatus,
+    pub weight: f64,
+    pub start: Option<u32>,
+    pub goal: u32,
+    pub expanded: u64,
+    pub iterations: u64,
+    pub path_cost: f64,
+}
+
+/// [STATE.SEARCH] [STATE.SEARCH.FIELDS] [STATE.BUFFERS] The bytes of a search over `n` nodes
+/// (kinds 8-11): the fixed fields, then, unless NotStarted, the buffers.
+pub(crate) fn write_search_state<const D: usize>(
+    f: &SearchFields,
+    n: usize,
+    s: &Buffers<D>,
+) -> Vec<u8> {
+    let mut out = Vec::with_capacity(64 + 20 * s.heap().len() + 4 * s.record.len());
+    out.put_header(f.kind);
+    out.put_i32(n as i32);
+    out.put_u8(f.status as u8);
+    out.put_f64(f.weight);
+    if f.status == SearchStatus::NotStarted {
+        out.put_i32(-1);
+        out.put_i32(-1);
+        out.put_i32(0);
+        out.put_i32(0);
+        out.put_f64(f64::INFINITY);
+        return out;
+    }
+    out.put_i32(f.start.map_or(-1, |v| v as i32));
+    out.put_i32(f.goal as i32);
+    out.put_i32(wide(f.expanded));
+    out.put_i32(wide(f.iterations));
+    out.put_f64(f.path_cost);
+    let count_at = out.len();
+    out.put_i32(0);
+    let mut visited = 0i32;
+    for (v, slot) in s.slots[..n].iter().enumerate() {
+        if slot.stamp == s.epoch {
+            visited += 1;
+            out.put_i32(v as i32);
+            out.put_u8((slot.pos == NOT_IN_HEAP) as u8);
+            out.put_f64(slot.g);
+            out.put_i32(slot.parent as i32);
+        }
+    }
+    out[count_at..count_at + 4].copy_from_slice(&visited.to_le_bytes());
+    out.put_i32(s.heap().len() as i32);
+    for e in s.heap() {
+        out.put_i32(e.node as i32);
+        out.put_f64(e.f());
+        out.put_f64(e.g());
+    }
+    out.put_i32(s.record.len() as i32);
+    for &v in &s.record {
+        out.put_i32(v as i32);
+    }
+    out
+}
+
 /// The validated visited entries, in increasing node order: `(node, node field offset)`.
 #[derive(Clone, Copy)]
 pub(crate) struct Visited<'a> {
@@ -68,51 +132,17 @@ impl<'a> Visited<'a> {
 impl<C: GraphCost, H: GraphHeuristic, const D: usize> Engine<'_, C, H, D> {
     /// [STATE.SEARCH] [STATE.SEARCH.FIELDS] [STATE.BUFFERS] The state bytes of this search.
     fn save(&self) -> Vec<u8> {
-        let n = self.graph.node_count();
-        let s = &self.scratch;
-        let started = self.status != SearchStatus::NotStarted;
-        let mut out = Vec::with_capacity(64 + 20 * s.heap().len() + 4 * s.record.len());
-        out.put_header(KIND_GRAPH_ASTAR);
-        out.put_i32(n as i32);
-        out.put_u8(self.status as u8);
-        out.put_f64(1.0);
-        if !started {
-            out.put_i32(-1);
-            out.put_i32(-1);
-            out.put_i32(0);
-            out.put_i32(0);
-            out.put_f64(f64::INFINITY);
-            return out;
-        }
-        out.put_i32(self.start as i32);
-        out.put_i32(self.goal as i32);
-        out.put_i32(wide(self.expanded));
-        out.put_i32(wide(self.iterations));
-        out.put_f64(self.path_cost());
-        let count_at = out.len();
-        out.put_i32(0);
-        let mut visited = 0i32;
-        for (v, slot) in s.slots[..n].iter().enumerate() {
-            if slot.stamp == s.epoch {
-                visited += 1;
-                out.put_i32(v as i32);
-                out.put_u8((slot.pos == NOT_IN_HEAP) as u8);
-                out.put_f64(slot.g);
-                out.put_i32(slot.parent as i32);
-            }
-        }
-        out[count_at..count_at + 4].copy_from_slice(&visited.to_le_bytes());
-        out.put_i32(s.heap().len() as i32);
-        for e in s.heap() {
-            out.put_i32(e.node as i32);
-            out.put_f64(e.f());
-            out.put_f64(e.g());
-        }
-        out.put_i32(s.record.len() as i32);
-        for &v in &s.record {
-            out.put_i32(v as i32);
-        }
-        out
+        let fields = SearchFields {
+            kind: KIND_GRAPH_ASTAR,
+            status: self.status,
+            weight: 1.0,
+            start: Some(self.start),
+            goal: self.goal,
+            expanded: self.expanded,
+            iterations: self.iterations,
+            path_cost: self.path_cost(),
+        };
+        write_search_state(&fields, self.graph.node_count(), &self.scratch)
     }
 
     /// [STATE.SEARCH_FAILED] The definite state after a failed restore: `NotStarted`, counters

@@ -419,11 +419,6 @@ fn run_case(all: &[&dyn Implementation], case: &GridCase, s: &mut Section) {
     }
 }
 
-/// The option sets' labels (for reports).
-pub fn describe(o: &GridOptionsData) -> String {
-    o.label()
-}
-
 /// The `movingai` section ([CONF.CHECK.MOVINGAI]): per map kind, a generated map and its
 /// scenarios are written in the MovingAI formats, read back (equal), and every scenario is run
 /// through tier 1 with each optimal algorithm (A*, Dijkstra, JPS, JPS+) under the MovingAI rule

@@ -94,6 +94,26 @@ macro_rules! define_grid_adapter {
                 (p.0 as usize, p.1 as usize)
             }
 
+            /// The reply fields a finished tier-2 search shows (no snapshot).
+            macro_rules! observe {
+                ($s:ident, $st:ident, $info:ident) => {{
+                    let (mode, finder, algorithm) = $info(&$s);
+                    GridReply {
+                        status: status($st),
+                        mode,
+                        finder,
+                        algorithm,
+                        cost_bits: $s.path_cost().to_bits(),
+                        path: $s.path(),
+                        expansions: $s.expansions().to_vec(),
+                        iterations: $s.iterations(),
+                        expanded: $s.expanded_count(),
+                        state: $s.save_state(),
+                        ..GridReply::default()
+                    }
+                }};
+            }
+
             macro_rules! drive {
                 ($ty:ty, $grid:ident, $opts:ident, $r:ident, $info:expr) => {{
                     (|| -> GridOutcome {
@@ -101,8 +121,6 @@ macro_rules! define_grid_adapter {
                         let mut s = <$ty>::new(&$grid, $opts.clone()).map_err(|e| e.class().to_string())?;
                         s.begin(at($r.start), at($r.goal)).map_err(|e| e.class().to_string())?;
                         let mut calls = 0usize;
-                        let mut snapshot = Vec::new();
-                        let mut resaved = Vec::new();
                         let mut st = s.status();
                         while st == op::SearchStatus::Running && !$r.schedule.is_empty() {
                             st = s.step($r.schedule[calls % $r.schedule.len()]);
@@ -113,55 +131,25 @@ macro_rules! define_grid_adapter {
                         }
                         if $r.snapshot_after.is_some() && st == op::SearchStatus::Running && !$r.schedule.is_empty() {
                             // Snapshot, restore into a fresh search over a restored grid, finish.
-                            snapshot = s.save_state();
+                            let snapshot = s.save_state();
                             let grid2 = op::Grid::from_state(&$grid.save_state())
                                 .map_err(|e| format!("harness-grid: from_state: {}", e.class()))?;
                             let mut s2 = <$ty>::new(&grid2, $opts.clone()).map_err(|e| e.class().to_string())?;
                             if let Err(e) = s2.restore_state(&snapshot) {
                                 return Err(format!("restore: {}@{}", e.class(), e.offset()));
                             }
-                            resaved = s2.save_state();
+                            let resaved = s2.save_state();
                             let mut st2 = s2.status();
                             while st2 == op::SearchStatus::Running {
                                 st2 = s2.step($r.schedule[calls % $r.schedule.len()]);
                                 calls += 1;
                             }
-                            let (mode, finder, algorithm) = info(&s2);
-                            return Ok(GridReply {
-                                status: status(st2),
-                                mode,
-                                finder,
-                                algorithm,
-                                cost_bits: s2.path_cost().to_bits(),
-                                path: s2.path(),
-                                points: vec![],
-                                expansions: s2.expansions().to_vec(),
-                                iterations: s2.iterations(),
-                                expanded: s2.expanded_count(),
-                                state: s2.save_state(),
-                                snapshot,
-                                resaved,
-                            });
+                            return Ok(GridReply { snapshot, resaved, ..observe!(s2, st2, info) });
                         }
                         if st == op::SearchStatus::Running {
                             st = s.run(None);
                         }
-                        let (mode, finder, algorithm) = info(&s);
-                        Ok(GridReply {
-                            status: status(st),
-                            mode,
-                            finder,
-                            algorithm,
-                            cost_bits: s.path_cost().to_bits(),
-                            path: s.path(),
-                            points: vec![],
-                            expansions: s.expansions().to_vec(),
-                            iterations: s.iterations(),
-                            expanded: s.expanded_count(),
-                            state: s.save_state(),
-                            snapshot: std::mem::take(&mut snapshot),
-                            resaved: std::mem::take(&mut resaved),
-                        })
+                        Ok(observe!(s, st, info))
                     })()
                 }};
             }

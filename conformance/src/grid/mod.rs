@@ -225,7 +225,7 @@ pub struct GridRequest {
 }
 
 /// What a grid query observed ([CONF.GRID.REPLY]).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct GridReply {
     /// 0 NotStarted, 1 Running, 2 Found, 3 NotFound (tier 2); tier 1: 2 Found, 3 NotFound,
     /// 4 BudgetExhausted.

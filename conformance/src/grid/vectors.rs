@@ -183,21 +183,7 @@ pub fn encode(o: &GridOutcome) -> Vec<u8> {
 }
 
 fn expected_of(o: &GridOutcome) -> Expected {
-    let blank = GridReply {
-        status: 0,
-        mode: 0,
-        finder: 0,
-        algorithm: 0,
-        cost_bits: 0,
-        path: vec![],
-        points: vec![],
-        expansions: vec![],
-        iterations: 0,
-        expanded: 0,
-        state: vec![],
-        snapshot: vec![],
-        resaved: vec![],
-    };
+    let blank = GridReply::default();
     let r = o.as_ref().unwrap_or(&blank);
     Expected {
         error: o.as_ref().err().cloned(),
@@ -643,13 +629,10 @@ pub fn certify(dir: &Path, all: &[&dyn Implementation], s: &mut Section) {
                                 algorithm: e.algorithm,
                                 cost_bits: u64::from_str_radix(&e.cost_bits, 16).unwrap_or(0),
                                 path: e.path.clone(),
-                                points: vec![],
                                 expansions: e.expansions.clone(),
                                 iterations: e.iterations,
                                 expanded: e.expanded,
-                                state: vec![],
-                                snapshot: vec![],
-                                resaved: vec![],
+                                ..GridReply::default()
                             }),
                         }
                     };

@@ -5,10 +5,12 @@
 use super::generic::{Core, Rule};
 use crate::astar::SearchStatus;
 use crate::grid_error::GridStateError;
-use crate::heap::{NOT_IN_HEAP, NO_PARENT};
+use crate::heap::NO_PARENT;
 pub(crate) use crate::search_state::wide;
-use crate::search_state::{read_search_buffers, search_cross_checks};
-use crate::wire::{fail, Class, Fault, Put, Reader, KIND_ASTAR, KIND_JUMP, KIND_THETA};
+use crate::search_state::{
+    read_search_buffers, search_cross_checks, write_search_state, SearchFields,
+};
+use crate::wire::{fail, Class, Fault, Reader, KIND_ASTAR, KIND_JUMP, KIND_THETA};
 
 impl Core<'_> {
     /// [STATE.KINDS] This engine's kind.
@@ -31,52 +33,17 @@ impl Core<'_> {
 
     /// [STATE.SEARCH] [STATE.SEARCH.FIELDS] [STATE.BUFFERS] [GS.STATE.SEARCHES] The bytes.
     pub(crate) fn save(&self) -> Vec<u8> {
-        let n = self.ctx.n;
-        let s = &self.buf;
-        let started = self.status != SearchStatus::NotStarted;
-        let mut out = Vec::with_capacity(64 + 20 * s.heap().len() + 4 * s.record.len());
-        out.put_header(self.kind());
-        out.put_i32(n as i32);
-        out.put_u8(self.status as u8);
-        out.put_f64(self.saved_weight());
-        if !started {
-            out.put_i32(-1);
-            out.put_i32(-1);
-            out.put_i32(0);
-            out.put_i32(0);
-            out.put_f64(f64::INFINITY);
-            return out;
-        }
-        let has_start = self.kind() == KIND_ASTAR;
-        out.put_i32(if has_start { self.start as i32 } else { -1 });
-        out.put_i32(self.goal as i32);
-        out.put_i32(wide(self.expanded));
-        out.put_i32(wide(self.iterations));
-        out.put_f64(self.path_cost());
-        let count_at = out.len();
-        out.put_i32(0);
-        let mut visited = 0i32;
-        for (v, slot) in s.slots[..n].iter().enumerate() {
-            if slot.stamp == s.epoch {
-                visited += 1;
-                out.put_i32(v as i32);
-                out.put_u8((slot.pos == NOT_IN_HEAP) as u8);
-                out.put_f64(slot.g);
-                out.put_i32(slot.parent as i32);
-            }
-        }
-        out[count_at..count_at + 4].copy_from_slice(&visited.to_le_bytes());
-        out.put_i32(s.heap().len() as i32);
-        for e in s.heap() {
-            out.put_i32(e.node as i32);
-            out.put_f64(e.f());
-            out.put_f64(e.g());
-        }
-        out.put_i32(s.record.len() as i32);
-        for &v in &s.record {
-            out.put_i32(v as i32);
-        }
-        out
+        let fields = SearchFields {
+            kind: self.kind(),
+            status: self.status,
+            weight: self.saved_weight(),
+            start: (self.kind() == KIND_ASTAR).then_some(self.start),
+            goal: self.goal,
+            expanded: self.expanded,
+            iterations: self.iterations,
+            path_cost: self.path_cost(),
+        };
+        write_search_state(&fields, self.ctx.n, &self.buf)
     }
 
     /// [GS.STATE.SEARCHES] [GS.STATE.FAILED] A whole standalone state; on error NotStarted.

@@ -436,20 +436,15 @@ impl SpecA {
 
     /// [GS.STATE.MODE1] [GS.STATE.WRITE] The mode-1 payload after the kind-12 header fields.
     pub fn save(&self, ctx: &Ctx<'_>, out: &mut Vec<u8>) {
-        out.put_u8(self.status as u8);
-        out.put_u8(self.zero as u8);
-        out.put_i32(self.start as i32);
-        out.put_i32(self.goal as i32);
-        out.put_i32(wide(self.expanded));
-        out.put_i32(wide(self.iterations));
-        let (pa, pb) = if self.status == SearchStatus::Found {
-            let (a, b) = self.goal_pair(ctx);
-            (a as i32, b as i32)
-        } else {
-            (-1, -1)
-        };
-        out.put_i32(pa);
-        out.put_i32(pb);
+        let found = (self.status == SearchStatus::Found).then(|| self.goal_pair(ctx));
+        write_fixed(
+            out,
+            self.status,
+            self.zero,
+            (self.start, self.goal),
+            (self.expanded, self.iterations),
+            found,
+        );
         let count_at = out.len();
         out.put_i32(0);
         let mut visited = 0i32;
@@ -579,6 +574,27 @@ pub(crate) struct Fixed {
     pub expanded: u64,
     pub iterations: u64,
     pub path: (u32, u32),
+}
+
+/// [GS.STATE.MODE1] [GS.STATE.MODE3] [GS.STATE.WRITE] The fixed fields shared by modes 1 and 3:
+/// status, zeroEstimate, start, goal, expanded, iterations, then the found pair or `-1, -1`.
+pub(crate) fn write_fixed(
+    out: &mut Vec<u8>,
+    status: SearchStatus,
+    zero: bool,
+    (start, goal): (u32, u32),
+    (expanded, iterations): (u64, u64),
+    found: Option<(u32, u32)>,
+) {
+    out.put_u8(status as u8);
+    out.put_u8(zero as u8);
+    out.put_i32(start as i32);
+    out.put_i32(goal as i32);
+    out.put_i32(wide(expanded));
+    out.put_i32(wide(iterations));
+    let (pa, pb) = found.map_or((-1, -1), |(a, b)| (a as i32, b as i32));
+    out.put_i32(pa);
+    out.put_i32(pb);
 }
 
 /// [GS.STATE.MODE1.CHECKS] Status .. pathB, checked in byte order; `zero_expected` is the

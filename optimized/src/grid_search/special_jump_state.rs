@@ -2,8 +2,7 @@
 //! [GS.STATE.WRITE], [GS.STATE.RESTORE].
 
 use super::ctx::{dir_index, octile_pair, Ctx, NONE};
-use super::generic_state::wide;
-use super::special_astar::{check_counters, read_cell, read_fixed};
+use super::special_astar::{check_counters, read_cell, read_fixed, write_fixed};
 use super::special_jump::{precedes, JCell, SpecJ, LEVEL_NAN};
 use crate::astar::SearchStatus;
 use crate::wire::{fail, Class, Fault, Put, Reader};
@@ -15,20 +14,15 @@ impl SpecJ {
     /// [GS.STATE.MODE3] [GS.STATE.WRITE] The payload after the kind-12 header fields.
     pub fn save(&self, ctx: &Ctx<'_>, out: &mut Vec<u8>) {
         out.put_u8(self.finder);
-        out.put_u8(self.status as u8);
-        out.put_u8(0);
-        out.put_i32(self.start as i32);
-        out.put_i32(self.goal as i32);
-        out.put_i32(wide(self.expanded));
-        out.put_i32(wide(self.iterations));
-        let (pa, pb) = if self.status == SearchStatus::Found {
-            let (a, b) = self.goal_pair(ctx);
-            (a as i32, b as i32)
-        } else {
-            (-1, -1)
-        };
-        out.put_i32(pa);
-        out.put_i32(pb);
+        let found = (self.status == SearchStatus::Found).then(|| self.goal_pair(ctx));
+        write_fixed(
+            out,
+            self.status,
+            false,
+            (self.start, self.goal),
+            (self.expanded, self.iterations),
+            found,
+        );
         let count_at = out.len();
         out.put_i32(0);
         let mut visited = 0i32;

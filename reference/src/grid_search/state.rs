@@ -6,8 +6,8 @@ use super::jump::JumpSearch;
 use super::theta::ThetaSearch;
 use crate::astar::SearchStatus;
 use crate::grid_error::GridStateError;
-use crate::state::graph::{read_search_body, SearchRules, SearchState};
-use crate::state::{fault, read_header, Fault, Reader, Writer};
+use crate::state::graph::{read_search_body, write_search, SearchRules, SearchState, SearchView};
+use crate::state::{fault, read_header, Fault, Reader};
 
 /// [STATE.KINDS] Kind 8.
 pub(super) const KIND_ASTAR: u16 = 8;
@@ -25,10 +25,7 @@ pub(super) fn bad<T>(class: &'static str, at: usize, what: String) -> Result<T, 
     fault(class, at, format!("{class} at byte {at}: {what}"))
 }
 
-/// [STATE.SEARCH.WIDE] [GS.STATE.WRITE] A counter as an `i32`, saturating at `2^31 - 1`.
-pub(super) fn wide(v: u64) -> i32 {
-    v.min(i32::MAX as u64) as i32
-}
+pub(super) use crate::state::graph::wide;
 
 // ---------------------------------------------------------------------------------------------
 // Kinds 8, 9, 10: the search layout of [STATE.SEARCH] over the cells.
@@ -36,46 +33,22 @@ pub(super) fn wide(v: u64) -> i32 {
 /// [GS.STATE.SEARCHES] [STATE.SEARCH] [STATE.SEARCH.FIELDS] [STATE.BUFFERS] Writes a generic
 /// engine's state; kinds 9 and 10 write start `-1`.
 pub(super) fn save_core(kind: u16, core: &Core, weight: f64, start_unused: bool) -> Vec<u8> {
-    let n = core.g.len();
-    let mut w = Writer::with_header(kind);
-    w.i32(n as i32);
-    w.u8(core.status as u8);
-    w.f64(weight);
-    if core.status == SearchStatus::NotStarted {
-        w.i32(-1);
-        w.i32(-1);
-        w.i32(0);
-        w.i32(0);
-        w.f64(f64::INFINITY);
-        return w.out;
-    }
-    w.i32(if start_unused { -1 } else { core.start as i32 });
-    w.i32(core.goal as i32);
-    w.i32(wide(core.expanded));
-    w.i32(wide(core.iterations));
-    w.f64(core.path_cost());
-    let count = core.reached.iter().filter(|&&r| r).count();
-    w.i32(count as i32);
-    for v in 0..n {
-        if core.reached[v] {
-            w.i32(v as i32);
-            w.u8(u8::from(core.closed[v]));
-            w.f64(core.g[v]);
-            w.i32(core.parent[v].map_or(-1, |p| p as i32));
-        }
-    }
-    let heap = core.open.entries();
-    w.i32(heap.len() as i32);
-    for e in heap {
-        w.i32(e.node as i32);
-        w.f64(e.f);
-        w.f64(e.g);
-    }
-    w.i32(core.recorded.len() as i32);
-    for &v in &core.recorded {
-        w.i32(v as i32);
-    }
-    w.out
+    write_search(&SearchView {
+        kind,
+        status: core.status,
+        weight,
+        start: (!start_unused).then_some(core.start),
+        goal: core.goal,
+        expanded: core.expanded,
+        iterations: core.iterations,
+        path_cost: core.path_cost(),
+        reached: &core.reached,
+        closed: &core.closed,
+        g: &core.g,
+        parent: &core.parent,
+        heap: core.open.entries(),
+        recorded: &core.recorded,
+    })
 }
 
 /// [STATE.SEARCH.RESTORE] [STATE.SEARCH.RECORD] Installs a validated state into `core`.

@@ -119,7 +119,7 @@ impl Graph {
 }
 
 /// [STATE.SEARCH.WIDE] A counter as an `i32`, saturating at `2^31 - 1`.
-fn wide(v: u64) -> i32 {
+pub(crate) fn wide(v: u64) -> i32 {
     v.min(i32::MAX as u64) as i32
 }
 
@@ -149,6 +149,70 @@ pub(crate) struct SearchState {
     pub(crate) goal_at: usize,
 }
 
+/// [STATE.SEARCH] [STATE.BUFFERS] [GS.STATE.SEARCHES] What a search state holds, as the writer
+/// reads it: `start` is `None` for the kinds that write `-1` (9 and 10).
+pub(crate) struct SearchView<'a> {
+    pub(crate) kind: u16,
+    pub(crate) status: SearchStatus,
+    pub(crate) weight: f64,
+    pub(crate) start: Option<u32>,
+    pub(crate) goal: u32,
+    pub(crate) expanded: u64,
+    pub(crate) iterations: u64,
+    pub(crate) path_cost: f64,
+    pub(crate) reached: &'a [bool],
+    pub(crate) closed: &'a [bool],
+    pub(crate) g: &'a [f64],
+    pub(crate) parent: &'a [Option<u32>],
+    pub(crate) heap: &'a [Entry],
+    pub(crate) recorded: &'a [u32],
+}
+
+/// [STATE.SEARCH] [STATE.SEARCH.FIELDS] [STATE.BUFFERS] [STATE.SEARCH.WIDE] The bytes of a search
+/// (kinds 8-11): the fields, then (unless `NotStarted`) the visited nodes in increasing index,
+/// the heap array as it lies and the recorded list.
+pub(crate) fn write_search(v: &SearchView<'_>) -> Vec<u8> {
+    let n = v.g.len();
+    let mut w = Writer::with_header(v.kind);
+    w.i32(n as i32);
+    w.u8(v.status as u8);
+    w.f64(v.weight);
+    if v.status == SearchStatus::NotStarted {
+        w.i32(-1);
+        w.i32(-1);
+        w.i32(0);
+        w.i32(0);
+        w.f64(f64::INFINITY);
+        return w.out;
+    }
+    w.i32(v.start.map_or(-1, |s| s as i32));
+    w.i32(v.goal as i32);
+    w.i32(wide(v.expanded));
+    w.i32(wide(v.iterations));
+    w.f64(v.path_cost);
+    let count = v.reached.iter().filter(|&&r| r).count();
+    w.i32(count as i32);
+    for node in 0..n {
+        if v.reached[node] {
+            w.i32(node as i32);
+            w.u8(u8::from(v.closed[node]));
+            w.f64(v.g[node]);
+            w.i32(v.parent[node].map_or(-1, |p| p as i32));
+        }
+    }
+    w.i32(v.heap.len() as i32);
+    for e in v.heap {
+        w.i32(e.node as i32);
+        w.f64(e.f);
+        w.f64(e.g);
+    }
+    w.i32(v.recorded.len() as i32);
+    for &node in v.recorded {
+        w.i32(node as i32);
+    }
+    w.out
+}
+
 /// [STATE.SEARCH] [GS.STATE.SEARCHES] What a search layout is checked against: the node count,
 /// the weight the restoring search requires, and whether the start field is unused (`-1`; kinds 9
 /// and 10), which also replaces the start rule of pass (2).
@@ -163,46 +227,22 @@ impl<C: GraphCost, H: GraphHeuristic> GraphAStar<'_, C, H> {
     /// bytes (kind 11): the fields, then (unless `NotStarted`) the visited nodes in increasing
     /// index, the heap array as it lies and the recorded list.
     pub fn save_state(&self) -> Vec<u8> {
-        let n = self.graph.node_count();
-        let mut w = Writer::with_header(KIND_GRAPH_ASTAR);
-        w.i32(n as i32);
-        w.u8(self.status as u8);
-        w.f64(1.0);
-        if self.status == SearchStatus::NotStarted {
-            w.i32(-1);
-            w.i32(-1);
-            w.i32(0);
-            w.i32(0);
-            w.f64(f64::INFINITY);
-            return w.out;
-        }
-        w.i32(self.start as i32);
-        w.i32(self.goal as i32);
-        w.i32(wide(self.expanded_count));
-        w.i32(wide(self.iterations));
-        w.f64(self.path_cost());
-        let count = self.reached.iter().filter(|&&r| r).count();
-        w.i32(count as i32);
-        for v in 0..n {
-            if self.reached[v] {
-                w.i32(v as i32);
-                w.u8(u8::from(self.closed[v]));
-                w.f64(self.g[v]);
-                w.i32(self.parent[v].map_or(-1, |p| p as i32));
-            }
-        }
-        let heap = self.open.entries();
-        w.i32(heap.len() as i32);
-        for e in heap {
-            w.i32(e.node as i32);
-            w.f64(e.f);
-            w.f64(e.g);
-        }
-        w.i32(self.recorded.len() as i32);
-        for &v in &self.recorded {
-            w.i32(v as i32);
-        }
-        w.out
+        write_search(&SearchView {
+            kind: KIND_GRAPH_ASTAR,
+            status: self.status,
+            weight: 1.0,
+            start: Some(self.start),
+            goal: self.goal,
+            expanded: self.expanded_count,
+            iterations: self.iterations,
+            path_cost: self.path_cost(),
+            reached: &self.reached,
+            closed: &self.closed,
+            g: &self.g,
+            parent: &self.parent,
+            heap: self.open.entries(),
+            recorded: &self.recorded,
+        })
     }
 
     /// [STATE.API] [STATE.SEARCH.CHECKS] [STATE.SEARCH_FAILED] [STATE.SEARCH.RECORD]
