@@ -80,6 +80,38 @@ class Grid(object):
         self._clearance = None
         self._listeners = {}
         self._next_listener = 0
+        self._restore_count = 0
+
+    def restore_count(self):
+        """[GRID.RESTORE_COUNT]"""
+        return self._restore_count
+
+    _STATE_KIND = 1
+
+    def save_state(self):
+        """[STATE.API] [STATE.GRID] Kind-1 bytes."""
+        from . import grid_state
+        return grid_state.save_flat(self, self._STATE_KIND)
+
+    def restore_state(self, data):
+        """[STATE.API] [STATE.ATOMIC] [STATE.GRID.RESTORE] Validate everything, then install and notify."""
+        from . import grid_state
+        st = grid_state.parse_flat(data, self._STATE_KIND, self)
+        grid_state.install_flat(self, st)
+
+    @classmethod
+    def from_state(cls, data):
+        """[STATE.API] [STATE.GRID] A new grid from kind-1 bytes."""
+        from . import grid_state
+        st = grid_state.parse_flat(data, cls._STATE_KIND, None)
+        g = cls._new_for_state(st)
+        grid_state.install_flat(g, st)
+        g._restore_count = 0   # GUESS (SPEC_NOTES_STATE): a new object has restore_count 0
+        return g
+
+    @classmethod
+    def _new_for_state(cls, st):
+        return cls(st.width, st.height)
 
     def width(self):
         return self._w

@@ -1,0 +1,187 @@
+"""Answer one state request of [CONF.IMPL.STATE] for every recipe kind of [CONF.STATE.RECIPE] and
+[CONF.STATE.GRID_SEARCH]: ``grid``, ``hex_grid``, ``voxel_grid``, ``graph``, ``graph_astar``,
+``grid_search``.
+
+``run_state(request)`` takes ``{"request":"restore","recipe":R,"bytes":HEX|null,"finish":bool}`` or
+``{"request":"from_state","kind":k,"bytes":HEX}`` and returns
+``{"before","restore","after","cells","search"}`` (see [CONF.IMPL.STATE]).  Anything this port
+cannot answer raises ``Unimplemented`` (never a wrong answer).
+"""
+
+import struct
+
+from . import errors
+from .astar import DefaultGraphCost, GraphAStar, ZeroGraphHeuristic
+from .graph import Graph
+from . import grid_search as gs
+from .grid_state import GridStateError
+from .hex_grid import HexGrid
+from .voxel_grid import VoxelGrid, VoxelSpace
+
+
+class Unimplemented(Exception):
+    """A request this port does not implement ([CONF.STATE.KIND_MISSING])."""
+
+
+def bits_of(x):
+    """[DRIVER.ENC.REAL] float -> 16 hex digits of its bit pattern."""
+    return "%016x" % struct.unpack("<Q", struct.pack("<d", float(x)))[0]
+
+
+# ------------------------------------------------------------------ recipes
+
+def build_graph_recipe(r):
+    """[CONF.STATE.RECIPE] Graph::new, add_node x added_nodes, add_edge, set_weight, remove_edge."""
+    g = Graph(r["node_count"])
+    for _ in range(r["added_nodes"]):
+        g.add_node()
+    for f, t, w in r["edges"]:
+        g.add_edge(f, t, w)
+    for i, w in r["reweights"]:
+        g.set_weight(i, w)
+    for i in r["removals"]:
+        g.remove_edge(i)
+    return g
+
+
+class Mod5(object):
+    """[CONF.STATE.RECIPE] ``mod5``: ((from * 7 + to) mod 5) as a double (inconsistent on purpose)."""
+
+    def estimate(self, u, v):
+        return float((u * 7 + v) % 5)
+
+
+def build_grid_recipe(r):
+    """[CONF.STATE.RECIPE] new, set_space (unless null), set_area_multiplier per pair, edits in order."""
+    k = r["kind"]
+    if k == "voxel_grid":
+        g = VoxelGrid(r["size"][0], r["size"][1], r["size"][2], r["default_area"])
+        if r["space"] is not None:
+            g.set_space(VoxelSpace(*r["space"]))
+    else:
+        g = HexGrid(r["width"], r["height"], r["layout"]) if k == "hex_grid" else gs.Grid(r["width"], r["height"])
+        if r["space"] is not None:
+            g.set_space(gs.GridSpace(*r["space"]))
+    for area, m in r["area_multipliers"]:
+        g.set_area_multiplier(area, m)
+    for e in r["edits"]:
+        if k == "voxel_grid":
+            g.set_voxel(e[0], e[1], e[2], e[3])
+        else:
+            g.set_cell(e[0], e[1], e[2])
+    return g
+
+
+def make_cell_cost(spec):
+    """[CONF.GRID.HOOKS] {"extra_where":{modulus, extra}} / {"invalid_where":{modulus}}."""
+    if spec is None:
+        return None
+    if "extra_where" in spec:
+        mod, extra = spec["extra_where"]["modulus"], float(spec["extra_where"]["extra"])
+        return lambda a, b: extra if (a + 3 * b) % mod == 0 else 0.0
+    if "invalid_where" in spec:
+        mod = spec["invalid_where"]["modulus"]
+        bad = [float("nan"), -1.0, float("inf")]
+        return lambda a, b: bad[(a + b) % 3] if (a + 3 * b) % mod == 0 else 0.5
+    raise Unimplemented("cell_cost rule %r" % (spec,))
+
+
+def make_blocked(spec):
+    """[CONF.GRID.HOOKS] {"modulus":m,"residue":r} blocks cell % m == r."""
+    if spec is None:
+        return None
+    mod, res = spec["modulus"], spec["residue"]
+    return lambda c: c % mod == res
+
+
+def make_options(o):
+    """[CONF.STATE.GRID_SEARCH] options object O -> GridOptions."""
+    return gs.GridOptions(agent_size=o["agent_size"], connectivity=o["connectivity"],
+                          diagonal=o["diagonal"], algorithm=o["algorithm"],
+                          cell_cost=make_cell_cost(o["cell_cost"]), blocked=make_blocked(o["blocked"]),
+                          heuristic_weight=o["weight"], iteration_budget=o["budget"],
+                          record_expansions=o["record"])
+
+
+SEARCH_TYPES = {"astar": gs.AStar, "jump": gs.JumpSearch, "theta": gs.ThetaSearch, "handle": gs.GridSearch}
+
+
+def build_search_recipe(r):
+    """[CONF.STATE.RECIPE] graph_astar / [CONF.STATE.GRID_SEARCH] grid_search: new, begin, steps, run."""
+    if r["kind"] == "graph_astar":
+        g = build_graph_recipe(r["graph"])
+        h = ZeroGraphHeuristic() if r["heuristic"] == "zero" else Mod5()
+        s = GraphAStar(g.compile(), DefaultGraphCost(), h)
+        s.set_record_expansions(r["record"])
+        if r["start"] is not None and r["goal"] is not None:
+            s.begin(r["start"], r["goal"])
+    else:
+        grid_r = dict(r, kind="grid")
+        grid = build_grid_recipe(grid_r)
+        s = SEARCH_TYPES[r["search"]](grid, make_options(r["options"]))
+        if r["start"] is not None and r["goal"] is not None:
+            s.begin(tuple(r["start"]), tuple(r["goal"]))
+    for k in r["steps"]:
+        s.step(k)
+    if r["run"]:
+        s.run(None)
+    return s
+
+
+def search_summary(s):
+    """[CONF.IMPL.STATE] status, iterations, expanded, cost bits, path, recorded list."""
+    return {"status": int(s.status()), "iterations": s.iterations(), "expanded": s.expanded_count(),
+            "cost_bits": bits_of(s.path_cost()), "path": list(s.path()), "expansions": list(s.expansions())}
+
+
+# ------------------------------------------------------------------ requests
+
+STATE_ERRORS = (errors.GraphStateError, GridStateError)
+FROM_STATE = {1: gs.Grid, 2: HexGrid, 3: VoxelGrid, 4: Graph}
+
+
+def _restore(obj, data):
+    if data is None:
+        return None
+    try:
+        obj.restore_state(bytes.fromhex(data))
+        return {"ok": True}
+    except STATE_ERRORS as e:
+        return {"class": e.error_class, "offset": e.offset}
+
+
+def run_state(a):
+    """[CONF.IMPL.STATE] One Restore or FromState request."""
+    if a["request"] == "from_state":
+        cls = FROM_STATE.get(a["kind"])
+        if cls is None:
+            raise Unimplemented("from_state of kind %r" % (a["kind"],))
+        try:
+            obj = cls.from_state(bytes.fromhex(a["bytes"]))
+        except STATE_ERRORS as e:
+            return {"before": "", "restore": {"class": e.error_class, "offset": e.offset}, "after": "",
+                    "cells": [], "search": None}
+        return {"before": "", "restore": {"ok": True}, "after": obj.save_state().hex(), "cells": [],
+                "search": None}
+    if a["request"] != "restore":
+        raise Unimplemented("request %r" % (a["request"],))
+    r = a["recipe"]
+    kind = r["kind"]
+    if kind in ("grid", "hex_grid", "voxel_grid", "graph"):
+        obj = build_graph_recipe(r) if kind == "graph" else build_grid_recipe(r)
+        before = obj.save_state().hex()
+        cells = []
+        if kind != "graph":
+            obj.add_listener(lambda i, old, new: cells.append([i, old, new]))
+        res = _restore(obj, a["bytes"])
+        return {"before": before, "restore": res, "after": obj.save_state().hex(), "cells": cells,
+                "search": None}
+    if kind in ("graph_astar", "grid_search"):
+        s = build_search_recipe(r)
+        before = s.save_state().hex()
+        res = _restore(s, a["bytes"])
+        if a["finish"]:
+            s.run(None)
+        return {"before": before, "restore": res, "after": s.save_state().hex(), "cells": [],
+                "search": search_summary(s)}
+    raise Unimplemented("recipe kind %r" % (kind,))
