@@ -78,6 +78,11 @@ def fresh(recipe):
     return dict(recipe, start=None, goal=None, steps=[], run=False)
 
 
+def id_kind(vid):
+    """[CONF.STATE.IDS] STATE-<KIND>-NNNN -> KIND."""
+    return vid.split("-")[1]
+
+
 def parse_expect(s):
     cls, off = s.rsplit("@", 1)
     return {"class": cls, "offset": int(off)}
@@ -136,11 +141,19 @@ def check_golden(vec, target, chk):
     if searchy:
         a = run_state({"request": "restore", "recipe": recipe, "bytes": None, "finish": True})
         b = run_state({"request": "restore", "recipe": fresh(recipe), "bytes": vec["bytes"], "finish": True})
-        if a["search"] != b["search"]:
+        sa, sb = dict(a["search"]), dict(b["search"])
+        if k == "grid_search" and want[6] == 12 and want[8] in (1, 3):
+            # [GS.HANDLE.RECORD] [CONF.GRID.SLICED] after a mode-1/3 restore the recorded list is
+            # the tail of the uninterrupted one, from the snapshot's expanded count on.
+            saved = run_state({"request": "restore", "recipe": fresh(recipe), "bytes": vec["bytes"],
+                               "finish": False})["search"]["expanded"]
+            full = sa["expansions"]
+            sa["expansions"] = full[saved:] if full else []
+        if sa != sb:
             p.append("restored run differs: expected %r, got %r" % (a["search"], b["search"]))
         if a["after"] != b["after"]:
             p.append("restored run: final bytes differ")
-    chk.case(k, vec["id"], p)
+    chk.case(id_kind(vec["id"]), vec["id"], p)
 
 
 def check_hostile(vec, hos, chk):
@@ -179,7 +192,7 @@ def check_hostile(vec, hos, chk):
                     p.append("from_state: expected ok and the bytes back, got %r" % (fs["restore"],))
             elif fs["restore"] != parse_expect(fsx):
                 p.append("from_state: expected %s, got %r" % (fsx, fs["restore"]))
-        chk.case(k + " hostile", c["id"] + " (" + c["what"] + ")", p)
+        chk.case(id_kind(vec["id"]) + " hostile", c["id"] + " (" + c["what"] + ")", p)
     del searchy
 
 
@@ -204,7 +217,7 @@ def main(argv):
             if hos:
                 check_hostile(vec, hos, chk)
         except Unimplemented as e:
-            chk.case(vec["recipe"]["kind"], vec["id"], ["unimplemented: %s" % e])
+            chk.case(id_kind(vec["id"]), vec["id"], ["unimplemented: %s" % e])
     n = sum(chk.total.values())
     for kind in sorted(chk.total):
         print("  %-22s %d of %d" % (kind, chk.good.get(kind, 0), chk.total[kind]))

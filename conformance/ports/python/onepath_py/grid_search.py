@@ -330,6 +330,15 @@ class AStar(_Wrapper):
             return eng.save_kind8(eng.GenericAStar(GridContext(self._grid, self._opt), self._opt.algorithm, False))
         return eng.save_kind8(self._engine)
 
+    def restore_state(self, data):
+        """[GS.STATE.SEARCHES] [GS.STATE.FAILED] Kind 8; a failure leaves the search as newly created."""
+        from . import grid_search_restore as rs
+        self._engine = None
+        st = rs.restore_generic(data, 8, self._grid.width() * self._grid.height(), float(self._opt.heuristic_weight))
+        e = eng.GenericAStar(GridContext(self._grid, self._opt), self._opt.algorithm, self._opt.record_expansions)
+        rs.install_generic(e, st)
+        self._engine = e
+
 
 class JumpSearch(_Wrapper):
     """[GS.JPSG.RULES] kind 9."""
@@ -351,6 +360,15 @@ class JumpSearch(_Wrapper):
         e = self._engine or eng.GenericJump(GridContext(self._grid, self._opt), self._opt.algorithm, False)
         return eng.save_kind9(e)
 
+    def restore_state(self, data):
+        """[GS.STATE.SEARCHES] [GS.STATE.FAILED] Kind 9 (weight 1.0, start -1)."""
+        from . import grid_search_restore as rs
+        self._engine = None
+        st = rs.restore_generic(data, 9, self._grid.width() * self._grid.height(), 1.0)
+        e = eng.GenericJump(GridContext(self._grid, self._opt), self._opt.algorithm, self._opt.record_expansions)
+        rs.install_generic(e, st)
+        self._engine = e
+
 
 class ThetaSearch(_Wrapper):
     """[GS.THETA.*] kind 10."""
@@ -371,6 +389,16 @@ class ThetaSearch(_Wrapper):
         """[GS.STATE.SEARCHES] Kind-10 bytes (weight = the option, start -1)."""
         e = self._engine or eng.ThetaEngine(GridContext(self._grid, self._opt), self._opt.algorithm, False)
         return eng.save_kind10(e)
+
+    def restore_state(self, data):
+        """[GS.STATE.SEARCHES] [GS.STATE.FAILED] Kind 10 (weight = the option, start -1)."""
+        from . import grid_search_restore as rs
+        self._engine = None
+        st = rs.restore_generic(data, 10, self._grid.width() * self._grid.height(),
+                                float(self._opt.heuristic_weight))
+        e = eng.ThetaEngine(GridContext(self._grid, self._opt), self._opt.algorithm, self._opt.record_expansions)
+        rs.install_generic(e, st)
+        self._engine = e
 
 
 class GridSearch(_Wrapper):
@@ -424,6 +452,32 @@ class GridSearch(_Wrapper):
         w = g.width()
         return head + struct.pack("<iiiii", e._start % w, e._start // w, e._goal % w, e._goal // w,
                                   len(emb)) + emb
+
+    def restore_state(self, data):
+        """[GS.STATE.HEADER12] [GS.STATE.MODE1] [GS.STATE.MODE2] [GS.STATE.MODE3] [GS.STATE.FAILED]
+        Kind 12; a failure leaves the handle in mode 0 as newly created."""
+        from . import grid_search_restore as rs
+        self._engine, self._mode, self._finder = None, 0, 0
+        mode, st, extra = rs.parse_kind12(data, self)
+        if mode == 0:
+            return
+        rec = self._opt.record_expansions
+        if mode == 1:
+            ctx, alg = extra
+            e = eng.SpecialisedAStar(ctx, alg, rec)
+            rs.install_pairs(e, st, 1)
+        elif mode == 3:
+            ctx, alg = extra
+            e = eng.SpecialisedJump(ctx, alg, rec)
+            rs.install_pairs(e, st, 3)
+            self._finder = st.finder
+        else:
+            ctx, alg, kind, s_cell, _g_cell = extra
+            e = eng.GenericJump(ctx, alg, rec) if kind == 9 else eng.GenericAStar(ctx, alg, rec)
+            rs.install_generic(e, st)
+            if kind == 9:
+                e._start = s_cell   # [GS.STATE.MODE2] an embedded JumpSearch takes its start from the header
+        self._engine, self._mode = e, mode
 
     def begin(self, start, goal):
         mode, finder, alg = self.select()

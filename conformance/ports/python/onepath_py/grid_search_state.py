@@ -75,7 +75,7 @@ def save_mode1(e):
     visited = [v for v in range(e.ctx.n) if e._ga[v] >= 0]
     parts.append(struct.pack("<i", len(visited)))
     for v in visited:
-        d = 0 if v == e._start else e._dir[v]
+        d = e._dir[v]   # [GS.STATE.MODE1.CHECKS] the start's direction bits are saved back as read (0 after begin)
         flags = (1 if e._closed[v] else 0) | (d << 1)
         parts.append(struct.pack("<iiiB", v, e._ga[v], e._gb[v], flags))
     return b"".join(parts)
