@@ -20,6 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import onepath_py as op  # noqa: E402
 from onepath_py import errors as E  # noqa: E402
+from onepath_py import state_requests  # noqa: E402
 
 PROTOCOL = "onepath-driver"
 PORT_VERSION = "0.3.0"
@@ -505,73 +506,22 @@ def op_deserialize_oplm(a):
     return {"oplm": t.serialize().hex()}
 
 
-def build_graph_recipe(r):
-    """[CONF.STATE.RECIPE] Graph::new, add_node x added_nodes, add_edge, set_weight, remove_edge."""
-    g = op.Graph(r["node_count"])
-    for _ in range(r["added_nodes"]):
-        g.add_node()
-    for f, t, w in r["edges"]:
-        g.add_edge(f, t, w)
-    for i, w in r["reweights"]:
-        g.set_weight(i, w)
-    for i in r["removals"]:
-        g.remove_edge(i)
-    return g
-
-
-class Mod5(object):
-    def estimate(self, u, v):
-        return float((u * 7 + v) % 5)
-
-
-def search_summary(s):
-    return {"status": int(s.status()), "iterations": s.iterations(), "expanded": s.expanded_count(),
-            "cost_bits": bits_of(s.path_cost()), "path": list(s.path()), "expansions": list(s.expansions())}
+# Grid recipe kinds stay unanswered here until the driver claims the `grids` / `grid-search`
+# families ([DRIVER.PY.DRIVER]); onepath_py.state_requests answers them all.
+GRID_STATE_RECIPES = ("grid", "hex_grid", "voxel_grid", "grid_search")
 
 
 def op_state_run(a):
-    """[DRIVER.OP.STATE] Graph (kind 4) and GraphAStar (kind 11) only; grids are unimplemented."""
-    def restore(obj, data):
-        if data is None:
-            return None
-        try:
-            obj.restore_state(bytes.fromhex(data))
-            return {"ok": True}
-        except E.GraphStateError as e:
-            return {"class": e.error_class, "offset": e.offset}
-    if a["request"] == "from_state":
-        if a["kind"] != 4:
-            return None
-        try:
-            g = op.Graph.from_state(bytes.fromhex(a["bytes"]))
-        except E.GraphStateError as e:
-            return {"before": "", "restore": {"class": e.error_class, "offset": e.offset}, "after": "",
-                    "cells": [], "search": None}
-        return {"before": "", "restore": {"ok": True}, "after": g.save_state().hex(), "cells": [], "search": None}
-    r = a["recipe"]
-    if r["kind"] == "graph":
-        g = build_graph_recipe(r)
-        before = g.save_state().hex()
-        res = restore(g, a["bytes"])
-        return {"before": before, "restore": res, "after": g.save_state().hex(), "cells": [], "search": None}
-    if r["kind"] == "graph_astar":
-        g = build_graph_recipe(r["graph"])
-        h = op.ZeroGraphHeuristic() if r["heuristic"] == "zero" else Mod5()
-        s = op.GraphAStar(g.compile(), op.DefaultGraphCost(), h)
-        s.set_record_expansions(r["record"])
-        if r["start"] is not None and r["goal"] is not None:
-            s.begin(r["start"], r["goal"])
-        for k in r["steps"]:
-            s.step(k)
-        if r["run"]:
-            s.run(None)
-        before = s.save_state().hex()
-        res = restore(s, a["bytes"])
-        if a["finish"]:
-            s.run(None)
-        return {"before": before, "restore": res, "after": s.save_state().hex(), "cells": [],
-                "search": search_summary(s)}
-    return None  # grid kinds: unimplemented
+    """[DRIVER.OP.STATE] Delegates to onepath_py.state_requests.run_state ([CONF.IMPL.STATE]);
+    answers Graph (kind 4) and GraphAStar (kind 11) only, grid kinds are unimplemented here."""
+    if a["request"] == "from_state" and a["kind"] != 4:
+        return None
+    if a["request"] == "restore" and a["recipe"]["kind"] in GRID_STATE_RECIPES:
+        return None
+    try:
+        return state_requests.run_state(a)
+    except state_requests.Unimplemented:
+        return None
 
 
 OPS = {
