@@ -184,6 +184,7 @@ class _Sliced(object):
         self._recorded = []
         self._start = -1
         self._goal = -1
+        self._restored_cost = None   # [STATE.STABLE] a restored Found path cost is saved back as read
 
     def _check_cells(self, start, goal):
         """[GS.ASTAR.BEGIN] (x, y) pairs; x >= width or y >= height is cell_out_of_range."""

@@ -200,6 +200,7 @@ def install_generic(e, st):
     e._status = SearchStatus(st.status)
     e._start = st.start
     e._goal = st.goal
+    e._restored_cost = st.path_cost if st.status == 2 else None
 
 
 def restore_generic(data, kind, n, weight):

@@ -27,8 +27,11 @@ def _save_generic(e, kind, weight, start_field):
     if st == 0:
         parts.append(struct.pack("<iiiid", -1, -1, 0, 0, INF))
         return b"".join(parts)
+    cost = e.path_cost()
+    if e._restored_cost is not None and st == 2:
+        cost = e._restored_cost   # [STATE.STABLE] e.g. -0.0 accepted against g[goal] 0.0 (IEEE equality)
     parts.append(struct.pack("<iiiid", start_field, e._goal, _clamp(e._expanded), _clamp(e._iterations),
-                             e.path_cost()))
+                             cost))
     g = e._g
     visited = [v for v in range(e.ctx.n) if g[v] != INF]
     parts.append(struct.pack("<i", len(visited)))

@@ -277,8 +277,8 @@ def parse_search(data, n, weight=1.0):
             raise _err("duplicate_node", off)
         in_heap.add(v)
         f, _, _ = r.f64()
-        gh, _, ghoff = r.f64()
-        if gh != visited[i][2]:
+        gh, ghbits, ghoff = r.f64()
+        if ghbits != struct.unpack("<Q", struct.pack("<d", visited[i][2]))[0]:   # bit-equal ([STATE.SEARCH.CHECKS])
             raise _err("out_of_range", ghoff)
         heap.append((v, f, gh))
         hoff.append(off)
