@@ -17,7 +17,6 @@ import glob
 import hashlib
 import json
 import os
-import struct
 import sys
 import time
 
@@ -161,7 +160,6 @@ def check_hostile(vec, hos, chk):
     k = recipe["kind"]
     golden = bytes.fromhex(vec["bytes"])
     target = hos["target"]
-    searchy = k in ("graph_astar", "grid_search")
     not_started = None
     if hos["after_failure"] == "not_started":
         not_started = run_state({"request": "restore", "recipe": fresh(target), "bytes": None,
@@ -193,7 +191,6 @@ def check_hostile(vec, hos, chk):
             elif fs["restore"] != parse_expect(fsx):
                 p.append("from_state: expected %s, got %r" % (fsx, fs["restore"]))
         chk.case(id_kind(vec["id"]) + " hostile", c["id"] + " (" + c["what"] + ")", p)
-    del searchy
 
 
 def main(argv):

@@ -217,7 +217,7 @@ class PairState(object):
     path (pathA, pathB), cells {cell: (a, b, parent, flags, offset)}, order, level, heap, stack."""
 
 
-def _fixed(r, n, found_zero, want_zero):
+def _fixed(r, n, want_zero):
     """[GS.STATE.MODE1.CHECKS] status .. pathB; returns (st, offsets)."""
     st = PairState()
     status, off = r.u8()
@@ -300,7 +300,7 @@ def _counters(st, cells, offs):
 
 def parse_mode1(r, w, n, passable, zero):
     """[GS.STATE.MODE1] [GS.STATE.MODE1.CHECKS]"""
-    st, offs = _fixed(r, n, True, zero)
+    st, offs = _fixed(r, n, zero)
     cells, order = _cells(r, n, passable, 13, False)
     # (1) the start
     if order:
@@ -346,7 +346,7 @@ def parse_mode3(r, w, n, passable, finder):
         raise err("out_of_range", off)
     if fb != finder:
         raise err("engine_mismatch", off)
-    st, offs = _fixed(r, n, True, False)
+    st, offs = _fixed(r, n, False)
     st.finder = fb
     cells, order = _cells(r, n, passable, 17, True)
     lvl, bits, loff = r.f64_raw()
