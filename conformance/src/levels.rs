@@ -689,3 +689,89 @@ mod tests {
         );
     }
 }
+
+/// A grid-search reply's difference ([CONF.GRID.REPLY], [DRIVER.LEVEL.LIST]): the error or
+/// status and the cost break L1; the algorithm, engine mode, finder, path and world points L2;
+/// the expansion order and the counters L3; the state, snapshot and re-saved bytes L4.
+pub fn grid_break(
+    expected: &Result<crate::grid::GridOutcome, String>,
+    found: &Result<crate::grid::GridOutcome, String>,
+) -> Option<Break> {
+    let show = |o: &Result<crate::grid::GridOutcome, String>| match o {
+        Ok(Ok(r)) => format!("status {} cost {:?}", r.status, f64::from_bits(r.cost_bits)),
+        Ok(Err(class)) => format!("error {class}"),
+        Err(h) => format!("harness: {h}"),
+    };
+    let (e, f) = match (expected, found) {
+        (Ok(Ok(e)), Ok(Ok(f))) => (e, f),
+        (a, b) if a == b => return None,
+        (a, b) => return Some(Break::new(Level::L1, "grid result", show(a), show(b))),
+    };
+    if e.status != f.status || e.cost_bits != f.cost_bits {
+        return Some(Break::new(
+            Level::L1,
+            "status / cost",
+            show(expected),
+            show(found),
+        ));
+    }
+    let scalar = |what: &str, a: u64, b: u64, level: Level| {
+        (a != b).then(|| Break::new(level, what, a.to_string(), b.to_string()))
+    };
+    if let Some(b) = scalar("algorithm", e.algorithm.into(), f.algorithm.into(), Level::L2)
+        .or_else(|| scalar("engine mode", e.mode.into(), f.mode.into(), Level::L2))
+        .or_else(|| scalar("finder", e.finder.into(), f.finder.into(), Level::L2))
+    {
+        return Some(b);
+    }
+    if let Some(i) = first_index(&e.path, &f.path) {
+        return Some(Break::new(
+            Level::L2,
+            format!("path position {i}"),
+            format!("{:?}", e.path.get(i)),
+            format!("{:?}", f.path.get(i)),
+        ));
+    }
+    if e.points != f.points {
+        let i = first_index(&e.points, &f.points).unwrap_or(0);
+        let pt = |p: Option<&(u64, u64)>| {
+            p.map(|&(x, y)| format!("({:?}, {:?})", f64::from_bits(x), f64::from_bits(y)))
+                .unwrap_or_else(|| "end of list".into())
+        };
+        return Some(Break::new(
+            Level::L2,
+            format!("world point {i}"),
+            pt(e.points.get(i)),
+            pt(f.points.get(i)),
+        ));
+    }
+    if let Some(i) = first_index(&e.expansions, &f.expansions) {
+        let mut br = Break::new(
+            Level::L3,
+            format!("expansion step {i}"),
+            format!("{:?}", e.expansions.get(i)),
+            format!("{:?}", f.expansions.get(i)),
+        );
+        br.step = Some(i);
+        br.context = Some((window(&e.expansions, i), window(&f.expansions, i)));
+        return Some(br);
+    }
+    if let Some(b) = scalar("iterations", e.iterations, f.iterations, Level::L3)
+        .or_else(|| scalar("expanded count", e.expanded, f.expanded, Level::L3))
+    {
+        return Some(b);
+    }
+    let bytes = |what: &str, a: &[u8], b: &[u8]| {
+        first_index(a, b).map(|i| {
+            let at = |v: &[u8]| {
+                v.get(i)
+                    .map(|c| format!("{c:#04x}"))
+                    .unwrap_or_else(|| format!("end ({} bytes)", v.len()))
+            };
+            Break::new(Level::L4, format!("{what} byte {i}"), at(a), at(b))
+        })
+    };
+    bytes("state", &e.state, &f.state)
+        .or_else(|| bytes("snapshot", &e.snapshot, &f.snapshot))
+        .or_else(|| bytes("re-saved snapshot", &e.resaved, &f.resaved))
+}

@@ -12,7 +12,7 @@ pub const SCENARIO_SCHEMA: &str = "onepath.graph-scenario";
 pub type Query = (u32, u32);
 
 /// The graph of a case ([CONF.SCN.GRAPH]).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum GraphSpec {
     /// Built with `Graph::from_edges(edges, Some(node_count), directed)`.
@@ -25,6 +25,7 @@ pub enum GraphSpec {
         edges: Vec<(u32, u32, f64)>,
         /// One position per node (enables the geo variants), or null.
         #[serde(deserialize_with = "required")]
+        #[schemars(required)]
         positions: Option<Vec<[f64; 3]>>,
     },
     /// Built with `PointGraph::new(points, options)` (no `link_valid`).
@@ -71,7 +72,7 @@ impl GraphSpec {
 }
 
 /// Landmark strategy names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum StrategySpec {
     /// `LandmarkStrategy::Avoid`.
@@ -81,7 +82,7 @@ pub enum StrategySpec {
 }
 
 /// Landmark options of a case ([GRAPH.ALT.OPTIONS]).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LandmarkSpec {
     /// Requested count.
@@ -102,7 +103,7 @@ pub struct Case {
 }
 
 /// The eight query variants (matrix columns) of [CONF.VAR.LIST], in column order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Variant {
     /// Dijkstra, no estimate.

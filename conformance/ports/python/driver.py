@@ -20,10 +20,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import onepath_py as op  # noqa: E402
 from onepath_py import errors as E  # noqa: E402
+from onepath_py import grid_requests  # noqa: E402
 from onepath_py import state_requests  # noqa: E402
 
 PROTOCOL = "onepath-driver"
-PORT_VERSION = "0.3.0"
+PROTOCOL_VERSION = 2
+PORT_VERSION = "0.4.0"
 SPEC_VERSION = "1.1.0"
 INF = float("inf")
 
@@ -506,26 +508,23 @@ def op_deserialize_oplm(a):
     return {"oplm": t.serialize().hex()}
 
 
-# Grid recipe kinds stay unanswered here until the driver claims the `grids` / `grid-search`
-# families ([DRIVER.PY.DRIVER]); onepath_py.state_requests answers them all.
-GRID_STATE_RECIPES = ("grid", "hex_grid", "voxel_grid", "grid_search")
-
-
 def op_state_run(a):
-    """[DRIVER.OP.STATE] Delegates to onepath_py.state_requests.run_state ([CONF.IMPL.STATE]);
-    answers Graph (kind 4) and GraphAStar (kind 11) only, grid kinds are unimplemented here."""
-    if a["request"] == "from_state" and a["kind"] != 4:
-        return None
-    if a["request"] == "restore" and a["recipe"]["kind"] in GRID_STATE_RECIPES:
-        return None
+    """[DRIVER.OP.STATE] Every recipe kind and from_state of kinds 1-4: onepath_py.state_requests
+    ([CONF.IMPL.STATE])."""
     try:
         return state_requests.run_state(a)
     except state_requests.Unimplemented:
         return None
 
 
+def op_run_grid(a):
+    """[DRIVER.OP.RUN_GRID] onepath_py.grid_requests ([CONF.IMPL.GRID])."""
+    return grid_requests.run_grid(a)
+
+
 OPS = {
     "state_run": op_state_run,
+    "run_grid": op_run_grid,
     "run_case": op_run_case,
     "run_sliced": op_run_sliced,
     "build_links": op_build_links,
@@ -568,11 +567,12 @@ def main():
     if not hello:
         return 0
     h = json.loads(hello)
-    if h.get("protocol") != PROTOCOL or h.get("version") != 1:
+    if h.get("protocol") != PROTOCOL or h.get("version") != PROTOCOL_VERSION:
         sys.stderr.write("unsupported protocol %r\n" % (h,))
         return 2
-    send({"protocol": PROTOCOL, "version": 1, "port": "onepath_py", "port_version": PORT_VERSION,
-          "spec_version": SPEC_VERSION, "claims": {"graph": 4}})
+    send({"protocol": PROTOCOL, "version": PROTOCOL_VERSION, "port": "onepath_py",
+          "port_version": PORT_VERSION, "spec_version": SPEC_VERSION,
+          "claims": {"graph": 4, "grids": 4, "grid-search": 4}})
     for line in sys.stdin:
         req = json.loads(line)
         rid = req.get("id")

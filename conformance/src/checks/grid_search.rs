@@ -293,6 +293,44 @@ pub fn sliced_problem(
     first_difference(&Ok(expected), sliced)
 }
 
+/// The `k`-th (0..4) map of the `movingai` section and its seed.
+pub fn movingai_map(config: &Config, k: u64) -> (u64, crate::movingai::MovingAiMap) {
+    use crate::grid::cases::map_kind;
+    let seed = derive_seed(config.seed, 0x30F1_0000 + k);
+    let side = config.movingai_side;
+    (seed, crate::movingai::generate_map(map_kind(k), side, side, seed))
+}
+
+/// A MovingAI map as a grid: walls 255, everything else area 0, no multipliers, no space.
+pub fn movingai_grid(map: &crate::movingai::MovingAiMap) -> crate::grid::GridMap {
+    crate::grid::GridMap {
+        width: map.width() as u32,
+        height: map.height() as u32,
+        cells: crate::grid::cases::cells_of(map),
+        multipliers: vec![],
+        space: None,
+    }
+}
+
+/// The maps the `grid-search` and `movingai` sections query, with the labels their failures
+/// carry (`grid#<seed>`, `movingai#<seed>`): a port's requests are named by them.
+pub fn generated_maps(config: &Config) -> Vec<(String, crate::grid::GridMap)> {
+    let base = derive_seed(config.seed, 0x6121D);
+    let mut out: Vec<(String, crate::grid::GridMap)> = (0..config.grid_cases)
+        .map(|i| {
+            let case = grid_case(base, i, 24 + 8 * (i % 3));
+            (case.name, case.map)
+        })
+        .collect();
+    if config.movingai_side > 0 {
+        for k in 0..4u64 {
+            let (seed, map) = movingai_map(config, k);
+            out.push((format!("movingai#{seed}"), movingai_grid(&map)));
+        }
+    }
+    out
+}
+
 /// Runs the section.
 pub fn run(
     all: &[&dyn Implementation],
@@ -424,13 +462,10 @@ fn run_case(all: &[&dyn Implementation], case: &GridCase, s: &mut Section) {
 /// through tier 1 with each optimal algorithm (A*, Dijkstra, JPS, JPS+) under the MovingAI rule
 /// (8-connected, `NoneBlocked`): `Found` with a cost equal bit for bit to the scenario's length.
 pub fn movingai(all: &[&dyn Implementation], config: &Config) -> Section {
-    use crate::grid::cases::{cells_of, map_kind};
-    use crate::movingai::{generate_map, generate_scen, MovingAiMap, ScenFile};
+    use crate::movingai::{generate_scen, MovingAiMap, ScenFile};
     let mut s = Section::new("movingai");
-    let side = config.movingai_side;
     for k in 0..4u64 {
-        let seed = derive_seed(config.seed, 0x30F1_0000 + k);
-        let map = generate_map(map_kind(k), side, side, seed);
+        let (seed, map) = movingai_map(config, k);
         let name = format!("generated-{k}.map");
         let text = map.write();
         let back = MovingAiMap::read(&text);
@@ -475,13 +510,7 @@ pub fn movingai(all: &[&dyn Implementation], config: &Config) -> Section {
             )),
         });
         let Ok(sfile) = sback else { continue };
-        let grid = crate::grid::GridMap {
-            width: map.width() as u32,
-            height: map.height() as u32,
-            cells: cells_of(&map),
-            multipliers: vec![],
-            space: None,
-        };
+        let grid = movingai_grid(&map);
         for (qi, e) in sfile.entries.iter().enumerate() {
             for algorithm in 0..4u8 {
                 let options = GridOptionsData {

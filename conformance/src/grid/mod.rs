@@ -48,7 +48,7 @@ impl GridMap {
 }
 
 /// A deterministic `cell_cost(from, to)` hook as data ([CONF.GRID.HOOKS]).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum CellCostRule {
     /// `extra` when `(from + 3 * to) % modulus == 0`, else `0.0`.
@@ -90,7 +90,7 @@ impl CellCostRule {
 }
 
 /// A deterministic `blocked(cell)` hook: `cell % modulus == residue`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CellBlockRule {
     /// Modulus (>= 1).
@@ -107,7 +107,7 @@ impl CellBlockRule {
 }
 
 /// `GridOptions` as data ([GS.OPT.FIELDS]); enums by their numbers.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GridOptionsData {
     /// Agent size.
@@ -185,7 +185,7 @@ impl GridOptionsData {
 }
 
 /// Which API runs the query ([CONF.GRID.ENGINES]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum GridApi {
     /// `find_grid_path` (tier 1).

@@ -22,7 +22,7 @@ pub const GRID_VECTOR_SCHEMA: &str = "onepath.grid-vector";
 pub const GRID_MATRIX_PATH: &str = "grids/matrix.json";
 
 /// A map in a vector file: cells as lowercase hex.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MapFile {
     /// Width.

@@ -2,8 +2,9 @@
 //! request under a timeout; a crashed, hung or garbling driver is killed (by its process
 //! group) and a fresh one is started for the next request.
 
-use super::protocol::{PROTOCOL, PROTOCOL_VERSION, SPEC_VERSION};
-use serde_json::{json, Value};
+use super::messages::{HelloReply, Request, RequestLine};
+use super::protocol::{PROTOCOL, PROTOCOL_VERSION, RETIRED_VERSIONS};
+use serde_json::Value;
 use std::collections::{BTreeMap, VecDeque};
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
@@ -117,8 +118,8 @@ impl Proc {
         })
     }
 
-    fn send(&mut self, msg: &Value) -> Result<(), String> {
-        let mut line = msg.to_string();
+    fn send(&mut self, msg: &impl serde::Serialize) -> Result<(), String> {
+        let mut line = serde_json::to_string(msg).map_err(|e| format!("encode request: {e}"))?;
         line.push('\n');
         let stdin = self.stdin.as_mut().ok_or("driver stdin closed")?;
         stdin
@@ -191,7 +192,7 @@ impl Proc {
     }
 
     fn handshake(&mut self, timeout: Duration) -> Result<Hello, String> {
-        self.send(&json!({"protocol": PROTOCOL, "version": PROTOCOL_VERSION, "spec_version": SPEC_VERSION}))?;
+        self.send(&super::protocol::hello())?;
         let line = self.receive(timeout).map_err(|r| match r {
             Reply::Timeout => format!("no handshake within {timeout:?}"),
             Reply::Crash(m) => m,
@@ -215,41 +216,43 @@ fn is_our_group_leader(pid: u32) -> bool {
     f.len() > 2 && f[1] == std::process::id().to_string() && f[2] == pid.to_string()
 }
 
-/// Parses and checks the driver's handshake line.
+/// Parses and checks the driver's handshake line ([DRIVER.MSG.HELLO]): the protocol name and
+/// version first (a retired version gets its own message: the record model rejects, never
+/// reinterprets), then the whole line strictly as a [`HelloReply`].
 pub fn parse_hello(line: &str) -> Result<Hello, String> {
     let v: Value = serde_json::from_str(line.trim_end())
         .map_err(|e| format!("handshake is not JSON ({e}): {:?}", truncate(line)))?;
-    if v.get("protocol").and_then(Value::as_str) != Some(PROTOCOL)
-        || v.get("version").and_then(Value::as_u64) != Some(PROTOCOL_VERSION)
-    {
+    if v.get("protocol").and_then(Value::as_str) != Some(PROTOCOL) {
         return Err(format!(
-            "handshake names another protocol: {}",
+            "handshake names another protocol (expected {PROTOCOL:?}): {}",
             truncate(line)
         ));
     }
-    let s = |k: &str| {
-        v.get(k)
-            .and_then(Value::as_str)
-            .map(str::to_string)
-            .ok_or_else(|| format!("handshake lacks string {k:?}"))
-    };
-    let claims_v = v
-        .get("claims")
-        .and_then(Value::as_object)
-        .ok_or("handshake lacks object \"claims\"")?;
-    let mut claims = BTreeMap::new();
-    for (family, level) in claims_v {
-        let l = level
-            .as_u64()
-            .filter(|l| (1..=4).contains(l))
-            .ok_or_else(|| format!("claim {family}: level must be 1..4, found {level}"))?;
-        claims.insert(family.clone(), l as u8);
+    match v.get("version").and_then(Value::as_u64) {
+        Some(PROTOCOL_VERSION) => {}
+        Some(old) if RETIRED_VERSIONS.contains(&old) => {
+            return Err(format!(
+                "protocol version {old} is retired; this kit speaks {PROTOCOL_VERSION} (spec/driver.md)"
+            ))
+        }
+        _ => {
+            return Err(format!(
+                "handshake names an unsupported protocol version (this kit speaks {PROTOCOL_VERSION}): {}",
+                truncate(line)
+            ))
+        }
     }
+    let h: HelloReply = serde_json::from_value(v)
+        .map_err(|e| format!("handshake does not match the schema ({e}): {}", truncate(line)))?;
     Ok(Hello {
-        port: s("port")?,
-        port_version: s("port_version")?,
-        spec_version: s("spec_version")?,
-        claims,
+        port: h.port,
+        port_version: h.port_version,
+        spec_version: h.spec_version,
+        claims: h
+            .claims
+            .into_iter()
+            .map(|(f, l)| (f.name().to_string(), l.0))
+            .collect(),
     })
 }
 
@@ -395,7 +398,7 @@ impl Pool {
     }
 
     /// Sends one request and waits for its reply; returns the request id and the reply.
-    pub fn request(&self, case: &str, op: &str, args: Value) -> (u64, Reply) {
+    pub fn request(&self, case: &str, request: &Request) -> (u64, Reply) {
         let id = self.next_id.fetch_add(1, Ordering::SeqCst);
         let popped = self.free.lock().expect("pool").pop();
         let mut p = match popped {
@@ -405,7 +408,12 @@ impl Pool {
                 Err(e) => return (id, Reply::Crash(e)),
             },
         };
-        if let Err(e) = p.send(&json!({"id": id, "case": case, "op": op, "args": args})) {
+        let line = RequestLine {
+            id,
+            case: case.to_string(),
+            request: request.clone(),
+        };
+        if let Err(e) = p.send(&line) {
             let msg = format!("{e}{}", p.stderr_text());
             p.kill();
             return (id, Reply::Crash(msg));
@@ -462,7 +470,7 @@ mod tests {
     fn replies_are_parsed_strictly() {
         assert_eq!(
             parse_reply("{\"id\":3,\"ok\":{}}\n", 3),
-            Reply::Ok(json!({}))
+            Reply::Ok(serde_json::json!({}))
         );
         assert_eq!(
             parse_reply("{\"id\":3,\"unimplemented\":true}", 3),

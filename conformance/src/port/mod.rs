@@ -4,8 +4,10 @@
 //! `certify --port` run.
 
 pub mod driver;
+pub mod messages;
 pub mod protocol;
 pub mod run;
+pub mod wire;
 
 use crate::implementation::{
     BuildFailure, CancelTrace, GraphOp, HookedQuery, HookedRun, Implementation, LinkRequest,
@@ -16,7 +18,9 @@ use crate::outcome::{sha256_hex, Outcome};
 use crate::scenario::{Case, Query, Variant};
 use crate::ReferenceCrate;
 use driver::{Pool, Reply};
-use serde_json::Value;
+use messages::Request;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -105,8 +109,28 @@ pub struct PortImpl {
     labels: Mutex<HashMap<String, String>>,
 }
 
-fn key_of(v: &Value) -> String {
-    sha256_hex(v.to_string().as_bytes())
+fn key_of(v: &impl Serialize) -> String {
+    sha256_hex(
+        serde_json::to_string(v)
+            .expect("request values always encode")
+            .as_bytes(),
+    )
+}
+
+/// Why a port call gave no usable answer: the kind of [`ProtocolEvent`] and its message.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallFailure {
+    /// `unimplemented`, `crash`, `timeout`, `malformed reply`, `driver error`.
+    pub kind: String,
+    /// The report line: `port: <kind> (request <id>, <op>, <label>): <message>`.
+    pub line: String,
+}
+
+impl CallFailure {
+    /// True when the port answered `unimplemented`.
+    pub fn unimplemented(&self) -> bool {
+        self.kind == "unimplemented"
+    }
 }
 
 impl PortImpl {
@@ -130,31 +154,32 @@ impl PortImpl {
         self.name = name.to_string();
     }
 
-    /// Names a case (vector id or generated name) for requests and reports.
-    pub fn register_case(&self, case: &Case, label: &str) {
+    fn register(&self, key: String, label: &str) {
         self.labels
             .lock()
             .expect("labels")
-            .entry(key_of(&protocol::case(case)))
+            .entry(key)
             .or_insert_with(|| label.to_string());
+    }
+
+    /// Names a case (vector id or generated name) for requests and reports.
+    pub fn register_case(&self, case: &Case, label: &str) {
+        self.register(key_of(&protocol::case(case)), label);
     }
 
     /// Names a link request.
     pub fn register_links(&self, r: &LinkRequest, label: &str) {
-        self.labels
-            .lock()
-            .expect("labels")
-            .entry(key_of(&protocol::build_links(r)))
-            .or_insert_with(|| label.to_string());
+        self.register(key_of(&protocol::link_args(r)), label);
     }
 
     /// Names an error script.
     pub fn register_ops(&self, ops: &[GraphOp], label: &str) {
-        self.labels
-            .lock()
-            .expect("labels")
-            .entry(key_of(&protocol::run_ops(ops)))
-            .or_insert_with(|| label.to_string());
+        self.register(key_of(&protocol::ops_args(ops)), label);
+    }
+
+    /// Names every grid request on `map` (a grid vector's map, a generated map).
+    pub fn register_grid_map(&self, map: &crate::grid::GridMap, label: &str) {
+        self.register(key_of(&protocol::map_file(map)), label);
     }
 
     /// Sets the section recorded with later calls.
@@ -162,8 +187,8 @@ impl PortImpl {
         self.ledger.lock().expect("ledger").section = name.to_string();
     }
 
-    fn label(&self, keyed: &Value) -> String {
-        let k = key_of(keyed);
+    fn label(&self, key: &impl Serialize) -> String {
+        let k = key_of(key);
         self.labels
             .lock()
             .expect("labels")
@@ -172,47 +197,40 @@ impl PortImpl {
             .unwrap_or_else(|| format!("case:{}", &k[..12]))
     }
 
-    /// Sends a request; returns the ok payload or the failure message (recorded as an event).
-    fn call(
+    /// Sends one request and decodes its `ok` payload as the op's reply type `P`, then `fit`s it
+    /// to the request (counts, codes). Every failure is recorded as a [`ProtocolEvent`] under
+    /// `ledger_op` (which names the family) and returned.
+    fn call<P: DeserializeOwned, T>(
         &self,
         label: &str,
-        op: &str,
-        args: Value,
-        decode_ok: impl FnOnce(&Value) -> Result<(), String>,
-    ) -> Result<(), String> {
-        self.call_as(label, op, op, args, decode_ok)
-    }
-
-    /// As [`PortImpl::call`], recording the request under `ledger_op` (which names the family).
-    fn call_as(
-        &self,
-        label: &str,
-        wire_op: &str,
-        op: &str,
-        args: Value,
-        decode_ok: impl FnOnce(&Value) -> Result<(), String>,
-    ) -> Result<(), String> {
+        ledger_op: &str,
+        request: &Request,
+        fit: impl FnOnce(P) -> Result<T, protocol::Mismatch>,
+    ) -> Result<T, CallFailure> {
         {
             let mut l = self.ledger.lock().expect("ledger");
-            *l.requests.entry(op.to_string()).or_default() += 1;
+            *l.requests.entry(ledger_op.to_string()).or_default() += 1;
         }
-        let (id, reply) = self.pool.request(label, wire_op, args);
+        let (id, reply) = self.pool.request(label, request);
         let (kind, message) = match reply {
-            Reply::Ok(v) => match decode_ok(&v) {
-                Ok(()) => {
+            Reply::Ok(v) => match serde_json::from_value::<P>(v)
+                .map_err(|e| e.to_string())
+                .and_then(|p| fit(p).map_err(|m| m.0))
+            {
+                Ok(t) => {
                     let mut l = self.ledger.lock().expect("ledger");
-                    *l.answered.entry(op.to_string()).or_default() += 1;
+                    *l.answered.entry(ledger_op.to_string()).or_default() += 1;
                     *l.answered_labels.entry(label.to_string()).or_default() += 1;
-                    return Ok(());
+                    return Ok(t);
                 }
                 Err(e) => (
                     "malformed reply".to_string(),
-                    format!("cannot decode the ok payload: {e}"),
+                    format!("the ok payload of {} does not decode: {e}", request.op()),
                 ),
             },
             Reply::Unimplemented => (
                 "unimplemented".to_string(),
-                format!("op {op} is not implemented by the port"),
+                format!("op {ledger_op} is not implemented by the port"),
             ),
             Reply::DriverError(m) => ("driver error".to_string(), m),
             Reply::Crash(m) => ("crash".to_string(), m),
@@ -232,12 +250,13 @@ impl PortImpl {
             id,
             section,
             label: label.to_string(),
-            op: op.to_string(),
+            op: ledger_op.to_string(),
             message: message.clone(),
         });
-        Err(format!(
-            "port: {kind} (request {id}, {op}, {label}): {message}"
-        ))
+        Err(CallFailure {
+            line: format!("port: {kind} (request {id}, {ledger_op}, {label}): {message}"),
+            kind,
+        })
     }
 
     fn note(
@@ -280,21 +299,10 @@ impl Implementation for PortImpl {
         opts: RunOptions,
     ) -> Vec<Vec<Outcome>> {
         let label = self.label(&protocol::case(case));
-        let mut got = None;
-        let r = self.call(
-            &label,
-            "run_case",
-            protocol::run_case(case, variants, queries, opts),
-            |ok| {
-                got = Some(protocol::decode_run_case(
-                    ok,
-                    variants.len(),
-                    queries.len(),
-                )?);
-                Ok(())
-            },
-        );
-        match r.and_then(|()| got.ok_or_else(|| "port: no answer".to_string())) {
+        let request = protocol::run_case(case, variants, queries, opts);
+        match self.call(&label, "run_case", &request, |r| {
+            protocol::run_case_reply(r, variants.len(), queries.len())
+        }) {
             Ok(found) => {
                 let expected = ReferenceCrate.run_case(case, variants, queries, opts);
                 for (vi, v) in variants.iter().enumerate() {
@@ -311,26 +319,17 @@ impl Implementation for PortImpl {
                 }
                 found
             }
-            Err(e) => vec![vec![Outcome::Error(e); queries.len()]; variants.len()],
+            Err(e) => vec![vec![Outcome::Error(e.line); queries.len()]; variants.len()],
         }
     }
 
     fn run_sliced(&self, case: &Case, variant: Variant, query: Query, budgets: &[u64]) -> Outcome {
         let label = self.label(&protocol::case(case));
-        let mut got = None;
-        match self.call(
-            &label,
-            "run_sliced",
-            protocol::run_sliced(case, variant, query, budgets),
-            |ok| {
-                got = Some(protocol::outcome(
-                    ok.get("outcome").ok_or("missing member \"outcome\"")?,
-                )?);
-                Ok(())
-            },
-        ) {
-            Ok(()) => {
-                let found = got.expect("decoded");
+        let request = protocol::run_sliced(case, variant, query, budgets);
+        match self.call(&label, "run_sliced", &request, |r: messages::OutcomeReply| {
+            Ok(r.outcome.0)
+        }) {
+            Ok(found) => {
                 let expected = ReferenceCrate.run_sliced(case, variant, query, budgets);
                 let b = levels::outcome_break(&expected, &found).map(|mut b| {
                     b.what = format!("sliced {budgets:?}: {}", b.what);
@@ -345,20 +344,19 @@ impl Implementation for PortImpl {
                 );
                 found
             }
-            Err(e) => Outcome::Error(e),
+            Err(e) => Outcome::Error(e.line),
         }
     }
 
     fn build_links(&self, request: &LinkRequest) -> Result<LinkResult, BuildFailure> {
-        let args = protocol::build_links(request);
-        let label = self.label(&args);
-        let mut got = None;
-        match self.call(&label, "build_links", args, |ok| {
-            got = Some(protocol::decode_links(ok)?);
-            Ok(())
-        }) {
-            Ok(()) => {
-                let found = got.expect("decoded");
+        let label = self.label(&protocol::link_args(request));
+        match self.call(
+            &label,
+            "build_links",
+            &protocol::build_links(request),
+            protocol::links_reply,
+        ) {
+            Ok(found) => {
                 let expected = ReferenceCrate.build_links(request);
                 self.note(
                     &label,
@@ -370,7 +368,7 @@ impl Implementation for PortImpl {
                 found
             }
             Err(e) => Err(BuildFailure {
-                class: e,
+                class: e.line,
                 index: None,
             }),
         }
@@ -378,18 +376,13 @@ impl Implementation for PortImpl {
 
     fn run_hooked(&self, case: &Case, query: &HookedQuery) -> HookedRun {
         let label = self.label(&protocol::case(case));
-        let mut got = None;
         match self.call(
             &label,
             "run_hooked",
-            protocol::run_hooked(case, query),
-            |ok| {
-                got = Some(protocol::decode_hooked(ok)?);
-                Ok(())
-            },
+            &protocol::run_hooked(case, query),
+            |r| Ok(protocol::hooked_reply(r)),
         ) {
-            Ok(()) => {
-                let (outcome, calls) = got.expect("decoded");
+            Ok((outcome, calls)) => {
                 let expected = ReferenceCrate.run_hooked(case, query);
                 let b = levels::lowest(
                     levels::outcome_break(&expected.outcome, &outcome),
@@ -406,7 +399,7 @@ impl Implementation for PortImpl {
                 HookedRun { outcome, calls }
             }
             Err(e) => HookedRun {
-                outcome: Outcome::Error(e),
+                outcome: Outcome::Error(e.line),
                 calls: Vec::new(),
             },
         }
@@ -420,18 +413,13 @@ impl Implementation for PortImpl {
         first_steps: u64,
     ) -> Result<CancelTrace, String> {
         let label = self.label(&protocol::case(case));
-        let mut got = None;
         match self.call(
             &label,
             "run_cancelled",
-            protocol::run_cancelled(case, variant, query, first_steps),
-            |ok| {
-                got = Some(protocol::decode_cancelled(ok)?);
-                Ok(())
-            },
+            &protocol::run_cancelled(case, variant, query, first_steps),
+            protocol::cancel_reply,
         ) {
-            Ok(()) => {
-                let found = got.expect("decoded");
+            Ok(found) => {
                 let expected = ReferenceCrate.run_cancelled(case, variant, query, first_steps);
                 let b = levels::cancel_break(&expected, &found).map(|mut b| {
                     b.what = format!("first_steps {first_steps}: {}", b.what);
@@ -446,20 +434,16 @@ impl Implementation for PortImpl {
                 );
                 found
             }
-            Err(e) => Err(e),
+            Err(e) => Err(e.line),
         }
     }
 
     fn run_ops(&self, ops: &[GraphOp]) -> Vec<Result<u64, BuildFailure>> {
-        let args = protocol::run_ops(ops);
-        let label = self.label(&args);
-        let mut got = None;
-        match self.call(&label, "run_ops", args, |ok| {
-            got = Some(protocol::decode_ops(ok, ops.len())?);
-            Ok(())
+        let label = self.label(&protocol::ops_args(ops));
+        match self.call(&label, "run_ops", &protocol::run_ops(ops), |r| {
+            protocol::ops_reply(r, ops.len())
         }) {
-            Ok(()) => {
-                let found = got.expect("decoded");
+            Ok(found) => {
                 let expected = ReferenceCrate.run_ops(ops);
                 self.note(
                     &label,
@@ -474,7 +458,7 @@ impl Implementation for PortImpl {
                 .iter()
                 .map(|_| {
                     Err(BuildFailure {
-                        class: e.clone(),
+                        class: e.line.clone(),
                         index: None,
                     })
                 })
@@ -484,18 +468,13 @@ impl Implementation for PortImpl {
 
     fn build_landmarks(&self, case: &Case) -> Result<Vec<u8>, String> {
         let label = self.label(&protocol::case(case));
-        let mut got = None;
         match self.call(
             &label,
             "build_landmarks",
-            protocol::build_landmarks(case),
-            |ok| {
-                got = Some(protocol::decode_oplm(ok)?);
-                Ok(())
-            },
+            &protocol::build_landmarks(case),
+            |r| Ok(protocol::oplm_reply(r)),
         ) {
-            Ok(()) => {
-                let found = got.expect("decoded");
+            Ok(found) => {
                 let expected = ReferenceCrate.build_landmarks(case);
                 self.note(
                     &label,
@@ -506,24 +485,19 @@ impl Implementation for PortImpl {
                 );
                 found
             }
-            Err(e) => Err(e),
+            Err(e) => Err(e.line),
         }
     }
 
     fn lower_bounds(&self, case: &Case, pairs: &[(u32, u32)]) -> Result<Vec<f64>, String> {
         let label = self.label(&protocol::case(case));
-        let mut got = None;
         match self.call(
             &label,
             "lower_bounds",
-            protocol::lower_bounds(case, pairs),
-            |ok| {
-                got = Some(protocol::decode_bounds(ok, pairs.len())?);
-                Ok(())
-            },
+            &protocol::lower_bounds(case, pairs),
+            |r| protocol::bounds_reply(r, pairs.len()),
         ) {
-            Ok(()) => {
-                let found = got.expect("decoded");
+            Ok(found) => {
                 let expected = ReferenceCrate.lower_bounds(case, pairs);
                 self.note(
                     &label,
@@ -534,7 +508,7 @@ impl Implementation for PortImpl {
                 );
                 found
             }
-            Err(e) => Err(e),
+            Err(e) => Err(e.line),
         }
     }
 
@@ -551,19 +525,18 @@ impl Implementation for PortImpl {
         label: &str,
         request: &crate::state::StateRequest,
     ) -> Result<crate::state::StateReply, String> {
-        let args = protocol::state_run(request);
-        let label = label.to_string();
-        let ledger_op = format!("state_run:{}", protocol::state_family(request));
-        let mut got = None;
-        match self.call_as(&label, "state_run", &ledger_op, args, |ok| {
-            got = Some(protocol::decode_state(ok)?);
-            Ok(())
-        }) {
-            Ok(()) => {
-                let found = Ok(got.expect("decoded"));
+        let ledger_op = format!("state_run:{}", protocol::state_family(request).name());
+        match self.call(
+            label,
+            &ledger_op,
+            &protocol::state_run(request),
+            protocol::state_reply,
+        ) {
+            Ok(found) => {
+                let found = Ok(found);
                 let expected = ReferenceCrate.run_state(request);
                 self.note(
-                    &label,
+                    label,
                     &ledger_op,
                     None,
                     None,
@@ -571,27 +544,49 @@ impl Implementation for PortImpl {
                 );
                 found
             }
-            Err(e) if e.contains("port: unimplemented") => {
-                Err(crate::state::UNIMPLEMENTED.to_string())
+            Err(e) if e.unimplemented() => Err(crate::state::UNIMPLEMENTED.to_string()),
+            Err(e) => Err(e.line),
+        }
+    }
+
+    fn run_grid(
+        &self,
+        request: &crate::grid::GridRequest,
+    ) -> Result<crate::grid::GridOutcome, String> {
+        let wire = protocol::run_grid(request);
+        let label = self.label(&protocol::map_file(&request.map));
+        let ledger_op = format!("run_grid:{}", messages::Family::GridSearch.name());
+        match self.call(&label, &ledger_op, &wire, |r| Ok(protocol::grid_reply(r))) {
+            Ok(found) => {
+                let found = Ok(found);
+                let expected = ReferenceCrate.run_grid(request);
+                let variant = format!("{:?}/{}", request.api, request.options.label());
+                self.note(
+                    &label,
+                    &ledger_op,
+                    Some(variant),
+                    Some(format!(
+                        "({}, {}) -> ({}, {})",
+                        request.start.0, request.start.1, request.goal.0, request.goal.1
+                    )),
+                    levels::grid_break(&expected, &found),
+                );
+                found
             }
-            Err(e) => Err(e),
+            Err(e) if e.unimplemented() => Err(crate::state::UNIMPLEMENTED.to_string()),
+            Err(e) => Err(e.line),
         }
     }
 
     fn deserialize_oplm(&self, case: &Case, bytes: &[u8]) -> Result<Vec<u8>, OplmError> {
         let label = self.label(&protocol::case(case));
-        let mut got = None;
         match self.call(
             &label,
             "deserialize_oplm",
-            protocol::deserialize_oplm(case, bytes),
-            |ok| {
-                got = Some(protocol::decode_deserialize(ok)?);
-                Ok(())
-            },
+            &protocol::deserialize_oplm(case, bytes),
+            |r| Ok(protocol::deserialize_reply(r)),
         ) {
-            Ok(()) => {
-                let found = got.expect("decoded");
+            Ok(found) => {
                 let expected = ReferenceCrate.deserialize_oplm(case, bytes);
                 self.note(
                     &label,
@@ -603,7 +598,7 @@ impl Implementation for PortImpl {
                 found
             }
             Err(e) => Err(OplmError {
-                class: e,
+                class: e.line,
                 offset: usize::MAX,
             }),
         }

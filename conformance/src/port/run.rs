@@ -72,10 +72,11 @@ impl PortOptions {
             link_sets: n,
             hook_graphs: (n / 5).max(1),
             cancel_graphs: (n / 5).max(1),
-            // The driver protocol has no grid-search ops yet ([DRIVER.LEVEL.FAMILY]).
-            grid_cases: 0,
-            movingai_side: 0,
-            movingai_buckets: 0,
+            // [DRIVER.CLI.CASES]: N/25 generated grid maps, MovingAI maps of side 32 with 4
+            // length buckets.
+            grid_cases: (n / 25).max(1),
+            movingai_side: 32,
+            movingai_buckets: 4,
             vectors_dir: self.vectors_dir.clone(),
             threads: self.threads.max(1),
         }
@@ -175,14 +176,7 @@ impl PortRun {
 
 /// The family of a state kind ([DRIVER.LEVEL.FAMILY]).
 fn state_kind_family(kind: crate::state::StateKind) -> &'static str {
-    use crate::state::StateKind;
-    if matches!(kind, StateKind::Graph | StateKind::GraphAStar) {
-        "graph"
-    } else if kind.is_search() {
-        "grid-search"
-    } else {
-        "grids"
-    }
+    super::protocol::kind_family(kind).name()
 }
 
 /// The family a section failure belongs to: the state section mixes graph kinds (`graph`) and
@@ -216,7 +210,7 @@ fn failure_family(section: &str, label: &str, what: &str) -> &'static str {
     }
 }
 
-const SECTION_ORDER: [&str; 9] = [
+const SECTION_ORDER: [&str; 11] = [
     "vectors",
     "differential",
     "landmarks",
@@ -226,6 +220,8 @@ const SECTION_ORDER: [&str; 9] = [
     "cancel",
     "errors",
     "state",
+    "grid-search",
+    "movingai",
 ];
 
 fn rank(section: &str) -> usize {
@@ -250,10 +246,22 @@ fn read_scenarios(dir: &Path) -> Vec<Scenario> {
     out
 }
 
-fn register(port: &PortImpl, config: &Config, scenarios: &[Scenario]) {
-    use crate::checks::{errors, generated, landmarks, links};
+fn register(
+    port: &PortImpl,
+    config: &Config,
+    scenarios: &[Scenario],
+    grid_vectors: &[crate::grid::vectors::GridVector],
+) {
+    use crate::checks::{errors, generated, grid_search, landmarks, links};
     for s in scenarios {
         port.register_case(&s.case(), &s.id);
+    }
+    // Grid requests are named by their map: a grid vector's id, a generated map's name.
+    for v in grid_vectors {
+        port.register_grid_map(&v.grid_map(), &v.id);
+    }
+    for (name, map) in grid_search::generated_maps(config) {
+        port.register_grid_map(&map, &name);
     }
     let seed = config.seed;
     for i in 0..config.oracle_graphs {
@@ -303,7 +311,12 @@ pub fn certify_port(options: PortOptions) -> PortRun {
         .as_deref()
         .map(read_scenarios)
         .unwrap_or_default();
-    register(&port, &config, &scenarios);
+    let grid_vectors = config
+        .vectors_dir
+        .as_deref()
+        .and_then(|d| crate::grid::vectors::read_dir(d).ok())
+        .unwrap_or_default();
+    register(&port, &config, &scenarios, &grid_vectors);
     let reference: &dyn Implementation = &ReferenceCrate;
     let all: [&dyn Implementation; 2] = [reference, &port];
     let mut sections: Vec<Section> = Vec::new();
@@ -325,6 +338,10 @@ pub fn certify_port(options: PortOptions) -> PortRun {
         sections.push(errors::run(&all));
         port.set_section("state");
         sections.push(crate::checks::state::run(&all, &config, None));
+        port.set_section("grid-search");
+        sections.push(crate::checks::grid_search::run(&all, &config, None));
+        port.set_section("movingai");
+        sections.push(crate::checks::grid_search::movingai(&all, &config));
         if let Some(dir) = &config.vectors_dir {
             port.set_section("vectors");
             sections.push(crate::vectors::certify_section(dir, &all));
@@ -454,8 +471,32 @@ pub fn certify_port(options: PortOptions) -> PortRun {
             ..Default::default()
         }));
     }
+    // Every grid vector, when the port claims grid-search: its runs are labelled with its id.
+    let grid_vector_ids: Vec<String> = if claimed_families.contains("grid-search") {
+        grid_vectors.iter().map(|v| v.id.clone()).collect()
+    } else {
+        Vec::new()
+    };
+    for id in &grid_vector_ids {
+        let answered = ledger.answered_labels.get(id).copied().unwrap_or(0);
+        let unanswered = ledger
+            .events
+            .iter()
+            .filter(|e| e.kind != "unimplemented" && &e.label == id)
+            .count();
+        consumed.record((answered == 0 || unanswered > 0).then(|| Failure {
+            vector: Some(id.clone()),
+            implementation: port_name.clone(),
+            what: "grid vector consumed".into(),
+            expected: "every run of the vector answered".into(),
+            found: format!("{answered} answered, {unanswered} unanswered"),
+            ..Default::default()
+        }));
+    }
     let is_vector = |l: &str| {
-        scenarios.iter().any(|s| s.id == l) || state_vectors.iter().any(|id| of_vector(l, id))
+        scenarios.iter().any(|s| s.id == l)
+            || state_vectors.iter().any(|id| of_vector(l, id))
+            || grid_vector_ids.iter().any(|id| id == l)
     };
     for label in unanswered_labels.iter().filter(|l| !is_vector(l)) {
         consumed.fail(Failure {

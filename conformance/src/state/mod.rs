@@ -91,7 +91,7 @@ impl StateKind {
 /// How to build a `Graph` ([CONF.STATE.RECIPE]): `Graph::new(node_count)`, then `add_node()`
 /// `added_nodes` times, `add_edge` for each edge (ids 0, 1, ...), `set_weight` for each reweight,
 /// `remove_edge` for each removal, in that order.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GraphRecipe {
     /// `Graph::new(node_count)`.
@@ -107,7 +107,7 @@ pub struct GraphRecipe {
 }
 
 /// The estimates a search recipe can name (cost is always `DefaultGraphCost`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum HeuristicName {
     /// `ZeroGraphHeuristic`.
@@ -127,7 +127,7 @@ impl HeuristicName {
 }
 
 /// A recipe: how to build one object and its history ([CONF.STATE.RECIPE]).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum StateRecipe {
     /// `Grid::new(width, height)`, then `set_space` (when not null), `set_area_multiplier` for
