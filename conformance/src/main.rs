@@ -53,6 +53,16 @@ enum Command {
         #[arg(long)]
         dir: Option<PathBuf>,
     },
+    /// Write the driver protocol's JSON Schemas, or with --check verify them (exit 1 naming each
+    /// missing, stale or unexpected file).
+    Schemas {
+        /// Fail instead of writing.
+        #[arg(long)]
+        check: bool,
+        /// The schema folder (default: spec/schemas/driver-v2 under the current directory).
+        #[arg(long, default_value = onepath_conformance::port::schemas::SCHEMA_DIR)]
+        dir: PathBuf,
+    },
     /// Expansion counts and wall times of the four searches on a road graph (optimized crate).
     Road {
         /// DIMACS .gr file.
@@ -312,6 +322,7 @@ fn main() -> ExitCode {
             ..
         } => certify(full, json, seed, vectors, threads),
         Command::Vectors { check, dir } => vectors_command(check, dir),
+        Command::Schemas { check, dir } => schemas_command(check, &dir),
         Command::Road {
             gr,
             co,
@@ -319,5 +330,32 @@ fn main() -> ExitCode {
             queries,
             seed,
         } => road_command(gr, co, generate, queries, seed),
+    }
+}
+
+fn schemas_command(check: bool, dir: &std::path::Path) -> ExitCode {
+    use onepath_conformance::port::schemas;
+    if check {
+        let stale = schemas::check(dir);
+        for s in &stale {
+            eprintln!("{}: {}", dir.join(&s.file).display(), s.problem);
+        }
+        if stale.is_empty() {
+            println!("{} schemas in {} are current", schemas::all().len(), dir.display());
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        }
+    } else {
+        match schemas::write(dir) {
+            Ok(n) => {
+                println!("wrote {n} schemas to {}", dir.display());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("cannot write {}: {e}", dir.display());
+                ExitCode::from(2)
+            }
+        }
     }
 }

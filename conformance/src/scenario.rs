@@ -25,7 +25,6 @@ pub enum GraphSpec {
         edges: Vec<(u32, u32, f64)>,
         /// One position per node (enables the geo variants), or null.
         #[serde(deserialize_with = "required")]
-        #[schemars(required)]
         positions: Option<Vec<[f64; 3]>>,
     },
     /// Built with `PointGraph::new(points, options)` (no `link_valid`).

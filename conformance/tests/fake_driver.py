@@ -4,7 +4,8 @@
 It answers like ports/python/driver.py, except: FAKE_MODE=chaos crashes on request id 40,
 hangs on request id 80 and prints garbage for request id 120 (ids are the harness's, global
 across restarts); FAKE_MODE=unimplemented answers `unimplemented` for run_sliced; FAKE_MODE=garbage_hello
-sends a bad handshake; FAKE_MODE=state_error answers `error` for every `state_run` restore of bytes
+sends a bad handshake; FAKE_MODE=v1_hello answers the handshake as a protocol-1 driver would;
+FAKE_MODE=state_error answers `error` for every `state_run` restore of bytes
 into a `graph` (kind 4) recipe, so the golden Graph state vectors are never fully answered.
 """
 import json
@@ -22,7 +23,11 @@ if mode == "garbage_hello":
     sys.stdout.write("hello there\n")
     sys.stdout.flush()
     sys.exit(0)
-driver.send({"protocol": "onepath-driver", "version": 1, "port": "fake", "port_version": "0",
+if mode == "v1_hello":
+    driver.send({"protocol": "onepath-driver", "version": 1, "port": "fake", "port_version": "0",
+                 "spec_version": "1.1.0", "claims": {"graph": 4}})
+    sys.exit(0)
+driver.send({"protocol": "onepath-driver", "version": driver.PROTOCOL_VERSION, "port": "fake", "port_version": "0",
              "spec_version": "1.1.0", "claims": {"graph": 4}})
 served = 0
 for line in sys.stdin:

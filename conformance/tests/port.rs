@@ -1,4 +1,4 @@
-//! `certify --port` ([DRIVER.*]): the Python port certifies at L4 for the graph family, each
+//! `certify --port` ([DRIVER.*]): the Python port certifies at L4 for every family, each
 //! defect switch fails at the expected level naming the vector or first differing step, and a
 //! driver that crashes, hangs or sends garbage is reported per case while the run goes on.
 
@@ -44,13 +44,24 @@ fn graph(r: &PortRun) -> &onepath_conformance::port::run::FamilyResult {
         .expect("graph family")
 }
 
+fn family<'a>(r: &'a PortRun, name: &str) -> &'a onepath_conformance::port::run::FamilyResult {
+    r.families
+        .iter()
+        .find(|f| f.family == name)
+        .unwrap_or_else(|| panic!("no family {name}: {}", r.to_table()))
+}
+
 #[test]
-fn python_port_reaches_l4_for_graphs() {
+fn python_port_reaches_l4_for_every_family() {
     let r = run(&python(None), 10.0, CASES);
     let table = r.to_table();
     assert!(r.ok(), "{table}");
-    assert_eq!(graph(&r).reached, Level::L4, "{table}");
+    for fam in ["graph", "grids", "grid-search"] {
+        assert_eq!(family(&r, fam).reached, Level::L4, "{fam}: {table}");
+        assert_eq!(family(&r, fam).claimed, Some(Level::L4), "{fam}: {table}");
+    }
     assert!(graph(&r).answered > 1000);
+    assert!(family(&r, "grid-search").answered > 100, "{table}");
     let section = |n: &str| {
         r.report
             .sections
@@ -67,49 +78,44 @@ fn python_port_reaches_l4_for_graphs() {
         "hooks",
         "cancel",
         "errors",
+        "state",
+        "grid-search",
+        "movingai",
         "vectors",
+        "protocol",
         "consumed",
     ] {
-        // The port has no grid searches (no driver op yet): the grid vectors fail once, as an
-        // unimplemented API of the unclaimed `grid-search` family, and nothing else may fail.
-        let unimplemented_grid = section(name)
-            .failures
-            .iter()
-            .filter(|f| f.what == "grid-search API" && f.vector.as_deref() == Some("GRID-0001"))
-            .count() as u64;
         assert!(
-            section(name).checks > 0 && section(name).failed == unimplemented_grid,
+            section(name).checks > 0 && section(name).failed == 0,
             "{name}: {table}"
         );
     }
-    assert!(
-        section("state").passed > 0,
-        "graph and search states were exercised"
+    assert_eq!(section("unimplemented").failed, 0, "{table}");
+    // [DRIVER.CONSUMED] covers the graph vectors, the golden state vectors of every claimed
+    // family and the grid vectors: every one of them went through the driver.
+    let count = |dir: &str, prefix: &str| {
+        std::fs::read_dir(format!("{}/../vectors/{dir}", env!("CARGO_MANIFEST_DIR")))
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .starts_with(prefix)
+            })
+            .count() as u64
+    };
+    let (graphs, states, grids) = (
+        count("graphs", "GRAPH-"),
+        count("state", "STATE-"),
+        count("grids", "GRID-"),
     );
-    // [DRIVER.CONSUMED] covers the golden state vectors of the claimed family (graph: kinds 4
-    // and 11), not only the graph vectors; the unclaimed grid vectors are not required.
-    let graph_vectors = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors/graphs"))
-        .unwrap()
-        .count() as u64;
-    assert!(
-        section("consumed").checks > graph_vectors,
-        "state vectors are checked too: {table}"
+    assert!(grids > 0 && states > 0 && graphs > 0);
+    assert_eq!(
+        section("consumed").checks,
+        graphs + states + grids,
+        "every graph, state and grid vector is consumed: {table}"
     );
-    // [DRIVER.MSG.REQUEST] state requests carry the vector id or generated case name.
-    for f in &section("unimplemented").failures {
-        let label = f.case.as_deref().unwrap_or("");
-        assert!(
-            label.starts_with("STATE-GRID-")
-                || label.starts_with("STATE-ASTAR-")
-                || label.starts_with("STATE-JUMP-")
-                || label.starts_with("STATE-THETA-")
-                || label.starts_with("STATE-GRIDSEARCH-")
-                || label.starts_with("STATE-HEX-")
-                || label.starts_with("STATE-VOXEL-")
-                || label.starts_with("random#"),
-            "{f:?}"
-        );
-    }
     // Reports: JSON member, JUnit, certificate.
     let v: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
     assert_eq!(v["schema"], "onepath.certify-report");
@@ -128,14 +134,16 @@ fn python_port_reaches_l4_for_graphs() {
             .expect("a passing port gets a certificate"),
     )
     .unwrap();
-    assert_eq!(cert["levels"]["graph"], "L4");
+    for fam in ["graph", "grids", "grid-search"] {
+        assert_eq!(cert["levels"][fam], "L4");
+    }
     assert_eq!(cert["date"], "2026-01-02");
     assert_eq!(cert["vectors_manifest_sha256"].as_str().unwrap().len(), 64);
     // An expectation that matches nothing is itself a failure.
     let mut o = PortOptions::new(&python(None));
     o.cases = 5;
     o.expect = Some(
-        Expectations::parse(r#"{"schema":"onepath.port-expectations","version":1,"families":["graph"],"known_failures":[{"section":"vectors","match":"GRAPH-0003","reason":"was a tie-break bug"}]}"#).unwrap(),
+        Expectations::parse(r#"{"schema":"onepath.port-expectations","version":1,"families":["graph","grid-search","grids"],"known_failures":[{"section":"vectors","match":"GRAPH-0003","reason":"was a tie-break bug"}]}"#).unwrap(),
     );
     let stale = {
         let _guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
@@ -222,6 +230,62 @@ fn defect_gtie_fails_l2_with_the_first_differing_step() {
         "{:?}",
         r.problems
     );
+}
+
+#[test]
+fn defect_grid_gtie_is_caught_in_the_grid_search_family_only() {
+    let r = run(&python(Some("grid_gtie")), 10.0, CASES);
+    let table = r.to_table();
+    assert!(!r.ok());
+    assert_eq!(graph(&r).reached, Level::L4, "{table}");
+    assert_eq!(family(&r, "grids").reached, Level::L4, "{table}");
+    let g = family(&r, "grid-search");
+    // A flipped tie-break reorders the expansions (L3) of every mode-1 run, and a budgeted
+    // tier-1 run then ends BudgetExhausted where the reference found its goal (L1).
+    assert_eq!(g.reached, Level::L0, "{table}");
+    let b = g.first_break.as_ref().expect("first difference");
+    assert_eq!((b.brk.level, b.op.as_str()), (Level::L1, "run_grid:grid-search"), "{table}");
+    assert!(b.variant.as_deref().unwrap_or("").contains("/budget"), "{b:?}");
+    // The same first differences as the deliberately wrong optimized crate of the grid issue.
+    let failure = |section: &str| {
+        r.report
+            .sections
+            .iter()
+            .find(|s| s.name == section)
+            .and_then(|s| s.failures.first())
+            .map(|f| f.line())
+            .unwrap_or_default()
+    };
+    assert!(
+        failure("grid-search").contains("expansion entry 2: expected cell 291, found cell 336"),
+        "{table}"
+    );
+    assert!(
+        failure("vectors").starts_with("GRID-0001 / onepath_py / Tier1/astar/8/none_blocked/a1 / query 0: expansion entry 1"),
+        "{table}"
+    );
+}
+
+#[test]
+fn defect_grid_heap_fails_l4_naming_the_hostile_state() {
+    let r = run(&python(Some("grid_heap")), 10.0, 5);
+    let table = r.to_table();
+    assert!(!r.ok());
+    assert_eq!(graph(&r).reached, Level::L4, "{table}");
+    assert_eq!(family(&r, "grids").reached, Level::L4, "{table}");
+    let g = family(&r, "grid-search");
+    assert_eq!(g.reached, Level::L3, "{table}");
+    let b = g.first_break.as_ref().expect("first difference");
+    assert_eq!(
+        (b.section.as_str(), b.op.as_str(), b.brk.what.as_str()),
+        ("state", "state_run:grid-search", "restore result"),
+        "{table}"
+    );
+    assert!(
+        b.label.starts_with("STATE-GRIDSEARCH-") && b.label.contains("-H"),
+        "{b:?}"
+    );
+    assert!(b.brk.expected.starts_with("heap_order"), "{b:?}");
 }
 
 #[test]
@@ -355,6 +419,14 @@ fn unimplemented_ops_are_never_a_pass_and_bad_handshakes_fail() {
         !bad.ok() && bad.problems[0].starts_with("handshake"),
         "{:?}",
         bad.problems
+    );
+    // [DRIVER.MSG.HELLO] a protocol-1 driver is rejected, never reinterpreted.
+    let old = run(&fake("v1_hello"), 2.0, 2);
+    assert!(!old.ok());
+    assert!(
+        old.problems[0].contains("protocol version 1 is retired; this kit speaks 2"),
+        "{:?}",
+        old.problems
     );
 }
 

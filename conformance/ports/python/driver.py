@@ -8,6 +8,8 @@ Defect switch (for testing the kit, [DRIVER.PY.DEFECTS]): ONEPATH_PY_DEFECT=
   gtie      flips the g tie-break of the open-set order (larger g no longer pops first)
   cycle     skips the parent-cycle check when a GraphAStar state is restored
   oplm_len  skips the OPLM length check of Landmarks.deserialize
+  grid_gtie flips the g tie-break of the specialised grid A* (mode 1): the smaller g pops first
+  grid_heap skips the heap-order check of a mode-3 GridSearch state restore
 The defects are monkeypatches applied here; the library itself stays clean.
 """
 
@@ -77,7 +79,33 @@ def _defect_oplm_len():
     lm_mod.Landmarks.deserialize = staticmethod(deserialize)
 
 
-DEFECTS = {"gtie": _defect_gtie, "cycle": _defect_cycle, "oplm_len": _defect_oplm_len}
+def _defect_grid_gtie():
+    import onepath_py.grid_search_special as sp
+    from onepath_py.grid_search_special import pair_lt
+
+    def lt(self, o):
+        if (self.fa, self.fb) != (o.fa, o.fb):
+            return pair_lt(self.fa, self.fb, o.fa, o.fb)
+        if (self.ga, self.gb) != (o.ga, o.gb):
+            return pair_lt(self.ga, self.gb, o.ga, o.gb)  # flipped: the spec pops the larger g first
+        return self.cell < o.cell
+
+    sp._SAKey.__lt__ = lt
+
+
+def _defect_grid_heap():
+    import inspect
+    import onepath_py.grid_search_restore as gr
+    src = inspect.getsource(gr.parse_mode3)
+    needle = 'raise err("heap_order", foffs[i])'
+    if needle not in src:
+        raise RuntimeError("grid_heap defect: the mode-3 heap-order check moved")
+    src = src.replace(needle, "pass  # defect: heap order not checked")
+    exec(compile(src, gr.__file__, "exec"), gr.__dict__)  # redefines gr.parse_mode3
+
+
+DEFECTS = {"gtie": _defect_gtie, "cycle": _defect_cycle, "oplm_len": _defect_oplm_len,
+           "grid_gtie": _defect_grid_gtie, "grid_heap": _defect_grid_heap}
 
 
 # ------------------------------------------------------------------ encodings

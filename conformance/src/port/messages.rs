@@ -140,7 +140,7 @@ impl Request {
 
 /// The graph family's ops.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "op", content = "args", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(tag = "op", content = "args", rename_all = "snake_case")]
 pub enum GraphRequest {
     /// [DRIVER.OP.RUN_CASE]; ok [`RunCaseReply`].
     RunCase(RunCaseArgs),
@@ -164,7 +164,7 @@ pub enum GraphRequest {
 
 /// The state op.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "op", content = "args", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(tag = "op", content = "args", rename_all = "snake_case")]
 pub enum StateRequestOp {
     /// [DRIVER.OP.STATE]; ok [`StateRunReply`].
     StateRun(StateRunArgs),
@@ -172,7 +172,7 @@ pub enum StateRequestOp {
 
 /// The grid-search op.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "op", content = "args", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(tag = "op", content = "args", rename_all = "snake_case")]
 pub enum GridSearchRequest {
     /// [DRIVER.OP.RUN_GRID]; ok [`GridRunReply`].
     RunGrid(GridRunArgs),
@@ -248,7 +248,6 @@ pub struct LinkArgs {
     pub nearest_count: u32,
     /// The rule, or null.
     #[serde(deserialize_with = "required")]
-    #[schemars(required)]
     pub rule: Option<LinkRuleArg>,
 }
 
@@ -302,15 +301,12 @@ pub enum HeuristicArg {
 pub struct HooksArg {
     /// `edge_cost`.
     #[serde(deserialize_with = "required")]
-    #[schemars(required)]
     pub cost: Option<CostRuleArg>,
     /// `blocked`.
     #[serde(deserialize_with = "required")]
-    #[schemars(required)]
     pub blocked: Option<BlockedArg>,
     /// `heuristic`.
     #[serde(deserialize_with = "required")]
-    #[schemars(required)]
     pub heuristic: Option<HeuristicArg>,
 }
 
@@ -372,7 +368,6 @@ pub enum OpArg {
         edges: Vec<(u32, u32, Real)>,
         /// Given node count or null.
         #[serde(deserialize_with = "required")]
-        #[schemars(required)]
         node_count: Option<Dec>,
         /// Directed.
         directed: bool,
@@ -468,7 +463,6 @@ pub enum StateRunArgs {
         recipe: StateRecipe,
         /// Bytes to restore, or null.
         #[serde(deserialize_with = "required")]
-        #[schemars(required)]
         bytes: Option<Hex>,
         /// Searches: `run(None)` after the restore.
         finish: bool,
@@ -500,7 +494,6 @@ pub struct GridRunArgs {
     pub schedule: Vec<u64>,
     /// Snapshot after this many step calls, or null.
     #[serde(deserialize_with = "required")]
-    #[schemars(required)]
     pub snapshot_after: Option<u64>,
 }
 
@@ -557,7 +550,6 @@ pub struct FailureArg {
     pub class: String,
     /// Index named by the error, or null.
     #[serde(deserialize_with = "required")]
-    #[schemars(required)]
     pub index: Option<u64>,
 }
 
@@ -811,7 +803,6 @@ pub struct StateRunReply {
     pub before: Hex,
     /// The restore result, or null when nothing was restored.
     #[serde(deserialize_with = "required")]
-    #[schemars(required)]
     pub restore: Option<RestoreArg>,
     /// Saved at the end.
     pub after: Hex,
@@ -819,7 +810,6 @@ pub struct StateRunReply {
     pub cells: Vec<(u32, u8, u8)>,
     /// The search, or null.
     #[serde(deserialize_with = "required")]
-    #[schemars(required)]
     pub search: Option<SearchArg>,
 }
 
@@ -862,7 +852,7 @@ keyed_either!(
 
 /// One reply line's envelope ([DRIVER.MSG.REPLY]); the `ok` payload is the op's reply type.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(untagged)]
+#[serde(untagged, deny_unknown_fields)]
 pub enum ReplyLine {
     /// `{"id":N,"ok":{...}}`.
     Ok {

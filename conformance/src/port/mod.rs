@@ -7,6 +7,7 @@ pub mod driver;
 pub mod messages;
 pub mod protocol;
 pub mod run;
+pub mod schemas;
 pub mod wire;
 
 use crate::implementation::{
