@@ -3,7 +3,10 @@
 //! ledger that compares every answer with the reference's at level granularity, and the
 //! `certify --port` run.
 
+pub mod budget;
 pub mod driver;
+pub mod flags;
+pub mod process;
 pub mod protocol;
 pub mod run;
 
@@ -64,7 +67,7 @@ pub struct LedgerEntry {
 /// A request that got no usable answer ([DRIVER.PROC.FAILURES]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProtocolEvent {
-    /// `crash`, `timeout`, `malformed reply`, `driver error`, `unimplemented`.
+    /// `crash`, `timeout`, `malformed reply`, `driver error`, `unimplemented`, `not run`.
     pub kind: String,
     /// The request id.
     pub id: u64,
@@ -117,9 +120,21 @@ impl PortImpl {
 
     /// As [`PortImpl::new`] with a driver memory limit in MiB (0: none).
     pub fn with_memory_limit(command: &str, timeout: Duration, limit_mb: u64) -> PortImpl {
+        PortImpl::with_limits(
+            command,
+            driver::DriverLimits {
+                timeout,
+                memory_limit_mb: limit_mb,
+                ..driver::DriverLimits::default()
+            },
+        )
+    }
+
+    /// As [`PortImpl::new`] with every driver limit given ([DRIVER.PROC.*]).
+    pub fn with_limits(command: &str, limits: driver::DriverLimits) -> PortImpl {
         PortImpl {
             name: "port".into(),
-            pool: Pool::with_memory_limit(command, timeout, limit_mb),
+            pool: Pool::with_limits(command, limits),
             ledger: Mutex::new(Ledger::default()),
             labels: Mutex::new(HashMap::new()),
         }
@@ -196,7 +211,7 @@ impl PortImpl {
             let mut l = self.ledger.lock().expect("ledger");
             *l.requests.entry(op.to_string()).or_default() += 1;
         }
-        let (id, reply) = self.pool.request(label, wire_op, args);
+        let (id, reply) = self.pool.request_in(op_family(op), label, wire_op, args);
         let (kind, message) = match reply {
             Reply::Ok(v) => match decode_ok(&v) {
                 Ok(()) => {
@@ -224,7 +239,9 @@ impl PortImpl {
                 "malformed reply".to_string(),
                 format!("{m}; driver restarted"),
             ),
+            Reply::NotRun(m) => ("not run".to_string(), m),
         };
+        let message = process::clip(&message, process::QUOTE_BYTES);
         let mut l = self.ledger.lock().expect("ledger");
         let section = l.section.clone();
         l.events.push(ProtocolEvent {

@@ -44,6 +44,14 @@ pub struct PortOptions {
     pub expect: Option<Expectations>,
     /// Virtual-memory limit of each driver process, MiB (0: none).
     pub memory_limit_mb: u64,
+    /// Cap of one reply line, MiB ([DRIVER.PROC.CAP]).
+    pub max_reply_mb: u64,
+    /// K of the failure budget ([DRIVER.PROC.BUDGET]).
+    pub max_consecutive_failures: usize,
+    /// Failed requests of the whole run after which nothing more is sent ([DRIVER.PROC.BUDGET]).
+    pub max_failures: u64,
+    /// The run's deadline, or none ([DRIVER.PROC.DEADLINE]).
+    pub deadline: Option<Duration>,
 }
 
 impl PortOptions {
@@ -58,6 +66,22 @@ impl PortOptions {
             threads: checks::default_threads(),
             expect: None,
             memory_limit_mb: super::driver::DEFAULT_MEMORY_LIMIT_MB,
+            max_reply_mb: super::process::DEFAULT_MAX_REPLY_MB,
+            max_consecutive_failures: super::budget::DEFAULT_MAX_CONSECUTIVE_FAILURES,
+            max_failures: super::budget::DEFAULT_MAX_FAILURES,
+            deadline: Some(Duration::from_secs(super::budget::DEFAULT_DEADLINE_SECS)),
+        }
+    }
+
+    /// The driver limits of these options.
+    pub fn limits(&self) -> super::driver::DriverLimits {
+        super::driver::DriverLimits {
+            timeout: self.timeout,
+            memory_limit_mb: self.memory_limit_mb,
+            max_reply_mb: self.max_reply_mb,
+            max_consecutive_failures: self.max_consecutive_failures,
+            max_failures: self.max_failures,
+            deadline: self.deadline,
         }
     }
 
@@ -292,8 +316,7 @@ fn register(port: &PortImpl, config: &Config, scenarios: &[Scenario]) {
 /// Runs the whole certification of the port behind `options.command`.
 pub fn certify_port(options: PortOptions) -> PortRun {
     let config = options.config();
-    let mut port =
-        PortImpl::with_memory_limit(&options.command, options.timeout, options.memory_limit_mb);
+    let mut port = PortImpl::with_limits(&options.command, options.limits());
     let hello = port.pool.hello();
     if let Ok(h) = &hello {
         port.set_name(&h.port);
@@ -332,6 +355,7 @@ pub fn certify_port(options: PortOptions) -> PortRun {
     }
     port.pool.shutdown();
     let starts = port.pool.starts.load(std::sync::atomic::Ordering::SeqCst);
+    let budget_problems = port.pool.budget.problems();
     let ledger = port.ledger.into_inner().expect("ledger");
     let port_name = hello
         .as_ref()
@@ -341,11 +365,14 @@ pub fn certify_port(options: PortOptions) -> PortRun {
     // The protocol and unimplemented sections ([DRIVER.PROC.FAILURES], [DRIVER.MSG.UNIMPLEMENTED]).
     let mut protocol = Section::new("protocol");
     let mut unimpl = Section::new("unimplemented");
-    let total: u64 = ledger.requests.values().sum();
+    // Requests the budget or the deadline stopped ([DRIVER.PROC.BUDGET]): never a pass.
+    let mut not_run = Section::new("not run");
+    let not_run_count = ledger.events.iter().filter(|e| e.kind == "not run").count() as u64;
+    let total: u64 = ledger.requests.values().sum::<u64>() - not_run_count;
     let events_failed = ledger
         .events
         .iter()
-        .filter(|e| e.kind != "unimplemented")
+        .filter(|e| e.kind != "unimplemented" && e.kind != "not run")
         .count() as u64;
     for e in &ledger.events {
         let f = Failure {
@@ -365,6 +392,8 @@ pub fn certify_port(options: PortOptions) -> PortRun {
         };
         if e.kind == "unimplemented" {
             unimpl.fail(f);
+        } else if e.kind == "not run" {
+            not_run.fail(f);
         } else {
             protocol.fail(f);
         }
@@ -476,6 +505,9 @@ pub fn certify_port(options: PortOptions) -> PortRun {
     }
     sections.push(protocol);
     sections.push(unimpl);
+    if not_run.failed > 0 {
+        sections.push(not_run);
+    }
     sections.push(consumed);
 
     // Expectations.
@@ -582,6 +614,7 @@ pub fn certify_port(options: PortOptions) -> PortRun {
             }
         }
     }
+    problems.extend(budget_problems.iter().cloned());
     for f in &families {
         if let Some(c) = f.claimed {
             if f.reached < c {
@@ -616,7 +649,9 @@ pub fn certify_port(options: PortOptions) -> PortRun {
             }
             let beyond = matches!(claim_of(fam), Some(c) if failure_level(&s.name, &f.what) > c)
                 && f.implementation != ReferenceCrate.name();
-            if beyond && !["protocol", "consumed", "unimplemented"].contains(&s.name.as_str()) {
+            if beyond
+                && !["protocol", "consumed", "unimplemented", "not run"].contains(&s.name.as_str())
+            {
                 continue;
             }
             unexcused += 1;
@@ -710,7 +745,14 @@ impl PortRun {
             },
             "port_cases": self.options.cases,
             "timeout_seconds": self.options.timeout.as_secs_f64(),
+            "limits": {
+                "max_reply_mb": self.options.max_reply_mb,
+                "max_consecutive_failures": self.options.max_consecutive_failures,
+                "max_failures": self.options.max_failures,
+                "deadline_seconds": self.options.deadline.map(|d| d.as_secs_f64()),
+            },
             "driver_starts": self.starts,
+            "not_run": self.report.sections.iter().find(|s| s.name == "not run").map_or(0, |s| s.failed),
             "families": self.families.iter().map(|f| json!({
                 "family": f.family,
                 "claimed": f.claimed.map(|l| l.name()),
@@ -981,39 +1023,7 @@ impl PortRun {
     }
 }
 
-/// Today's date (UTC) from the system clock, `YYYY-MM-DD`: certificate metadata only.
-pub fn today() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    civil_date((secs / 86_400) as i64)
-}
-
-/// Days since 1970-01-01 to `YYYY-MM-DD` (proleptic Gregorian).
-pub fn civil_date(days: i64) -> String {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}")
-}
-
-/// Checks a `--date` value.
-pub fn valid_date(s: &str) -> bool {
-    let b = s.as_bytes();
-    b.len() == 10
-        && b[4] == b'-'
-        && b[7] == b'-'
-        && b.iter()
-            .enumerate()
-            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
-}
+pub use super::flags::{civil_date, today, valid_date};
 
 #[cfg(test)]
 mod tests {
@@ -1025,5 +1035,6 @@ mod tests {
         assert_eq!(civil_date(19_723), "2024-01-01");
         assert_eq!(civil_date(11_016), "2000-02-29");
         assert!(valid_date("2025-11-29") && !valid_date("2025-1-29"));
+        assert!(valid_date("2024-02-29") && !valid_date("2025-02-29") && !valid_date("2025-13-01"));
     }
 }
