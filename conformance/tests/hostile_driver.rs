@@ -127,6 +127,8 @@ struct KitRun {
 /// Runs the kit with `args`; `during(pid)` runs once it started. The kit is killed (and the
 /// test fails) after `hard` seconds. Waits with `wait4` for its peak memory (which also
 /// covers the drivers it waited for).
+// The child is reaped with `wait4` (for its rusage), not `Child::wait`.
+#[allow(clippy::zombie_processes)]
 fn run_kit(args: &[&str], hard: Duration, during: impl FnOnce(u32)) -> KitRun {
     let start = Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_onepath-conformance"))
