@@ -417,6 +417,7 @@ fn bad_flags_are_refused_before_any_driver_starts() {
         (vec!["--max-consecutive-failures", "0"], "positive"),
         (vec!["--max-reply-mb", "0"], "--max-reply-mb"),
         (vec!["--deadline", "0"], "--deadline"),
+        (vec!["--max-failures", "0"], "--max-failures"),
     ];
     for (extra, expect) in cases {
         let args = certify_args(&h.command, &extra);

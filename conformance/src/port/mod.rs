@@ -8,6 +8,7 @@ pub mod driver;
 pub mod flags;
 pub mod process;
 pub mod protocol;
+pub mod report;
 pub mod run;
 
 use crate::implementation::{

@@ -453,6 +453,34 @@ mod tests {
     }
 
     #[test]
+    fn through_a_pipe_a_line_at_the_cap_is_read_one_byte_over_is_not() {
+        let line = |n: usize| format!("head -c {n} /dev/zero | tr '\\0' x; echo; sleep 5");
+        let mut at = Proc::spawn(&line(100_000), 100_000).unwrap();
+        match at.next(Duration::from_secs(20)) {
+            Ok(Some(Out::Line(s))) => assert_eq!(s.len(), 100_000),
+            _ => panic!("a line at the cap was not read"),
+        }
+        let mut over = Proc::spawn(&line(100_001), 100_000).unwrap();
+        assert!(matches!(
+            over.next(Duration::from_secs(20)),
+            Ok(Some(Out::TooLong))
+        ));
+    }
+
+    #[test]
+    fn the_stderr_tail_keeps_the_last_lines_only() {
+        let six = (1..=6).map(|i| format!("echo l{i} >&2")).collect::<Vec<_>>();
+        let mut p = Proc::spawn(&format!("{}; exit 3", six.join("; ")), 1024).unwrap();
+        let pid = p.child.id() as i32;
+        assert!(live().contains(&pid));
+        let status = p.next(Duration::from_secs(20)).err().expect("exit");
+        assert!(status.contains('3'), "{status}");
+        // The last STDERR_LINES (4) of 6 lines; 5 lines would keep l2.
+        assert_eq!(p.stderr_text(), "; stderr: l3 | l4 | l5 | l6");
+        assert!(!live().contains(&pid), "reaped groups are forgotten");
+    }
+
+    #[test]
     fn clip_bounds_quoted_text() {
         assert_eq!(clip("abc", 3), "abc");
         let c = clip(&"é".repeat(QUOTE_BYTES), QUOTE_BYTES);
