@@ -23,8 +23,8 @@ struct Cli {
 enum Command {
     /// Run every check section on onepath-reference and onepath; exit 1 on any failure.
     Certify {
-        /// The full run (12,000 oracle graphs instead of 2,000).
-        #[arg(long)]
+        /// The full run (12,000 oracle graphs instead of 2,000); not for `--port` runs.
+        #[arg(long, conflicts_with = "port")]
         full: bool,
         /// Print one JSON object (schema onepath.certify-report) instead of the table.
         #[arg(long)]
@@ -105,8 +105,31 @@ struct PortArgs {
     #[arg(long, default_value_t = onepath_conformance::port::driver::DEFAULT_MEMORY_LIMIT_MB, requires = "port")]
     memory_limit_mb: u64,
     /// Certificate date (YYYY-MM-DD) instead of the system clock.
-    #[arg(long, requires = "certificate")]
+    #[arg(long, requires = "certificate", value_parser = parse_date)]
     date: Option<String>,
+    /// Cap of one reply line in MiB: a longer line is a malformed reply (not buffered).
+    #[arg(long, default_value_t = onepath_conformance::port::process::DEFAULT_MAX_REPLY_MB, requires = "port", value_parser = clap::value_parser!(u64).range(1..))]
+    max_reply_mb: u64,
+    /// After this many failed requests in a row a family's further requests are `not run`.
+    #[arg(long, default_value_t = onepath_conformance::port::budget::DEFAULT_MAX_CONSECUTIVE_FAILURES, requires = "port", value_parser = parse_positive)]
+    max_consecutive_failures: usize,
+    /// After this many failed requests in the whole run every further request is `not run`.
+    #[arg(long, default_value_t = onepath_conformance::port::budget::DEFAULT_MAX_FAILURES, requires = "port", value_parser = clap::value_parser!(u64).range(1..))]
+    max_failures: u64,
+    /// Whole-run deadline in seconds: after it every further request is `not run`.
+    #[arg(long, default_value_t = onepath_conformance::port::budget::DEFAULT_DEADLINE_SECS, requires = "port", value_parser = clap::value_parser!(u64).range(1..))]
+    deadline: u64,
+}
+
+fn parse_date(s: &str) -> Result<String, onepath_conformance::port::flags::DateError> {
+    onepath_conformance::port::flags::parse_date(s)
+}
+
+fn parse_positive(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("{s:?} is not a positive integer")),
+    }
 }
 
 fn certify_port(
@@ -127,6 +150,19 @@ fn certify_port(
     }
     options.timeout = std::time::Duration::from_secs_f64(a.timeout);
     options.memory_limit_mb = a.memory_limit_mb;
+    options.max_reply_mb = a.max_reply_mb;
+    options.max_consecutive_failures = a.max_consecutive_failures;
+    options.max_failures = a.max_failures;
+    options.deadline = Some(std::time::Duration::from_secs(a.deadline));
+    // Report files are checked before the run, not after an hour of it ([DRIVER.CLI.CHECKS]).
+    for (flag, path) in [("--junit", &a.junit), ("--certificate", &a.certificate)] {
+        if let Some(p) = path {
+            if let Err(e) = onepath_conformance::port::flags::check_output_path(p) {
+                eprintln!("{flag}: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
     if let Some(d) = dir {
         options.vectors_dir = Some(d);
     }
@@ -145,13 +181,19 @@ fn certify_port(
             }
         }
     }
-    if let Some(d) = &a.date {
-        if !run::valid_date(d) {
-            eprintln!("--date must be YYYY-MM-DD");
-            return ExitCode::from(2);
-        }
+    use onepath_conformance::port::process;
+    // SIGINT / SIGTERM kill every driver group, then exit 130 / 143 ([DRIVER.PROC.SIGNALS]).
+    if let Err(e) = process::install_signal_handlers() {
+        eprintln!("cannot install signal handlers: {e}");
+        return ExitCode::from(2);
     }
-    let result = run::certify_port(options);
+    // Every driver group is killed on every way out of the run, a panic included.
+    let result = std::panic::catch_unwind(|| run::certify_port(options));
+    process::kill_all_drivers();
+    let result = match result {
+        Ok(r) => r,
+        Err(panic) => std::panic::resume_unwind(panic),
+    };
     if json {
         println!("{}", result.to_json());
     } else {

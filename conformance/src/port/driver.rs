@@ -1,17 +1,16 @@
-//! Driver processes ([DRIVER.PROC.*]): started with `sh -c`, spoken to in JSON lines, each
-//! request under a timeout; a crashed, hung or garbling driver is killed (by its process
-//! group) and a fresh one is started for the next request.
+//! Driver processes ([DRIVER.PROC.*]): a pool of them, each spoken to in JSON lines, each
+//! request under a timeout and the run's failure budget and deadline; a crashed, hung or
+//! garbling driver is killed (by its process group) and a fresh one is started for the next
+//! request. Process handling is in [`super::process`], the budget in [`super::budget`].
 
+use super::budget::{Admission, Budget};
+use super::process::{clip, Out, Proc, QUOTE_BYTES};
 use super::messages::{HelloReply, Request, RequestLine};
 use super::protocol::{PROTOCOL, PROTOCOL_VERSION, RETIRED_VERSIONS};
 use serde_json::Value;
-use std::collections::{BTreeMap, VecDeque};
-use std::io::{BufRead, BufReader, Write};
-use std::os::unix::process::CommandExt;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::Duration;
 
 /// What the driver said in its handshake ([DRIVER.MSG.HELLO]).
@@ -42,6 +41,8 @@ pub enum Reply {
     Timeout,
     /// An answer that is not a valid reply to this request.
     Malformed(String),
+    /// Not sent: the failure budget or the deadline stopped it ([DRIVER.PROC.BUDGET]).
+    NotRun(String),
 }
 
 impl Reply {
@@ -53,167 +54,9 @@ impl Reply {
             Reply::Crash(_) => Some("crash"),
             Reply::Timeout => Some("timeout"),
             Reply::Malformed(_) => Some("malformed reply"),
+            Reply::NotRun(_) => Some("not run"),
         }
     }
-}
-
-struct Proc {
-    child: Child,
-    /// Set once the child was waited for: its pid (and process group id) may then be reused
-    /// by an unrelated process, so it must never be signalled again.
-    reaped: bool,
-    stdin: Option<ChildStdin>,
-    rx: Receiver<String>,
-    stderr_tail: Arc<Mutex<VecDeque<String>>>,
-}
-
-impl Proc {
-    fn spawn(command: &str) -> Result<Proc, String> {
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(command)
-            .env("ONEPATH_DRIVER", "1")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0)
-            .spawn()
-            .map_err(|e| format!("cannot start `sh -c {command:?}`: {e}"))?;
-        let stdin = child.stdin.take().expect("piped stdin");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let stderr = child.stderr.take().expect("piped stderr");
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            loop {
-                let mut line = String::new();
-                match r.read_line(&mut line) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        if tx.send(line).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
-        let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
-        let tail = stderr_tail.clone();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines() {
-                let Ok(line) = line else { break };
-                let mut t = tail.lock().expect("stderr tail");
-                if t.len() == 8 {
-                    t.pop_front();
-                }
-                t.push_back(line);
-            }
-        });
-        Ok(Proc {
-            child,
-            reaped: false,
-            stdin: Some(stdin),
-            rx,
-            stderr_tail,
-        })
-    }
-
-    fn send(&mut self, msg: &impl serde::Serialize) -> Result<(), String> {
-        let mut line = serde_json::to_string(msg).map_err(|e| format!("encode request: {e}"))?;
-        line.push('\n');
-        let stdin = self.stdin.as_mut().ok_or("driver stdin closed")?;
-        stdin
-            .write_all(line.as_bytes())
-            .and_then(|_| stdin.flush())
-            .map_err(|e| format!("write to driver: {e}"))
-    }
-
-    fn receive(&mut self, timeout: Duration) -> Result<String, Reply> {
-        match self.rx.recv_timeout(timeout) {
-            Ok(line) => Ok(line),
-            Err(RecvTimeoutError::Timeout) => Err(Reply::Timeout),
-            Err(RecvTimeoutError::Disconnected) => {
-                // The leader is at worst a zombie until waited for, so its group id is still ours.
-                self.kill_group();
-                let status = self
-                    .child
-                    .wait()
-                    .map(|s| s.to_string())
-                    .unwrap_or_else(|e| e.to_string());
-                self.reaped = true;
-                Err(Reply::Crash(format!(
-                    "driver exited ({status}){}",
-                    self.stderr_text()
-                )))
-            }
-        }
-    }
-
-    fn stderr_text(&self) -> String {
-        // Give the stderr reader a moment to drain the last lines of a dying process.
-        std::thread::sleep(Duration::from_millis(20));
-        let t = self.stderr_tail.lock().expect("stderr tail");
-        if t.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; stderr: {}",
-                t.iter().cloned().collect::<Vec<_>>().join(" | ")
-            )
-        }
-    }
-
-    /// Signals the process group this harness started (its id is the child's pid), only while
-    /// the child has not been waited for.
-    fn kill_group(&mut self) {
-        let pid = self.child.id();
-        if !self.reaped && pid > 1 && is_our_group_leader(pid) {
-            // Never through the `kill` program: on some systems `kill -KILL -<pgid>` signals
-            // every process of the user. killpg(2) names exactly one group.
-            extern "C" {
-                fn killpg(pgrp: i32, sig: i32) -> i32;
-            }
-            const SIGKILL: i32 = 9;
-            // SAFETY: a plain system call on a process group this harness created and still owns
-            // (its leader is our unreaped child, so the id cannot have been reused).
-            unsafe {
-                killpg(pid as i32, SIGKILL);
-            }
-        }
-    }
-
-    /// Ends the process group this harness started.
-    fn kill(mut self) {
-        self.kill_group();
-        if !self.reaped {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
-    }
-
-    fn handshake(&mut self, timeout: Duration) -> Result<Hello, String> {
-        self.send(&super::protocol::hello())?;
-        let line = self.receive(timeout).map_err(|r| match r {
-            Reply::Timeout => format!("no handshake within {timeout:?}"),
-            Reply::Crash(m) => m,
-            other => format!("{other:?}"),
-        })?;
-        parse_hello(&line)
-    }
-}
-
-/// True when `pid` is a child of this process and leads its own process group (read from
-/// `/proc/<pid>/stat`): the only processes the harness ever signals as a group.
-fn is_our_group_leader(pid: u32) -> bool {
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-        return false;
-    };
-    // Fields after the parenthesised command: state, ppid, pgrp, ...
-    let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
-        return false;
-    };
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    f.len() > 2 && f[1] == std::process::id().to_string() && f[2] == pid.to_string()
 }
 
 /// Parses and checks the driver's handshake line ([DRIVER.MSG.HELLO]): the protocol name and
@@ -242,8 +85,12 @@ pub fn parse_hello(line: &str) -> Result<Hello, String> {
             ))
         }
     }
-    let h: HelloReply = serde_json::from_value(v)
-        .map_err(|e| format!("handshake does not match the schema ({e}): {}", truncate(line)))?;
+    let h: HelloReply = serde_json::from_value(v).map_err(|e| {
+        format!(
+            "handshake does not match the schema ({e}): {}",
+            truncate(line)
+        )
+    })?;
     Ok(Hello {
         port: h.port,
         port_version: h.port_version,
@@ -299,16 +146,55 @@ pub fn parse_reply(line: &str, id: u64) -> Reply {
     ))
 }
 
+/// The limits of a port run's driver processes ([DRIVER.PROC.*]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DriverLimits {
+    /// Per-request timeout (`--timeout`).
+    pub timeout: Duration,
+    /// Virtual-memory limit of each driver, MiB (`--memory-limit-mb`, 0: none).
+    pub memory_limit_mb: u64,
+    /// Cap of one reply line, MiB (`--max-reply-mb`, at least 1).
+    pub max_reply_mb: u64,
+    /// K: failed requests in a row after which a family is not run (`--max-consecutive-failures`).
+    pub max_consecutive_failures: usize,
+    /// Failed requests after which the run stops sending (`--max-failures`).
+    pub max_failures: u64,
+    /// The run's deadline from the pool's creation (`--deadline`), or none.
+    pub deadline: Option<Duration>,
+}
+
+impl Default for DriverLimits {
+    fn default() -> Self {
+        DriverLimits {
+            timeout: Duration::from_secs(10),
+            memory_limit_mb: DEFAULT_MEMORY_LIMIT_MB,
+            max_reply_mb: super::process::DEFAULT_MAX_REPLY_MB,
+            max_consecutive_failures: super::budget::DEFAULT_MAX_CONSECUTIVE_FAILURES,
+            max_failures: super::budget::DEFAULT_MAX_FAILURES,
+            deadline: Some(Duration::from_secs(super::budget::DEFAULT_DEADLINE_SECS)),
+        }
+    }
+}
+
+impl DriverLimits {
+    /// The reply-line cap in bytes.
+    pub fn max_reply_bytes(&self) -> usize {
+        usize::try_from(self.max_reply_mb.max(1).saturating_mul(1 << 20)).unwrap_or(usize::MAX)
+    }
+}
+
 /// A pool of driver processes (one per concurrent caller), restarted on failure.
 pub struct Pool {
     command: String,
-    timeout: Duration,
+    limits: DriverLimits,
     free: Mutex<Vec<Proc>>,
     hello: Mutex<Option<Result<Hello, String>>>,
     next_id: AtomicU64,
     /// Processes started (restarts included).
     pub starts: AtomicU64,
     start_failures: AtomicUsize,
+    /// The failure budget and deadline of the run.
+    pub budget: Budget,
 }
 
 /// Default virtual-memory limit of a driver process, MiB.
@@ -316,6 +202,22 @@ pub const DEFAULT_MEMORY_LIMIT_MB: u64 = 4096;
 
 /// After this many consecutive failed starts the pool stops trying.
 const MAX_START_FAILURES: usize = 5;
+
+/// Waits for the next reply line of `p`.
+fn receive(p: &mut Proc, timeout: Duration, max_reply_mb: u64) -> Result<String, Reply> {
+    match p.next(timeout) {
+        Ok(Some(Out::Line(s))) => Ok(s),
+        Ok(Some(Out::TooLong)) => Err(Reply::Malformed(format!(
+            "line over {max_reply_mb} MB (--max-reply-mb); the rest was not read"
+        ))),
+        Ok(Some(Out::NotUtf8)) => Err(Reply::Malformed("line is not UTF-8".into())),
+        Ok(None) => Err(Reply::Timeout),
+        Err(status) => Err(Reply::Crash(clip(
+            &format!("driver exited ({status}){}", p.stderr_text()),
+            QUOTE_BYTES,
+        ))),
+    }
+}
 
 impl Pool {
     /// A pool for `command` (run with `sh -c`) with a per-request `timeout`.
@@ -327,14 +229,34 @@ impl Pool {
     /// shell's `ulimit -v` (0: no limit) ([DRIVER.PROC.START]): a port that loops allocating
     /// must fail alone, not take the machine down.
     pub fn with_memory_limit(command: &str, timeout: Duration, limit_mb: u64) -> Pool {
-        let command = if limit_mb > 0 {
-            format!("ulimit -v {} 2>/dev/null; {command}", limit_mb * 1024)
+        Pool::with_limits(
+            command,
+            DriverLimits {
+                timeout,
+                memory_limit_mb: limit_mb,
+                ..DriverLimits::default()
+            },
+        )
+    }
+
+    /// A pool with every limit given; the deadline starts now.
+    pub fn with_limits(command: &str, limits: DriverLimits) -> Pool {
+        let command = if limits.memory_limit_mb > 0 {
+            format!(
+                "ulimit -v {} 2>/dev/null; {command}",
+                limits.memory_limit_mb.saturating_mul(1024)
+            )
         } else {
             command.to_string()
         };
         Pool {
             command,
-            timeout,
+            budget: Budget::new(
+                limits.max_consecutive_failures,
+                limits.max_failures,
+                limits.deadline,
+            ),
+            limits,
             free: Mutex::new(Vec::new()),
             hello: Mutex::new(None),
             next_id: AtomicU64::new(1),
@@ -343,13 +265,26 @@ impl Pool {
         }
     }
 
+    /// The limits of this pool.
+    pub fn limits(&self) -> &DriverLimits {
+        &self.limits
+    }
+
+    fn free(&self) -> std::sync::MutexGuard<'_, Vec<Proc>> {
+        self.free.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// Starts one driver and returns its handshake (kept in the pool for reuse).
     pub fn hello(&self) -> Result<Hello, String> {
         if let Some(h) = self.hello.lock().expect("hello").clone() {
             return h;
         }
-        match self.start() {
-            Ok(p) => self.free.lock().expect("pool").push(p),
+        let admitted = match self.budget.admit("handshake") {
+            Admission::Go(left) => Ok(left),
+            Admission::NotRun(n) => Err(n.message),
+        };
+        match admitted.and_then(|left| self.start(left)) {
+            Ok(p) => self.free().push(p),
             Err(e) => {
                 let mut h = self.hello.lock().expect("hello");
                 if h.is_none() {
@@ -364,22 +299,27 @@ impl Pool {
             .expect("set by start")
     }
 
-    fn start(&self) -> Result<Proc, String> {
+    /// Starts a driver and completes its handshake, waiting at most `left` (the deadline).
+    fn start(&self, left: Option<Duration>) -> Result<Proc, String> {
         if self.start_failures.load(Ordering::SeqCst) >= MAX_START_FAILURES {
             return Err(format!(
                 "driver failed to start {MAX_START_FAILURES} times in a row; not retrying"
             ));
         }
         self.starts.fetch_add(1, Ordering::SeqCst);
-        let mut p = match Proc::spawn(&self.command) {
+        let mut p = match Proc::spawn(&self.command, self.limits.max_reply_bytes()) {
             Ok(p) => p,
             Err(e) => {
                 self.start_failures.fetch_add(1, Ordering::SeqCst);
-                return Err(e);
+                return Err(e.message);
             }
         };
         // A driver's start-up (interpreter, imports) is not a request: it gets at least 30 s.
-        match p.handshake(self.timeout.max(Duration::from_secs(30))) {
+        let mut wait = self.limits.timeout.max(Duration::from_secs(30));
+        if let Some(left) = left {
+            wait = wait.min(left);
+        }
+        match self.handshake(&mut p, wait) {
             Ok(h) => {
                 self.start_failures.store(0, Ordering::SeqCst);
                 let mut slot = self.hello.lock().expect("hello");
@@ -390,22 +330,67 @@ impl Pool {
             }
             Err(e) => {
                 self.start_failures.fetch_add(1, Ordering::SeqCst);
-                let e = format!("handshake failed: {e}{}", p.stderr_text());
-                p.kill();
+                let e = clip(
+                    &format!("handshake failed: {e}{}", p.stderr_text()),
+                    QUOTE_BYTES,
+                );
+                drop(p);
                 Err(e)
             }
         }
     }
 
-    /// Sends one request and waits for its reply; returns the request id and the reply.
+    fn handshake(&self, p: &mut Proc, timeout: Duration) -> Result<Hello, String> {
+        let hello = serde_json::to_string(&super::protocol::hello()).expect("the hello encodes");
+        p.send(&hello).map_err(|e| e.message)?;
+        let line = receive(p, timeout, self.limits.max_reply_mb).map_err(|r| match r {
+            Reply::Timeout => format!("no handshake within {timeout:?}"),
+            Reply::Crash(m) | Reply::Malformed(m) => m,
+            other => format!("{other:?}"),
+        })?;
+        parse_hello(&line).map_err(|e| clip(&e, QUOTE_BYTES))
+    }
+
+    /// Sends one request and waits for its reply; returns the request id and the reply. The
+    /// request counts against the budget of `op`'s family ([`super::op_family`]).
     pub fn request(&self, case: &str, request: &Request) -> (u64, Reply) {
+        self.request_in(super::op_family(request.op()), case, request)
+    }
+
+    /// As [`Pool::request`], counting the request against the budget of `family`.
+    pub fn request_in(&self, family: &str, case: &str, request: &Request) -> (u64, Reply) {
         let id = self.next_id.fetch_add(1, Ordering::SeqCst);
-        let popped = self.free.lock().expect("pool").pop();
+        let left = match self.budget.admit(family) {
+            Admission::Go(left) => left,
+            Admission::NotRun(n) => return (id, Reply::NotRun(n.message)),
+        };
+        let reply = self.exchange(id, case, request, left);
+        let reply = match reply {
+            Reply::Timeout if self.budget.deadline_passed() => {
+                Reply::NotRun(self.budget.deadline_cut_message())
+            }
+            Reply::DriverError(m) => Reply::DriverError(clip(&m, QUOTE_BYTES)),
+            Reply::Crash(m) => Reply::Crash(clip(&m, QUOTE_BYTES)),
+            Reply::Malformed(m) => Reply::Malformed(clip(&m, QUOTE_BYTES)),
+            other => other,
+        };
+        match &reply {
+            Reply::Ok(_) | Reply::Unimplemented | Reply::DriverError(_) => {
+                self.budget.record(family, None)
+            }
+            Reply::NotRun(_) => {}
+            failed => self.budget.record(family, failed.failure_kind()),
+        }
+        (id, reply)
+    }
+
+    fn exchange(&self, id: u64, case: &str, request: &Request, left: Option<Duration>) -> Reply {
+        let popped = self.free().pop();
         let mut p = match popped {
             Some(p) => p,
-            None => match self.start() {
+            None => match self.start(left) {
                 Ok(p) => p,
-                Err(e) => return (id, Reply::Crash(e)),
+                Err(e) => return Reply::Crash(e),
             },
         };
         let line = RequestLine {
@@ -413,45 +398,31 @@ impl Pool {
             case: case.to_string(),
             request: request.clone(),
         };
-        if let Err(e) = p.send(&line) {
-            let msg = format!("{e}{}", p.stderr_text());
-            p.kill();
-            return (id, Reply::Crash(msg));
+        let msg = serde_json::to_string(&line).expect("requests encode");
+        if let Err(e) = p.send(&msg) {
+            return Reply::Crash(format!("{e}{}", p.stderr_text()));
         }
-        let reply = match p.receive(self.timeout) {
+        let wait = left.map_or(self.limits.timeout, |l| l.min(self.limits.timeout));
+        let reply = match receive(&mut p, wait, self.limits.max_reply_mb) {
             Ok(line) => parse_reply(&line, id),
             Err(r) => r,
         };
-        match &reply {
-            Reply::Ok(_) | Reply::Unimplemented | Reply::DriverError(_) => {
-                self.free.lock().expect("pool").push(p)
-            }
-            _ => p.kill(),
+        if matches!(
+            reply,
+            Reply::Ok(_) | Reply::Unimplemented | Reply::DriverError(_)
+        ) {
+            self.free().push(p);
         }
-        (id, reply)
+        // Any other reply: `p` is dropped here, which kills its process group.
+        reply
     }
 
-    /// Closes every idle driver's stdin and waits briefly for it to exit.
+    /// Closes every idle driver's stdin, waits briefly for it to exit, then kills what is left
+    /// of its process group.
     pub fn shutdown(&self) {
-        let procs: Vec<Proc> = std::mem::take(&mut *self.free.lock().expect("pool"));
+        let procs: Vec<Proc> = std::mem::take(&mut *self.free());
         for mut p in procs {
-            p.stdin = None;
-            // Wait for a clean exit without reaping (try_wait would reap and free the pid).
-            let mut exited = false;
-            for _ in 0..50 {
-                if matches!(
-                    p.rx.recv_timeout(Duration::from_millis(10)),
-                    Err(RecvTimeoutError::Disconnected)
-                ) {
-                    exited = true;
-                    break;
-                }
-            }
-            if !exited {
-                p.kill_group();
-            }
-            let _ = p.child.kill();
-            let _ = p.child.wait();
+            p.close_and_wait(Duration::from_millis(500));
         }
     }
 }

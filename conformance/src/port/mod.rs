@@ -3,9 +3,13 @@
 //! ledger that compares every answer with the reference's at level granularity, and the
 //! `certify --port` run.
 
+pub mod budget;
 pub mod driver;
+pub mod flags;
 pub mod messages;
+pub mod process;
 pub mod protocol;
+pub mod report;
 pub mod run;
 pub mod schemas;
 pub mod wire;
@@ -69,7 +73,7 @@ pub struct LedgerEntry {
 /// A request that got no usable answer ([DRIVER.PROC.FAILURES]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProtocolEvent {
-    /// `crash`, `timeout`, `malformed reply`, `driver error`, `unimplemented`.
+    /// `crash`, `timeout`, `malformed reply`, `driver error`, `unimplemented`, `not run`.
     pub kind: String,
     /// The request id.
     pub id: u64,
@@ -142,9 +146,21 @@ impl PortImpl {
 
     /// As [`PortImpl::new`] with a driver memory limit in MiB (0: none).
     pub fn with_memory_limit(command: &str, timeout: Duration, limit_mb: u64) -> PortImpl {
+        PortImpl::with_limits(
+            command,
+            driver::DriverLimits {
+                timeout,
+                memory_limit_mb: limit_mb,
+                ..driver::DriverLimits::default()
+            },
+        )
+    }
+
+    /// As [`PortImpl::new`] with every driver limit given ([DRIVER.PROC.*]).
+    pub fn with_limits(command: &str, limits: driver::DriverLimits) -> PortImpl {
         PortImpl {
             name: "port".into(),
-            pool: Pool::with_memory_limit(command, timeout, limit_mb),
+            pool: Pool::with_limits(command, limits),
             ledger: Mutex::new(Ledger::default()),
             labels: Mutex::new(HashMap::new()),
         }
@@ -212,7 +228,7 @@ impl PortImpl {
             let mut l = self.ledger.lock().expect("ledger");
             *l.requests.entry(ledger_op.to_string()).or_default() += 1;
         }
-        let (id, reply) = self.pool.request(label, request);
+        let (id, reply) = self.pool.request_in(op_family(ledger_op), label, request);
         let (kind, message) = match reply {
             Reply::Ok(v) => match serde_json::from_value::<P>(v)
                 .map_err(|e| e.to_string())
@@ -243,7 +259,9 @@ impl PortImpl {
                 "malformed reply".to_string(),
                 format!("{m}; driver restarted"),
             ),
+            Reply::NotRun(m) => ("not run".to_string(), m),
         };
+        let message = process::clip(&message, process::QUOTE_BYTES);
         let mut l = self.ledger.lock().expect("ledger");
         let section = l.section.clone();
         l.events.push(ProtocolEvent {

@@ -1,6 +1,7 @@
 //! `certify --port`: every section on the reference and the port, levels per family, the
 //! expectations file, the consumed-vectors check, and the reports (table, JSON member `port`,
-//! JUnit XML, certificate) ([DRIVER.CLI.*], [DRIVER.LEVEL.*], [DRIVER.EXPECT.*], [DRIVER.REPORT.*]).
+//! JUnit XML, certificate: rendered in [`super::report`]) ([DRIVER.CLI.*], [DRIVER.LEVEL.*],
+//! [DRIVER.EXPECT.*], [DRIVER.REPORT.*]).
 
 use super::driver::Hello;
 use super::protocol::SPEC_VERSION;
@@ -12,10 +13,8 @@ use crate::levels::{failure_level, Level};
 use crate::outcome::sha256_hex;
 use crate::prng::derive_seed;
 use crate::report::{Failure, Report, Section};
-use crate::report_junit;
 use crate::scenario::Scenario;
 use crate::ReferenceCrate;
-use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -44,6 +43,14 @@ pub struct PortOptions {
     pub expect: Option<Expectations>,
     /// Virtual-memory limit of each driver process, MiB (0: none).
     pub memory_limit_mb: u64,
+    /// Cap of one reply line, MiB ([DRIVER.PROC.CAP]).
+    pub max_reply_mb: u64,
+    /// K of the failure budget ([DRIVER.PROC.BUDGET]).
+    pub max_consecutive_failures: usize,
+    /// Failed requests of the whole run after which nothing more is sent ([DRIVER.PROC.BUDGET]).
+    pub max_failures: u64,
+    /// The run's deadline, or none ([DRIVER.PROC.DEADLINE]).
+    pub deadline: Option<Duration>,
 }
 
 impl PortOptions {
@@ -58,6 +65,22 @@ impl PortOptions {
             threads: checks::default_threads(),
             expect: None,
             memory_limit_mb: super::driver::DEFAULT_MEMORY_LIMIT_MB,
+            max_reply_mb: super::process::DEFAULT_MAX_REPLY_MB,
+            max_consecutive_failures: super::budget::DEFAULT_MAX_CONSECUTIVE_FAILURES,
+            max_failures: super::budget::DEFAULT_MAX_FAILURES,
+            deadline: Some(Duration::from_secs(super::budget::DEFAULT_DEADLINE_SECS)),
+        }
+    }
+
+    /// The driver limits of these options.
+    pub fn limits(&self) -> super::driver::DriverLimits {
+        super::driver::DriverLimits {
+            timeout: self.timeout,
+            memory_limit_mb: self.memory_limit_mb,
+            max_reply_mb: self.max_reply_mb,
+            max_consecutive_failures: self.max_consecutive_failures,
+            max_failures: self.max_failures,
+            deadline: self.deadline,
         }
     }
 
@@ -231,7 +254,8 @@ fn rank(section: &str) -> usize {
         .unwrap_or(SECTION_ORDER.len())
 }
 
-fn read_scenarios(dir: &Path) -> Vec<Scenario> {
+/// The committed graph vectors of `dir`, parsed.
+pub(super) fn read_scenarios(dir: &Path) -> Vec<Scenario> {
     let mut out = Vec::new();
     for rel in crate::vectors::list_files(dir).unwrap_or_default() {
         if rel.starts_with("graphs/GRAPH-") && rel.ends_with(".json") {
@@ -300,8 +324,7 @@ fn register(
 /// Runs the whole certification of the port behind `options.command`.
 pub fn certify_port(options: PortOptions) -> PortRun {
     let config = options.config();
-    let mut port =
-        PortImpl::with_memory_limit(&options.command, options.timeout, options.memory_limit_mb);
+    let mut port = PortImpl::with_limits(&options.command, options.limits());
     let hello = port.pool.hello();
     if let Ok(h) = &hello {
         port.set_name(&h.port);
@@ -349,6 +372,7 @@ pub fn certify_port(options: PortOptions) -> PortRun {
     }
     port.pool.shutdown();
     let starts = port.pool.starts.load(std::sync::atomic::Ordering::SeqCst);
+    let budget_problems = port.pool.budget.problems();
     let ledger = port.ledger.into_inner().expect("ledger");
     let port_name = hello
         .as_ref()
@@ -358,11 +382,14 @@ pub fn certify_port(options: PortOptions) -> PortRun {
     // The protocol and unimplemented sections ([DRIVER.PROC.FAILURES], [DRIVER.MSG.UNIMPLEMENTED]).
     let mut protocol = Section::new("protocol");
     let mut unimpl = Section::new("unimplemented");
-    let total: u64 = ledger.requests.values().sum();
+    // Requests the budget or the deadline stopped ([DRIVER.PROC.BUDGET]): never a pass.
+    let mut not_run = Section::new("not run");
+    let not_run_count = ledger.events.iter().filter(|e| e.kind == "not run").count() as u64;
+    let total: u64 = ledger.requests.values().sum::<u64>() - not_run_count;
     let events_failed = ledger
         .events
         .iter()
-        .filter(|e| e.kind != "unimplemented")
+        .filter(|e| e.kind != "unimplemented" && e.kind != "not run")
         .count() as u64;
     for e in &ledger.events {
         let f = Failure {
@@ -382,6 +409,8 @@ pub fn certify_port(options: PortOptions) -> PortRun {
         };
         if e.kind == "unimplemented" {
             unimpl.fail(f);
+        } else if e.kind == "not run" {
+            not_run.fail(f);
         } else {
             protocol.fail(f);
         }
@@ -517,6 +546,9 @@ pub fn certify_port(options: PortOptions) -> PortRun {
     }
     sections.push(protocol);
     sections.push(unimpl);
+    if not_run.failed > 0 {
+        sections.push(not_run);
+    }
     sections.push(consumed);
 
     // Expectations.
@@ -623,6 +655,7 @@ pub fn certify_port(options: PortOptions) -> PortRun {
             }
         }
     }
+    problems.extend(budget_problems.iter().cloned());
     for f in &families {
         if let Some(c) = f.claimed {
             if f.reached < c {
@@ -657,7 +690,9 @@ pub fn certify_port(options: PortOptions) -> PortRun {
             }
             let beyond = matches!(claim_of(fam), Some(c) if failure_level(&s.name, &f.what) > c)
                 && f.implementation != ReferenceCrate.name();
-            if beyond && !["protocol", "consumed", "unimplemented"].contains(&s.name.as_str()) {
+            if beyond
+                && !["protocol", "consumed", "unimplemented", "not run"].contains(&s.name.as_str())
+            {
                 continue;
             }
             unexcused += 1;
@@ -732,329 +767,7 @@ pub fn certify_port(options: PortOptions) -> PortRun {
     }
 }
 
-fn entry_json(e: &LedgerEntry) -> Value {
-    json!({
-        "section": e.section, "label": e.label, "op": e.op, "variant": e.variant, "query": e.query,
-        "level": e.brk.level.name(), "what": e.brk.what, "expected": e.brk.expected, "found": e.brk.found, "step": e.brk.step,
-        "context": e.brk.context.as_ref().map(|(a, b)| json!({"expected": a, "found": b})),
-    })
-}
-
-impl PortRun {
-    /// The `port` member of the JSON report ([DRIVER.REPORT.JSON]).
-    pub fn port_json(&self) -> Value {
-        json!({
-            "command": self.options.command,
-            "handshake": match &self.hello {
-                Ok(h) => json!({"port": h.port, "port_version": h.port_version, "spec_version": h.spec_version, "claims": h.claims}),
-                Err(e) => json!({"error": e}),
-            },
-            "port_cases": self.options.cases,
-            "timeout_seconds": self.options.timeout.as_secs_f64(),
-            "driver_starts": self.starts,
-            "families": self.families.iter().map(|f| json!({
-                "family": f.family,
-                "claimed": f.claimed.map(|l| l.name()),
-                "reached": f.reached.name(),
-                "requests": f.requests,
-                "answered": f.answered,
-                "unimplemented": f.unimplemented,
-                "first_difference": f.first_break.as_ref().map(entry_json),
-            })).collect::<Vec<_>>(),
-            "expectations": self.expect.as_ref().map(|e| e.known_failures.iter().enumerate().map(|(i, k)| json!({
-                "section": k.section, "match": k.pattern, "reason": k.reason, "excused": self.excused.get(&i).copied().unwrap_or(0),
-            })).collect::<Vec<_>>()),
-            "ok": self.ok(),
-            "problems": self.problems,
-        })
-    }
-
-    /// The whole JSON report: the certify report with `ok` set to the verdict and a `port` member.
-    pub fn to_json(&self) -> String {
-        let mut v = serde_json::to_value(&self.report).expect("report");
-        v["ok"] = Value::Bool(self.ok());
-        v["port"] = self.port_json();
-        v.to_string()
-    }
-
-    /// The terminal table: sections, then the family / level table and the verdict.
-    pub fn to_table(&self) -> String {
-        let mut out = String::new();
-        let mut sections = self.report.to_table();
-        if let Some(i) = sections.rfind("\nresult:") {
-            sections.truncate(i + 1);
-        }
-        out.push_str(&sections);
-        match &self.hello {
-            Ok(h) => out.push_str(&format!(
-                "\nport {} {} (spec {}), driver `{}`, {} process start(s), {} generated cases\n",
-                h.port,
-                h.port_version,
-                h.spec_version,
-                self.options.command,
-                self.starts,
-                self.options.cases
-            )),
-            Err(e) => out.push_str(&format!(
-                "\nport driver `{}` failed its handshake: {e}\n",
-                self.options.command
-            )),
-        }
-        out.push_str(&format!(
-            "{:<8} {:>8} {:>9} {:>9} {:>10} {:>9} {:>8}\n",
-            "family", "claimed", "L1 costs", "L2 paths", "L3 traces", "L4 bytes", "reached"
-        ));
-        for f in &self.families {
-            let cell = |l: Level| {
-                if f.reached >= l {
-                    "pass"
-                } else if f.reached.number() + 1 == l.number() {
-                    "FAIL"
-                } else {
-                    "-"
-                }
-            };
-            out.push_str(&format!(
-                "{:<8} {:>8} {:>9} {:>9} {:>10} {:>9} {:>8}\n",
-                f.family,
-                f.claimed.map_or("-", |l| l.name()),
-                cell(Level::L1),
-                cell(Level::L2),
-                cell(Level::L3),
-                cell(Level::L4),
-                f.reached.name()
-            ));
-        }
-        for f in &self.families {
-            if let Some(text) = f.first_difference_text() {
-                out.push('\n');
-                out.push_str(&text);
-            }
-            if !f.unimplemented.is_empty() {
-                let list: Vec<String> = f
-                    .unimplemented
-                    .iter()
-                    .map(|(op, n)| format!("{op} ({n})"))
-                    .collect();
-                out.push_str(&format!(
-                    "{}: unimplemented ops (never a pass): {}\n",
-                    f.family,
-                    list.join(", ")
-                ));
-            }
-        }
-        if let Some(e) = &self.expect {
-            for (i, k) in e.known_failures.iter().enumerate() {
-                out.push_str(&format!(
-                    "expected failure {} / {} ({}): {} excused\n",
-                    k.section,
-                    k.pattern,
-                    k.reason,
-                    self.excused.get(&i).copied().unwrap_or(0)
-                ));
-            }
-        }
-        if self.ok() {
-            out.push_str("\nverdict: PASS\n");
-        } else {
-            out.push_str("\nverdict: FAIL\n");
-            for p in &self.problems {
-                out.push_str(&format!("  - {p}\n"));
-            }
-        }
-        out
-    }
-
-    /// JUnit XML ([DRIVER.REPORT.JUNIT]).
-    pub fn to_junit(&self) -> String {
-        use report_junit::{Case, Suite};
-        let mut suites = Vec::new();
-        let scenarios: Vec<String> = self
-            .options
-            .vectors_dir
-            .as_deref()
-            .map(read_scenarios)
-            .unwrap_or_default()
-            .into_iter()
-            .map(|s| s.id)
-            .collect();
-        let mut vec_suite = Suite {
-            name: "vectors".into(),
-            cases: Vec::new(),
-        };
-        let vsec = self.report.sections.iter().find(|s| s.name == "vectors");
-        for id in &scenarios {
-            let fails: Vec<&Failure> = vsec
-                .map(|s| {
-                    s.failures
-                        .iter()
-                        .filter(|f| f.vector.as_deref() == Some(id))
-                        .collect()
-                })
-                .unwrap_or_default();
-            let excused = self
-                .expect
-                .as_ref()
-                .and_then(|e| e.find("vectors", id))
-                .is_some();
-            let failure = (!fails.is_empty() && !excused).then(|| {
-                (
-                    fails[0].line(),
-                    fails
-                        .iter()
-                        .map(|f| f.line())
-                        .collect::<Vec<_>>()
-                        .join("\n"),
-                )
-            });
-            let skipped = (!fails.is_empty() && excused)
-                .then(|| "known failure (expectations file)".to_string());
-            vec_suite.cases.push(Case {
-                name: id.clone(),
-                failure,
-                skipped,
-            });
-        }
-        suites.push(vec_suite);
-        let mut sec_suite = Suite {
-            name: "sections".into(),
-            cases: Vec::new(),
-        };
-        for s in &self.report.sections {
-            let problem = self
-                .problems
-                .iter()
-                .find(|p| p.starts_with(&format!("section {}:", s.name)));
-            let failure = problem.map(|p| {
-                (
-                    p.clone(),
-                    s.failures
-                        .iter()
-                        .take(10)
-                        .map(|f| f.line())
-                        .collect::<Vec<_>>()
-                        .join("\n"),
-                )
-            });
-            let skipped = (s.name == "unimplemented" && s.failed > 0)
-                .then(|| format!("{} requests unimplemented", s.failed));
-            sec_suite.cases.push(Case {
-                name: format!("{} ({} checks)", s.name, s.checks),
-                failure,
-                skipped,
-            });
-        }
-        suites.push(sec_suite);
-        let mut lvl = Suite {
-            name: "levels".into(),
-            cases: Vec::new(),
-        };
-        for f in &self.families {
-            let failure = match f.claimed {
-                Some(c) if f.reached < c => Some((
-                    format!(
-                        "{}: claimed {}, reached {}",
-                        f.family,
-                        c.name(),
-                        f.reached.name()
-                    ),
-                    f.first_difference_text().unwrap_or_default(),
-                )),
-                _ => None,
-            };
-            lvl.cases.push(Case {
-                name: format!("{} reaches {}", f.family, f.reached.name()),
-                failure,
-                skipped: None,
-            });
-        }
-        suites.push(lvl);
-        if let Some(e) = &self.expect {
-            let mut ex = Suite {
-                name: "expectations".into(),
-                cases: Vec::new(),
-            };
-            for (i, k) in e.known_failures.iter().enumerate() {
-                let stale = !self.excused.contains_key(&i);
-                ex.cases.push(Case {
-                    name: format!("{} / {}", k.section, k.pattern),
-                    failure: stale.then(|| {
-                        (
-                            "expectation matches no failure".to_string(),
-                            k.reason.clone(),
-                        )
-                    }),
-                    skipped: None,
-                });
-            }
-            suites.push(ex);
-        }
-        report_junit::render("onepath-conformance port certification", &suites)
-    }
-
-    /// The certificate of a passing port ([DRIVER.CERT]); `date` is `YYYY-MM-DD`.
-    pub fn certificate(&self, date: &str) -> Option<String> {
-        let h = self.hello.as_ref().ok()?;
-        if !self.ok() {
-            return None;
-        }
-        let levels: BTreeMap<&str, &str> = self
-            .families
-            .iter()
-            .filter(|f| f.claimed.is_some())
-            .map(|f| (f.family.as_str(), f.reached.name()))
-            .collect();
-        let v = json!({
-            "schema": "onepath.port-certificate",
-            "version": 1,
-            "spec_version": SPEC_VERSION,
-            "vectors_manifest_sha256": self.manifest_sha256,
-            "port": h.port,
-            "port_version": h.port_version,
-            "levels": levels,
-            "known_failures": self.expect.as_ref().map(|e| e.known_failures.iter().map(|k| json!({"section": k.section, "match": k.pattern, "reason": k.reason})).collect::<Vec<_>>()).unwrap_or_default(),
-            "seed": self.options.seed,
-            "port_cases": self.options.cases,
-            "kit": format!("onepath-conformance {}", env!("CARGO_PKG_VERSION")),
-            "date": date,
-        });
-        Some(serde_json::to_string_pretty(&v).expect("certificate") + "\n")
-    }
-}
-
-/// Today's date (UTC) from the system clock, `YYYY-MM-DD`: certificate metadata only.
-pub fn today() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    civil_date((secs / 86_400) as i64)
-}
-
-/// Days since 1970-01-01 to `YYYY-MM-DD` (proleptic Gregorian).
-pub fn civil_date(days: i64) -> String {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}")
-}
-
-/// Checks a `--date` value.
-pub fn valid_date(s: &str) -> bool {
-    let b = s.as_bytes();
-    b.len() == 10
-        && b[4] == b'-'
-        && b[7] == b'-'
-        && b.iter()
-            .enumerate()
-            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
-}
+pub use super::flags::{civil_date, today, valid_date};
 
 #[cfg(test)]
 mod tests {
@@ -1066,5 +779,6 @@ mod tests {
         assert_eq!(civil_date(19_723), "2024-01-01");
         assert_eq!(civil_date(11_016), "2000-02-29");
         assert!(valid_date("2025-11-29") && !valid_date("2025-1-29"));
+        assert!(valid_date("2024-02-29") && !valid_date("2025-02-29") && !valid_date("2025-13-01"));
     }
 }
