@@ -31,6 +31,7 @@ pub mod prng;
 pub mod recipes;
 pub mod report;
 pub mod report_junit;
+pub mod report_merge;
 pub mod road;
 pub mod scenario;
 pub mod state;

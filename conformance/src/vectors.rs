@@ -320,9 +320,21 @@ fn read_scenarios(dir: &Path) -> Result<Vec<Scenario>, String> {
     Ok(out)
 }
 
-/// The `vectors` section of certify.
+/// The `vectors` section of certify (every vector).
 pub fn certify_section(dir: &Path, all: &[&dyn Implementation]) -> Section {
+    certify_section_shard(dir, all, crate::checks::Shard::ALL)
+}
+
+/// The `vectors` section for one shard ([CONF.CLI.SHARD]): the graph scenarios and the grid
+/// vectors whose ordinal (position in the sorted file list of their kind) is in `shard`; the
+/// folder-level checks (manifest, readable scenario files, matrix files) count in shard 1 only.
+pub fn certify_section_shard(
+    dir: &Path,
+    all: &[&dyn Implementation],
+    shard: crate::checks::Shard,
+) -> Section {
     let mut s = Section::new("vectors");
+    let mut once = Section::new("vectors");
     let fail = |vector: &str, imp: &str, what: String, expected: String, found: String| Failure {
         vector: Some(vector.to_string()),
         implementation: imp.to_string(),
@@ -332,7 +344,7 @@ pub fn certify_section(dir: &Path, all: &[&dyn Implementation]) -> Section {
         ..Default::default()
     };
     for problem in check_manifest(dir) {
-        s.fail(fail(
+        once.fail(fail(
             MANIFEST_PATH,
             "-",
             "manifest".into(),
@@ -343,13 +355,16 @@ pub fn certify_section(dir: &Path, all: &[&dyn Implementation]) -> Section {
     let scenarios = match read_scenarios(dir) {
         Ok(v) => v,
         Err(e) => {
-            s.fail(fail(
+            once.fail(fail(
                 "-",
                 "-",
                 "scenario file".into(),
                 "a valid scenario".into(),
                 e,
             ));
+            if shard.is_first() {
+                s.merge(once);
+            }
             return s;
         }
     };
@@ -357,7 +372,7 @@ pub fn certify_section(dir: &Path, all: &[&dyn Implementation]) -> Section {
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok());
     if matrix.is_none() {
-        s.fail(fail(
+        once.fail(fail(
             MATRIX_PATH,
             "-",
             "matrix".into(),
@@ -365,8 +380,14 @@ pub fn certify_section(dir: &Path, all: &[&dyn Implementation]) -> Section {
             "missing or invalid".into(),
         ));
     }
-    crate::grid::vectors::certify(dir, all, &mut s);
-    for scenario in &scenarios {
+    crate::grid::vectors::certify(dir, all, shard, &mut once, &mut s);
+    if shard.is_first() {
+        s.merge(once);
+    }
+    for (ordinal, scenario) in scenarios.iter().enumerate() {
+        if !shard.contains(ordinal) {
+            continue;
+        }
         let case = scenario.case();
         let committed_row = matrix
             .as_ref()

@@ -5,7 +5,7 @@
 //! the flag cleared reaches the tier-1 outcome; every candidate's traces equal the reference's.
 
 use super::generated::{applicable, generated_case};
-use super::{parallel, Config};
+use super::{parallel_cases, Config};
 use crate::implementation::{CancelTrace, Implementation, RunOptions, SearchCode};
 use crate::outcome::{first_difference, Outcome, StatusCode};
 use crate::prng::derive_seed;
@@ -99,9 +99,9 @@ pub fn run(
     progress: Option<&ProgressBar>,
 ) -> Section {
     let base = derive_seed(config.seed, 0xCA9CE1);
-    let mut sections = parallel(
+    let mut sections = parallel_cases(
+        config,
         config.cancel_graphs,
-        config.threads,
         &["cancel"],
         |i, sections| {
             let s = &mut sections[0];

@@ -5,7 +5,7 @@
 //! rule keeps the estimates admissible, agree with the oracle run on the transformed graph.
 
 use super::generated::{generated_case, oracle_edges};
-use super::{parallel, Config};
+use super::{parallel_cases, Config};
 use crate::implementation::{
     BlockedRule, CostRule, HeuristicRule, HookCall, HookSpec, HookedQuery, HookedRun,
     Implementation, RunOptions,
@@ -357,9 +357,9 @@ pub fn run(
     progress: Option<&ProgressBar>,
 ) -> Section {
     let base = derive_seed(config.seed, 0x400C5);
-    let mut sections = parallel(
+    let mut sections = parallel_cases(
+        config,
         config.hook_graphs,
-        config.threads,
         &["hooks"],
         |i, sections| {
             let s = &mut sections[0];

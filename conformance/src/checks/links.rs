@@ -2,7 +2,7 @@
 //! builder of [`crate::links_bf`] (edges bit for bit and the `link_valid` call order), is stable
 //! under permutation of the points, and rejects bad arguments with the spec's classes.
 
-use super::{parallel, Config};
+use super::{parallel_cases, Config};
 use crate::implementation::{BuildFailure, Implementation, LinkRequest, LinkResult, LinkRule};
 use crate::links_bf::{build_links, has_distance_ties};
 use crate::prng::{derive_seed, SplitMix64};
@@ -160,9 +160,9 @@ pub fn run(
     config: &Config,
     progress: Option<&ProgressBar>,
 ) -> Section {
-    let mut sections = parallel(
+    let mut sections = parallel_cases(
+        config,
         config.link_sets,
-        config.threads,
         &["links"],
         |i, sections| {
             let s = &mut sections[0];

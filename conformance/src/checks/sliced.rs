@@ -4,7 +4,7 @@
 //! prefix of the expansion list, identically across implementations.
 
 use super::generated::{applicable, generated_case};
-use super::{parallel, Config};
+use super::{parallel_cases, Config};
 use crate::implementation::{Implementation, RunOptions};
 use crate::outcome::{first_difference, Outcome, StatusCode};
 use crate::prng::derive_seed;
@@ -29,9 +29,9 @@ pub fn run(
     progress: Option<&ProgressBar>,
 ) -> Section {
     let base = derive_seed(config.seed, 0x511CED);
-    let mut sections = parallel(
+    let mut sections = parallel_cases(
+        config,
         config.sliced_graphs,
-        config.threads,
         &["sliced"],
         |i, sections| {
             let s = &mut sections[0];

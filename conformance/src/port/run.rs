@@ -5,20 +5,21 @@
 use super::driver::Hello;
 use super::protocol::SPEC_VERSION;
 use super::{op_family, op_level, LedgerEntry, PortImpl};
-use crate::checks::{self, Config};
+use crate::checks::{self, Config, Shard};
 use crate::expectations::Expectations;
 use crate::implementation::Implementation;
 use crate::levels::{failure_level, Level};
 use crate::outcome::sha256_hex;
 use crate::prng::derive_seed;
 use crate::report::{Failure, Report, Section};
-use crate::report_junit;
 use crate::scenario::Scenario;
 use crate::ReferenceCrate;
-use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+mod render;
+pub use render::entry_json;
 
 /// Default generated-case count of a port run (`--port-cases`).
 pub const DEFAULT_PORT_CASES: usize = 200;
@@ -44,6 +45,8 @@ pub struct PortOptions {
     pub expect: Option<Expectations>,
     /// Virtual-memory limit of each driver process, MiB (0: none).
     pub memory_limit_mb: u64,
+    /// The part of the cases this run takes ([CONF.CLI.SHARD]).
+    pub shard: Shard,
 }
 
 impl PortOptions {
@@ -58,6 +61,7 @@ impl PortOptions {
             threads: checks::default_threads(),
             expect: None,
             memory_limit_mb: super::driver::DEFAULT_MEMORY_LIMIT_MB,
+            shard: Shard::ALL,
         }
     }
 
@@ -78,6 +82,7 @@ impl PortOptions {
             movingai_buckets: 0,
             vectors_dir: self.vectors_dir.clone(),
             threads: self.threads.max(1),
+            shard: self.shard,
         }
     }
 }
@@ -91,6 +96,9 @@ pub struct FamilyResult {
     pub claimed: Option<Level>,
     /// The highest level reached.
     pub reached: Level,
+    /// The level the differences and unanswered requests allow, before the rule that a family
+    /// with no answered request reaches L0 (what a merge of shards takes the minimum of).
+    pub by_differences: Level,
     /// The first difference at the lowest broken level (sorted: level, vectors first, then
     /// section order, label, variant, query).
     pub first_break: Option<LedgerEntry>,
@@ -228,7 +236,7 @@ const SECTION_ORDER: [&str; 9] = [
     "state",
 ];
 
-fn rank(section: &str) -> usize {
+pub(crate) fn rank(section: &str) -> usize {
     SECTION_ORDER
         .iter()
         .position(|s| section.starts_with(s))
@@ -289,6 +297,58 @@ fn register(port: &PortImpl, config: &Config, scenarios: &[Scenario]) {
     }
 }
 
+/// The verdict's problem for an expectation that excused nothing ([DRIVER.EXPECT.ROT]).
+pub(crate) fn stale_expectation(i: usize, k: &crate::expectations::KnownFailure) -> String {
+    format!(
+        "expectation {i} ({} / {}: {}) matches no failure: it passes now or never matched; remove it",
+        k.section, k.pattern, k.reason
+    )
+}
+
+/// The verdict's problem for a family below its claim.
+pub(crate) fn level_problem(family: &str, claimed: Level, reached: Level) -> String {
+    format!("{family}: claimed {}, reached {}", claimed.name(), reached.name())
+}
+
+/// The items of `list` whose ordinal is in `shard`.
+fn shard_subset<T>(list: &[T], shard: Shard) -> impl Iterator<Item = &T> {
+    list.iter()
+        .enumerate()
+        .filter(move |(i, _)| shard.contains(*i))
+        .map(|(_, x)| x)
+}
+
+/// The ledger's size at one point, to drop what was recorded after it.
+struct LedgerMark {
+    entries: usize,
+    events: usize,
+    requests: BTreeMap<String, u64>,
+    answered: BTreeMap<String, u64>,
+    answered_labels: BTreeMap<String, u64>,
+}
+
+impl LedgerMark {
+    fn take(port: &PortImpl) -> LedgerMark {
+        let l = port.ledger.lock().expect("ledger");
+        LedgerMark {
+            entries: l.entries.len(),
+            events: l.events.len(),
+            requests: l.requests.clone(),
+            answered: l.answered.clone(),
+            answered_labels: l.answered_labels.clone(),
+        }
+    }
+
+    fn restore(self, port: &PortImpl) {
+        let mut l = port.ledger.lock().expect("ledger");
+        l.entries.truncate(self.entries);
+        l.events.truncate(self.events);
+        l.requests = self.requests;
+        l.answered = self.answered;
+        l.answered_labels = self.answered_labels;
+    }
+}
+
 /// Runs the whole certification of the port behind `options.command`.
 pub fn certify_port(options: PortOptions) -> PortRun {
     let config = options.config();
@@ -322,12 +382,23 @@ pub fn certify_port(options: PortOptions) -> PortRun {
         port.set_section("cancel");
         sections.push(cancel::run(&all, &config, None));
         port.set_section("errors");
-        sections.push(errors::run(&all));
+        sections.push(errors::run_shard(&all, config.shard));
         port.set_section("state");
-        sections.push(crate::checks::state::run(&all, &config, None));
+        // The state probes belong to shard 1; other shards send them too (they need the
+        // answers) but leave no trace in the ledger, so merged request counts equal the
+        // unsharded run's ([CONF.CLI.SHARD]).
+        let mark = (!config.shard.is_first()).then(|| LedgerMark::take(&port));
+        let (state, probed) = crate::checks::state::probe(&all, &config);
+        if let Some(m) = mark {
+            m.restore(&port);
+        }
+        sections.push(match probed {
+            Some(p) => crate::checks::state::run_probed(&p, &config, state),
+            None => state,
+        });
         if let Some(dir) = &config.vectors_dir {
             port.set_section("vectors");
-            sections.push(crate::vectors::certify_section(dir, &all));
+            sections.push(crate::vectors::certify_section_shard(dir, &all, config.shard));
         }
     }
     port.pool.shutdown();
@@ -371,7 +442,7 @@ pub fn certify_port(options: PortOptions) -> PortRun {
     }
     protocol.checks += total.saturating_sub(protocol.checks);
     protocol.passed = protocol.checks - events_failed;
-    if let Err(e) = &hello {
+    if let (Err(e), true) = (&hello, config.shard.is_first()) {
         protocol.fail(Failure {
             implementation: port_name.clone(),
             what: "port: handshake".into(),
@@ -391,7 +462,7 @@ pub fn certify_port(options: PortOptions) -> PortRun {
         .filter(|e| e.kind != "unimplemented")
         .map(|e| e.label.as_str())
         .collect();
-    for s in &scenarios {
+    for s in shard_subset(&scenarios, config.shard) {
         let answered = ledger.answered_labels.get(&s.id).copied().unwrap_or(0);
         consumed.record(
             (answered == 0 || unanswered_labels.contains(s.id.as_str())).then(|| Failure {
@@ -418,11 +489,10 @@ pub fn certify_port(options: PortOptions) -> PortRun {
         .map(|h| h.claims.keys().map(String::as_str).collect())
         .unwrap_or_default();
     let state_vectors: Vec<String> = if hello.is_ok() {
-        crate::checks::state::load(&ReferenceCrate, &config)
-            .unwrap_or_default()
-            .into_iter()
+        let all_vectors = crate::checks::state::load(&ReferenceCrate, &config).unwrap_or_default();
+        shard_subset(&all_vectors, config.shard)
             .filter(|(v, _)| claimed_families.contains(state_kind_family(v.recipe.kind())))
-            .map(|(v, _)| v.id)
+            .map(|(v, _)| v.id.clone())
             .collect()
     } else {
         Vec::new()
@@ -552,6 +622,7 @@ pub fn certify_port(options: PortOptions) -> PortRun {
             .filter(|(op, _)| op_family(op) == fam)
             .map(|(_, n)| n)
             .sum();
+        let by_differences = reached;
         if answered == 0 {
             reached = Level::L0;
         }
@@ -559,6 +630,7 @@ pub fn certify_port(options: PortOptions) -> PortRun {
             family: fam.clone(),
             claimed: claims.get(fam).map(|&l| Level::from_number(l as u64)),
             reached,
+            by_differences,
             first_break,
             unimplemented,
             answered,
@@ -585,12 +657,7 @@ pub fn certify_port(options: PortOptions) -> PortRun {
     for f in &families {
         if let Some(c) = f.claimed {
             if f.reached < c {
-                problems.push(format!(
-                    "{}: claimed {}, reached {}",
-                    f.family,
-                    c.name(),
-                    f.reached.name()
-                ));
+                problems.push(level_problem(&f.family, c, f.reached));
             }
         }
     }
@@ -661,12 +728,11 @@ pub fn certify_port(options: PortOptions) -> PortRun {
                 "expectations list families {listed:?}, the driver claims {claimed:?}"
             ));
         }
+        // A shard sees part of the failures: stale expectations are judged by the merge
+        // ([CONF.REPORT.MERGE]).
         for (i, k) in e.known_failures.iter().enumerate() {
-            if !excused.contains_key(&i) {
-                problems.push(format!(
-                    "expectation {i} ({} / {}: {}) matches no failure: it passes now or never matched; remove it",
-                    k.section, k.pattern, k.reason
-                ));
+            if options.shard.count == 1 && !excused.contains_key(&i) {
+                problems.push(stale_expectation(i, k));
             }
         }
     }
@@ -677,7 +743,11 @@ pub fn certify_port(options: PortOptions) -> PortRun {
         .and_then(|d| std::fs::read(d.join(crate::vectors::MANIFEST_PATH)).ok())
         .map(|b| sha256_hex(&b))
         .unwrap_or_default();
-    let report = Report::new(vec![ReferenceCrate.name().to_string(), port_name], sections);
+    let report = Report::new(
+        vec![ReferenceCrate.name().to_string(), port_name],
+        sections,
+        crate::report::RunInfo::of(&config),
+    );
     PortRun {
         hello,
         report,
@@ -688,296 +758,6 @@ pub fn certify_port(options: PortOptions) -> PortRun {
         expect,
         starts,
         options,
-    }
-}
-
-fn entry_json(e: &LedgerEntry) -> Value {
-    json!({
-        "section": e.section, "label": e.label, "op": e.op, "variant": e.variant, "query": e.query,
-        "level": e.brk.level.name(), "what": e.brk.what, "expected": e.brk.expected, "found": e.brk.found, "step": e.brk.step,
-        "context": e.brk.context.as_ref().map(|(a, b)| json!({"expected": a, "found": b})),
-    })
-}
-
-impl PortRun {
-    /// The `port` member of the JSON report ([DRIVER.REPORT.JSON]).
-    pub fn port_json(&self) -> Value {
-        json!({
-            "command": self.options.command,
-            "handshake": match &self.hello {
-                Ok(h) => json!({"port": h.port, "port_version": h.port_version, "spec_version": h.spec_version, "claims": h.claims}),
-                Err(e) => json!({"error": e}),
-            },
-            "port_cases": self.options.cases,
-            "timeout_seconds": self.options.timeout.as_secs_f64(),
-            "driver_starts": self.starts,
-            "families": self.families.iter().map(|f| json!({
-                "family": f.family,
-                "claimed": f.claimed.map(|l| l.name()),
-                "reached": f.reached.name(),
-                "requests": f.requests,
-                "answered": f.answered,
-                "unimplemented": f.unimplemented,
-                "first_difference": f.first_break.as_ref().map(entry_json),
-            })).collect::<Vec<_>>(),
-            "expectations": self.expect.as_ref().map(|e| e.known_failures.iter().enumerate().map(|(i, k)| json!({
-                "section": k.section, "match": k.pattern, "reason": k.reason, "excused": self.excused.get(&i).copied().unwrap_or(0),
-            })).collect::<Vec<_>>()),
-            "ok": self.ok(),
-            "problems": self.problems,
-        })
-    }
-
-    /// The whole JSON report: the certify report with `ok` set to the verdict and a `port` member.
-    pub fn to_json(&self) -> String {
-        let mut v = serde_json::to_value(&self.report).expect("report");
-        v["ok"] = Value::Bool(self.ok());
-        v["port"] = self.port_json();
-        v.to_string()
-    }
-
-    /// The terminal table: sections, then the family / level table and the verdict.
-    pub fn to_table(&self) -> String {
-        let mut out = String::new();
-        let mut sections = self.report.to_table();
-        if let Some(i) = sections.rfind("\nresult:") {
-            sections.truncate(i + 1);
-        }
-        out.push_str(&sections);
-        match &self.hello {
-            Ok(h) => out.push_str(&format!(
-                "\nport {} {} (spec {}), driver `{}`, {} process start(s), {} generated cases\n",
-                h.port,
-                h.port_version,
-                h.spec_version,
-                self.options.command,
-                self.starts,
-                self.options.cases
-            )),
-            Err(e) => out.push_str(&format!(
-                "\nport driver `{}` failed its handshake: {e}\n",
-                self.options.command
-            )),
-        }
-        out.push_str(&format!(
-            "{:<8} {:>8} {:>9} {:>9} {:>10} {:>9} {:>8}\n",
-            "family", "claimed", "L1 costs", "L2 paths", "L3 traces", "L4 bytes", "reached"
-        ));
-        for f in &self.families {
-            let cell = |l: Level| {
-                if f.reached >= l {
-                    "pass"
-                } else if f.reached.number() + 1 == l.number() {
-                    "FAIL"
-                } else {
-                    "-"
-                }
-            };
-            out.push_str(&format!(
-                "{:<8} {:>8} {:>9} {:>9} {:>10} {:>9} {:>8}\n",
-                f.family,
-                f.claimed.map_or("-", |l| l.name()),
-                cell(Level::L1),
-                cell(Level::L2),
-                cell(Level::L3),
-                cell(Level::L4),
-                f.reached.name()
-            ));
-        }
-        for f in &self.families {
-            if let Some(text) = f.first_difference_text() {
-                out.push('\n');
-                out.push_str(&text);
-            }
-            if !f.unimplemented.is_empty() {
-                let list: Vec<String> = f
-                    .unimplemented
-                    .iter()
-                    .map(|(op, n)| format!("{op} ({n})"))
-                    .collect();
-                out.push_str(&format!(
-                    "{}: unimplemented ops (never a pass): {}\n",
-                    f.family,
-                    list.join(", ")
-                ));
-            }
-        }
-        if let Some(e) = &self.expect {
-            for (i, k) in e.known_failures.iter().enumerate() {
-                out.push_str(&format!(
-                    "expected failure {} / {} ({}): {} excused\n",
-                    k.section,
-                    k.pattern,
-                    k.reason,
-                    self.excused.get(&i).copied().unwrap_or(0)
-                ));
-            }
-        }
-        if self.ok() {
-            out.push_str("\nverdict: PASS\n");
-        } else {
-            out.push_str("\nverdict: FAIL\n");
-            for p in &self.problems {
-                out.push_str(&format!("  - {p}\n"));
-            }
-        }
-        out
-    }
-
-    /// JUnit XML ([DRIVER.REPORT.JUNIT]).
-    pub fn to_junit(&self) -> String {
-        use report_junit::{Case, Suite};
-        let mut suites = Vec::new();
-        let scenarios: Vec<String> = self
-            .options
-            .vectors_dir
-            .as_deref()
-            .map(read_scenarios)
-            .unwrap_or_default()
-            .into_iter()
-            .map(|s| s.id)
-            .collect();
-        let mut vec_suite = Suite {
-            name: "vectors".into(),
-            cases: Vec::new(),
-        };
-        let vsec = self.report.sections.iter().find(|s| s.name == "vectors");
-        for id in &scenarios {
-            let fails: Vec<&Failure> = vsec
-                .map(|s| {
-                    s.failures
-                        .iter()
-                        .filter(|f| f.vector.as_deref() == Some(id))
-                        .collect()
-                })
-                .unwrap_or_default();
-            let excused = self
-                .expect
-                .as_ref()
-                .and_then(|e| e.find("vectors", id))
-                .is_some();
-            let failure = (!fails.is_empty() && !excused).then(|| {
-                (
-                    fails[0].line(),
-                    fails
-                        .iter()
-                        .map(|f| f.line())
-                        .collect::<Vec<_>>()
-                        .join("\n"),
-                )
-            });
-            let skipped = (!fails.is_empty() && excused)
-                .then(|| "known failure (expectations file)".to_string());
-            vec_suite.cases.push(Case {
-                name: id.clone(),
-                failure,
-                skipped,
-            });
-        }
-        suites.push(vec_suite);
-        let mut sec_suite = Suite {
-            name: "sections".into(),
-            cases: Vec::new(),
-        };
-        for s in &self.report.sections {
-            let problem = self
-                .problems
-                .iter()
-                .find(|p| p.starts_with(&format!("section {}:", s.name)));
-            let failure = problem.map(|p| {
-                (
-                    p.clone(),
-                    s.failures
-                        .iter()
-                        .take(10)
-                        .map(|f| f.line())
-                        .collect::<Vec<_>>()
-                        .join("\n"),
-                )
-            });
-            let skipped = (s.name == "unimplemented" && s.failed > 0)
-                .then(|| format!("{} requests unimplemented", s.failed));
-            sec_suite.cases.push(Case {
-                name: format!("{} ({} checks)", s.name, s.checks),
-                failure,
-                skipped,
-            });
-        }
-        suites.push(sec_suite);
-        let mut lvl = Suite {
-            name: "levels".into(),
-            cases: Vec::new(),
-        };
-        for f in &self.families {
-            let failure = match f.claimed {
-                Some(c) if f.reached < c => Some((
-                    format!(
-                        "{}: claimed {}, reached {}",
-                        f.family,
-                        c.name(),
-                        f.reached.name()
-                    ),
-                    f.first_difference_text().unwrap_or_default(),
-                )),
-                _ => None,
-            };
-            lvl.cases.push(Case {
-                name: format!("{} reaches {}", f.family, f.reached.name()),
-                failure,
-                skipped: None,
-            });
-        }
-        suites.push(lvl);
-        if let Some(e) = &self.expect {
-            let mut ex = Suite {
-                name: "expectations".into(),
-                cases: Vec::new(),
-            };
-            for (i, k) in e.known_failures.iter().enumerate() {
-                let stale = !self.excused.contains_key(&i);
-                ex.cases.push(Case {
-                    name: format!("{} / {}", k.section, k.pattern),
-                    failure: stale.then(|| {
-                        (
-                            "expectation matches no failure".to_string(),
-                            k.reason.clone(),
-                        )
-                    }),
-                    skipped: None,
-                });
-            }
-            suites.push(ex);
-        }
-        report_junit::render("onepath-conformance port certification", &suites)
-    }
-
-    /// The certificate of a passing port ([DRIVER.CERT]); `date` is `YYYY-MM-DD`.
-    pub fn certificate(&self, date: &str) -> Option<String> {
-        let h = self.hello.as_ref().ok()?;
-        if !self.ok() {
-            return None;
-        }
-        let levels: BTreeMap<&str, &str> = self
-            .families
-            .iter()
-            .filter(|f| f.claimed.is_some())
-            .map(|f| (f.family.as_str(), f.reached.name()))
-            .collect();
-        let v = json!({
-            "schema": "onepath.port-certificate",
-            "version": 1,
-            "spec_version": SPEC_VERSION,
-            "vectors_manifest_sha256": self.manifest_sha256,
-            "port": h.port,
-            "port_version": h.port_version,
-            "levels": levels,
-            "known_failures": self.expect.as_ref().map(|e| e.known_failures.iter().map(|k| json!({"section": k.section, "match": k.pattern, "reason": k.reason})).collect::<Vec<_>>()).unwrap_or_default(),
-            "seed": self.options.seed,
-            "port_cases": self.options.cases,
-            "kit": format!("onepath-conformance {}", env!("CARGO_PKG_VERSION")),
-            "date": date,
-        });
-        Some(serde_json::to_string_pretty(&v).expect("certificate") + "\n")
     }
 }
 

@@ -1,0 +1,304 @@
+//! The reports of a port run ([DRIVER.REPORT.*]): the `port` member of the JSON report, the
+//! terminal table (sections, unclaimed-family notes, family levels, verdict), JUnit XML and the
+//! certificate.
+
+use super::{read_scenarios, PortRun};
+use crate::levels::Level;
+use crate::port::protocol::SPEC_VERSION;
+use crate::port::LedgerEntry;
+use crate::report::Failure;
+use crate::report_junit;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+/// One ledger record as JSON (a family's `first_difference`).
+pub fn entry_json(e: &LedgerEntry) -> Value {
+    json!({
+        "section": e.section, "label": e.label, "op": e.op, "variant": e.variant, "query": e.query,
+        "level": e.brk.level.name(), "what": e.brk.what, "expected": e.brk.expected, "found": e.brk.found, "step": e.brk.step,
+        "context": e.brk.context.as_ref().map(|(a, b)| json!({"expected": a, "found": b})),
+    })
+}
+
+impl PortRun {
+    /// The `port` member of the JSON report ([DRIVER.REPORT.JSON]).
+    pub fn port_json(&self) -> Value {
+        json!({
+            "command": self.options.command,
+            "handshake": match &self.hello {
+                Ok(h) => json!({"port": h.port, "port_version": h.port_version, "spec_version": h.spec_version, "claims": h.claims}),
+                Err(e) => json!({"error": e}),
+            },
+            "port_cases": self.options.cases,
+            "timeout_seconds": self.options.timeout.as_secs_f64(),
+            "driver_starts": self.starts,
+            "families": self.families.iter().map(|f| json!({
+                "family": f.family,
+                "claimed": f.claimed.map(|l| l.name()),
+                "reached": f.reached.name(),
+                "reached_by_differences": f.by_differences.name(),
+                "requests": f.requests,
+                "answered": f.answered,
+                "unimplemented": f.unimplemented,
+                "first_difference": f.first_break.as_ref().map(entry_json),
+            })).collect::<Vec<_>>(),
+            "expectations": self.expect.as_ref().map(|e| e.known_failures.iter().enumerate().map(|(i, k)| json!({
+                "section": k.section, "match": k.pattern, "reason": k.reason, "excused": self.excused.get(&i).copied().unwrap_or(0),
+            })).collect::<Vec<_>>()),
+            "ok": self.ok(),
+            "problems": self.problems,
+        })
+    }
+
+    /// The whole JSON report: the certify report with `ok` set to the verdict and a `port` member.
+    pub fn to_json(&self) -> String {
+        let mut v = serde_json::to_value(&self.report).expect("report");
+        v["ok"] = Value::Bool(self.ok());
+        v["port"] = self.port_json();
+        v.to_string()
+    }
+
+    /// The terminal table: sections, then the family / level table and the verdict.
+    pub fn to_table(&self) -> String {
+        let mut out = String::new();
+        let mut sections = self.report.to_table();
+        if let Some(i) = sections.rfind("\nresult:") {
+            sections.truncate(i + 1);
+        }
+        out.push_str(&sections);
+        match &self.hello {
+            Ok(h) => out.push_str(&format!(
+                "\nport {} {} (spec {}), driver `{}`, {} process start(s), {} generated cases\n",
+                h.port,
+                h.port_version,
+                h.spec_version,
+                self.options.command,
+                self.starts,
+                self.options.cases
+            )),
+            Err(e) => out.push_str(&format!(
+                "\nport driver `{}` failed its handshake: {e}\n",
+                self.options.command
+            )),
+        }
+        out.push_str(&format!(
+            "{:<8} {:>8} {:>9} {:>9} {:>10} {:>9} {:>8}\n",
+            "family", "claimed", "L1 costs", "L2 paths", "L3 traces", "L4 bytes", "reached"
+        ));
+        for f in &self.families {
+            let cell = |l: Level| {
+                if f.reached >= l {
+                    "pass"
+                } else if f.reached.number() + 1 == l.number() {
+                    "FAIL"
+                } else {
+                    "-"
+                }
+            };
+            out.push_str(&format!(
+                "{:<8} {:>8} {:>9} {:>9} {:>10} {:>9} {:>8}\n",
+                f.family,
+                f.claimed.map_or("-", |l| l.name()),
+                cell(Level::L1),
+                cell(Level::L2),
+                cell(Level::L3),
+                cell(Level::L4),
+                f.reached.name()
+            ));
+        }
+        for f in &self.families {
+            if let Some(text) = f.first_difference_text() {
+                out.push('\n');
+                out.push_str(&text);
+            }
+            if !f.unimplemented.is_empty() {
+                let list: Vec<String> = f
+                    .unimplemented
+                    .iter()
+                    .map(|(op, n)| format!("{op} ({n})"))
+                    .collect();
+                out.push_str(&format!(
+                    "{}: unimplemented ops (never a pass): {}\n",
+                    f.family,
+                    list.join(", ")
+                ));
+            }
+        }
+        if let Some(e) = &self.expect {
+            for (i, k) in e.known_failures.iter().enumerate() {
+                out.push_str(&format!(
+                    "expected failure {} / {} ({}): {} excused\n",
+                    k.section,
+                    k.pattern,
+                    k.reason,
+                    self.excused.get(&i).copied().unwrap_or(0)
+                ));
+            }
+        }
+        if self.ok() {
+            out.push_str("\nverdict: PASS\n");
+        } else {
+            out.push_str("\nverdict: FAIL\n");
+            for p in &self.problems {
+                out.push_str(&format!("  - {p}\n"));
+            }
+        }
+        out
+    }
+
+    /// JUnit XML ([DRIVER.REPORT.JUNIT]).
+    pub fn to_junit(&self) -> String {
+        use report_junit::{Case, Suite};
+        let mut suites = Vec::new();
+        let scenarios: Vec<String> = self
+            .options
+            .vectors_dir
+            .as_deref()
+            .map(read_scenarios)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|s| s.id)
+            .collect();
+        let mut vec_suite = Suite {
+            name: "vectors".into(),
+            cases: Vec::new(),
+        };
+        let vsec = self.report.sections.iter().find(|s| s.name == "vectors");
+        for id in &scenarios {
+            let fails: Vec<&Failure> = vsec
+                .map(|s| {
+                    s.failures
+                        .iter()
+                        .filter(|f| f.vector.as_deref() == Some(id))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let excused = self
+                .expect
+                .as_ref()
+                .and_then(|e| e.find("vectors", id))
+                .is_some();
+            let failure = (!fails.is_empty() && !excused).then(|| {
+                (
+                    fails[0].line(),
+                    fails
+                        .iter()
+                        .map(|f| f.line())
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                )
+            });
+            let skipped = (!fails.is_empty() && excused)
+                .then(|| "known failure (expectations file)".to_string());
+            vec_suite.cases.push(Case {
+                name: id.clone(),
+                failure,
+                skipped,
+            });
+        }
+        suites.push(vec_suite);
+        let mut sec_suite = Suite {
+            name: "sections".into(),
+            cases: Vec::new(),
+        };
+        for s in &self.report.sections {
+            let problem = self
+                .problems
+                .iter()
+                .find(|p| p.starts_with(&format!("section {}:", s.name)));
+            let failure = problem.map(|p| {
+                (
+                    p.clone(),
+                    s.failures
+                        .iter()
+                        .take(10)
+                        .map(|f| f.line())
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                )
+            });
+            let skipped = (s.name == "unimplemented" && s.failed > 0)
+                .then(|| format!("{} requests unimplemented", s.failed));
+            sec_suite.cases.push(Case {
+                name: format!("{} ({} checks)", s.name, s.checks),
+                failure,
+                skipped,
+            });
+        }
+        suites.push(sec_suite);
+        let mut lvl = Suite {
+            name: "levels".into(),
+            cases: Vec::new(),
+        };
+        for f in &self.families {
+            let failure = match f.claimed {
+                Some(c) if f.reached < c => Some((
+                    format!(
+                        "{}: claimed {}, reached {}",
+                        f.family,
+                        c.name(),
+                        f.reached.name()
+                    ),
+                    f.first_difference_text().unwrap_or_default(),
+                )),
+                _ => None,
+            };
+            lvl.cases.push(Case {
+                name: format!("{} reaches {}", f.family, f.reached.name()),
+                failure,
+                skipped: None,
+            });
+        }
+        suites.push(lvl);
+        if let Some(e) = &self.expect {
+            let mut ex = Suite {
+                name: "expectations".into(),
+                cases: Vec::new(),
+            };
+            for (i, k) in e.known_failures.iter().enumerate() {
+                let stale = !self.excused.contains_key(&i);
+                ex.cases.push(Case {
+                    name: format!("{} / {}", k.section, k.pattern),
+                    failure: stale.then(|| {
+                        (
+                            "expectation matches no failure".to_string(),
+                            k.reason.clone(),
+                        )
+                    }),
+                    skipped: None,
+                });
+            }
+            suites.push(ex);
+        }
+        report_junit::render("onepath-conformance port certification", &suites)
+    }
+
+    /// The certificate of a passing port ([DRIVER.CERT]); `date` is `YYYY-MM-DD`.
+    pub fn certificate(&self, date: &str) -> Option<String> {
+        let h = self.hello.as_ref().ok()?;
+        if !self.ok() {
+            return None;
+        }
+        let levels: BTreeMap<&str, &str> = self
+            .families
+            .iter()
+            .filter(|f| f.claimed.is_some())
+            .map(|f| (f.family.as_str(), f.reached.name()))
+            .collect();
+        let v = json!({
+            "schema": "onepath.port-certificate",
+            "version": 1,
+            "spec_version": SPEC_VERSION,
+            "vectors_manifest_sha256": self.manifest_sha256,
+            "port": h.port,
+            "port_version": h.port_version,
+            "levels": levels,
+            "known_failures": self.expect.as_ref().map(|e| e.known_failures.iter().map(|k| json!({"section": k.section, "match": k.pattern, "reason": k.reason})).collect::<Vec<_>>()).unwrap_or_default(),
+            "seed": self.options.seed,
+            "port_cases": self.options.cases,
+            "kit": format!("onepath-conformance {}", env!("CARGO_PKG_VERSION")),
+            "date": date,
+        });
+        Some(serde_json::to_string_pretty(&v).expect("certificate") + "\n")
+    }
+}
