@@ -291,6 +291,11 @@ impl Report {
 
     /// The table for people, followed by the first failure of each failing section.
     pub fn to_table(&self) -> String {
+        self.to_table_with_notes(&[])
+    }
+
+    /// As [`Report::to_table`], with `notes` (one line each) under the section rows.
+    pub fn to_table_with_notes(&self, notes: &[String]) -> String {
         let mut out = String::new();
         out.push_str(&format!(
             "implementations: {}\n",
@@ -319,6 +324,9 @@ impl Report {
                 "{:<w$} {:>10} {:>10} {:>8}\n",
                 s.name, s.checks, s.passed, s.failed
             ));
+        }
+        for n in notes {
+            out.push_str(&format!("  {n}\n"));
         }
         for s in &self.sections {
             if let Some(f) = s.failures.first() {

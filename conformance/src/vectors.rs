@@ -87,6 +87,15 @@ pub fn encode_csr_edges(node_count: usize, edges: &[(u32, u32, f64)]) -> Vec<u8>
 
 /// The `links` cell of a case: SHA-256 of the CSR edge list of a point graph, else `None`.
 pub fn links_cell(imp: &dyn Implementation, case: &Case) -> Option<String> {
+    links_cell_explained(imp, case, &mut BTreeMap::new())
+}
+
+/// As [`links_cell`]; a build that got no answer is noted in `unanswered` under `links`.
+fn links_cell_explained(
+    imp: &dyn Implementation,
+    case: &Case,
+    unanswered: &mut BTreeMap<String, String>,
+) -> Option<String> {
     match &case.graph {
         GraphSpec::Points {
             points,
@@ -103,7 +112,12 @@ pub fn links_cell(imp: &dyn Implementation, case: &Case) -> Option<String> {
             };
             Some(match imp.build_links(&req) {
                 Ok(r) => sha256_hex(&encode_csr_edges(points.len(), &r.edges)),
-                Err(e) => sha256_hex(&Outcome::Error(e.class).encode()),
+                Err(e) => {
+                    if let Some((_, m)) = no_answer(&e.class) {
+                        unanswered.insert("links".into(), m.to_string());
+                    }
+                    sha256_hex(&Outcome::Error(e.class).encode())
+                }
             })
         }
         GraphSpec::Edges { .. } => None,
@@ -134,6 +148,33 @@ pub fn run_row(
     case: &Case,
     queries: &[(u32, u32)],
 ) -> (BTreeMap<Variant, Vec<Outcome>>, MatrixRow) {
+    let (outcomes, row, _) = run_row_explained(imp, id, case, queries);
+    (outcomes, row)
+}
+
+/// The port failure (`port: crash (request 4, build_landmarks, ...): ...`) in a rendered value,
+/// when the value is a request that got no answer ([DRIVER.PROC.FAILURES]): `(kind, message)`.
+pub fn no_answer(text: &str) -> Option<(&str, &str)> {
+    let at = text.find("port: ")?;
+    let message = &text[at..];
+    let kind = message["port: ".len()..].split(" (").next()?;
+    ["crash", "timeout", "malformed reply", "driver error", "unimplemented"]
+        .contains(&kind)
+        .then_some((kind, message))
+}
+
+/// As [`run_row`], with the columns whose hash stands for a request that got no answer: column
+/// name to the port failure message, so a report names the crash instead of a hash.
+pub fn run_row_explained(
+    imp: &dyn Implementation,
+    id: &str,
+    case: &Case,
+    queries: &[(u32, u32)],
+) -> (
+    BTreeMap<Variant, Vec<Outcome>>,
+    MatrixRow,
+    BTreeMap<String, String>,
+) {
     let variants: Vec<Variant> = Variant::ALL
         .iter()
         .copied()
@@ -142,17 +183,38 @@ pub fn run_row(
     let results = imp.run_case(case, &variants, queries, RunOptions::MATRIX);
     let outcomes: BTreeMap<Variant, Vec<Outcome>> = variants.iter().copied().zip(results).collect();
     let mut cells = BTreeMap::new();
+    let mut unanswered: BTreeMap<String, String> = BTreeMap::new();
     for v in Variant::ALL {
-        cells.insert(v.name().to_string(), outcomes.get(&v).map(|o| cell_hash(o)));
+        let list = outcomes.get(&v);
+        for o in list.into_iter().flatten() {
+            if let Outcome::Error(e) = o {
+                if let Some((_, m)) = no_answer(e) {
+                    unanswered
+                        .entry(v.name().to_string())
+                        .or_insert_with(|| m.to_string());
+                }
+            }
+        }
+        cells.insert(v.name().to_string(), list.map(|o| cell_hash(o)));
     }
-    cells.insert("links".to_string(), links_cell(imp, case));
-    cells.insert("oplm".to_string(), Some(oplm_cell(imp, case)));
+    cells.insert("links".to_string(), links_cell_explained(imp, case, &mut unanswered));
+    let oplm = match imp.build_landmarks(case) {
+        Ok(bytes) => sha256_hex(&bytes),
+        Err(class) => {
+            if let Some((_, m)) = no_answer(&class) {
+                unanswered.insert("oplm".into(), m.to_string());
+            }
+            sha256_hex(&Outcome::Error(class).encode())
+        }
+    };
+    cells.insert("oplm".to_string(), Some(oplm));
     (
         outcomes,
         MatrixRow {
             scenario: id.to_string(),
             cells,
         },
+        unanswered,
     )
 }
 
@@ -393,7 +455,27 @@ pub fn certify_section_shard(
             .as_ref()
             .and_then(|m| m.rows.iter().find(|r| r.scenario == scenario.id));
         for imp in all {
-            let (outcomes, row) = run_row(*imp, &scenario.id, &case, &scenario.queries);
+            let (outcomes, row, unanswered) =
+                run_row_explained(*imp, &scenario.id, &case, &scenario.queries);
+            // A hash over a request that got no answer names the port failure, not the hash.
+            let hash_failure = |column: &str, what: String, expected: String, found: String| {
+                match unanswered.get(column) {
+                    Some(m) => Failure {
+                        variant: Some(column.to_string()),
+                        ..fail(
+                            &scenario.id,
+                            imp.name(),
+                            format!("{what} (no answer)"),
+                            expected,
+                            m.clone(),
+                        )
+                    },
+                    None => Failure {
+                        variant: Some(column.to_string()),
+                        ..fail(&scenario.id, imp.name(), what, expected, found)
+                    },
+                }
+            };
             for (variant, expected) in &scenario.outcomes {
                 for (qi, e) in expected.iter().enumerate() {
                     let e = e.to_outcome().expect("validated on load");
@@ -417,13 +499,15 @@ pub fn certify_section_shard(
             ] {
                 let found = &row.cells[column];
                 s.record((found != recorded).then(|| {
-                    fail(
-                        &scenario.id,
-                        imp.name(),
-                        format!("{column} hash in scenario file"),
-                        format!("{recorded:?}"),
-                        format!("{found:?}"),
-                    )
+                    Failure {
+                        variant: None,
+                        ..hash_failure(
+                            column,
+                            format!("{column} hash in scenario file"),
+                            format!("{recorded:?}"),
+                            format!("{found:?}"),
+                        )
+                    }
                 }));
             }
             match committed_row {
@@ -440,11 +524,9 @@ pub fn certify_section_shard(
                             committed.cells.get(&column).cloned().flatten(),
                             row.cells.get(&column).cloned().flatten(),
                         );
-                        s.record((e != f).then(|| Failure {
-                            variant: Some(column.clone()),
-                            ..fail(
-                                &scenario.id,
-                                imp.name(),
+                        s.record((e != f).then(|| {
+                            hash_failure(
+                                &column,
                                 "matrix cell".into(),
                                 format!("{e:?}"),
                                 format!("{f:?}"),

@@ -310,6 +310,20 @@ pub(crate) fn level_problem(family: &str, claimed: Level, reached: Level) -> Str
     format!("{family}: claimed {}, reached {}", claimed.name(), reached.name())
 }
 
+/// A failure whose found value is a request that got no answer is named as such in every
+/// section (`port: crash: oplm hash in scenario file (no answer)`), not as a difference.
+fn name_unanswered(sections: &mut [Section]) {
+    for s in sections {
+        for f in &mut s.failures {
+            if let Some((kind, _)) = crate::vectors::no_answer(&f.found) {
+                if !f.what.starts_with("port: ") {
+                    f.what = format!("port: {kind}: {}", f.what);
+                }
+            }
+        }
+    }
+}
+
 /// The items of `list` whose ordinal is in `shard`.
 fn shard_subset<T>(list: &[T], shard: Shard) -> impl Iterator<Item = &T> {
     list.iter()
@@ -544,6 +558,7 @@ pub fn certify_port(options: PortOptions) -> PortRun {
             ..Default::default()
         });
     }
+    name_unanswered(&mut sections);
     sections.push(protocol);
     sections.push(unimpl);
     sections.push(consumed);
