@@ -286,7 +286,7 @@ pub fn parse(file: &str, text: &str) -> Result<ReportFile, MergeError> {
 #[derive(Debug)]
 pub enum Merged {
     /// An in-process `certify` run.
-    Crates(Report),
+    Crates(Box<Report>),
     /// A `certify --port` run.
     Port(Box<PortRun>),
 }
@@ -439,7 +439,7 @@ pub fn merge(files: Vec<(String, ReportFile)>) -> Result<Merged, MergeError> {
     };
     let report = Report::new(first.implementations.clone(), sections, run);
     match &first.port {
-        None => Ok(Merged::Crates(report)),
+        None => Ok(Merged::Crates(Box::new(report))),
         Some(_) => merge_port(&ordered, report).map(|p| Merged::Port(Box::new(p))),
     }
 }

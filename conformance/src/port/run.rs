@@ -19,7 +19,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 mod render;
+mod shard;
 pub use render::entry_json;
+use shard::{name_unanswered, shard_subset, LedgerMark};
 
 /// Default generated-case count of a port run (`--port-cases`).
 pub const DEFAULT_PORT_CASES: usize = 200;
@@ -308,59 +310,6 @@ pub(crate) fn stale_expectation(i: usize, k: &crate::expectations::KnownFailure)
 /// The verdict's problem for a family below its claim.
 pub(crate) fn level_problem(family: &str, claimed: Level, reached: Level) -> String {
     format!("{family}: claimed {}, reached {}", claimed.name(), reached.name())
-}
-
-/// A failure whose found value is a request that got no answer is named as such in every
-/// section (`port: crash: oplm hash in scenario file (no answer)`), not as a difference.
-fn name_unanswered(sections: &mut [Section]) {
-    for s in sections {
-        for f in &mut s.failures {
-            if let Some((kind, _)) = crate::vectors::no_answer(&f.found) {
-                if !f.what.starts_with("port: ") {
-                    f.what = format!("port: {kind}: {}", f.what);
-                }
-            }
-        }
-    }
-}
-
-/// The items of `list` whose ordinal is in `shard`.
-fn shard_subset<T>(list: &[T], shard: Shard) -> impl Iterator<Item = &T> {
-    list.iter()
-        .enumerate()
-        .filter(move |(i, _)| shard.contains(*i))
-        .map(|(_, x)| x)
-}
-
-/// The ledger's size at one point, to drop what was recorded after it.
-struct LedgerMark {
-    entries: usize,
-    events: usize,
-    requests: BTreeMap<String, u64>,
-    answered: BTreeMap<String, u64>,
-    answered_labels: BTreeMap<String, u64>,
-}
-
-impl LedgerMark {
-    fn take(port: &PortImpl) -> LedgerMark {
-        let l = port.ledger.lock().expect("ledger");
-        LedgerMark {
-            entries: l.entries.len(),
-            events: l.events.len(),
-            requests: l.requests.clone(),
-            answered: l.answered.clone(),
-            answered_labels: l.answered_labels.clone(),
-        }
-    }
-
-    fn restore(self, port: &PortImpl) {
-        let mut l = port.ledger.lock().expect("ledger");
-        l.entries.truncate(self.entries);
-        l.events.truncate(self.events);
-        l.requests = self.requests;
-        l.answered = self.answered;
-        l.answered_labels = self.answered_labels;
-    }
 }
 
 /// Runs the whole certification of the port behind `options.command`.
