@@ -5,6 +5,7 @@
 //! naming the file.
 
 use onepath_conformance::checks::{certify, default_vectors_dir, Config, Shard};
+use onepath_conformance::expectations::Expectations;
 use onepath_conformance::port::run::{certify_port, PortOptions, PortRun};
 use onepath_conformance::report_merge::{merge, parse, MergeErrorKind, Merged};
 use onepath_conformance::{Implementation, OptimizedCrate, ReferenceCrate};
@@ -102,6 +103,10 @@ fn merged_in_process_shards_equal_the_unsharded_run() {
 }
 
 fn port_run(defect: Option<&str>, shard: Shard) -> PortRun {
+    port_run_expecting(defect, shard, None)
+}
+
+fn port_run_expecting(defect: Option<&str>, shard: Shard, expect: Option<&str>) -> PortRun {
     let driver = concat!(env!("CARGO_MANIFEST_DIR"), "/ports/python/driver.py");
     let command = match defect {
         Some(d) => format!("ONEPATH_PY_DEFECT={d} python3 {driver}"),
@@ -110,6 +115,7 @@ fn port_run(defect: Option<&str>, shard: Shard) -> PortRun {
     let mut o = PortOptions::new(&command);
     o.cases = 3;
     o.shard = shard;
+    o.expect = expect.map(|e| Expectations::parse(e).unwrap());
     certify_port(o)
 }
 
@@ -150,11 +156,17 @@ fn merged_port_shards_equal_the_unsharded_run() {
             };
             assert_eq!(first(p), first(&whole), "{defect:?} n = {n}");
             assert_eq!(
-                p.certificate("2026-12-01").is_some(),
-                whole.ok(),
-                "certificate iff the merged run passes"
+                p.certificate("2026-12-01"),
+                whole.certificate("2026-12-01"),
+                "the merged run's certificate is the unsharded run's"
+            );
+            eprintln!(
+                "port {defect:?} n = {n}: ok {} merged {:?}",
+                p.ok(),
+                counts(&m.to_json())
             );
         }
+        eprintln!("port {defect:?} unsharded: ok {} {:?}", whole.ok(), counts(&whole_json));
         if let Some(d) = defect {
             assert!(!whole.ok(), "defect {d} should fail the run");
         }
@@ -264,4 +276,27 @@ fn merge_rejects_reports_that_are_not_the_shards_of_one_run() {
     let e = merge(files).unwrap_err();
     assert_eq!(e.kind, MergeErrorKind::Mismatch);
     assert_eq!(e.field.as_deref(), Some("kit"));
+}
+
+#[test]
+fn rotted_expectations_are_judged_by_the_merge() {
+    // GRID-0001's one failure (no grid-search API) is a shard-1 check: in shards 2 and 3 the
+    // first entry excuses nothing, yet it has not rotted; the second never matches anything.
+    let expect = r#"{"schema":"onepath.port-expectations","version":1,"families":["graph"],"known_failures":[
+        {"section":"vectors","match":"GRID-0001","reason":"no grid ops in the protocol"},
+        {"section":"vectors","match":"NO-SUCH-VECTOR-*","reason":"never matches"}]}"#;
+    let whole = port_run_expecting(None, Shard::ALL, Some(expect));
+    assert_eq!(whole.problems.len(), 1, "{:?}", whole.problems);
+    assert!(whole.problems[0].starts_with("expectation 1 "), "{:?}", whole.problems);
+    let shards: Vec<PortRun> = (1..=3)
+        .map(|k| port_run_expecting(None, Shard { index: k, count: 3 }, Some(expect)))
+        .collect();
+    for s in &shards {
+        assert!(s.ok(), "a shard judged rotted expectations: {:?}", s.problems);
+    }
+    let m = merged(&shards.iter().map(PortRun::to_json).collect::<Vec<_>>());
+    let Merged::Port(p) = &m else { panic!("port run") };
+    assert_eq!(p.problems, whole.problems);
+    assert_eq!(p.excused, whole.excused);
+    assert!(!m.ok());
 }
