@@ -137,7 +137,7 @@ impl<'a> MoveGraph<'a> {
             }
             for (v, diag) in self.moves(u) {
                 let nd = d.step(diag);
-                if !done[v as usize] && dist[v as usize].is_none_or(|old| nd < old) {
+                if !done[v as usize] && dist[v as usize].map_or(true, |old| nd < old) {
                     dist[v as usize] = Some(nd);
                     heap.push(Reverse((nd, v)));
                 }
