@@ -8,7 +8,9 @@ use crate::checks::Shard;
 use crate::expectations::{Expectations, KnownFailure};
 use crate::levels::{Break, Level};
 use crate::port::driver::Hello;
-use crate::port::run::{level_problem, rank, stale_expectation, FamilyResult, PortOptions, PortRun};
+use crate::port::run::{
+    level_problem, rank, stale_expectation, FamilyResult, PortOptions, PortRun,
+};
 use crate::port::LedgerEntry;
 use crate::report::{required, Report, RunInfo, Section, REPORT_SCHEMA, REPORT_VERSION};
 use serde::Deserialize;
@@ -382,15 +384,24 @@ pub fn merge(files: Vec<(String, ReportFile)>) -> Result<Merged, MergeError> {
     same(&files, "run.shard.count", |f| f.run.shard.count)?;
     same(&files, "implementations", |f| f.implementations.clone())?;
     same(&files, "sections (names)", |f| {
-        f.sections.iter().map(|s| s.name.clone()).collect::<Vec<_>>()
+        f.sections
+            .iter()
+            .map(|s| s.name.clone())
+            .collect::<Vec<_>>()
     })?;
     same(&files, "port", |f| f.port.is_some())?;
-    same(&files, "port.command", |f| f.port.as_ref().map(|p| p.command.clone()))?;
-    same(&files, "port.port_cases", |f| f.port.as_ref().map(|p| p.port_cases))?;
+    same(&files, "port.command", |f| {
+        f.port.as_ref().map(|p| p.command.clone())
+    })?;
+    same(&files, "port.port_cases", |f| {
+        f.port.as_ref().map(|p| p.port_cases)
+    })?;
     same(&files, "port.timeout_seconds", |f| {
         f.port.as_ref().map(|p| p.timeout_seconds.to_bits())
     })?;
-    same(&files, "port.handshake", |f| f.port.as_ref().map(|p| p.handshake.clone()))?;
+    same(&files, "port.handshake", |f| {
+        f.port.as_ref().map(|p| p.handshake.clone())
+    })?;
     same(&files, "port.expectations", |f| {
         f.port.as_ref().map(|p| {
             p.expectations.as_ref().map(|e| {
@@ -427,7 +438,11 @@ pub fn merge(files: Vec<(String, ReportFile)>) -> Result<Merged, MergeError> {
     // Shard order, so kept failures come in a reproducible order.
     let ordered: Vec<&(String, ReportFile)> = by_index.values().map(|&i| &files[i]).collect();
     let first = &ordered[0].1;
-    let mut sections: Vec<Section> = first.sections.iter().map(|s| Section::new(&s.name)).collect();
+    let mut sections: Vec<Section> = first
+        .sections
+        .iter()
+        .map(|s| Section::new(&s.name))
+        .collect();
     for (_, f) in &ordered {
         for (m, s) in sections.iter_mut().zip(&f.sections) {
             m.merge(s.clone());
@@ -522,7 +537,10 @@ fn merge_port(files: &[&(String, ReportFile)], report: Report) -> Result<PortRun
                         expected: e.expected.clone(),
                         found: e.found.clone(),
                         step: e.step,
-                        context: e.context.as_ref().map(|c| (c.expected.clone(), c.found.clone())),
+                        context: e
+                            .context
+                            .as_ref()
+                            .map(|c| (c.expected.clone(), c.found.clone())),
                     },
                 });
             }
@@ -547,14 +565,22 @@ fn merge_port(files: &[&(String, ReportFile)], report: Report) -> Result<PortRun
         // The unsharded run's first break: the lowest level, then section, label, variant,
         // query and what.
         let first_break = a.breaks.into_iter().min_by(|x, y| {
-            (x.brk.level, rank(&x.section), &x.label, &x.variant, &x.query, &x.brk.what).cmp(&(
-                y.brk.level,
-                rank(&y.section),
-                &y.label,
-                &y.variant,
-                &y.query,
-                &y.brk.what,
-            ))
+            (
+                x.brk.level,
+                rank(&x.section),
+                &x.label,
+                &x.variant,
+                &x.query,
+                &x.brk.what,
+            )
+                .cmp(&(
+                    y.brk.level,
+                    rank(&y.section),
+                    &y.label,
+                    &y.variant,
+                    &y.query,
+                    &y.brk.what,
+                ))
         });
         families.push(FamilyResult {
             family,
@@ -613,7 +639,11 @@ fn merge_port(files: &[&(String, ReportFile)], report: Report) -> Result<PortRun
     options.threads = 1;
     Ok(PortRun {
         hello,
-        manifest_sha256: report.run.vectors_manifest_sha256.clone().unwrap_or_default(),
+        manifest_sha256: report
+            .run
+            .vectors_manifest_sha256
+            .clone()
+            .unwrap_or_default(),
         report,
         families,
         excused,

@@ -158,9 +158,15 @@ pub fn no_answer(text: &str) -> Option<(&str, &str)> {
     let at = text.find("port: ")?;
     let message = &text[at..];
     let kind = message["port: ".len()..].split(" (").next()?;
-    ["crash", "timeout", "malformed reply", "driver error", "unimplemented"]
-        .contains(&kind)
-        .then_some((kind, message))
+    [
+        "crash",
+        "timeout",
+        "malformed reply",
+        "driver error",
+        "unimplemented",
+    ]
+    .contains(&kind)
+    .then_some((kind, message))
 }
 
 /// As [`run_row`], with the columns whose hash stands for a request that got no answer: column
@@ -197,7 +203,10 @@ pub fn run_row_explained(
         }
         cells.insert(v.name().to_string(), list.map(|o| cell_hash(o)));
     }
-    cells.insert("links".to_string(), links_cell_explained(imp, case, &mut unanswered));
+    cells.insert(
+        "links".to_string(),
+        links_cell_explained(imp, case, &mut unanswered),
+    );
     let oplm = match imp.build_landmarks(case) {
         Ok(bytes) => sha256_hex(&bytes),
         Err(class) => {
@@ -458,8 +467,10 @@ pub fn certify_section_shard(
             let (outcomes, row, unanswered) =
                 run_row_explained(*imp, &scenario.id, &case, &scenario.queries);
             // A hash over a request that got no answer names the port failure, not the hash.
-            let hash_failure = |column: &str, what: String, expected: String, found: String| {
-                match unanswered.get(column) {
+            let hash_failure =
+                |column: &str, what: String, expected: String, found: String| match unanswered
+                    .get(column)
+                {
                     Some(m) => Failure {
                         variant: Some(column.to_string()),
                         ..fail(
@@ -474,8 +485,7 @@ pub fn certify_section_shard(
                         variant: Some(column.to_string()),
                         ..fail(&scenario.id, imp.name(), what, expected, found)
                     },
-                }
-            };
+                };
             for (variant, expected) in &scenario.outcomes {
                 for (qi, e) in expected.iter().enumerate() {
                     let e = e.to_outcome().expect("validated on load");
@@ -498,16 +508,14 @@ pub fn certify_section_shard(
                 ("oplm", &scenario.oplm_sha256),
             ] {
                 let found = &row.cells[column];
-                s.record((found != recorded).then(|| {
-                    Failure {
-                        variant: None,
-                        ..hash_failure(
-                            column,
-                            format!("{column} hash in scenario file"),
-                            format!("{recorded:?}"),
-                            format!("{found:?}"),
-                        )
-                    }
+                s.record((found != recorded).then(|| Failure {
+                    variant: None,
+                    ..hash_failure(
+                        column,
+                        format!("{column} hash in scenario file"),
+                        format!("{recorded:?}"),
+                        format!("{found:?}"),
+                    )
                 }));
             }
             match committed_row {

@@ -28,7 +28,10 @@ fn unclaimed_families_are_explained_aligned_and_skipped() {
     let table = r.to_table();
     assert!(r.ok(), "{table}");
     let state = section(&r, "state");
-    assert!(state.failed > 0, "the Python port claims only graph: {table}");
+    assert!(
+        state.failed > 0,
+        "the Python port claims only graph: {table}"
+    );
     let line = format!("state {} failed: all in unclaimed families", state.failed);
     assert!(table.contains(&line), "no line {line:?}:\n{table}");
     assert!(table.contains("(not counted, [DRIVER.VERDICT])"), "{table}");
@@ -50,14 +53,25 @@ fn unclaimed_families_are_explained_aligned_and_skipped() {
         out
     };
     let head = lines[header];
-    let head_ends: Vec<usize> = ["claimed", "L1 costs", "L2 paths", "L3 traces", "L4 bytes", "reached"]
-        .iter()
-        .map(|label| head.find(label).expect("header label") + label.len())
-        .collect();
+    let head_ends: Vec<usize> = [
+        "claimed",
+        "L1 costs",
+        "L2 paths",
+        "L3 traces",
+        "L4 bytes",
+        "reached",
+    ]
+    .iter()
+    .map(|label| head.find(label).expect("header label") + label.len())
+    .collect();
     for row in &lines[header + 1..header + 1 + r.families.len()] {
         // The six right-aligned cells after the family name end where the header's labels do.
         let e = ends(row);
-        assert_eq!(e[e.len() - 6..], head_ends[..], "misaligned row {row:?}\n{table}");
+        assert_eq!(
+            e[e.len() - 6..],
+            head_ends[..],
+            "misaligned row {row:?}\n{table}"
+        );
     }
     assert!(r.families.iter().any(|f| f.family == "grid-search"));
 
@@ -69,9 +83,20 @@ fn unclaimed_families_are_explained_aligned_and_skipped() {
         ),
         "{junit}"
     );
-    let state_case = format!("name=\"state ({} checks)\">\n      <skipped message=\"", state.checks);
-    assert!(junit.contains(&state_case), "state is not skipped:\n{junit}");
-    assert!(junit.contains("name=\"grids reaches L0\">\n      <skipped message=\"family grids not claimed\"/>"), "{junit}");
+    let state_case = format!(
+        "name=\"state ({} checks)\">\n      <skipped message=\"",
+        state.checks
+    );
+    assert!(
+        junit.contains(&state_case),
+        "state is not skipped:\n{junit}"
+    );
+    assert!(
+        junit.contains(
+            "name=\"grids reaches L0\">\n      <skipped message=\"family grids not claimed\"/>"
+        ),
+        "{junit}"
+    );
 }
 
 #[test]

@@ -88,7 +88,10 @@ fn merged_in_process_shards_equal_the_unsharded_run() {
             .collect();
         if n > 1 {
             for s in &shards {
-                assert!(total_checks(s) < total_checks(&whole), "a shard ran everything");
+                assert!(
+                    total_checks(s) < total_checks(&whole),
+                    "a shard ran everything"
+                );
             }
         }
         let m = merged(&shards);
@@ -145,7 +148,11 @@ fn merged_port_shards_equal_the_unsharded_run() {
             let Merged::Port(p) = &m else {
                 panic!("a port run merges as a port run")
             };
-            assert_eq!(counts(&m.to_json()), counts(&whole_json), "{defect:?} n = {n}");
+            assert_eq!(
+                counts(&m.to_json()),
+                counts(&whole_json),
+                "{defect:?} n = {n}"
+            );
             assert_eq!(p.ok(), whole.ok(), "{defect:?} n = {n}: {:?}", p.problems);
             assert_eq!(families(p), families(&whole), "{defect:?} n = {n}");
             let first = |r: &PortRun| {
@@ -166,7 +173,11 @@ fn merged_port_shards_equal_the_unsharded_run() {
                 counts(&m.to_json())
             );
         }
-        eprintln!("port {defect:?} unsharded: ok {} {:?}", whole.ok(), counts(&whole_json));
+        eprintln!(
+            "port {defect:?} unsharded: ok {} {:?}",
+            whole.ok(),
+            counts(&whole_json)
+        );
         if let Some(d) = defect {
             assert!(!whole.ok(), "defect {d} should fail the run");
         }
@@ -208,7 +219,10 @@ fn cli_merge(files: &[(&str, &str)]) -> (Option<i32>, String) {
         .args(&paths)
         .output()
         .unwrap();
-    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 fn edit(json: &str, f: impl FnOnce(&mut Value)) -> String {
@@ -228,7 +242,10 @@ fn merge_rejects_reports_that_are_not_the_shards_of_one_run() {
     let other_seed = tiny(10, half(2));
     let (code, err) = cli_merge(&[("a.json", &a), ("seed.json", &other_seed)]);
     assert_eq!(code, Some(2));
-    assert!(err.contains("seed.json") && err.contains("run.seed"), "{err}");
+    assert!(
+        err.contains("seed.json") && err.contains("run.seed"),
+        "{err}"
+    );
 
     let (code, err) = cli_merge(&[("a.json", &a)]);
     assert_eq!(code, Some(2));
@@ -236,31 +253,46 @@ fn merge_rejects_reports_that_are_not_the_shards_of_one_run() {
 
     let (code, err) = cli_merge(&[("a.json", &a), ("again.json", &a)]);
     assert_eq!(code, Some(2));
-    assert!(err.contains("again.json") && err.contains("run.shard.index"), "{err}");
+    assert!(
+        err.contains("again.json") && err.contains("run.shard.index"),
+        "{err}"
+    );
 
     let three = tiny(9, Shard { index: 2, count: 3 });
     let (code, err) = cli_merge(&[("a.json", &a), ("three.json", &three)]);
     assert_eq!(code, Some(2));
-    assert!(err.contains("three.json") && err.contains("run.shard.count"), "{err}");
+    assert!(
+        err.contains("three.json") && err.contains("run.shard.count"),
+        "{err}"
+    );
 
     let unknown = edit(&b, |v| {
         v["sections"][0]["extra"] = Value::from(1);
     });
     let (code, err) = cli_merge(&[("a.json", &a), ("unknown.json", &unknown)]);
     assert_eq!(code, Some(2));
-    assert!(err.contains("unknown.json") && err.contains("extra"), "{err}");
+    assert!(
+        err.contains("unknown.json") && err.contains("extra"),
+        "{err}"
+    );
 
     let missing = edit(&b, |v| {
         v["run"].as_object_mut().unwrap().remove("vectors_dir");
     });
     let (code, err) = cli_merge(&[("a.json", &a), ("missing.json", &missing)]);
     assert_eq!(code, Some(2));
-    assert!(err.contains("missing.json") && err.contains("vectors_dir"), "{err}");
+    assert!(
+        err.contains("missing.json") && err.contains("vectors_dir"),
+        "{err}"
+    );
 
     let version = edit(&b, |v| v["version"] = Value::from(99));
     let (code, err) = cli_merge(&[("a.json", &a), ("v99.json", &version)]);
     assert_eq!(code, Some(2));
-    assert!(err.contains("v99.json") && err.contains("version 99"), "{err}");
+    assert!(
+        err.contains("v99.json") && err.contains("version 99"),
+        "{err}"
+    );
 
     let schema = edit(&b, |v| v["schema"] = Value::from("onepath.other"));
     let e = parse("schema.json", &schema).unwrap_err();
@@ -287,16 +319,81 @@ fn rotted_expectations_are_judged_by_the_merge() {
         {"section":"vectors","match":"NO-SUCH-VECTOR-*","reason":"never matches"}]}"#;
     let whole = port_run_expecting(None, Shard::ALL, Some(expect));
     assert_eq!(whole.problems.len(), 1, "{:?}", whole.problems);
-    assert!(whole.problems[0].starts_with("expectation 1 "), "{:?}", whole.problems);
+    assert!(
+        whole.problems[0].starts_with("expectation 1 "),
+        "{:?}",
+        whole.problems
+    );
     let shards: Vec<PortRun> = (1..=3)
         .map(|k| port_run_expecting(None, Shard { index: k, count: 3 }, Some(expect)))
         .collect();
     for s in &shards {
-        assert!(s.ok(), "a shard judged rotted expectations: {:?}", s.problems);
+        assert!(
+            s.ok(),
+            "a shard judged rotted expectations: {:?}",
+            s.problems
+        );
     }
     let m = merged(&shards.iter().map(PortRun::to_json).collect::<Vec<_>>());
-    let Merged::Port(p) = &m else { panic!("port run") };
+    let Merged::Port(p) = &m else {
+        panic!("port run")
+    };
     assert_eq!(p.problems, whole.problems);
     assert_eq!(p.excused, whole.excused);
     assert!(!m.ok());
+}
+
+#[test]
+fn bad_shard_values_exit_2_naming_the_value() {
+    for value in ["0/3", "4/3", "1/0", "x", "2", "1/-3", "/3"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_onepath-conformance"))
+            .args(["certify", "--shard", value])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "--shard {value}: {err}");
+        assert!(
+            err.contains(&format!("{value:?}")),
+            "--shard {value}: {err}"
+        );
+    }
+}
+
+#[test]
+fn merged_failures_are_summed_bounded_and_fail_the_run() {
+    let half = |k| Shard { index: k, count: 2 };
+    // Each shard gets 40 failures in its first section; the counts add up, the kept list is
+    // bounded as in one report, and the recomputed verdict fails.
+    let with_failures = |json: String, tag: &str| {
+        edit(&json, |v| {
+            let s = &mut v["sections"][0];
+            let failure = serde_json::json!({
+                "vector": null, "case": format!("{tag}#1"), "implementation": "onepath",
+                "variant": null, "query": 0, "what": "cost bits", "expected": "1", "found": "2",
+                "step": null
+            });
+            s["failures"] = Value::Array(vec![failure; 40]);
+            s["failed"] = Value::from(40);
+            s["checks"] = Value::from(s["passed"].as_u64().unwrap() + 40);
+            v["ok"] = Value::Bool(false);
+        })
+    };
+    let a = with_failures(tiny(9, half(1)), "a");
+    let b = with_failures(tiny(9, half(2)), "b");
+    let m = merged(&[a.clone(), b.clone()]);
+    assert!(!m.ok());
+    let v: Value = serde_json::from_str(&m.to_json()).unwrap();
+    let s = &v["sections"][0];
+    assert_eq!(s["failed"], 80);
+    let kept = s["failures"].as_array().unwrap();
+    assert_eq!(kept.len(), onepath_conformance::report::KEPT_FAILURES);
+    // Shard order: all of shard 1's kept failures first.
+    assert_eq!(kept[39]["case"], "a#1");
+    assert_eq!(kept[40]["case"], "b#1");
+    let passed = |j: &str| {
+        serde_json::from_str::<Value>(j).unwrap()["sections"][0]["passed"]
+            .as_u64()
+            .unwrap()
+    };
+    assert_eq!(s["passed"].as_u64().unwrap(), passed(&a) + passed(&b));
 }

@@ -454,35 +454,41 @@ pub fn movingai(all: &[&dyn Implementation], config: &Config) -> Section {
                 s.record(f)
             }
         };
-        round_trip(&mut s, match &back {
-            Ok(m) if m == &map && m.write() == text => None,
-            Ok(_) => Some(fail(
-                ".map round trip".into(),
-                "the same map and text".into(),
-                "a different map".into(),
-            )),
-            Err(e) => Some(fail(
-                ".map round trip".into(),
-                "accepted".into(),
-                e.to_string(),
-            )),
-        });
+        round_trip(
+            &mut s,
+            match &back {
+                Ok(m) if m == &map && m.write() == text => None,
+                Ok(_) => Some(fail(
+                    ".map round trip".into(),
+                    "the same map and text".into(),
+                    "a different map".into(),
+                )),
+                Err(e) => Some(fail(
+                    ".map round trip".into(),
+                    "accepted".into(),
+                    e.to_string(),
+                )),
+            },
+        );
         let scen = generate_scen(&map, &name, 2, config.movingai_buckets, seed ^ 0x5CE2);
         let stext = scen.write();
         let sback = ScenFile::read(&stext);
-        round_trip(&mut s, match &sback {
-            Ok(f) if f == &scen && f.write() == stext => None,
-            Ok(_) => Some(fail(
-                ".scen round trip".into(),
-                "the same entries and text".into(),
-                "different entries".into(),
-            )),
-            Err(e) => Some(fail(
-                ".scen round trip".into(),
-                "accepted".into(),
-                e.to_string(),
-            )),
-        });
+        round_trip(
+            &mut s,
+            match &sback {
+                Ok(f) if f == &scen && f.write() == stext => None,
+                Ok(_) => Some(fail(
+                    ".scen round trip".into(),
+                    "the same entries and text".into(),
+                    "different entries".into(),
+                )),
+                Err(e) => Some(fail(
+                    ".scen round trip".into(),
+                    "accepted".into(),
+                    e.to_string(),
+                )),
+            },
+        );
         let Ok(sfile) = sback else { continue };
         let grid = crate::grid::GridMap {
             width: map.width() as u32,

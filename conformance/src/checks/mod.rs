@@ -283,7 +283,11 @@ pub fn certify(
     }
     sections.push(state::run(&all, config, progress));
     if let Some(dir) = &config.vectors_dir {
-        sections.push(crate::vectors::certify_section_shard(dir, &all, config.shard));
+        sections.push(crate::vectors::certify_section_shard(
+            dir,
+            &all,
+            config.shard,
+        ));
     }
     Report::new(
         all.iter().map(|i| i.name().to_string()).collect(),

@@ -11,9 +11,7 @@ use crate::report::{Failure, Section};
 use crate::state::files::{read_dir, HostileFile, StateVector};
 use crate::state::layout::{not_started_bytes, try_walk, Field, Ty};
 use crate::state::recipes::{apply, search_graph, Splice};
-use crate::state::{
-    HeuristicName, StateError, StateKind, StateRecipe, StateReply, StateRequest,
-};
+use crate::state::{HeuristicName, StateError, StateKind, StateRecipe, StateReply, StateRequest};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 mod section;

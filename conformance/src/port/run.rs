@@ -309,7 +309,11 @@ pub(crate) fn stale_expectation(i: usize, k: &crate::expectations::KnownFailure)
 
 /// The verdict's problem for a family below its claim.
 pub(crate) fn level_problem(family: &str, claimed: Level, reached: Level) -> String {
-    format!("{family}: claimed {}, reached {}", claimed.name(), reached.name())
+    format!(
+        "{family}: claimed {}, reached {}",
+        claimed.name(),
+        reached.name()
+    )
 }
 
 /// Runs the whole certification of the port behind `options.command`.
@@ -361,7 +365,11 @@ pub fn certify_port(options: PortOptions) -> PortRun {
         });
         if let Some(dir) = &config.vectors_dir {
             port.set_section("vectors");
-            sections.push(crate::vectors::certify_section_shard(dir, &all, config.shard));
+            sections.push(crate::vectors::certify_section_shard(
+                dir,
+                &all,
+                config.shard,
+            ));
         }
     }
     port.pool.shutdown();

@@ -3,11 +3,11 @@
 //! certificate.
 
 use super::{failure_family, read_scenarios, shard_subset, PortRun};
+use crate::implementation::Implementation;
 use crate::levels::Level;
 use crate::port::protocol::SPEC_VERSION;
 use crate::port::LedgerEntry;
 use crate::report::Failure;
-use crate::implementation::Implementation;
 use crate::report_junit;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -116,7 +116,11 @@ impl PortRun {
             if u.total == 0 {
                 continue;
             }
-            let plural = if u.by_family.len() == 1 { "family" } else { "families" };
+            let plural = if u.by_family.len() == 1 {
+                "family"
+            } else {
+                "families"
+            };
             let scope = if u.total == s.failed {
                 "all".to_string()
             } else if s.failed > s.failures.len() as u64 {
@@ -287,7 +291,9 @@ impl PortRun {
                 continue;
             }
             for f in &sec.failures {
-                let Some(id) = f.vector.as_deref() else { continue };
+                let Some(id) = f.vector.as_deref() else {
+                    continue;
+                };
                 if scenarios.iter().any(|s| s == id) || id == "-" {
                     continue;
                 }
@@ -299,14 +305,22 @@ impl PortRun {
             }
         }
         for (id, (fails, unclaimed)) in others {
-            let excused = self.expect.as_ref().and_then(|e| e.find("vectors", &id)).is_some();
+            let excused = self
+                .expect
+                .as_ref()
+                .and_then(|e| e.find("vectors", &id))
+                .is_some();
             let (failure, skipped) = match unclaimed {
                 Some(fam) => (None, Some(format!("family {fam} not claimed"))),
                 None if excused => (None, Some("known failure (expectations file)".to_string())),
                 None => (
                     Some((
                         fails[0].line(),
-                        fails.iter().map(|f| f.line()).collect::<Vec<_>>().join("\n"),
+                        fails
+                            .iter()
+                            .map(|f| f.line())
+                            .collect::<Vec<_>>()
+                            .join("\n"),
                     )),
                     None,
                 ),
