@@ -5,7 +5,8 @@
 //! - committed golden vectors (scenario files, a hash matrix, a manifest) under `vectors/`,
 //! - an O(V^2) oracle, a brute-force link builder and generated graphs,
 //! - differential checks (byte-identical canonical outcomes, first differing step reported),
-//! - the `certify`, `vectors` and `road` commands of the binary.
+//! - the `certify` (whole or one shard), `report merge`, `vectors` and `road` commands of the
+//!   binary.
 //!
 //! The formats and checks are specified in `spec/conformance.md` (clause ids `CONF.*`).
 #![deny(missing_docs)]
@@ -31,6 +32,7 @@ pub mod prng;
 pub mod recipes;
 pub mod report;
 pub mod report_junit;
+pub mod report_merge;
 pub mod road;
 pub mod scenario;
 pub mod state;

@@ -1,8 +1,9 @@
-//! The `onepath-conformance` command line: `certify`, `vectors [--check]` and `road`.
+//! The `onepath-conformance` command line: `certify [--shard k/n]`, `report merge`,
+//! `vectors [--check]` and `road`.
 
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use onepath_conformance::checks::{self, Config, DEFAULT_SEED};
+use onepath_conformance::checks::{self, Config, Shard, DEFAULT_SEED};
 use onepath_conformance::{road, vectors, Implementation, OptimizedCrate, ReferenceCrate};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -41,8 +42,17 @@ enum Command {
         /// Certify an out-of-process port: its driver command, run with `sh -c` (spec/driver.md).
         #[arg(long)]
         port: Option<String>,
+        /// Run only shard k of n (1 <= k <= n): the cases whose ordinal within their case list
+        /// is k-1 modulo n; merge the shards' --json reports with `report merge`.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<String>,
         #[command(flatten)]
         port_args: PortArgs,
+    },
+    /// Work on --json reports.
+    Report {
+        #[command(subcommand)]
+        command: ReportCommand,
     },
     /// Regenerate vectors/ from onepath-reference, or with --check verify it.
     Vectors {
@@ -80,6 +90,28 @@ enum Command {
         /// Seed of the queries (and of a generated graph).
         #[arg(long, default_value_t = 1)]
         seed: u64,
+    },
+}
+
+#[derive(Subcommand)]
+enum ReportCommand {
+    /// Merge the --json reports of the shards 1/n..n/n of one run into the run's report.
+    Merge {
+        /// The shards' reports (each `certify --json --shard k/n` output).
+        #[arg(required = true)]
+        reports: Vec<PathBuf>,
+        /// Print the merged JSON report instead of the table.
+        #[arg(long)]
+        json: bool,
+        /// Write a JUnit XML report of the merged run.
+        #[arg(long)]
+        junit: Option<PathBuf>,
+        /// Write the certificate when the merged port run passes.
+        #[arg(long)]
+        certificate: Option<PathBuf>,
+        /// Certificate date (YYYY-MM-DD) instead of the system clock.
+        #[arg(long, requires = "certificate")]
+        date: Option<String>,
     },
 }
 
@@ -132,6 +164,97 @@ fn parse_positive(s: &str) -> Result<usize, String> {
     }
 }
 
+fn parse_shard(value: Option<String>) -> Result<Shard, ExitCode> {
+    match value.as_deref().map(Shard::parse) {
+        None => Ok(Shard::ALL),
+        Some(Ok(s)) => Ok(s),
+        Some(Err(e)) => {
+            eprintln!("{e}");
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
+fn write_or_complain(path: &std::path::Path, text: String) -> Result<(), ExitCode> {
+    std::fs::write(path, text).map_err(|e| {
+        eprintln!("{}: {e}", path.display());
+        ExitCode::from(2)
+    })
+}
+
+fn report_merge(
+    reports: Vec<PathBuf>,
+    json: bool,
+    junit: Option<PathBuf>,
+    certificate: Option<PathBuf>,
+    date: Option<String>,
+) -> ExitCode {
+    use onepath_conformance::port::run;
+    use onepath_conformance::report_merge::{merge, parse, Merged};
+    if let Some(d) = &date {
+        if !run::valid_date(d) {
+            eprintln!("--date must be YYYY-MM-DD");
+            return ExitCode::from(2);
+        }
+    }
+    let mut files = Vec::new();
+    for path in &reports {
+        let name = path.display().to_string();
+        let parsed = std::fs::read_to_string(path)
+            .map_err(|e| format!("{name}: cannot read: {e}"))
+            .and_then(|t| parse(&name, &t).map_err(|e| e.to_string()));
+        match parsed {
+            Ok(f) => files.push((name, f)),
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let merged = match merge(files) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    if json {
+        println!("{}", merged.to_json());
+    } else {
+        print!("{}", merged.to_table());
+    }
+    if let Some(path) = &junit {
+        if let Err(c) = write_or_complain(path, merged.to_junit()) {
+            return c;
+        }
+    }
+    if let Some(path) = &certificate {
+        match &merged {
+            Merged::Crates(_) => {
+                eprintln!("--certificate: only a port run has a certificate");
+                return ExitCode::from(2);
+            }
+            Merged::Port(p) => {
+                let date = date.clone().unwrap_or_else(run::today);
+                match p.certificate(&date) {
+                    Some(text) => {
+                        if let Err(c) = write_or_complain(path, text) {
+                            return c;
+                        }
+                    }
+                    None => eprintln!("no certificate written: the port did not pass"),
+                }
+            }
+        }
+    }
+    if merged.ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 fn certify_port(
     command: String,
     a: PortArgs,
@@ -139,10 +262,12 @@ fn certify_port(
     seed: u64,
     dir: Option<PathBuf>,
     threads: Option<usize>,
+    shard: Shard,
 ) -> ExitCode {
     use onepath_conformance::port::run;
     let mut options = run::PortOptions::new(&command);
     options.seed = seed;
+    options.shard = shard;
     options.cases = a.port_cases;
     if !(a.timeout > 0.0 && a.timeout.is_finite()) {
         eprintln!("--timeout must be a positive number of seconds");
@@ -230,12 +355,14 @@ fn certify(
     seed: u64,
     dir: Option<PathBuf>,
     threads: Option<usize>,
+    shard: Shard,
 ) -> ExitCode {
     let mut config = if full {
         Config::full(seed)
     } else {
         Config::ci(seed)
     };
+    config.shard = shard;
     if let Some(d) = dir {
         config.vectors_dir = Some(d);
     }
@@ -353,16 +480,34 @@ fn main() -> ExitCode {
             seed,
             vectors,
             threads,
+            shard,
             ..
-        } => certify_port(cmd, port_args, json, seed, vectors, threads),
+        } => match parse_shard(shard) {
+            Ok(s) => certify_port(cmd, port_args, json, seed, vectors, threads, s),
+            Err(c) => c,
+        },
         Command::Certify {
             full,
             json,
             seed,
             vectors,
             threads,
+            shard,
             ..
-        } => certify(full, json, seed, vectors, threads),
+        } => match parse_shard(shard) {
+            Ok(s) => certify(full, json, seed, vectors, threads, s),
+            Err(c) => c,
+        },
+        Command::Report {
+            command:
+                ReportCommand::Merge {
+                    reports,
+                    json,
+                    junit,
+                    certificate,
+                    date,
+                },
+        } => report_merge(reports, json, junit, certificate, date),
         Command::Vectors { check, dir } => vectors_command(check, dir),
         Command::Schemas { check, dir } => schemas_command(check, &dir),
         Command::Road {

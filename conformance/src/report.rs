@@ -1,25 +1,121 @@
 //! The certify report ([CONF.REPORT.*]): sections with counts and explained failures, rendered
-//! as a table for people or as one JSON object (schema `onepath.certify-report`, version 1).
+//! as a table for people or as one JSON object (schema `onepath.certify-report`, version 2),
+//! with the run parameters a merge of shards needs ([CONF.REPORT.RUN]).
 
-use serde::Serialize;
+use crate::checks::{Config, Shard};
+use serde::{Deserialize, Deserializer, Serialize};
+
+/// The schema name of the JSON report.
+pub const REPORT_SCHEMA: &str = "onepath.certify-report";
+/// The version of the JSON report's shape (2: `kit`, `run`, `port` always present, every
+/// failure member always present).
+pub const REPORT_VERSION: u32 = 2;
+
+/// The kit's name and version, as reports and certificates carry it.
+pub fn kit() -> String {
+    format!("onepath-conformance {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// Deserializes an `Option` member that must be present (`null` for none): a missing member is
+/// an error, never a default.
+pub fn required<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(d)
+}
+
+/// The section sizes of a run ([`Config`]'s counts).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sizes {
+    /// Generated graphs of `oracle` and `differential`.
+    pub oracle_graphs: usize,
+    /// Graphs of `landmarks`.
+    pub landmark_graphs: usize,
+    /// Graphs of `sliced`.
+    pub sliced_graphs: usize,
+    /// Point sets of `links`.
+    pub link_sets: usize,
+    /// Graphs of `hooks`.
+    pub hook_graphs: usize,
+    /// Graphs of `cancel`.
+    pub cancel_graphs: usize,
+    /// Maps of `grid-search`.
+    pub grid_cases: usize,
+    /// Side of the `movingai` maps.
+    pub movingai_side: usize,
+    /// Length buckets of `movingai`.
+    pub movingai_buckets: u32,
+}
+
+/// What identifies a run, so that shards of one run can be told from shards of another
+/// ([CONF.REPORT.RUN]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunInfo {
+    /// Base seed.
+    pub seed: u64,
+    /// Which shard this report is (`1/1` unsharded or merged).
+    pub shard: Shard,
+    /// Section sizes.
+    pub sizes: Sizes,
+    /// The vectors folder verified, or `null`.
+    #[serde(deserialize_with = "required")]
+    pub vectors_dir: Option<String>,
+    /// SHA-256 of its `MANIFEST.json`, or `null` (no folder, or no manifest).
+    #[serde(deserialize_with = "required")]
+    pub vectors_manifest_sha256: Option<String>,
+}
+
+impl RunInfo {
+    /// The run parameters of `config`.
+    pub fn of(config: &Config) -> RunInfo {
+        RunInfo {
+            seed: config.seed,
+            shard: config.shard,
+            sizes: Sizes {
+                oracle_graphs: config.oracle_graphs,
+                landmark_graphs: config.landmark_graphs,
+                sliced_graphs: config.sliced_graphs,
+                link_sets: config.link_sets,
+                hook_graphs: config.hook_graphs,
+                cancel_graphs: config.cancel_graphs,
+                grid_cases: config.grid_cases,
+                movingai_side: config.movingai_side,
+                movingai_buckets: config.movingai_buckets,
+            },
+            vectors_dir: config.vectors_dir.as_ref().map(|d| d.display().to_string()),
+            vectors_manifest_sha256: config
+                .vectors_dir
+                .as_ref()
+                .and_then(|d| std::fs::read(d.join(crate::vectors::MANIFEST_PATH)).ok())
+                .map(|b| crate::outcome::sha256_hex(&b)),
+        }
+    }
+}
 
 /// How many failures a section keeps in full (the counts stay exact).
 pub const KEPT_FAILURES: usize = 50;
 
 /// One explained failure.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Failure {
     /// Vector id when the failure concerns a committed vector.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "required")]
     pub vector: Option<String>,
     /// Generated case name (kind and seed) when it concerns a generated case.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "required")]
     pub case: Option<String>,
     /// Implementation that failed.
     pub implementation: String,
     /// Variant (matrix column), when one applies.
+    #[serde(deserialize_with = "required")]
     pub variant: Option<String>,
     /// Query index, when one applies.
+    #[serde(deserialize_with = "required")]
     pub query: Option<usize>,
     /// What differs or is wrong.
     pub what: String,
@@ -28,6 +124,7 @@ pub struct Failure {
     /// Found value, rendered.
     pub found: String,
     /// Expansion step index, when the difference is in the expansion list.
+    #[serde(deserialize_with = "required")]
     pub step: Option<usize>,
 }
 
@@ -59,7 +156,8 @@ impl Failure {
 }
 
 /// One named check section.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Section {
     /// Section name (`oracle`, `differential`, `landmarks`, `sliced`, `links`, `hooks`, `cancel`, `errors`, `vectors`).
     pub name: String,
@@ -123,27 +221,67 @@ impl Section {
 pub struct Report {
     /// `onepath.certify-report`.
     pub schema: &'static str,
-    /// 1.
+    /// [`REPORT_VERSION`].
     pub version: u32,
     /// True when no check failed.
     pub ok: bool,
+    /// The kit that ran ([`kit`]).
+    pub kit: String,
+    /// The run parameters.
+    pub run: RunInfo,
     /// Implementation names, the reference first.
     pub implementations: Vec<String>,
     /// Sections in run order.
     pub sections: Vec<Section>,
+    /// The port member of a port run ([DRIVER.REPORT.JSON]); `null` otherwise.
+    pub port: Option<serde_json::Value>,
 }
 
 impl Report {
     /// Assembles a report.
-    pub fn new(implementations: Vec<String>, sections: Vec<Section>) -> Self {
+    pub fn new(implementations: Vec<String>, sections: Vec<Section>, run: RunInfo) -> Self {
         let ok = sections.iter().all(|s| s.failed == 0);
         Report {
-            schema: "onepath.certify-report",
-            version: 1,
+            schema: REPORT_SCHEMA,
+            version: REPORT_VERSION,
             ok,
+            kit: kit(),
+            run,
             implementations,
             sections,
+            port: None,
         }
+    }
+
+    /// JUnit XML of an in-process run: one test case per section.
+    pub fn to_junit(&self) -> String {
+        use crate::report_junit::{render, Case, Suite};
+        let cases = self
+            .sections
+            .iter()
+            .map(|s| Case {
+                name: format!("{} ({} checks)", s.name, s.checks),
+                failure: (s.failed > 0).then(|| {
+                    (
+                        format!("{}: {} of {} checks failed", s.name, s.failed, s.checks),
+                        s.failures
+                            .iter()
+                            .take(10)
+                            .map(Failure::line)
+                            .collect::<Vec<_>>()
+                            .join("\n"),
+                    )
+                }),
+                skipped: None,
+            })
+            .collect();
+        render(
+            "onepath-conformance certify",
+            &[Suite {
+                name: "sections".into(),
+                cases,
+            }],
+        )
     }
 
     /// The JSON form (one object, one line).
@@ -153,20 +291,42 @@ impl Report {
 
     /// The table for people, followed by the first failure of each failing section.
     pub fn to_table(&self) -> String {
+        self.to_table_with_notes(&[])
+    }
+
+    /// As [`Report::to_table`], with `notes` (one line each) under the section rows.
+    pub fn to_table_with_notes(&self, notes: &[String]) -> String {
         let mut out = String::new();
         out.push_str(&format!(
             "implementations: {}\n",
             self.implementations.join(", ")
         ));
+        if self.run.shard.count > 1 {
+            out.push_str(&format!(
+                "shard {} (merge the shards' --json reports for the run's verdict)\n",
+                self.run.shard
+            ));
+        }
+        let w = self
+            .sections
+            .iter()
+            .map(|s| s.name.len())
+            .chain(["section".len()])
+            .max()
+            .unwrap_or(0)
+            .max(14);
         out.push_str(&format!(
-            "{:<14} {:>10} {:>10} {:>8}\n",
+            "{:<w$} {:>10} {:>10} {:>8}\n",
             "section", "checks", "passed", "failed"
         ));
         for s in &self.sections {
             out.push_str(&format!(
-                "{:<14} {:>10} {:>10} {:>8}\n",
+                "{:<w$} {:>10} {:>10} {:>8}\n",
                 s.name, s.checks, s.passed, s.failed
             ));
+        }
+        for n in notes {
+            out.push_str(&format!("  {n}\n"));
         }
         for s in &self.sections {
             if let Some(f) = s.failures.first() {

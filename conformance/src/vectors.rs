@@ -87,6 +87,15 @@ pub fn encode_csr_edges(node_count: usize, edges: &[(u32, u32, f64)]) -> Vec<u8>
 
 /// The `links` cell of a case: SHA-256 of the CSR edge list of a point graph, else `None`.
 pub fn links_cell(imp: &dyn Implementation, case: &Case) -> Option<String> {
+    links_cell_explained(imp, case, &mut BTreeMap::new())
+}
+
+/// As [`links_cell`]; a build that got no answer is noted in `unanswered` under `links`.
+fn links_cell_explained(
+    imp: &dyn Implementation,
+    case: &Case,
+    unanswered: &mut BTreeMap<String, String>,
+) -> Option<String> {
     match &case.graph {
         GraphSpec::Points {
             points,
@@ -103,7 +112,12 @@ pub fn links_cell(imp: &dyn Implementation, case: &Case) -> Option<String> {
             };
             Some(match imp.build_links(&req) {
                 Ok(r) => sha256_hex(&encode_csr_edges(points.len(), &r.edges)),
-                Err(e) => sha256_hex(&Outcome::Error(e.class).encode()),
+                Err(e) => {
+                    if let Some((_, m)) = no_answer(&e.class) {
+                        unanswered.insert("links".into(), m.to_string());
+                    }
+                    sha256_hex(&Outcome::Error(e.class).encode())
+                }
             })
         }
         GraphSpec::Edges { .. } => None,
@@ -134,6 +148,39 @@ pub fn run_row(
     case: &Case,
     queries: &[(u32, u32)],
 ) -> (BTreeMap<Variant, Vec<Outcome>>, MatrixRow) {
+    let (outcomes, row, _) = run_row_explained(imp, id, case, queries);
+    (outcomes, row)
+}
+
+/// The port failure (`port: crash (request 4, build_landmarks, ...): ...`) in a rendered value,
+/// when the value is a request that got no answer ([DRIVER.PROC.FAILURES]): `(kind, message)`.
+pub fn no_answer(text: &str) -> Option<(&str, &str)> {
+    let at = text.find("port: ")?;
+    let message = &text[at..];
+    let kind = message["port: ".len()..].split(" (").next()?;
+    [
+        "crash",
+        "timeout",
+        "malformed reply",
+        "driver error",
+        "unimplemented",
+    ]
+    .contains(&kind)
+    .then_some((kind, message))
+}
+
+/// As [`run_row`], with the columns whose hash stands for a request that got no answer: column
+/// name to the port failure message, so a report names the crash instead of a hash.
+pub fn run_row_explained(
+    imp: &dyn Implementation,
+    id: &str,
+    case: &Case,
+    queries: &[(u32, u32)],
+) -> (
+    BTreeMap<Variant, Vec<Outcome>>,
+    MatrixRow,
+    BTreeMap<String, String>,
+) {
     let variants: Vec<Variant> = Variant::ALL
         .iter()
         .copied()
@@ -142,17 +189,41 @@ pub fn run_row(
     let results = imp.run_case(case, &variants, queries, RunOptions::MATRIX);
     let outcomes: BTreeMap<Variant, Vec<Outcome>> = variants.iter().copied().zip(results).collect();
     let mut cells = BTreeMap::new();
+    let mut unanswered: BTreeMap<String, String> = BTreeMap::new();
     for v in Variant::ALL {
-        cells.insert(v.name().to_string(), outcomes.get(&v).map(|o| cell_hash(o)));
+        let list = outcomes.get(&v);
+        for o in list.into_iter().flatten() {
+            if let Outcome::Error(e) = o {
+                if let Some((_, m)) = no_answer(e) {
+                    unanswered
+                        .entry(v.name().to_string())
+                        .or_insert_with(|| m.to_string());
+                }
+            }
+        }
+        cells.insert(v.name().to_string(), list.map(|o| cell_hash(o)));
     }
-    cells.insert("links".to_string(), links_cell(imp, case));
-    cells.insert("oplm".to_string(), Some(oplm_cell(imp, case)));
+    cells.insert(
+        "links".to_string(),
+        links_cell_explained(imp, case, &mut unanswered),
+    );
+    let oplm = match imp.build_landmarks(case) {
+        Ok(bytes) => sha256_hex(&bytes),
+        Err(class) => {
+            if let Some((_, m)) = no_answer(&class) {
+                unanswered.insert("oplm".into(), m.to_string());
+            }
+            sha256_hex(&Outcome::Error(class).encode())
+        }
+    };
+    cells.insert("oplm".to_string(), Some(oplm));
     (
         outcomes,
         MatrixRow {
             scenario: id.to_string(),
             cells,
         },
+        unanswered,
     )
 }
 
@@ -320,9 +391,21 @@ fn read_scenarios(dir: &Path) -> Result<Vec<Scenario>, String> {
     Ok(out)
 }
 
-/// The `vectors` section of certify.
+/// The `vectors` section of certify (every vector).
 pub fn certify_section(dir: &Path, all: &[&dyn Implementation]) -> Section {
+    certify_section_shard(dir, all, crate::checks::Shard::ALL)
+}
+
+/// The `vectors` section for one shard ([CONF.CLI.SHARD]): the graph scenarios and the grid
+/// vectors whose ordinal (position in the sorted file list of their kind) is in `shard`; the
+/// folder-level checks (manifest, readable scenario files, matrix files) count in shard 1 only.
+pub fn certify_section_shard(
+    dir: &Path,
+    all: &[&dyn Implementation],
+    shard: crate::checks::Shard,
+) -> Section {
     let mut s = Section::new("vectors");
+    let mut once = Section::new("vectors");
     let fail = |vector: &str, imp: &str, what: String, expected: String, found: String| Failure {
         vector: Some(vector.to_string()),
         implementation: imp.to_string(),
@@ -332,7 +415,7 @@ pub fn certify_section(dir: &Path, all: &[&dyn Implementation]) -> Section {
         ..Default::default()
     };
     for problem in check_manifest(dir) {
-        s.fail(fail(
+        once.fail(fail(
             MANIFEST_PATH,
             "-",
             "manifest".into(),
@@ -343,13 +426,16 @@ pub fn certify_section(dir: &Path, all: &[&dyn Implementation]) -> Section {
     let scenarios = match read_scenarios(dir) {
         Ok(v) => v,
         Err(e) => {
-            s.fail(fail(
+            once.fail(fail(
                 "-",
                 "-",
                 "scenario file".into(),
                 "a valid scenario".into(),
                 e,
             ));
+            if shard.is_first() {
+                s.merge(once);
+            }
             return s;
         }
     };
@@ -357,7 +443,7 @@ pub fn certify_section(dir: &Path, all: &[&dyn Implementation]) -> Section {
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok());
     if matrix.is_none() {
-        s.fail(fail(
+        once.fail(fail(
             MATRIX_PATH,
             "-",
             "matrix".into(),
@@ -365,14 +451,41 @@ pub fn certify_section(dir: &Path, all: &[&dyn Implementation]) -> Section {
             "missing or invalid".into(),
         ));
     }
-    crate::grid::vectors::certify(dir, all, &mut s);
-    for scenario in &scenarios {
+    crate::grid::vectors::certify(dir, all, shard, &mut once, &mut s);
+    if shard.is_first() {
+        s.merge(once);
+    }
+    for (ordinal, scenario) in scenarios.iter().enumerate() {
+        if !shard.contains(ordinal) {
+            continue;
+        }
         let case = scenario.case();
         let committed_row = matrix
             .as_ref()
             .and_then(|m| m.rows.iter().find(|r| r.scenario == scenario.id));
         for imp in all {
-            let (outcomes, row) = run_row(*imp, &scenario.id, &case, &scenario.queries);
+            let (outcomes, row, unanswered) =
+                run_row_explained(*imp, &scenario.id, &case, &scenario.queries);
+            // A hash over a request that got no answer names the port failure, not the hash.
+            let hash_failure =
+                |column: &str, what: String, expected: String, found: String| match unanswered
+                    .get(column)
+                {
+                    Some(m) => Failure {
+                        variant: Some(column.to_string()),
+                        ..fail(
+                            &scenario.id,
+                            imp.name(),
+                            format!("{what} (no answer)"),
+                            expected,
+                            m.clone(),
+                        )
+                    },
+                    None => Failure {
+                        variant: Some(column.to_string()),
+                        ..fail(&scenario.id, imp.name(), what, expected, found)
+                    },
+                };
             for (variant, expected) in &scenario.outcomes {
                 for (qi, e) in expected.iter().enumerate() {
                     let e = e.to_outcome().expect("validated on load");
@@ -395,10 +508,10 @@ pub fn certify_section(dir: &Path, all: &[&dyn Implementation]) -> Section {
                 ("oplm", &scenario.oplm_sha256),
             ] {
                 let found = &row.cells[column];
-                s.record((found != recorded).then(|| {
-                    fail(
-                        &scenario.id,
-                        imp.name(),
+                s.record((found != recorded).then(|| Failure {
+                    variant: None,
+                    ..hash_failure(
+                        column,
                         format!("{column} hash in scenario file"),
                         format!("{recorded:?}"),
                         format!("{found:?}"),
@@ -419,11 +532,9 @@ pub fn certify_section(dir: &Path, all: &[&dyn Implementation]) -> Section {
                             committed.cells.get(&column).cloned().flatten(),
                             row.cells.get(&column).cloned().flatten(),
                         );
-                        s.record((e != f).then(|| Failure {
-                            variant: Some(column.clone()),
-                            ..fail(
-                                &scenario.id,
-                                imp.name(),
+                        s.record((e != f).then(|| {
+                            hash_failure(
+                                &column,
                                 "matrix cell".into(),
                                 format!("{e:?}"),
                                 format!("{f:?}"),

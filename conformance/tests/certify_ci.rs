@@ -53,7 +53,7 @@ fn report_json_has_the_stable_shape() {
     let report = certify(&ReferenceCrate, &candidates, &config, None);
     let v: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
     assert_eq!(v["schema"], "onepath.certify-report");
-    assert_eq!(v["version"], 1);
+    assert_eq!(v["version"], 2);
     assert!(v["ok"].is_boolean());
     assert_eq!(v["implementations"][0], "onepath-reference");
     for s in v["sections"].as_array().unwrap() {

@@ -5,7 +5,7 @@
 //! the flag cleared reaches the tier-1 outcome; every candidate's traces equal the reference's.
 
 use super::generated::{applicable, generated_case};
-use super::{parallel, Config};
+use super::{parallel_cases, Config};
 use crate::implementation::{CancelTrace, Implementation, RunOptions, SearchCode};
 use crate::outcome::{first_difference, Outcome, StatusCode};
 use crate::prng::derive_seed;
@@ -99,87 +99,80 @@ pub fn run(
     progress: Option<&ProgressBar>,
 ) -> Section {
     let base = derive_seed(config.seed, 0xCA9CE1);
-    let mut sections = parallel(
-        config.cancel_graphs,
-        config.threads,
-        &["cancel"],
-        |i, sections| {
-            let s = &mut sections[0];
-            let (name, g) = generated_case(base, i);
-            let variants = applicable(&g.case);
-            let queries = &g.queries[..2.min(g.queries.len())];
-            let mut traces: Vec<Vec<Result<CancelTrace, String>>> = Vec::new();
-            for imp in all {
-                let tier1 = imp.run_case(&g.case, &variants, queries, RunOptions::MATRIX);
-                let mut mine = Vec::new();
-                for (vi, &variant) in variants.iter().enumerate() {
-                    for (qi, &query) in queries.iter().enumerate() {
-                        let full = &tier1[vi][qi];
-                        let Outcome::Path(p) = full else { continue };
-                        for k in step_points(p.iterations) {
-                            let fail = |what: String, expected: String, found: String| Failure {
-                                case: Some(name.clone()),
-                                implementation: imp.name().to_string(),
-                                variant: Some(variant.name().to_string()),
-                                query: Some(qi),
-                                what: format!("step({k}) then cancel: {what}"),
-                                expected,
-                                found,
-                                ..Default::default()
-                            };
-                            let t = imp.run_cancelled(&g.case, variant, query, k);
-                            s.record(match &t {
-                                Ok(t) => trace_problem(full, k, t).map(|(w, e, f)| fail(w, e, f)),
-                                Err(c) => Some(fail(
-                                    "kind".into(),
-                                    "a trace".into(),
-                                    format!("error {c}"),
-                                )),
-                            });
-                            mine.push(t);
-                        }
+    let mut sections = parallel_cases(config, config.cancel_graphs, &["cancel"], |i, sections| {
+        let s = &mut sections[0];
+        let (name, g) = generated_case(base, i);
+        let variants = applicable(&g.case);
+        let queries = &g.queries[..2.min(g.queries.len())];
+        let mut traces: Vec<Vec<Result<CancelTrace, String>>> = Vec::new();
+        for imp in all {
+            let tier1 = imp.run_case(&g.case, &variants, queries, RunOptions::MATRIX);
+            let mut mine = Vec::new();
+            for (vi, &variant) in variants.iter().enumerate() {
+                for (qi, &query) in queries.iter().enumerate() {
+                    let full = &tier1[vi][qi];
+                    let Outcome::Path(p) = full else { continue };
+                    for k in step_points(p.iterations) {
+                        let fail = |what: String, expected: String, found: String| Failure {
+                            case: Some(name.clone()),
+                            implementation: imp.name().to_string(),
+                            variant: Some(variant.name().to_string()),
+                            query: Some(qi),
+                            what: format!("step({k}) then cancel: {what}"),
+                            expected,
+                            found,
+                            ..Default::default()
+                        };
+                        let t = imp.run_cancelled(&g.case, variant, query, k);
+                        s.record(match &t {
+                            Ok(t) => trace_problem(full, k, t).map(|(w, e, f)| fail(w, e, f)),
+                            Err(c) => {
+                                Some(fail("kind".into(), "a trace".into(), format!("error {c}")))
+                            }
+                        });
+                        mine.push(t);
                     }
                 }
-                traces.push(mine);
             }
-            for (imp, mine) in all.iter().zip(&traces).skip(1) {
-                if mine.len() != traces[0].len() {
-                    s.fail(Failure {
-                        case: Some(name.clone()),
-                        implementation: imp.name().to_string(),
-                        what: "number of cancel traces".into(),
-                        expected: traces[0].len().to_string(),
-                        found: mine.len().to_string(),
-                        ..Default::default()
-                    });
-                    continue;
-                }
-                for (k, (a, b)) in traces[0].iter().zip(mine).enumerate() {
-                    let problem = match (a, b) {
-                        (Ok(a), Ok(b)) => trace_difference(a, b),
-                        (Err(a), Err(b)) if a == b => None,
-                        (a, b) => Some((
-                            "kind".into(),
-                            format!("{:?}", a.as_ref().err()),
-                            format!("{:?}", b.as_ref().err()),
-                            None,
-                        )),
-                    };
-                    s.record(problem.map(|(what, expected, found, step)| Failure {
-                        case: Some(name.clone()),
-                        implementation: imp.name().to_string(),
-                        what: format!("cancel trace {k} vs {}: {what}", all[0].name()),
-                        expected,
-                        found,
-                        step,
-                        ..Default::default()
-                    }));
-                }
+            traces.push(mine);
+        }
+        for (imp, mine) in all.iter().zip(&traces).skip(1) {
+            if mine.len() != traces[0].len() {
+                s.fail(Failure {
+                    case: Some(name.clone()),
+                    implementation: imp.name().to_string(),
+                    what: "number of cancel traces".into(),
+                    expected: traces[0].len().to_string(),
+                    found: mine.len().to_string(),
+                    ..Default::default()
+                });
+                continue;
             }
-            if let Some(p) = progress {
-                p.inc(1);
+            for (k, (a, b)) in traces[0].iter().zip(mine).enumerate() {
+                let problem = match (a, b) {
+                    (Ok(a), Ok(b)) => trace_difference(a, b),
+                    (Err(a), Err(b)) if a == b => None,
+                    (a, b) => Some((
+                        "kind".into(),
+                        format!("{:?}", a.as_ref().err()),
+                        format!("{:?}", b.as_ref().err()),
+                        None,
+                    )),
+                };
+                s.record(problem.map(|(what, expected, found, step)| Failure {
+                    case: Some(name.clone()),
+                    implementation: imp.name().to_string(),
+                    what: format!("cancel trace {k} vs {}: {what}", all[0].name()),
+                    expected,
+                    found,
+                    step,
+                    ..Default::default()
+                }));
             }
-        },
-    );
+        }
+        if let Some(p) = progress {
+            p.inc(1);
+        }
+    });
     sections.remove(0)
 }

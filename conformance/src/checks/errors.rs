@@ -245,10 +245,18 @@ fn show_expect(e: &Expect) -> String {
     }
 }
 
-/// Runs the section.
+/// Runs the section (every script).
 pub fn run(all: &[&dyn Implementation]) -> Section {
+    run_shard(all, super::Shard::ALL)
+}
+
+/// Runs the scripts of `shard` (a script's ordinal is its position in [`scripts`]).
+pub fn run_shard(all: &[&dyn Implementation], shard: super::Shard) -> Section {
     let mut s = Section::new("errors");
-    for (title, script) in scripts() {
+    for (ordinal, (title, script)) in scripts().into_iter().enumerate() {
+        if !shard.contains(ordinal) {
+            continue;
+        }
         let ops: Vec<GraphOp> = script.iter().map(|(o, _)| o.clone()).collect();
         for imp in all {
             let got = imp.run_ops(&ops);

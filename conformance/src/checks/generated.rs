@@ -1,7 +1,7 @@
 //! The `oracle` and `differential` sections over generated graphs ([CONF.CHECK.ORACLE],
 //! [CONF.CHECK.DIFFERENTIAL]).
 
-use super::{parallel, Config};
+use super::{parallel_cases, Config};
 use crate::generators::{directed_edges, generate, Generated, Kind};
 use crate::implementation::{Implementation, LinkRequest, RunOptions};
 use crate::links_bf;
@@ -127,9 +127,9 @@ pub fn run(
 ) -> Vec<Section> {
     let mut all: Vec<&dyn Implementation> = vec![reference];
     all.extend_from_slice(candidates);
-    parallel(
+    parallel_cases(
+        config,
         config.oracle_graphs,
-        config.threads,
         &["oracle", "differential"],
         |i, sections| {
             let (name, g) = generated_case(config.seed, i);

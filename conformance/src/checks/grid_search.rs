@@ -4,7 +4,7 @@
 //! [`crate::grid::oracle`], candidates against the reference bit for bit, and each tier-2 run
 //! sliced and snapshotted (save → restore into a fresh search over a restored grid → finish).
 
-use super::{parallel, Config};
+use super::{parallel_cases, Config};
 use crate::grid::cases::{apis, grid_case, request, GridCase};
 use crate::grid::oracle::MoveGraph;
 use crate::grid::{
@@ -338,9 +338,9 @@ pub fn run(
     progress: Option<&ProgressBar>,
 ) -> Section {
     let base = derive_seed(config.seed, 0x6121D);
-    let mut sections = parallel(
+    let mut sections = parallel_cases(
+        config,
         config.grid_cases,
-        config.threads,
         &["grid-search"],
         |i, sections| {
             let s = &mut sections[0];
@@ -464,7 +464,11 @@ fn run_case(all: &[&dyn Implementation], case: &GridCase, s: &mut Section) {
 pub fn movingai(all: &[&dyn Implementation], config: &Config) -> Section {
     use crate::movingai::{generate_scen, MovingAiMap, ScenFile};
     let mut s = Section::new("movingai");
+    // Cases: the four maps (ordinals 0-3: both round trips) and the scenarios, numbered across
+    // the maps in order ([CONF.CLI.SHARD]).
+    let mut scenario_ordinal = 0usize;
     for k in 0..4u64 {
+        let map_in_shard = config.shard.contains(k as usize);
         let (seed, map) = movingai_map(config, k);
         let name = format!("generated-{k}.map");
         let text = map.write();
@@ -480,38 +484,53 @@ pub fn movingai(all: &[&dyn Implementation], config: &Config) -> Section {
             found: f,
             step: None,
         };
-        s.record(match &back {
-            Ok(m) if m == &map && m.write() == text => None,
-            Ok(_) => Some(fail(
-                ".map round trip".into(),
-                "the same map and text".into(),
-                "a different map".into(),
-            )),
-            Err(e) => Some(fail(
-                ".map round trip".into(),
-                "accepted".into(),
-                e.to_string(),
-            )),
-        });
+        let round_trip = |s: &mut Section, f: Option<Failure>| {
+            if map_in_shard {
+                s.record(f)
+            }
+        };
+        round_trip(
+            &mut s,
+            match &back {
+                Ok(m) if m == &map && m.write() == text => None,
+                Ok(_) => Some(fail(
+                    ".map round trip".into(),
+                    "the same map and text".into(),
+                    "a different map".into(),
+                )),
+                Err(e) => Some(fail(
+                    ".map round trip".into(),
+                    "accepted".into(),
+                    e.to_string(),
+                )),
+            },
+        );
         let scen = generate_scen(&map, &name, 2, config.movingai_buckets, seed ^ 0x5CE2);
         let stext = scen.write();
         let sback = ScenFile::read(&stext);
-        s.record(match &sback {
-            Ok(f) if f == &scen && f.write() == stext => None,
-            Ok(_) => Some(fail(
-                ".scen round trip".into(),
-                "the same entries and text".into(),
-                "different entries".into(),
-            )),
-            Err(e) => Some(fail(
-                ".scen round trip".into(),
-                "accepted".into(),
-                e.to_string(),
-            )),
-        });
+        round_trip(
+            &mut s,
+            match &sback {
+                Ok(f) if f == &scen && f.write() == stext => None,
+                Ok(_) => Some(fail(
+                    ".scen round trip".into(),
+                    "the same entries and text".into(),
+                    "different entries".into(),
+                )),
+                Err(e) => Some(fail(
+                    ".scen round trip".into(),
+                    "accepted".into(),
+                    e.to_string(),
+                )),
+            },
+        );
         let Ok(sfile) = sback else { continue };
         let grid = movingai_grid(&map);
         for (qi, e) in sfile.entries.iter().enumerate() {
+            scenario_ordinal += 1;
+            if !config.shard.contains(scenario_ordinal - 1) {
+                continue;
+            }
             for algorithm in 0..4u8 {
                 let options = GridOptionsData {
                     algorithm,

@@ -5,7 +5,7 @@
 //! rule keeps the estimates admissible, agree with the oracle run on the transformed graph.
 
 use super::generated::{generated_case, oracle_edges};
-use super::{parallel, Config};
+use super::{parallel_cases, Config};
 use crate::implementation::{
     BlockedRule, CostRule, HeuristicRule, HookCall, HookSpec, HookedQuery, HookedRun,
     Implementation, RunOptions,
@@ -357,79 +357,73 @@ pub fn run(
     progress: Option<&ProgressBar>,
 ) -> Section {
     let base = derive_seed(config.seed, 0x400C5);
-    let mut sections = parallel(
-        config.hook_graphs,
-        config.threads,
-        &["hooks"],
-        |i, sections| {
-            let s = &mut sections[0];
-            let (name, g) = generated_case(base, i);
-            let mut rng = SplitMix64::new(derive_seed(base ^ 0xB10C, i as u64));
-            let specs = hook_specs(&mut rng);
-            let n = g.case.graph.node_count();
-            let edges = oracle_edges(&g.case);
-            let edge_set: HashSet<(u32, u32, u64)> =
-                edges.iter().map(|&(a, b, w)| (a, b, w.to_bits())).collect();
-            for spec in &specs {
-                let transformed = transformed_edges(&edges, spec);
-                let integer = g.integer_weights && integer_rule(spec);
-                let mut truth: std::collections::BTreeMap<u32, Vec<f64>> = Default::default();
-                for &(algorithm, landmarks, builtin) in &CONFIGS {
-                    if builtin && !g.case.graph.is_points() && !landmarks {
-                        continue;
-                    }
-                    for (qi, &query) in g.queries.iter().enumerate() {
-                        let q = HookedQuery {
-                            algorithm,
-                            landmarks,
-                            builtin_estimate: builtin,
-                            hooks: *spec,
-                            query,
-                            opts: RunOptions::MATRIX,
+    let mut sections = parallel_cases(config, config.hook_graphs, &["hooks"], |i, sections| {
+        let s = &mut sections[0];
+        let (name, g) = generated_case(base, i);
+        let mut rng = SplitMix64::new(derive_seed(base ^ 0xB10C, i as u64));
+        let specs = hook_specs(&mut rng);
+        let n = g.case.graph.node_count();
+        let edges = oracle_edges(&g.case);
+        let edge_set: HashSet<(u32, u32, u64)> =
+            edges.iter().map(|&(a, b, w)| (a, b, w.to_bits())).collect();
+        for spec in &specs {
+            let transformed = transformed_edges(&edges, spec);
+            let integer = g.integer_weights && integer_rule(spec);
+            let mut truth: std::collections::BTreeMap<u32, Vec<f64>> = Default::default();
+            for &(algorithm, landmarks, builtin) in &CONFIGS {
+                if builtin && !g.case.graph.is_points() && !landmarks {
+                    continue;
+                }
+                for (qi, &query) in g.queries.iter().enumerate() {
+                    let q = HookedQuery {
+                        algorithm,
+                        landmarks,
+                        builtin_estimate: builtin,
+                        hooks: *spec,
+                        query,
+                        opts: RunOptions::MATRIX,
+                    };
+                    let runs: Vec<HookedRun> =
+                        all.iter().map(|imp| imp.run_hooked(&g.case, &q)).collect();
+                    let ran = expected_algorithm(&g.case, &q);
+                    let use_oracle = oracle_applies(spec, ran);
+                    for (imp, r) in all.iter().zip(&runs) {
+                        let fail = |what: String, expected: String, found: String| Failure {
+                            case: Some(name.clone()),
+                            implementation: imp.name().to_string(),
+                            variant: Some(describe(&q)),
+                            query: Some(qi),
+                            what,
+                            expected,
+                            found,
+                            ..Default::default()
                         };
-                        let runs: Vec<HookedRun> =
-                            all.iter().map(|imp| imp.run_hooked(&g.case, &q)).collect();
-                        let ran = expected_algorithm(&g.case, &q);
-                        let use_oracle = oracle_applies(spec, ran);
-                        for (imp, r) in all.iter().zip(&runs) {
-                            let fail = |what: String, expected: String, found: String| Failure {
-                                case: Some(name.clone()),
-                                implementation: imp.name().to_string(),
-                                variant: Some(describe(&q)),
-                                query: Some(qi),
-                                what,
-                                expected,
-                                found,
-                                ..Default::default()
+                        s.record(
+                            property_problem(&g.case, &q, r, &edge_set)
+                                .map(|(w, e, f)| fail(w, e, f)),
+                        );
+                        if use_oracle {
+                            let blocked_end = spec
+                                .blocked
+                                .is_some_and(|b| b.blocked(query.0) || b.blocked(query.1));
+                            let d = if blocked_end {
+                                f64::INFINITY
+                            } else {
+                                truth
+                                    .entry(query.0)
+                                    .or_insert_with(|| distances(n, &transformed, query.0))
+                                    [query.1 as usize]
                             };
                             s.record(
-                                property_problem(&g.case, &q, r, &edge_set)
+                                oracle_problem(d, &q, r, &transformed, integer)
                                     .map(|(w, e, f)| fail(w, e, f)),
                             );
-                            if use_oracle {
-                                let blocked_end = spec
-                                    .blocked
-                                    .is_some_and(|b| b.blocked(query.0) || b.blocked(query.1));
-                                let d = if blocked_end {
-                                    f64::INFINITY
-                                } else {
-                                    truth
-                                        .entry(query.0)
-                                        .or_insert_with(|| distances(n, &transformed, query.0))
-                                        [query.1 as usize]
-                                };
-                                s.record(
-                                    oracle_problem(d, &q, r, &transformed, integer)
-                                        .map(|(w, e, f)| fail(w, e, f)),
-                                );
-                            }
                         }
-                        for (imp, r) in all.iter().zip(&runs).skip(1) {
-                            let fail =
-                                |what: String,
-                                 expected: String,
-                                 found: String,
-                                 step: Option<usize>| Failure {
+                    }
+                    for (imp, r) in all.iter().zip(&runs).skip(1) {
+                        let fail =
+                            |what: String, expected: String, found: String, step: Option<usize>| {
+                                Failure {
                                     case: Some(name.clone()),
                                     implementation: imp.name().to_string(),
                                     variant: Some(describe(&q)),
@@ -439,28 +433,28 @@ pub fn run(
                                     found,
                                     step,
                                     ..Default::default()
-                                };
-                            s.record(first_call_difference(&runs[0].calls, &r.calls).map(
-                                |(i, e, f)| {
-                                    fail(format!("hook call {i} vs {}", all[0].name()), e, f, None)
-                                },
-                            ));
-                            s.record(first_difference(&runs[0].outcome, &r.outcome).map(|d| {
-                                fail(
-                                    format!("outcome vs {}: {}", all[0].name(), d.what),
-                                    d.expected,
-                                    d.found,
-                                    d.step,
-                                )
-                            }));
-                        }
+                                }
+                            };
+                        s.record(first_call_difference(&runs[0].calls, &r.calls).map(
+                            |(i, e, f)| {
+                                fail(format!("hook call {i} vs {}", all[0].name()), e, f, None)
+                            },
+                        ));
+                        s.record(first_difference(&runs[0].outcome, &r.outcome).map(|d| {
+                            fail(
+                                format!("outcome vs {}: {}", all[0].name(), d.what),
+                                d.expected,
+                                d.found,
+                                d.step,
+                            )
+                        }));
                     }
                 }
             }
-            if let Some(p) = progress {
-                p.inc(1);
-            }
-        },
-    );
+        }
+        if let Some(p) = progress {
+            p.inc(1);
+        }
+    });
     sections.remove(0)
 }

@@ -2,7 +2,7 @@
 //! `lower_bound` against the oracle, OPLM round trips, cross-implementation byte equality, and
 //! hostile OPLM bytes with the class and offset [GRAPH.OPLM.CHECKS] prescribes.
 
-use super::{parallel, Config};
+use super::{parallel_cases, Config};
 use crate::generators::{directed_edges, generate, Kind};
 use crate::implementation::{Implementation, OplmError};
 use crate::oracle::distances;
@@ -197,9 +197,9 @@ pub fn run(
     config: &Config,
     progress: Option<&ProgressBar>,
 ) -> Section {
-    let mut sections = parallel(
+    let mut sections = parallel_cases(
+        config,
         config.landmark_graphs,
-        config.threads,
         &["landmarks"],
         |i, sections| {
             let s = &mut sections[0];

@@ -2,7 +2,7 @@
 //! builder of [`crate::links_bf`] (edges bit for bit and the `link_valid` call order), is stable
 //! under permutation of the points, and rejects bad arguments with the spec's classes.
 
-use super::{parallel, Config};
+use super::{parallel_cases, Config};
 use crate::implementation::{BuildFailure, Implementation, LinkRequest, LinkResult, LinkRule};
 use crate::links_bf::{build_links, has_distance_ties};
 use crate::prng::{derive_seed, SplitMix64};
@@ -160,102 +160,97 @@ pub fn run(
     config: &Config,
     progress: Option<&ProgressBar>,
 ) -> Section {
-    let mut sections = parallel(
-        config.link_sets,
-        config.threads,
-        &["links"],
-        |i, sections| {
-            let s = &mut sections[0];
-            let (name, req) = link_case(config.seed, i);
-            let expected = build_links(&req);
-            let mut rng = SplitMix64::new(derive_seed(config.seed, i as u64 ^ 0xBEEF));
-            let mut perm: Vec<u32> = (0..req.points.len() as u32).collect();
-            rng.shuffle(&mut perm);
-            // Point perm[j] of the original becomes point j of the shuffled set.
-            let mut inverse = vec![0u32; perm.len()];
-            for (j, &p) in perm.iter().enumerate() {
-                inverse[p as usize] = j as u32;
+    let mut sections = parallel_cases(config, config.link_sets, &["links"], |i, sections| {
+        let s = &mut sections[0];
+        let (name, req) = link_case(config.seed, i);
+        let expected = build_links(&req);
+        let mut rng = SplitMix64::new(derive_seed(config.seed, i as u64 ^ 0xBEEF));
+        let mut perm: Vec<u32> = (0..req.points.len() as u32).collect();
+        rng.shuffle(&mut perm);
+        // Point perm[j] of the original becomes point j of the shuffled set.
+        let mut inverse = vec![0u32; perm.len()];
+        for (j, &p) in perm.iter().enumerate() {
+            inverse[p as usize] = j as u32;
+        }
+        let shuffled = LinkRequest {
+            points: perm.iter().map(|&p| req.points[p as usize]).collect(),
+            explicit: req
+                .explicit
+                .iter()
+                .map(|l| [inverse[l[0] as usize], inverse[l[1] as usize]])
+                .collect(),
+            rule: None,
+            ..req.clone()
+        };
+        let unruled = LinkRequest {
+            rule: None,
+            ..req.clone()
+        };
+        let permutation_applies = req.nearest_count == 0 || !has_distance_ties(&req.points);
+        for imp in all {
+            let fail = |what: String, expected: String, found: String| Failure {
+                case: Some(name.clone()),
+                implementation: imp.name().to_string(),
+                what,
+                expected,
+                found,
+                ..Default::default()
+            };
+            match imp.build_links(&req) {
+                Err(class) => s.fail(fail(
+                    "build_links".into(),
+                    describe_edges(&expected),
+                    format!("error {class}"),
+                )),
+                Ok(got) => {
+                    s.record(first_edge_difference(&expected, &got).map(|(w, e, f)| fail(w, e, f)))
+                }
             }
-            let shuffled = LinkRequest {
-                points: perm.iter().map(|&p| req.points[p as usize]).collect(),
-                explicit: req
-                    .explicit
-                    .iter()
-                    .map(|l| [inverse[l[0] as usize], inverse[l[1] as usize]])
-                    .collect(),
-                rule: None,
-                ..req.clone()
-            };
-            let unruled = LinkRequest {
-                rule: None,
-                ..req.clone()
-            };
-            let permutation_applies = req.nearest_count == 0 || !has_distance_ties(&req.points);
-            for imp in all {
-                let fail = |what: String, expected: String, found: String| Failure {
-                    case: Some(name.clone()),
-                    implementation: imp.name().to_string(),
-                    what,
-                    expected,
-                    found,
-                    ..Default::default()
-                };
-                match imp.build_links(&req) {
-                    Err(class) => s.fail(fail(
-                        "build_links".into(),
-                        describe_edges(&expected),
-                        format!("error {class}"),
-                    )),
-                    Ok(got) => s.record(
-                        first_edge_difference(&expected, &got).map(|(w, e, f)| fail(w, e, f)),
-                    ),
-                }
-                if permutation_applies {
-                    let problem = match (imp.build_links(&unruled), imp.build_links(&shuffled)) {
-                        (Ok(a), Ok(b)) => {
-                            let (pa, pb) =
-                                (position_pairs(&unruled, &a), position_pairs(&shuffled, &b));
-                            (pa != pb).then(|| {
-                                format!(
-                                    "{} position pairs after shuffling, {} before",
-                                    pb.len(),
-                                    pa.len()
-                                )
-                            })
-                        }
-                        (a, b) => Some(format!("errors: {:?} / {:?}", a.err(), b.err())),
-                    };
-                    s.record(problem.map(|f| {
-                        fail(
-                            "permutation stability".into(),
-                            "the same links as position pairs".into(),
-                            f,
-                        )
-                    }));
-                }
-                if i == 0 {
-                    for (what, bad, expected) in bad_requests() {
-                        let got = imp.build_links(&bad);
-                        s.record(match got {
-                            Err(c) if c == expected => None,
-                            Err(c) => Some(fail(
-                                format!("rejects {what}"),
-                                expected.to_string(),
-                                c.to_string(),
-                            )),
-                            Ok(r) => Some(fail(
-                                format!("rejects {what}"),
-                                expected.to_string(),
-                                describe_edges(&r),
-                            )),
-                        });
+            if permutation_applies {
+                let problem = match (imp.build_links(&unruled), imp.build_links(&shuffled)) {
+                    (Ok(a), Ok(b)) => {
+                        let (pa, pb) =
+                            (position_pairs(&unruled, &a), position_pairs(&shuffled, &b));
+                        (pa != pb).then(|| {
+                            format!(
+                                "{} position pairs after shuffling, {} before",
+                                pb.len(),
+                                pa.len()
+                            )
+                        })
                     }
+                    (a, b) => Some(format!("errors: {:?} / {:?}", a.err(), b.err())),
+                };
+                s.record(problem.map(|f| {
+                    fail(
+                        "permutation stability".into(),
+                        "the same links as position pairs".into(),
+                        f,
+                    )
+                }));
+            }
+            if i == 0 {
+                for (what, bad, expected) in bad_requests() {
+                    let got = imp.build_links(&bad);
+                    s.record(match got {
+                        Err(c) if c == expected => None,
+                        Err(c) => Some(fail(
+                            format!("rejects {what}"),
+                            expected.to_string(),
+                            c.to_string(),
+                        )),
+                        Ok(r) => Some(fail(
+                            format!("rejects {what}"),
+                            expected.to_string(),
+                            describe_edges(&r),
+                        )),
+                    });
                 }
             }
-            if let Some(p) = progress {
-                p.inc(1);
-            }
-        },
-    );
+        }
+        if let Some(p) = progress {
+            p.inc(1);
+        }
+    });
     sections.remove(0)
 }

@@ -43,6 +43,103 @@ pub struct Config {
     pub vectors_dir: Option<PathBuf>,
     /// Worker threads (1 or more).
     pub threads: usize,
+    /// The part of every section's cases this run takes ([CONF.CLI.SHARD]).
+    pub shard: Shard,
+}
+
+/// One of `count` deterministic parts of a run ([CONF.CLI.SHARD]): the case with ordinal `i`
+/// (0-based, within its case list) belongs to shard `i % count + 1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Shard {
+    /// This shard, `1..=count`.
+    pub index: u32,
+    /// How many shards the run is split into (1: unsharded).
+    pub count: u32,
+}
+
+/// Why a `--shard` value is rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShardErrorKind {
+    /// Not of the form `k/n`.
+    Syntax,
+    /// `n` is 0, `k` is 0 or `k > n`.
+    Range,
+}
+
+/// A rejected `--shard` value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShardError {
+    /// What is wrong.
+    pub kind: ShardErrorKind,
+    /// The value given.
+    pub value: String,
+}
+
+impl std::fmt::Display for ShardError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.kind {
+            ShardErrorKind::Syntax => write!(
+                f,
+                "--shard {:?}: expected k/n with whole numbers, e.g. 2/5",
+                self.value
+            ),
+            ShardErrorKind::Range => {
+                write!(f, "--shard {:?}: need 1 <= k <= n", self.value)
+            }
+        }
+    }
+}
+
+impl std::error::Error for ShardError {}
+
+impl Shard {
+    /// The whole run (shard 1 of 1).
+    pub const ALL: Shard = Shard { index: 1, count: 1 };
+
+    /// Parses `k/n` with `1 <= k <= n`.
+    pub fn parse(value: &str) -> Result<Shard, ShardError> {
+        let err = |kind| ShardError {
+            kind,
+            value: value.to_string(),
+        };
+        let (k, n) = value
+            .split_once('/')
+            .ok_or_else(|| err(ShardErrorKind::Syntax))?;
+        let num = |t: &str| -> Result<u32, ShardError> {
+            if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(err(ShardErrorKind::Syntax));
+            }
+            t.parse().map_err(|_| err(ShardErrorKind::Range))
+        };
+        let (index, count) = (num(k)?, num(n)?);
+        if count == 0 || index == 0 || index > count {
+            return Err(err(ShardErrorKind::Range));
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// True when the case with this ordinal (0-based, within its case list) is in this shard.
+    pub fn contains(&self, ordinal: usize) -> bool {
+        ordinal % self.count as usize == (self.index - 1) as usize
+    }
+
+    /// True for shard 1, which also runs a section's once-per-run checks (file-level checks,
+    /// probes of missing APIs): every shard would otherwise count them again.
+    pub fn is_first(&self) -> bool {
+        self.index == 1
+    }
+
+    /// The ordinals in `0..count` of this shard, in order.
+    pub fn ordinals(&self, count: usize) -> Vec<usize> {
+        (0..count).filter(|&i| self.contains(i)).collect()
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
 }
 
 impl Config {
@@ -61,6 +158,7 @@ impl Config {
             movingai_buckets: 16,
             vectors_dir: Some(default_vectors_dir()),
             threads: default_threads(),
+            shard: Shard::ALL,
         }
     }
 
@@ -82,13 +180,18 @@ impl Config {
 
     /// Total units of work, for a progress bar.
     pub fn work(&self) -> u64 {
-        (self.oracle_graphs
-            + self.landmark_graphs
-            + self.sliced_graphs
-            + self.link_sets
-            + self.hook_graphs
-            + self.cancel_graphs
-            + self.grid_cases) as u64
+        [
+            self.oracle_graphs,
+            self.landmark_graphs,
+            self.sliced_graphs,
+            self.link_sets,
+            self.hook_graphs,
+            self.cancel_graphs,
+            self.grid_cases,
+        ]
+        .iter()
+        .map(|&n| self.shard.ordinals(n).len() as u64)
+        .sum()
     }
 }
 
@@ -146,6 +249,18 @@ where
     merged
 }
 
+/// As [`parallel`] over the cases `0..count` of one case list, keeping only the ordinals of
+/// `config.shard`: every sharded section selects its cases through this (or [`Shard::contains`]).
+pub fn parallel_cases<F>(config: &Config, count: usize, names: &[&str], unit: F) -> Vec<Section>
+where
+    F: Fn(usize, &mut [Section]) + Sync,
+{
+    let ordinals = config.shard.ordinals(count);
+    parallel(ordinals.len(), config.threads, names, |j, sections| {
+        unit(ordinals[j], sections)
+    })
+}
+
 /// Runs every section for `reference` and `candidates` and assembles the report.
 pub fn certify(
     reference: &dyn Implementation,
@@ -161,14 +276,22 @@ pub fn certify(
     sections.push(links::run(&all, config, progress));
     sections.push(hooks::run(&all, config, progress));
     sections.push(cancel::run(&all, config, progress));
-    sections.push(errors::run(&all));
+    sections.push(errors::run_shard(&all, config.shard));
     sections.push(grid_search::run(&all, config, progress));
     if config.movingai_buckets > 0 {
         sections.push(grid_search::movingai(&all, config));
     }
     sections.push(state::run(&all, config, progress));
     if let Some(dir) = &config.vectors_dir {
-        sections.push(crate::vectors::certify_section(dir, &all));
+        sections.push(crate::vectors::certify_section_shard(
+            dir,
+            &all,
+            config.shard,
+        ));
     }
-    Report::new(all.iter().map(|i| i.name().to_string()).collect(), sections)
+    Report::new(
+        all.iter().map(|i| i.name().to_string()).collect(),
+        sections,
+        crate::report::RunInfo::of(config),
+    )
 }

@@ -4,18 +4,18 @@
 //! changed cells, snapshots of generated searches resume exactly, and seeded random mutations of
 //! golden states get identical answers from every implementation without a panic.
 
-use super::{parallel, Config};
+use super::Config;
 use crate::implementation::{Implementation, SearchCode};
 use crate::prng::{derive_seed, SplitMix64};
 use crate::report::{Failure, Section};
 use crate::state::files::{read_dir, HostileFile, StateVector};
-use crate::state::layout::{not_started_bytes, try_walk, walk, Field, Ty};
+use crate::state::layout::{not_started_bytes, try_walk, Field, Ty};
 use crate::state::recipes::{apply, search_graph, Splice};
-use crate::state::{
-    HeuristicName, StateError, StateKind, StateRecipe, StateReply, StateRequest, UNIMPLEMENTED,
-};
-use indicatif::ProgressBar;
+use crate::state::{HeuristicName, StateError, StateKind, StateRecipe, StateReply, StateRequest};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+
+mod section;
+pub use section::{probe, run, run_probed, Probed};
 
 /// The step budgets of the snapshot check.
 pub const SNAPSHOT_BUDGETS: [u64; 4] = [1, 2, 3, 7];
@@ -858,117 +858,4 @@ pub fn random_count(config: &Config) -> usize {
 /// Generated searches of the snapshot check: a third of the sliced graphs (100 in the CI run).
 pub fn snapshot_count(config: &Config) -> usize {
     config.sliced_graphs.div_ceil(3)
-}
-
-/// Runs the section.
-pub fn run(
-    all: &[&dyn Implementation],
-    config: &Config,
-    progress: Option<&ProgressBar>,
-) -> Section {
-    let _ = progress;
-    let mut s = Section::new("state");
-    // Implementations without the state API fail once and are left out.
-    let probe = StateRequest::Restore {
-        recipe: StateRecipe::Graph(search_graph(1, 3)),
-        bytes: None,
-        finish: false,
-    };
-    let mut active: Vec<&dyn Implementation> = Vec::new();
-    for imp in all {
-        match call(*imp, &probe) {
-            Err(e) if e == UNIMPLEMENTED => {
-                s.fail(Ctx { imp: *imp }.fail("-", "state API", "implemented", e))
-            }
-            _ => active.push(*imp),
-        }
-    }
-    if active.is_empty() {
-        return s;
-    }
-    let vectors = match load(all[0], config) {
-        Ok(v) if !v.is_empty() => v,
-        Ok(_) => {
-            s.fail(Ctx { imp: all[0] }.fail("-", "state vectors", "at least one", "none"));
-            return s;
-        }
-        Err(e) => {
-            s.fail(Ctx { imp: all[0] }.fail("-", "state vectors", "valid files", e));
-            return s;
-        }
-    };
-    // Kinds an implementation does not implement (a port's unclaimed family) fail once, at
-    // their first vector, and are left out of the rest of the section.
-    let mut missing: Vec<(usize, StateKind)> = Vec::new();
-    for (k, imp) in active.iter().enumerate() {
-        let mut seen: Vec<StateKind> = Vec::new();
-        for (v, _) in &vectors {
-            let kind = v.recipe.kind();
-            if seen.contains(&kind) {
-                continue;
-            }
-            seen.push(kind);
-            let probe = StateRequest::Restore {
-                recipe: v.recipe.clone(),
-                bytes: None,
-                finish: false,
-            };
-            if let Err(e) = call_as(*imp, Some(&v.id), &probe) {
-                if e == UNIMPLEMENTED {
-                    s.fail(Ctx { imp: *imp }.fail(
-                        &v.id,
-                        format!("state kind {} ({kind:?})", kind.code()),
-                        "implemented",
-                        e,
-                    ));
-                    missing.push((k, kind));
-                }
-            }
-        }
-    }
-    let supports = |k: usize, kind: StateKind| !missing.contains(&(k, kind));
-    let threads = config.threads;
-    let parts = parallel(vectors.len(), threads, &["state"], |i, sec| {
-        let (v, h) = &vectors[i];
-        for (k, imp) in active.iter().enumerate() {
-            if !supports(k, v.recipe.kind()) {
-                continue;
-            }
-            let c = Ctx { imp: *imp };
-            valid(&c, v, &mut sec[0]);
-            hostile(&c, v, h, &mut sec[0]);
-        }
-    });
-    for p in parts {
-        s.merge(p);
-    }
-    let base = derive_seed(config.seed, 0x5747_E5A9);
-    let parts = parallel(snapshot_count(config), threads, &["state"], |i, sec| {
-        let seed = derive_seed(base, i as u64);
-        snapshots(
-            &active,
-            &format!("search#{seed}"),
-            &snapshot_recipe(seed),
-            &mut sec[0],
-        );
-    });
-    for p in parts {
-        s.merge(p);
-    }
-    let goldens: Vec<(StateVector, Vec<u8>, Vec<Field>)> = vectors
-        .iter()
-        .map(|(v, _)| {
-            let b = v.decoded().expect("validated");
-            let fields = walk(v.recipe.kind(), &b).fields;
-            (v.clone(), b, fields)
-        })
-        .collect();
-    let rbase = derive_seed(config.seed, 0xBAD_5EED);
-    let parts = parallel(random_count(config), threads, &["state"], |i, sec| {
-        random_case(&active, &goldens, i, rbase, &supports, &mut sec[0])
-    });
-    for p in parts {
-        s.merge(p);
-    }
-    s
 }

@@ -555,7 +555,16 @@ pub fn read_dir(dir: &Path) -> Result<Vec<GridVector>, String> {
 
 /// The grid part of the `vectors` section: every committed run on every implementation, and
 /// every matrix cell recomputed.
-pub fn certify(dir: &Path, all: &[&dyn Implementation], s: &mut Section) {
+/// The grid vectors of `shard` (ordinal: position in [`read_dir`]'s list) are checked into `s`;
+/// the folder-level checks (readable files, matrix file, a missing grid API) go to `once`, which
+/// the caller counts in shard 1 only ([CONF.CLI.SHARD]).
+pub fn certify(
+    dir: &Path,
+    all: &[&dyn Implementation],
+    shard: crate::checks::Shard,
+    once: &mut Section,
+    s: &mut Section,
+) {
     let fail = |vector: &str, imp: &str, what: String, expected: String, found: String| Failure {
         vector: Some(vector.to_string()),
         implementation: imp.to_string(),
@@ -567,7 +576,7 @@ pub fn certify(dir: &Path, all: &[&dyn Implementation], s: &mut Section) {
     let vectors = match read_dir(dir) {
         Ok(v) => v,
         Err(e) => {
-            return s.fail(fail(
+            return once.fail(fail(
                 "-",
                 "-",
                 "grid vector file".into(),
@@ -580,7 +589,7 @@ pub fn certify(dir: &Path, all: &[&dyn Implementation], s: &mut Section) {
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok());
     if matrix.is_none() {
-        s.fail(fail(
+        once.fail(fail(
             GRID_MATRIX_PATH,
             "-",
             "matrix".into(),
@@ -596,7 +605,7 @@ pub fn certify(dir: &Path, all: &[&dyn Implementation], s: &mut Section) {
     let mut active: Vec<&dyn Implementation> = Vec::new();
     for imp in all {
         match probe.as_ref().map(|p| imp.run_grid(p)) {
-            Some(Err(e)) if e == crate::state::UNIMPLEMENTED => s.fail(fail(
+            Some(Err(e)) if e == crate::state::UNIMPLEMENTED => once.fail(fail(
                 &vectors[0].id,
                 imp.name(),
                 "grid-search API".into(),
@@ -606,7 +615,10 @@ pub fn certify(dir: &Path, all: &[&dyn Implementation], s: &mut Section) {
             _ => active.push(*imp),
         }
     }
-    for v in &vectors {
+    for (ordinal, v) in vectors.iter().enumerate() {
+        if !shard.contains(ordinal) {
+            continue;
+        }
         for imp in &active {
             let mut column_bytes: BTreeMap<String, Vec<u8>> = BTreeMap::new();
             for r in &v.runs {

@@ -9,7 +9,6 @@ pub mod flags;
 pub mod messages;
 pub mod process;
 pub mod protocol;
-pub mod report;
 pub mod run;
 pub mod schemas;
 pub mod wire;

@@ -6,7 +6,7 @@
 use super::driver::Hello;
 use super::protocol::SPEC_VERSION;
 use super::{op_family, op_level, LedgerEntry, PortImpl};
-use crate::checks::{self, Config};
+use crate::checks::{self, Config, Shard};
 use crate::expectations::Expectations;
 use crate::implementation::Implementation;
 use crate::levels::{failure_level, Level};
@@ -18,6 +18,11 @@ use crate::ReferenceCrate;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+mod render;
+mod shard;
+pub use render::entry_json;
+use shard::{name_unanswered, shard_subset, LedgerMark};
 
 /// Default generated-case count of a port run (`--port-cases`).
 pub const DEFAULT_PORT_CASES: usize = 200;
@@ -51,6 +56,8 @@ pub struct PortOptions {
     pub max_failures: u64,
     /// The run's deadline, or none ([DRIVER.PROC.DEADLINE]).
     pub deadline: Option<Duration>,
+    /// The part of the cases this run takes ([CONF.CLI.SHARD]).
+    pub shard: Shard,
 }
 
 impl PortOptions {
@@ -69,6 +76,7 @@ impl PortOptions {
             max_consecutive_failures: super::budget::DEFAULT_MAX_CONSECUTIVE_FAILURES,
             max_failures: super::budget::DEFAULT_MAX_FAILURES,
             deadline: Some(Duration::from_secs(super::budget::DEFAULT_DEADLINE_SECS)),
+            shard: Shard::ALL,
         }
     }
 
@@ -102,6 +110,7 @@ impl PortOptions {
             movingai_buckets: 4,
             vectors_dir: self.vectors_dir.clone(),
             threads: self.threads.max(1),
+            shard: self.shard,
         }
     }
 }
@@ -115,6 +124,9 @@ pub struct FamilyResult {
     pub claimed: Option<Level>,
     /// The highest level reached.
     pub reached: Level,
+    /// The level the differences and unanswered requests allow, before the rule that a family
+    /// with no answered request reaches L0 (what a merge of shards takes the minimum of).
+    pub by_differences: Level,
     /// The first difference at the lowest broken level (sorted: level, vectors first, then
     /// section order, label, variant, query).
     pub first_break: Option<LedgerEntry>,
@@ -247,7 +259,7 @@ const SECTION_ORDER: [&str; 11] = [
     "movingai",
 ];
 
-fn rank(section: &str) -> usize {
+pub(crate) fn rank(section: &str) -> usize {
     SECTION_ORDER
         .iter()
         .position(|s| section.starts_with(s))
@@ -321,6 +333,23 @@ fn register(
     }
 }
 
+/// The verdict's problem for an expectation that excused nothing ([DRIVER.EXPECT.ROT]).
+pub(crate) fn stale_expectation(i: usize, k: &crate::expectations::KnownFailure) -> String {
+    format!(
+        "expectation {i} ({} / {}: {}) matches no failure: it passes now or never matched; remove it",
+        k.section, k.pattern, k.reason
+    )
+}
+
+/// The verdict's problem for a family below its claim.
+pub(crate) fn level_problem(family: &str, claimed: Level, reached: Level) -> String {
+    format!(
+        "{family}: claimed {}, reached {}",
+        claimed.name(),
+        reached.name()
+    )
+}
+
 /// Runs the whole certification of the port behind `options.command`.
 pub fn certify_port(options: PortOptions) -> PortRun {
     let config = options.config();
@@ -358,16 +387,31 @@ pub fn certify_port(options: PortOptions) -> PortRun {
         port.set_section("cancel");
         sections.push(cancel::run(&all, &config, None));
         port.set_section("errors");
-        sections.push(errors::run(&all));
+        sections.push(errors::run_shard(&all, config.shard));
         port.set_section("state");
-        sections.push(crate::checks::state::run(&all, &config, None));
+        // The state probes belong to shard 1; other shards send them too (they need the
+        // answers) but leave no trace in the ledger, so merged request counts equal the
+        // unsharded run's ([CONF.CLI.SHARD]).
+        let mark = (!config.shard.is_first()).then(|| LedgerMark::take(&port));
+        let (state, probed) = crate::checks::state::probe(&all, &config);
+        if let Some(m) = mark {
+            m.restore(&port);
+        }
+        sections.push(match probed {
+            Some(p) => crate::checks::state::run_probed(&p, &config, state),
+            None => state,
+        });
         port.set_section("grid-search");
         sections.push(crate::checks::grid_search::run(&all, &config, None));
         port.set_section("movingai");
         sections.push(crate::checks::grid_search::movingai(&all, &config));
         if let Some(dir) = &config.vectors_dir {
             port.set_section("vectors");
-            sections.push(crate::vectors::certify_section(dir, &all));
+            sections.push(crate::vectors::certify_section_shard(
+                dir,
+                &all,
+                config.shard,
+            ));
         }
     }
     port.pool.shutdown();
@@ -417,7 +461,7 @@ pub fn certify_port(options: PortOptions) -> PortRun {
     }
     protocol.checks += total.saturating_sub(protocol.checks);
     protocol.passed = protocol.checks - events_failed;
-    if let Err(e) = &hello {
+    if let (Err(e), true) = (&hello, config.shard.is_first()) {
         protocol.fail(Failure {
             implementation: port_name.clone(),
             what: "port: handshake".into(),
@@ -437,7 +481,7 @@ pub fn certify_port(options: PortOptions) -> PortRun {
         .filter(|e| e.kind != "unimplemented")
         .map(|e| e.label.as_str())
         .collect();
-    for s in &scenarios {
+    for s in shard_subset(&scenarios, config.shard) {
         let answered = ledger.answered_labels.get(&s.id).copied().unwrap_or(0);
         consumed.record(
             (answered == 0 || unanswered_labels.contains(s.id.as_str())).then(|| Failure {
@@ -464,11 +508,10 @@ pub fn certify_port(options: PortOptions) -> PortRun {
         .map(|h| h.claims.keys().map(String::as_str).collect())
         .unwrap_or_default();
     let state_vectors: Vec<String> = if hello.is_ok() {
-        crate::checks::state::load(&ReferenceCrate, &config)
-            .unwrap_or_default()
-            .into_iter()
+        let all_vectors = crate::checks::state::load(&ReferenceCrate, &config).unwrap_or_default();
+        shard_subset(&all_vectors, config.shard)
             .filter(|(v, _)| claimed_families.contains(state_kind_family(v.recipe.kind())))
-            .map(|(v, _)| v.id)
+            .map(|(v, _)| v.id.clone())
             .collect()
     } else {
         Vec::new()
@@ -544,6 +587,7 @@ pub fn certify_port(options: PortOptions) -> PortRun {
             ..Default::default()
         });
     }
+    name_unanswered(&mut sections);
     sections.push(protocol);
     sections.push(unimpl);
     if not_run.failed > 0 {
@@ -625,6 +669,7 @@ pub fn certify_port(options: PortOptions) -> PortRun {
             .filter(|(op, _)| op_family(op) == fam)
             .map(|(_, n)| n)
             .sum();
+        let by_differences = reached;
         if answered == 0 {
             reached = Level::L0;
         }
@@ -632,6 +677,7 @@ pub fn certify_port(options: PortOptions) -> PortRun {
             family: fam.clone(),
             claimed: claims.get(fam).map(|&l| Level::from_number(l as u64)),
             reached,
+            by_differences,
             first_break,
             unimplemented,
             answered,
@@ -659,12 +705,7 @@ pub fn certify_port(options: PortOptions) -> PortRun {
     for f in &families {
         if let Some(c) = f.claimed {
             if f.reached < c {
-                problems.push(format!(
-                    "{}: claimed {}, reached {}",
-                    f.family,
-                    c.name(),
-                    f.reached.name()
-                ));
+                problems.push(level_problem(&f.family, c, f.reached));
             }
         }
     }
@@ -737,12 +778,11 @@ pub fn certify_port(options: PortOptions) -> PortRun {
                 "expectations list families {listed:?}, the driver claims {claimed:?}"
             ));
         }
+        // A shard sees part of the failures: stale expectations are judged by the merge
+        // ([CONF.REPORT.MERGE]).
         for (i, k) in e.known_failures.iter().enumerate() {
-            if !excused.contains_key(&i) {
-                problems.push(format!(
-                    "expectation {i} ({} / {}: {}) matches no failure: it passes now or never matched; remove it",
-                    k.section, k.pattern, k.reason
-                ));
+            if options.shard.count == 1 && !excused.contains_key(&i) {
+                problems.push(stale_expectation(i, k));
             }
         }
     }
@@ -753,7 +793,11 @@ pub fn certify_port(options: PortOptions) -> PortRun {
         .and_then(|d| std::fs::read(d.join(crate::vectors::MANIFEST_PATH)).ok())
         .map(|b| sha256_hex(&b))
         .unwrap_or_default();
-    let report = Report::new(vec![ReferenceCrate.name().to_string(), port_name], sections);
+    let report = Report::new(
+        vec![ReferenceCrate.name().to_string(), port_name],
+        sections,
+        crate::report::RunInfo::of(&config),
+    );
     PortRun {
         hello,
         report,

@@ -1,16 +1,46 @@
-//! The reports of a port run ([DRIVER.REPORT.*], [DRIVER.CERT]): the JSON member `port`, the
-//! terminal table, JUnit XML and the certificate, all rendered from a finished [`PortRun`].
+//! The reports of a port run ([DRIVER.REPORT.*]): the `port` member of the JSON report, the
+//! terminal table (sections, unclaimed-family notes, family levels, verdict), JUnit XML and the
+//! certificate.
 
-use super::protocol::SPEC_VERSION;
-use super::run::{read_scenarios, PortRun};
-use super::LedgerEntry;
+use super::{failure_family, read_scenarios, shard_subset, PortRun};
+use crate::implementation::Implementation;
 use crate::levels::Level;
+use crate::port::protocol::SPEC_VERSION;
+use crate::port::LedgerEntry;
 use crate::report::Failure;
 use crate::report_junit;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
-fn entry_json(e: &LedgerEntry) -> Value {
+/// Failures of a section in families the port does not claim (kept failures only).
+struct Unclaimed {
+    /// Family to count.
+    by_family: BTreeMap<&'static str, u64>,
+    /// Sum of `by_family`.
+    total: u64,
+}
+
+impl Unclaimed {
+    fn families(&self) -> String {
+        self.by_family
+            .iter()
+            .map(|(f, n)| format!("{f} ({n})"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    fn skipped_message(&self) -> String {
+        let names: Vec<&str> = self.by_family.keys().copied().collect();
+        if names.len() == 1 {
+            format!("family {} not claimed", names[0])
+        } else {
+            format!("families {} not claimed", names.join(", "))
+        }
+    }
+}
+
+/// One ledger record as JSON (a family's `first_difference`).
+pub fn entry_json(e: &LedgerEntry) -> Value {
     json!({
         "section": e.section, "label": e.label, "op": e.op, "variant": e.variant, "query": e.query,
         "level": e.brk.level.name(), "what": e.brk.what, "expected": e.brk.expected, "found": e.brk.found, "step": e.brk.step,
@@ -41,6 +71,7 @@ impl PortRun {
                 "family": f.family,
                 "claimed": f.claimed.map(|l| l.name()),
                 "reached": f.reached.name(),
+                "reached_by_differences": f.by_differences.name(),
                 "requests": f.requests,
                 "answered": f.answered,
                 "unimplemented": f.unimplemented,
@@ -62,10 +93,62 @@ impl PortRun {
         v.to_string()
     }
 
+    /// The family a failure belongs to, when the port does not claim it (the reference's own
+    /// failures always count).
+    fn unclaimed_family(&self, section: &str, f: &Failure) -> Option<&'static str> {
+        let claims = self.hello.as_ref().ok().map(|h| &h.claims)?;
+        let label = f.vector.as_deref().or(f.case.as_deref()).unwrap_or("-");
+        let fam = failure_family(section, label, &f.what);
+        (f.implementation != crate::ReferenceCrate.name() && !claims.contains_key(fam))
+            .then_some(fam)
+    }
+
+    fn unclaimed(&self, s: &crate::report::Section) -> Unclaimed {
+        let mut by_family: BTreeMap<&'static str, u64> = BTreeMap::new();
+        for f in &s.failures {
+            if let Some(fam) = self.unclaimed_family(&s.name, f) {
+                *by_family.entry(fam).or_default() += 1;
+            }
+        }
+        let total = by_family.values().sum();
+        Unclaimed { by_family, total }
+    }
+
+    /// The lines under the section rows: failures in families the port does not claim, which
+    /// do not count ([DRIVER.REPORT.UNCLAIMED]).
+    pub fn unclaimed_notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        for s in &self.report.sections {
+            let u = self.unclaimed(s);
+            if u.total == 0 {
+                continue;
+            }
+            let plural = if u.by_family.len() == 1 {
+                "family"
+            } else {
+                "families"
+            };
+            let scope = if u.total == s.failed {
+                "all".to_string()
+            } else if s.failed > s.failures.len() as u64 {
+                format!("{} of the {} kept", u.total, s.failures.len())
+            } else {
+                u.total.to_string()
+            };
+            notes.push(format!(
+                "{} {} failed: {scope} in unclaimed {plural} {} (not counted, [DRIVER.VERDICT])",
+                s.name,
+                s.failed,
+                u.families()
+            ));
+        }
+        notes
+    }
+
     /// The terminal table: sections, then the family / level table and the verdict.
     pub fn to_table(&self) -> String {
         let mut out = String::new();
-        let mut sections = self.report.to_table();
+        let mut sections = self.report.to_table_with_notes(&self.unclaimed_notes());
         if let Some(i) = sections.rfind("\nresult:") {
             sections.truncate(i + 1);
         }
@@ -85,8 +168,15 @@ impl PortRun {
                 self.options.command
             )),
         }
+        let w = self
+            .families
+            .iter()
+            .map(|f| f.family.len())
+            .chain(["family".len()])
+            .max()
+            .unwrap_or(0);
         out.push_str(&format!(
-            "{:<8} {:>8} {:>9} {:>9} {:>10} {:>9} {:>8}\n",
+            "{:<w$} {:>8} {:>9} {:>9} {:>10} {:>9} {:>8}\n",
             "family", "claimed", "L1 costs", "L2 paths", "L3 traces", "L4 bytes", "reached"
         ));
         for f in &self.families {
@@ -100,7 +190,7 @@ impl PortRun {
                 }
             };
             out.push_str(&format!(
-                "{:<8} {:>8} {:>9} {:>9} {:>10} {:>9} {:>8}\n",
+                "{:<w$} {:>8} {:>9} {:>9} {:>10} {:>9} {:>8}\n",
                 f.family,
                 f.claimed.map_or("-", |l| l.name()),
                 cell(Level::L1),
@@ -154,14 +244,15 @@ impl PortRun {
     pub fn to_junit(&self) -> String {
         use report_junit::{Case, Suite};
         let mut suites = Vec::new();
-        let scenarios: Vec<String> = self
+        // The graph scenarios of this run's shard.
+        let all_scenarios = self
             .options
             .vectors_dir
             .as_deref()
             .map(read_scenarios)
-            .unwrap_or_default()
-            .into_iter()
-            .map(|s| s.id)
+            .unwrap_or_default();
+        let scenarios: Vec<String> = shard_subset(&all_scenarios, self.options.shard)
+            .map(|s| s.id.clone())
             .collect();
         let mut vec_suite = Suite {
             name: "vectors".into(),
@@ -200,6 +291,53 @@ impl PortRun {
                 skipped,
             });
         }
+        // Other vectors with failures (grid and state vectors): unclaimed families skipped.
+        let mut others: BTreeMap<String, (Vec<&Failure>, Option<&'static str>)> = BTreeMap::new();
+        for sec in &self.report.sections {
+            if !["vectors", "state"].contains(&sec.name.as_str()) {
+                continue;
+            }
+            for f in &sec.failures {
+                let Some(id) = f.vector.as_deref() else {
+                    continue;
+                };
+                if scenarios.iter().any(|s| s == id) || id == "-" {
+                    continue;
+                }
+                let e = others.entry(id.to_string()).or_default();
+                e.0.push(f);
+                if let Some(fam) = self.unclaimed_family(&sec.name, f) {
+                    e.1 = Some(fam);
+                }
+            }
+        }
+        for (id, (fails, unclaimed)) in others {
+            let excused = self
+                .expect
+                .as_ref()
+                .and_then(|e| e.find("vectors", &id))
+                .is_some();
+            let (failure, skipped) = match unclaimed {
+                Some(fam) => (None, Some(format!("family {fam} not claimed"))),
+                None if excused => (None, Some("known failure (expectations file)".to_string())),
+                None => (
+                    Some((
+                        fails[0].line(),
+                        fails
+                            .iter()
+                            .map(|f| f.line())
+                            .collect::<Vec<_>>()
+                            .join("\n"),
+                    )),
+                    None,
+                ),
+            };
+            vec_suite.cases.push(Case {
+                name: id,
+                failure,
+                skipped,
+            });
+        }
         suites.push(vec_suite);
         let mut sec_suite = Suite {
             name: "sections".into(),
@@ -221,8 +359,21 @@ impl PortRun {
                         .join("\n"),
                 )
             });
-            let skipped = (s.name == "unimplemented" && s.failed > 0)
-                .then(|| format!("{} requests unimplemented", s.failed));
+            let u = self.unclaimed(s);
+            let skipped = if failure.is_some() {
+                None
+            } else if u.total > 0 {
+                Some(format!(
+                    "{} ({} failures in {}, not counted)",
+                    u.skipped_message(),
+                    u.total,
+                    u.families()
+                ))
+            } else if s.name == "unimplemented" && s.failed > 0 {
+                Some(format!("{} requests unimplemented", s.failed))
+            } else {
+                None
+            };
             sec_suite.cases.push(Case {
                 name: format!("{} ({} checks)", s.name, s.checks),
                 failure,
@@ -247,10 +398,11 @@ impl PortRun {
                 )),
                 _ => None,
             };
+            let unclaimed = self.hello.is_ok() && f.claimed.is_none();
             lvl.cases.push(Case {
                 name: format!("{} reaches {}", f.family, f.reached.name()),
                 failure,
-                skipped: None,
+                skipped: unclaimed.then(|| format!("family {} not claimed", f.family)),
             });
         }
         suites.push(lvl);

@@ -1,0 +1,133 @@
+//! The port run's table and JUnit explain themselves ([DRIVER.REPORT.UNCLAIMED],
+//! [DRIVER.REPORT.JUNIT]): failures in families the port does not claim are named as not
+//! counted, the family table aligns for every family name, JUnit skips unclaimed families, and a
+//! crash is named as a crash in every section it touches, never as a hash mismatch.
+
+use onepath_conformance::port::run::{certify_port, PortOptions, PortRun};
+use onepath_conformance::report_junit::check_well_formed;
+
+const DRIVER_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/ports/python");
+
+fn run(command: &str) -> PortRun {
+    let mut o = PortOptions::new(command);
+    o.cases = 3;
+    certify_port(o)
+}
+
+fn section<'a>(r: &'a PortRun, name: &str) -> &'a onepath_conformance::Section {
+    r.report
+        .sections
+        .iter()
+        .find(|s| s.name == name)
+        .unwrap_or_else(|| panic!("no section {name}"))
+}
+
+#[test]
+fn unclaimed_families_are_explained_aligned_and_skipped() {
+    let r = run(&format!("python3 {DRIVER_DIR}/driver.py"));
+    let table = r.to_table();
+    assert!(r.ok(), "{table}");
+    let state = section(&r, "state");
+    assert!(
+        state.failed > 0,
+        "the Python port claims only graph: {table}"
+    );
+    let line = format!("state {} failed: all in unclaimed families", state.failed);
+    assert!(table.contains(&line), "no line {line:?}:\n{table}");
+    assert!(table.contains("(not counted, [DRIVER.VERDICT])"), "{table}");
+
+    // Every row of the family table puts its columns where the header does.
+    let lines: Vec<&str> = table.lines().collect();
+    let header = lines
+        .iter()
+        .position(|l| l.starts_with("family "))
+        .expect("family header");
+    let ends = |l: &str| -> Vec<usize> {
+        let mut out = Vec::new();
+        let b = l.as_bytes();
+        for i in 1..=b.len() {
+            if b[i - 1] != b' ' && (i == b.len() || b[i] == b' ') {
+                out.push(i);
+            }
+        }
+        out
+    };
+    let head = lines[header];
+    let head_ends: Vec<usize> = [
+        "claimed",
+        "L1 costs",
+        "L2 paths",
+        "L3 traces",
+        "L4 bytes",
+        "reached",
+    ]
+    .iter()
+    .map(|label| head.find(label).expect("header label") + label.len())
+    .collect();
+    for row in &lines[header + 1..header + 1 + r.families.len()] {
+        // The six right-aligned cells after the family name end where the header's labels do.
+        let e = ends(row);
+        assert_eq!(
+            e[e.len() - 6..],
+            head_ends[..],
+            "misaligned row {row:?}\n{table}"
+        );
+    }
+    assert!(r.families.iter().any(|f| f.family == "grid-search"));
+
+    let junit = r.to_junit();
+    check_well_formed(&junit).unwrap();
+    assert!(
+        junit.contains(
+            "<testcase classname=\"onepath.vectors\" name=\"STATE-GRID-0001\">\n      <skipped message=\"family grids not claimed\"/>"
+        ),
+        "{junit}"
+    );
+    let state_case = format!(
+        "name=\"state ({} checks)\">\n      <skipped message=\"",
+        state.checks
+    );
+    assert!(
+        junit.contains(&state_case),
+        "state is not skipped:\n{junit}"
+    );
+    assert!(
+        junit.contains(
+            "name=\"grids reaches L0\">\n      <skipped message=\"family grids not claimed\"/>"
+        ),
+        "{junit}"
+    );
+}
+
+#[test]
+fn a_crash_is_named_in_every_section_it_touches() {
+    let r = run(&format!(
+        "CRASH_OP=build_landmarks python3 {}/tests/crash_on_op.py {DRIVER_DIR}",
+        env!("CARGO_MANIFEST_DIR")
+    ));
+    let table = r.to_table();
+    assert!(!r.ok(), "{table}");
+    let vectors = section(&r, "vectors");
+    let graph_failures: Vec<_> = vectors
+        .failures
+        .iter()
+        .filter(|f| f.vector.as_deref().is_some_and(|v| v.starts_with("GRAPH-")))
+        .collect();
+    assert!(!graph_failures.is_empty(), "{table}");
+    for f in &graph_failures {
+        assert!(
+            f.what.starts_with("port: crash: ") && f.found.starts_with("port: crash ("),
+            "a crash shown as a difference: {}",
+            f.line()
+        );
+        assert!(f.found.contains("build_landmarks"), "{}", f.line());
+    }
+    for name in ["landmarks", "vectors"] {
+        let s = section(&r, name);
+        assert!(s.failed > 0, "{name}: {table}");
+        assert!(
+            s.failures.iter().any(|f| f.what.starts_with("port: crash")),
+            "{name} does not name the crash:\n{table}"
+        );
+    }
+}

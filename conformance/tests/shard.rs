@@ -1,0 +1,399 @@
+//! `certify --shard k/n` and `report merge` ([CONF.CLI.SHARD], [CONF.REPORT.MERGE]): the merge
+//! of the n shards of a run has the unsharded run's section counts and verdict (in-process for
+//! n = 1, 3, 7; a Python port run for n = 1, 3, clean and with a defect), and the merge rejects
+//! reports of different runs, a missing or duplicate shard, unknown members and versions,
+//! naming the file.
+
+use onepath_conformance::checks::{certify, default_vectors_dir, Config, Shard};
+use onepath_conformance::expectations::Expectations;
+use onepath_conformance::port::run::{certify_port, PortOptions, PortRun};
+use onepath_conformance::report_merge::{merge, parse, MergeErrorKind, Merged};
+use onepath_conformance::{Implementation, OptimizedCrate, ReferenceCrate};
+use serde_json::Value;
+use std::process::Command;
+
+fn small(seed: u64) -> Config {
+    Config {
+        oracle_graphs: 40,
+        landmark_graphs: 10,
+        sliced_graphs: 12,
+        link_sets: 12,
+        hook_graphs: 10,
+        cancel_graphs: 10,
+        grid_cases: 6,
+        movingai_side: 32,
+        movingai_buckets: 4,
+        vectors_dir: Some(default_vectors_dir()),
+        ..Config::ci(seed)
+    }
+}
+
+fn crates_json(config: &Config) -> String {
+    let candidates: [&dyn Implementation; 1] = [&OptimizedCrate];
+    certify(&ReferenceCrate, &candidates, config, None).to_json()
+}
+
+/// Section name, checks, passed, failed.
+fn counts(json: &str) -> Vec<(String, u64, u64, u64)> {
+    let v: Value = serde_json::from_str(json).unwrap();
+    v["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap().to_string(),
+                s["checks"].as_u64().unwrap(),
+                s["passed"].as_u64().unwrap(),
+                s["failed"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn ok_of(json: &str) -> bool {
+    serde_json::from_str::<Value>(json).unwrap()["ok"]
+        .as_bool()
+        .unwrap()
+}
+
+fn merged(reports: &[String]) -> Merged {
+    let files = reports
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let name = format!("shard-{}.json", i + 1);
+            let f = parse(&name, t).unwrap_or_else(|e| panic!("{e}"));
+            (name, f)
+        })
+        .collect();
+    merge(files).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn total_checks(json: &str) -> u64 {
+    counts(json).iter().map(|c| c.1).sum()
+}
+
+#[test]
+fn merged_in_process_shards_equal_the_unsharded_run() {
+    let whole = crates_json(&small(3));
+    let whole_counts = counts(&whole);
+    for n in [1u32, 3, 7] {
+        let shards: Vec<String> = (1..=n)
+            .map(|k| {
+                let mut c = small(3);
+                c.shard = Shard { index: k, count: n };
+                crates_json(&c)
+            })
+            .collect();
+        if n > 1 {
+            for s in &shards {
+                assert!(
+                    total_checks(s) < total_checks(&whole),
+                    "a shard ran everything"
+                );
+            }
+        }
+        let m = merged(&shards);
+        let json = m.to_json();
+        assert_eq!(counts(&json), whole_counts, "n = {n}");
+        assert_eq!(m.ok(), ok_of(&whole), "n = {n}");
+        eprintln!("n = {n}: merged {:?}", counts(&json));
+        // The merged report is itself a mergeable (1/1) report.
+        assert_eq!(counts(&merged(&[json]).to_json()), whole_counts);
+    }
+    eprintln!("unsharded: {whole_counts:?}");
+}
+
+fn port_run(defect: Option<&str>, shard: Shard) -> PortRun {
+    port_run_expecting(defect, shard, None)
+}
+
+fn port_run_expecting(defect: Option<&str>, shard: Shard, expect: Option<&str>) -> PortRun {
+    let driver = concat!(env!("CARGO_MANIFEST_DIR"), "/ports/python/driver.py");
+    let command = match defect {
+        Some(d) => format!("ONEPATH_PY_DEFECT={d} python3 {driver}"),
+        None => format!("python3 {driver}"),
+    };
+    let mut o = PortOptions::new(&command);
+    o.cases = 3;
+    o.shard = shard;
+    o.expect = expect.map(|e| Expectations::parse(e).unwrap());
+    certify_port(o)
+}
+
+/// Family, claimed, reached, requests, answered, unimplemented ops.
+fn families(p: &PortRun) -> Vec<String> {
+    p.families
+        .iter()
+        .map(|f| {
+            format!(
+                "{} {:?} {:?} {} {} {:?}",
+                f.family, f.claimed, f.reached, f.requests, f.answered, f.unimplemented
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn merged_port_shards_equal_the_unsharded_run() {
+    for defect in [None, Some("gtie")] {
+        let whole = port_run(defect, Shard::ALL);
+        let whole_json = whole.to_json();
+        for n in [1u32, 3] {
+            let shards: Vec<String> = (1..=n)
+                .map(|k| port_run(defect, Shard { index: k, count: n }).to_json())
+                .collect();
+            let m = merged(&shards);
+            let Merged::Port(p) = &m else {
+                panic!("a port run merges as a port run")
+            };
+            assert_eq!(
+                counts(&m.to_json()),
+                counts(&whole_json),
+                "{defect:?} n = {n}"
+            );
+            assert_eq!(p.ok(), whole.ok(), "{defect:?} n = {n}: {:?}", p.problems);
+            assert_eq!(families(p), families(&whole), "{defect:?} n = {n}");
+            let first = |r: &PortRun| {
+                r.families
+                    .iter()
+                    .map(|f| f.first_break.as_ref().map(|e| e.quote()))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(first(p), first(&whole), "{defect:?} n = {n}");
+            assert_eq!(
+                p.certificate("2026-12-01"),
+                whole.certificate("2026-12-01"),
+                "the merged run's certificate is the unsharded run's"
+            );
+            eprintln!(
+                "port {defect:?} n = {n}: ok {} merged {:?}",
+                p.ok(),
+                counts(&m.to_json())
+            );
+        }
+        eprintln!(
+            "port {defect:?} unsharded: ok {} {:?}",
+            whole.ok(),
+            counts(&whole_json)
+        );
+        if let Some(d) = defect {
+            assert!(!whole.ok(), "defect {d} should fail the run");
+        }
+    }
+}
+
+fn tiny(seed: u64, shard: Shard) -> String {
+    let c = Config {
+        oracle_graphs: 4,
+        landmark_graphs: 1,
+        sliced_graphs: 1,
+        link_sets: 2,
+        hook_graphs: 1,
+        cancel_graphs: 1,
+        grid_cases: 1,
+        movingai_side: 16,
+        movingai_buckets: 1,
+        vectors_dir: None,
+        shard,
+        ..Config::ci(seed)
+    };
+    crates_json(&c)
+}
+
+/// Runs `report merge` on the given (file name, contents) and returns (exit code, stderr).
+fn cli_merge(files: &[(&str, &str)]) -> (Option<i32>, String) {
+    let dir = std::env::temp_dir().join(format!("onepath-shard-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let paths: Vec<_> = files
+        .iter()
+        .map(|(name, text)| {
+            let p = dir.join(name);
+            std::fs::write(&p, text).unwrap();
+            p
+        })
+        .collect();
+    let out = Command::new(env!("CARGO_BIN_EXE_onepath-conformance"))
+        .args(["report", "merge"])
+        .args(&paths)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn edit(json: &str, f: impl FnOnce(&mut Value)) -> String {
+    let mut v: Value = serde_json::from_str(json).unwrap();
+    f(&mut v);
+    v.to_string()
+}
+
+#[test]
+fn merge_rejects_reports_that_are_not_the_shards_of_one_run() {
+    let half = |k| Shard { index: k, count: 2 };
+    let (a, b) = (tiny(9, half(1)), tiny(9, half(2)));
+    // The CLI merges the two shards and fails only on what is wrong.
+    let (code, err) = cli_merge(&[("a.json", &a), ("b.json", &b)]);
+    assert_eq!(code, Some(0), "{err}");
+
+    let other_seed = tiny(10, half(2));
+    let (code, err) = cli_merge(&[("a.json", &a), ("seed.json", &other_seed)]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("seed.json") && err.contains("run.seed"),
+        "{err}"
+    );
+
+    let (code, err) = cli_merge(&[("a.json", &a)]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("shard 2/2 is missing"), "{err}");
+
+    let (code, err) = cli_merge(&[("a.json", &a), ("again.json", &a)]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("again.json") && err.contains("run.shard.index"),
+        "{err}"
+    );
+
+    let three = tiny(9, Shard { index: 2, count: 3 });
+    let (code, err) = cli_merge(&[("a.json", &a), ("three.json", &three)]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("three.json") && err.contains("run.shard.count"),
+        "{err}"
+    );
+
+    let unknown = edit(&b, |v| {
+        v["sections"][0]["extra"] = Value::from(1);
+    });
+    let (code, err) = cli_merge(&[("a.json", &a), ("unknown.json", &unknown)]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("unknown.json") && err.contains("extra"),
+        "{err}"
+    );
+
+    let missing = edit(&b, |v| {
+        v["run"].as_object_mut().unwrap().remove("vectors_dir");
+    });
+    let (code, err) = cli_merge(&[("a.json", &a), ("missing.json", &missing)]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("missing.json") && err.contains("vectors_dir"),
+        "{err}"
+    );
+
+    let version = edit(&b, |v| v["version"] = Value::from(99));
+    let (code, err) = cli_merge(&[("a.json", &a), ("v99.json", &version)]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("v99.json") && err.contains("version 99"),
+        "{err}"
+    );
+
+    let schema = edit(&b, |v| v["schema"] = Value::from("onepath.other"));
+    let e = parse("schema.json", &schema).unwrap_err();
+    assert_eq!(e.kind, MergeErrorKind::Schema);
+    assert!(e.to_string().starts_with("schema.json: schema:"), "{e}");
+
+    // A report of another kit version is of another run.
+    let kit = edit(&b, |v| v["kit"] = Value::from("onepath-conformance 0.0.0"));
+    let files = vec![
+        ("a.json".to_string(), parse("a.json", &a).unwrap()),
+        ("kit.json".to_string(), parse("kit.json", &kit).unwrap()),
+    ];
+    let e = merge(files).unwrap_err();
+    assert_eq!(e.kind, MergeErrorKind::Mismatch);
+    assert_eq!(e.field.as_deref(), Some("kit"));
+}
+
+#[test]
+fn rotted_expectations_are_judged_by_the_merge() {
+    // GRID-0001's one failure (no grid-search API) is a shard-1 check: in shards 2 and 3 the
+    // first entry excuses nothing, yet it has not rotted; the second never matches anything.
+    let expect = r#"{"schema":"onepath.port-expectations","version":1,"families":["graph"],"known_failures":[
+        {"section":"vectors","match":"GRID-0001","reason":"no grid ops in the protocol"},
+        {"section":"vectors","match":"NO-SUCH-VECTOR-*","reason":"never matches"}]}"#;
+    let whole = port_run_expecting(None, Shard::ALL, Some(expect));
+    assert_eq!(whole.problems.len(), 1, "{:?}", whole.problems);
+    assert!(
+        whole.problems[0].starts_with("expectation 1 "),
+        "{:?}",
+        whole.problems
+    );
+    let shards: Vec<PortRun> = (1..=3)
+        .map(|k| port_run_expecting(None, Shard { index: k, count: 3 }, Some(expect)))
+        .collect();
+    for s in &shards {
+        assert!(
+            s.ok(),
+            "a shard judged rotted expectations: {:?}",
+            s.problems
+        );
+    }
+    let m = merged(&shards.iter().map(PortRun::to_json).collect::<Vec<_>>());
+    let Merged::Port(p) = &m else {
+        panic!("port run")
+    };
+    assert_eq!(p.problems, whole.problems);
+    assert_eq!(p.excused, whole.excused);
+    assert!(!m.ok());
+}
+
+#[test]
+fn bad_shard_values_exit_2_naming_the_value() {
+    for value in ["0/3", "4/3", "1/0", "x", "2", "1/-3", "/3"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_onepath-conformance"))
+            .args(["certify", "--shard", value])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "--shard {value}: {err}");
+        assert!(
+            err.contains(&format!("{value:?}")),
+            "--shard {value}: {err}"
+        );
+    }
+}
+
+#[test]
+fn merged_failures_are_summed_bounded_and_fail_the_run() {
+    let half = |k| Shard { index: k, count: 2 };
+    // Each shard gets 40 failures in its first section; the counts add up, the kept list is
+    // bounded as in one report, and the recomputed verdict fails.
+    let with_failures = |json: String, tag: &str| {
+        edit(&json, |v| {
+            let s = &mut v["sections"][0];
+            let failure = serde_json::json!({
+                "vector": null, "case": format!("{tag}#1"), "implementation": "onepath",
+                "variant": null, "query": 0, "what": "cost bits", "expected": "1", "found": "2",
+                "step": null
+            });
+            s["failures"] = Value::Array(vec![failure; 40]);
+            s["failed"] = Value::from(40);
+            s["checks"] = Value::from(s["passed"].as_u64().unwrap() + 40);
+            v["ok"] = Value::Bool(false);
+        })
+    };
+    let a = with_failures(tiny(9, half(1)), "a");
+    let b = with_failures(tiny(9, half(2)), "b");
+    let m = merged(&[a.clone(), b.clone()]);
+    assert!(!m.ok());
+    let v: Value = serde_json::from_str(&m.to_json()).unwrap();
+    let s = &v["sections"][0];
+    assert_eq!(s["failed"], 80);
+    let kept = s["failures"].as_array().unwrap();
+    assert_eq!(kept.len(), onepath_conformance::report::KEPT_FAILURES);
+    // Shard order: all of shard 1's kept failures first.
+    assert_eq!(kept[39]["case"], "a#1");
+    assert_eq!(kept[40]["case"], "b#1");
+    let passed = |j: &str| {
+        serde_json::from_str::<Value>(j).unwrap()["sections"][0]["passed"]
+            .as_u64()
+            .unwrap()
+    };
+    assert_eq!(s["passed"].as_u64().unwrap(), passed(&a) + passed(&b));
+}
