@@ -56,3 +56,24 @@ fn a_damaged_grid_vector_is_named() {
         "{out}"
     );
 }
+
+/// The Python port's state code (`onepath_py/state_requests.py` and the kinds' modules, written
+/// from spec/ alone) answers every golden and hostile state vector of every kind without the kit.
+#[test]
+fn python_port_matches_every_state_vector() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("ports/python/check_state_vectors.py");
+    let out = Command::new("python3")
+        .arg("-B")
+        .arg(&script)
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../vectors/state"))
+        .output()
+        .expect("python3 runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let last = text.lines().last().unwrap_or("");
+    let (matched, total) = last
+        .split_once(" of ")
+        .map(|(a, b)| (a.to_string(), b.split(' ').next().unwrap_or("").to_string()))
+        .unwrap_or_default();
+    assert!(matched == total && total.parse::<u64>().unwrap_or(0) > 10_000, "{text}");
+}
