@@ -543,9 +543,12 @@ pub fn certify_port(options: PortOptions) -> PortRun {
             ..Default::default()
         }));
     }
-    // Every grid vector, when the port claims grid-search: its runs are labelled with its id.
+    // Every grid vector of the shard, when the port claims grid-search: its runs are labelled
+    // with its id.
     let grid_vector_ids: Vec<String> = if claimed_families.contains("grid-search") {
-        grid_vectors.iter().map(|v| v.id.clone()).collect()
+        shard_subset(&grid_vectors, config.shard)
+            .map(|v| v.id.clone())
+            .collect()
     } else {
         Vec::new()
     };
