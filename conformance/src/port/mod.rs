@@ -9,6 +9,7 @@ pub mod flags;
 pub mod messages;
 pub mod process;
 pub mod protocol;
+pub mod replies;
 pub mod run;
 pub mod schemas;
 pub mod wire;
