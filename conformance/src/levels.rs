@@ -646,50 +646,6 @@ pub fn failure_level(section: &str, what: &str) -> Level {
     Level::L1
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::outcome::{AlgorithmCode, PathOutcome, StatusCode};
-
-    fn p() -> PathOutcome {
-        PathOutcome {
-            algorithm: AlgorithmCode::Astar,
-            status: StatusCode::Found,
-            cost: 4.0,
-            iterations: 5,
-            expanded_count: 4,
-            nodes: vec![0, 2, 3],
-            expanded: vec![0, 1, 2, 4],
-        }
-    }
-
-    #[test]
-    fn cost_beats_expansion_order() {
-        let mut b = p();
-        b.expanded.swap(0, 1);
-        b.cost = 5.0;
-        let br = outcome_break(&Outcome::Path(p()), &Outcome::Path(b)).unwrap();
-        assert_eq!(br.level, Level::L1);
-        let mut c = p();
-        c.expanded.swap(2, 3);
-        let br = outcome_break(&Outcome::Path(p()), &Outcome::Path(c)).unwrap();
-        assert_eq!((br.level, br.step), (Level::L3, Some(2)));
-        assert_eq!(br.context.unwrap().0, "steps 0..: 0 1 [2] 4");
-    }
-
-    #[test]
-    fn path_breaks_l2() {
-        let mut b = p();
-        b.nodes[1] = 1;
-        assert_eq!(
-            outcome_break(&Outcome::Path(p()), &Outcome::Path(b))
-                .unwrap()
-                .level,
-            Level::L2
-        );
-    }
-}
-
 /// A grid-search reply's difference ([CONF.GRID.REPLY], [DRIVER.LEVEL.LIST]): the error or
 /// status and the cost break L1; the algorithm, engine mode, finder, path and world points L2;
 /// the expansion order and the counters L3; the state, snapshot and re-saved bytes L4.
@@ -775,3 +731,48 @@ pub fn grid_break(
         .or_else(|| bytes("snapshot", &e.snapshot, &f.snapshot))
         .or_else(|| bytes("re-saved snapshot", &e.resaved, &f.resaved))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::outcome::{AlgorithmCode, PathOutcome, StatusCode};
+
+    fn p() -> PathOutcome {
+        PathOutcome {
+            algorithm: AlgorithmCode::Astar,
+            status: StatusCode::Found,
+            cost: 4.0,
+            iterations: 5,
+            expanded_count: 4,
+            nodes: vec![0, 2, 3],
+            expanded: vec![0, 1, 2, 4],
+        }
+    }
+
+    #[test]
+    fn cost_beats_expansion_order() {
+        let mut b = p();
+        b.expanded.swap(0, 1);
+        b.cost = 5.0;
+        let br = outcome_break(&Outcome::Path(p()), &Outcome::Path(b)).unwrap();
+        assert_eq!(br.level, Level::L1);
+        let mut c = p();
+        c.expanded.swap(2, 3);
+        let br = outcome_break(&Outcome::Path(p()), &Outcome::Path(c)).unwrap();
+        assert_eq!((br.level, br.step), (Level::L3, Some(2)));
+        assert_eq!(br.context.unwrap().0, "steps 0..: 0 1 [2] 4");
+    }
+
+    #[test]
+    fn path_breaks_l2() {
+        let mut b = p();
+        b.nodes[1] = 1;
+        assert_eq!(
+            outcome_break(&Outcome::Path(p()), &Outcome::Path(b))
+                .unwrap()
+                .level,
+            Level::L2
+        );
+    }
+}
+

@@ -602,7 +602,8 @@ pub fn certify(
     // shards' request counts add up to the unsharded run's ([CONF.CLI.SHARD]).
     let first_in_shard = (0..vectors.len()).find(|&i| shard.contains(i));
     let probe = first_in_shard.and_then(|i| vectors[i].runs.first().map(|r| vectors[i].request(r)));
-    let mut active: Vec<(&dyn Implementation, Option<Result<GridOutcome, String>>)> = Vec::new();
+    type Probed = Option<Result<GridOutcome, String>>;
+    let mut active: Vec<(&dyn Implementation, Probed)> = Vec::new();
     for imp in all {
         match probe.as_ref().map(|p| imp.run_grid(p)) {
             Some(Err(e)) if e == crate::state::UNIMPLEMENTED => once.fail(fail(
