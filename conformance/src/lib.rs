@@ -35,6 +35,7 @@ pub mod report_merge;
 pub mod road;
 pub mod scenario;
 pub mod state;
+pub mod vector_files;
 pub mod vectors;
 
 pub use adapters::{OptimizedCrate, ReferenceCrate};

@@ -11,7 +11,7 @@ use crate::json_text::to_text;
 use crate::movingai::{generate_map, MapKind};
 use crate::outcome::sha256_hex;
 use crate::report::{Failure, Section};
-use crate::vectors::{Matrix, MatrixRow};
+use crate::vector_files::{Matrix, MatrixRow};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -539,7 +539,7 @@ pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
 /// Reads the committed grid vectors under `dir` (`vectors/`).
 pub fn read_dir(dir: &Path) -> Result<Vec<GridVector>, String> {
     let mut out = Vec::new();
-    for rel in crate::vectors::list_files(dir).map_err(|e| e.to_string())? {
+    for rel in crate::vector_files::list_files(dir).map_err(|e| e.to_string())? {
         if rel.starts_with("grids/GRID-") && rel.ends_with(".json") {
             let text =
                 std::fs::read_to_string(dir.join(&rel)).map_err(|e| format!("{rel}: {e}"))?;

@@ -937,7 +937,7 @@ pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
 /// Reads every committed golden vector and hostile file under `dir` (the `vectors/` folder).
 pub fn read_dir(dir: &std::path::Path) -> Result<Vec<(StateVector, HostileFile)>, String> {
     let mut out = Vec::new();
-    for rel in crate::vectors::list_files(dir).map_err(|e| e.to_string())? {
+    for rel in crate::vector_files::list_files(dir).map_err(|e| e.to_string())? {
         if let Some(name) = rel
             .strip_prefix("state/")
             .filter(|r| !r.contains('/') && r.starts_with("STATE-") && r.ends_with(".json"))

@@ -8,7 +8,7 @@ pub mod files;
 pub mod layout;
 pub mod recipes;
 
-use crate::implementation::SearchCode;
+use crate::outcome::SearchCode;
 use serde::{Deserialize, Serialize};
 
 /// The class a default trait body reports: the implementation has no state support.
