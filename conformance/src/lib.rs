@@ -15,6 +15,7 @@
 
 pub mod adapters;
 pub mod checks;
+pub mod error;
 pub mod expectations;
 pub mod fuzzing;
 pub mod generators;

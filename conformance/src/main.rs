@@ -297,8 +297,9 @@ fn certify_port(
     if let Some(path) = &a.expect {
         match std::fs::read_to_string(path)
             .map_err(|e| e.to_string())
-            .and_then(|t| onepath_conformance::expectations::Expectations::parse(&t))
-        {
+            .and_then(|t| {
+                onepath_conformance::expectations::Expectations::parse(&t).map_err(String::from)
+            }) {
             Ok(e) => options.expect = Some(e),
             Err(e) => {
                 eprintln!("{}: {e}", path.display());

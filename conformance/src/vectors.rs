@@ -2,6 +2,7 @@
 //! an implementation (the reference), checking a committed copy for staleness, and the `vectors`
 //! section of certify, which re-runs every committed scenario on every implementation.
 
+use crate::error::{ErrorKind, HarnessError};
 use crate::implementation::{Implementation, LinkRequest, RunOptions};
 use crate::json_text::to_text;
 use crate::outcome::{cell_hash, first_difference, sha256_hex, Outcome};
@@ -279,13 +280,14 @@ pub fn check_dir(dir: &Path, imp: &dyn Implementation) -> Vec<String> {
     problems
 }
 
-fn read_scenarios(dir: &Path) -> Result<Vec<Scenario>, String> {
+fn read_scenarios(dir: &Path) -> Result<Vec<Scenario>, HarnessError> {
     let mut out = Vec::new();
-    for rel in list_files(dir).map_err(|e| e.to_string())? {
+    let files = list_files(dir).map_err(|e| HarnessError::new(ErrorKind::Io, e.to_string()))?;
+    for rel in files {
         if rel.starts_with("graphs/GRAPH-") && rel.ends_with(".json") {
             let text =
-                std::fs::read_to_string(dir.join(&rel)).map_err(|e| format!("{rel}: {e}"))?;
-            out.push(Scenario::parse(&text).map_err(|e| format!("{rel}: {e}"))?);
+                std::fs::read_to_string(dir.join(&rel)).map_err(|e| HarnessError::io(&rel, &e))?;
+            out.push(Scenario::parse(&text).map_err(|e| e.at_path(&rel))?);
         }
     }
     Ok(out)
@@ -331,7 +333,7 @@ pub fn certify_section_shard(
                 "-",
                 "scenario file".into(),
                 "a valid scenario".into(),
-                e,
+                e.to_string(),
             ));
             if shard.is_first() {
                 s.merge(once);

@@ -11,8 +11,7 @@ pub mod recipes;
 use crate::outcome::SearchCode;
 use serde::{Deserialize, Serialize};
 
-/// The class a default trait body reports: the implementation has no state support.
-pub const UNIMPLEMENTED: &str = "harness: unimplemented";
+pub use crate::error::UNIMPLEMENTED;
 
 /// The state kinds the kit covers ([STATE.KINDS]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
