@@ -1,7 +1,8 @@
 //! Typed harness errors: what went wrong ([`ErrorKind`]), in words, and where (file, member,
 //! line and column), in the manner of `serde_json::Error`.
 //!
-//! The text of an error is `[<path>: ][<member>: ]<what>[ at line L column C]`, so an error
+//! The text of an error is `[<path>: ][line L: ][<member>: ]<what>[ at line L column C]` (a line
+//! without a column is a prefix, a line with a column the `serde_json` suffix), so an error
 //! without a location reads exactly like the `String` errors it replaces.
 
 use std::fmt;
@@ -79,6 +80,12 @@ impl HarnessError {
         self.path = Some(path.as_ref().to_path_buf());
         self
     }
+    /// The same error, on 1-based line `line` of its text (no column).
+    pub fn at_line(mut self, line: u64) -> HarnessError {
+        self.line = Some(line);
+        self.column = None;
+        self
+    }
     /// The same error, inside `member` (an outer member is prepended: `outer: inner`).
     pub fn in_member(mut self, member: impl Into<String>) -> HarnessError {
         let outer = member.into();
@@ -123,12 +130,15 @@ impl fmt::Display for HarnessError {
         if let Some(p) = &self.path {
             write!(f, "{}: ", p.display())?;
         }
+        if let (Some(line), None) = (self.line, self.column) {
+            write!(f, "line {line}: ")?;
+        }
         if let Some(m) = &self.member {
             write!(f, "{m}: ")?;
         }
         f.write_str(&self.what)?;
-        if let Some(line) = self.line {
-            write!(f, " at line {line} column {}", self.column.unwrap_or(0))?;
+        if let (Some(line), Some(column)) = (self.line, self.column) {
+            write!(f, " at line {line} column {column}")?;
         }
         Ok(())
     }
@@ -175,6 +185,9 @@ mod tests {
         assert_eq!((h.kind(), h.line()), (ErrorKind::Parse, Some(2)));
         let h = h.in_member("b").in_member("a").at_path("x/y.json");
         assert_eq!(h.to_string(), format!("x/y.json: a: b: {e}"));
+        let g = HarnessError::new(ErrorKind::Parse, "bad tail: \"a x 1 1\"").at_line(3);
+        assert_eq!(g.to_string(), "line 3: bad tail: \"a x 1 1\"");
+        assert_eq!((g.line(), g.column()), (Some(3), None));
     }
 
     #[test]
