@@ -2,6 +2,7 @@
 //! the families a port claims and its known failures, each with a reason, in the manner of
 //! BoringSSL's BoGo shim config. Entries that match nothing are themselves failures.
 
+use crate::error::{ErrorKind, HarnessError};
 use serde::{Deserialize, Serialize};
 
 /// The schema name.
@@ -39,21 +40,31 @@ pub struct Expectations {
 
 impl Expectations {
     /// Parses and validates an expectations file.
-    pub fn parse(text: &str) -> Result<Expectations, String> {
-        let e: Expectations = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    pub fn parse(text: &str) -> Result<Expectations, HarnessError> {
+        let e: Expectations = serde_json::from_str(text).map_err(|e| HarnessError::json(&e))?;
         if e.schema != EXPECT_SCHEMA {
-            return Err(format!("schema {:?}, expected {EXPECT_SCHEMA:?}", e.schema));
+            return Err(HarnessError::new(
+                ErrorKind::Version,
+                format!("schema {:?}, expected {EXPECT_SCHEMA:?}", e.schema),
+            ));
         }
         if e.version != 1 {
-            return Err(format!("unsupported version {}", e.version));
+            return Err(HarnessError::new(
+                ErrorKind::Version,
+                format!("unsupported version {}", e.version),
+            ));
         }
         for (i, k) in e.known_failures.iter().enumerate() {
             if k.reason.trim().is_empty() {
-                return Err(format!("known_failures[{i}] has no reason"));
+                return Err(HarnessError::new(
+                    ErrorKind::Schema,
+                    format!("known_failures[{i}] has no reason"),
+                ));
             }
             if k.pattern.is_empty() || k.section.is_empty() {
-                return Err(format!(
-                    "known_failures[{i}] needs a section and a match pattern"
+                return Err(HarnessError::new(
+                    ErrorKind::Schema,
+                    format!("known_failures[{i}] needs a section and a match pattern"),
                 ));
             }
         }

@@ -255,18 +255,9 @@ pub struct HookedRun {
     pub calls: Vec<HookCall>,
 }
 
-/// A tier-2 status ([GRAPH.ASTAR.STATUS]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SearchCode {
-    /// 0.
-    NotStarted,
-    /// 1.
-    Running,
-    /// 2.
-    Found,
-    /// 3.
-    NotFound,
-}
+/// A tier-2 status ([GRAPH.ASTAR.STATUS]); defined in `outcome.rs` (plain data shared with
+/// `state`, which must not depend on this module).
+pub use crate::outcome::SearchCode;
 
 /// What a cancelled tier-2 run shows ([CONF.CHECK.CANCEL]): `(status, iterations)` after
 /// `begin` and `step(first_steps)` (no step call when 0), after `run(Some(flag))` with the flag

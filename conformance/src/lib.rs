@@ -15,9 +15,9 @@
 
 pub mod adapters;
 pub mod checks;
+pub mod error;
 pub mod expectations;
 pub mod fuzzing;
-pub mod fuzzing_grid;
 pub mod generators;
 pub mod grid;
 pub mod implementation;
@@ -36,10 +36,13 @@ pub mod report_merge;
 pub mod road;
 pub mod scenario;
 pub mod state;
+pub mod vector_files;
 pub mod vectors;
 
 pub use adapters::{OptimizedCrate, ReferenceCrate};
 pub use checks::{certify, Config};
+/// The grid-search fuzz targets under their former path (now `fuzzing::grid`).
+pub use fuzzing::grid as fuzzing_grid;
 pub use implementation::{
     BlockedRule, BuildFailure, CancelTrace, CostRule, GraphOp, HeuristicRule, HookCall, HookSpec,
     HookedQuery, HookedRun, Implementation, LinkRequest, LinkResult, LinkRule, OplmError,

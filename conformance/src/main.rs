@@ -297,8 +297,9 @@ fn certify_port(
     if let Some(path) = &a.expect {
         match std::fs::read_to_string(path)
             .map_err(|e| e.to_string())
-            .and_then(|t| onepath_conformance::expectations::Expectations::parse(&t))
-        {
+            .and_then(|t| {
+                onepath_conformance::expectations::Expectations::parse(&t).map_err(String::from)
+            }) {
             Ok(e) => options.expect = Some(e),
             Err(e) => {
                 eprintln!("{}: {e}", path.display());
@@ -435,7 +436,7 @@ fn road_command(
         Some(path) => {
             let parsed = std::fs::read_to_string(&path)
                 .map_err(|e| format!("{}: {e}", path.display()))
-                .and_then(|t| road::parse_gr(&t));
+                .and_then(|t| road::parse_gr(&t).map_err(String::from));
             let mut g = match parsed {
                 Ok(g) => g,
                 Err(e) => {
@@ -446,7 +447,7 @@ fn road_command(
             if let Some(co) = co {
                 match std::fs::read_to_string(&co)
                     .map_err(|e| e.to_string())
-                    .and_then(|t| road::parse_co(&t, g.node_count))
+                    .and_then(|t| road::parse_co(&t, g.node_count).map_err(String::from))
                 {
                     Ok(p) => g.positions = Some(p),
                     Err(e) => {

@@ -32,6 +32,19 @@ impl AlgorithmCode {
     }
 }
 
+/// A tier-2 status ([GRAPH.ASTAR.STATUS]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchCode {
+    /// 0.
+    NotStarted,
+    /// 1.
+    Running,
+    /// 2.
+    Found,
+    /// 3.
+    NotFound,
+}
+
 /// Final status of a tier-1 query.
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,

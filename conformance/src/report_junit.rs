@@ -1,6 +1,8 @@
 //! JUnit XML for CI systems ([DRIVER.REPORT.JUNIT]): one `<testsuite>` per group, one
 //! `<testcase>` per vector, section, family level or expectation.
 
+use crate::error::{ErrorKind, HarnessError};
+
 /// One test case.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Case {
@@ -89,12 +91,19 @@ pub fn render(name: &str, suites: &[Suite]) -> String {
     x
 }
 
+/// A well-formedness error of [`check_well_formed`].
+fn parse(what: impl Into<String>) -> HarnessError {
+    HarnessError::new(ErrorKind::Parse, what)
+}
+
 /// A small well-formedness check (balanced tags, quoted attributes, known entities, one root).
 /// Returns the first problem found.
-pub fn check_well_formed(xml: &str) -> Result<(), String> {
+pub fn check_well_formed(xml: &str) -> Result<(), HarnessError> {
     let mut rest = xml.trim_start();
     if let Some(r) = rest.strip_prefix("<?xml") {
-        let end = r.find("?>").ok_or("unterminated XML declaration")?;
+        let end = r
+            .find("?>")
+            .ok_or_else(|| parse("unterminated XML declaration"))?;
         rest = &r[end + 2..];
     }
     let mut stack: Vec<String> = Vec::new();
@@ -103,14 +112,17 @@ pub fn check_well_formed(xml: &str) -> Result<(), String> {
     let b = rest.as_bytes();
     while i < b.len() {
         if b[i] == b'<' {
-            let end = rest[i..].find('>').ok_or("unterminated tag")? + i;
+            let end = rest[i..]
+                .find('>')
+                .ok_or_else(|| parse("unterminated tag"))?
+                + i;
             let tag = &rest[i + 1..end];
             if let Some(name) = tag.strip_prefix('/') {
                 let open = stack
                     .pop()
-                    .ok_or_else(|| format!("closing </{name}> without an open tag"))?;
+                    .ok_or_else(|| parse(format!("closing </{name}> without an open tag")))?;
                 if open != name.trim() {
-                    return Err(format!("</{}> closes <{open}>", name.trim()));
+                    return Err(parse(format!("</{}> closes <{open}>", name.trim())));
                 }
             } else {
                 let self_closing = tag.ends_with('/');
@@ -121,7 +133,7 @@ pub fn check_well_formed(xml: &str) -> Result<(), String> {
                         .chars()
                         .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == ':')
                 {
-                    return Err(format!("bad tag name {name:?}"));
+                    return Err(parse(format!("bad tag name {name:?}")));
                 }
                 check_attributes(&body[name.len()..])?;
                 if stack.is_empty() {
@@ -136,22 +148,22 @@ pub fn check_well_formed(xml: &str) -> Result<(), String> {
             let end = rest[i..].find('<').map_or(b.len(), |k| k + i);
             let text = &rest[i..end];
             if stack.is_empty() && !text.trim().is_empty() {
-                return Err("text outside the root element".into());
+                return Err(parse("text outside the root element"));
             }
             check_entities(text)?;
             i = end;
         }
     }
     if let Some(open) = stack.pop() {
-        return Err(format!("<{open}> is never closed"));
+        return Err(parse(format!("<{open}> is never closed")));
     }
     if roots != 1 {
-        return Err(format!("{roots} root elements"));
+        return Err(parse(format!("{roots} root elements")));
     }
     Ok(())
 }
 
-fn check_attributes(mut s: &str) -> Result<(), String> {
+fn check_attributes(mut s: &str) -> Result<(), HarnessError> {
     loop {
         s = s.trim_start();
         if s.is_empty() {
@@ -159,35 +171,41 @@ fn check_attributes(mut s: &str) -> Result<(), String> {
         }
         let eq = s
             .find('=')
-            .ok_or_else(|| format!("attribute without value: {s:?}"))?;
+            .ok_or_else(|| parse(format!("attribute without value: {s:?}")))?;
         let name = s[..eq].trim();
         if name.is_empty()
             || !name
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == ':')
         {
-            return Err(format!("bad attribute name {name:?}"));
+            return Err(parse(format!("bad attribute name {name:?}")));
         }
         let v = s[eq + 1..].trim_start();
-        let q = v.chars().next().ok_or("attribute value missing")?;
+        let q = v
+            .chars()
+            .next()
+            .ok_or_else(|| parse("attribute value missing"))?;
         if q != '"' && q != '\'' {
-            return Err(format!("unquoted attribute {name}"));
+            return Err(parse(format!("unquoted attribute {name}")));
         }
-        let close = v[1..].find(q).ok_or("unterminated attribute value")? + 1;
+        let close = v[1..]
+            .find(q)
+            .ok_or_else(|| parse("unterminated attribute value"))?
+            + 1;
         let value = &v[1..close];
         if value.contains('<') {
-            return Err(format!("'<' in attribute {name}"));
+            return Err(parse(format!("'<' in attribute {name}")));
         }
         check_entities(value)?;
         s = &v[close + 1..];
     }
 }
 
-fn check_entities(text: &str) -> Result<(), String> {
+fn check_entities(text: &str) -> Result<(), HarnessError> {
     let mut rest = text;
     while let Some(k) = rest.find('&') {
         let after = &rest[k + 1..];
-        let semi = after.find(';').ok_or("'&' without ';'")?;
+        let semi = after.find(';').ok_or_else(|| parse("'&' without ';'"))?;
         let ent = &after[..semi];
         let ok = matches!(ent, "amp" | "lt" | "gt" | "quot" | "apos")
             || (ent.starts_with('#')
@@ -197,7 +215,7 @@ fn check_entities(text: &str) -> Result<(), String> {
                     .chars()
                     .all(|c| c.is_ascii_hexdigit()));
         if !ok {
-            return Err(format!("unknown entity &{ent};"));
+            return Err(parse(format!("unknown entity &{ent};")));
         }
         rest = &after[semi + 1..];
     }

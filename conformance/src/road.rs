@@ -2,6 +2,7 @@
 //! bidirectional Dijkstra and bidirectional A* (optimized crate) on a DIMACS road graph or a
 //! generated planar road-like graph.
 
+use crate::error::{ErrorKind, HarnessError};
 use crate::generators::{distance, road_network};
 use crate::prng::SplitMix64;
 use onepath::{Algorithm, Graph, GraphEdge, GraphOptions, PathStatus};
@@ -20,12 +21,14 @@ pub struct RoadGraph {
 }
 
 /// Parses a DIMACS `.gr` file: `c` comments, one `p sp n m` line, `a u v w` arcs (1-based).
-pub fn parse_gr(text: &str) -> Result<RoadGraph, String> {
+pub fn parse_gr(text: &str) -> Result<RoadGraph, HarnessError> {
     let mut node_count = None;
     let mut arcs = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let f: Vec<&str> = line.split_whitespace().collect();
-        let bad = |what: &str| format!("line {}: {what}: {line:?}", i + 1);
+        let bad = |what: &str| {
+            HarnessError::new(ErrorKind::Parse, format!("{what}: {line:?}")).at_line(i as u64 + 1)
+        };
         match f.first().copied() {
             None | Some("c") => {}
             Some("p") => {
@@ -50,7 +53,8 @@ pub fn parse_gr(text: &str) -> Result<RoadGraph, String> {
             Some(_) => return Err(bad("unknown line type")),
         }
     }
-    let node_count = node_count.ok_or("no `p sp n m` line")?;
+    let node_count =
+        node_count.ok_or_else(|| HarnessError::new(ErrorKind::Parse, "no `p sp n m` line"))?;
     Ok(RoadGraph {
         node_count,
         arcs,
@@ -59,14 +63,16 @@ pub fn parse_gr(text: &str) -> Result<RoadGraph, String> {
 }
 
 /// Parses a DIMACS `.co` file (`v id x y`, 1-based) into positions for `n` nodes.
-pub fn parse_co(text: &str, n: usize) -> Result<Vec<[f64; 3]>, String> {
+pub fn parse_co(text: &str, n: usize) -> Result<Vec<[f64; 3]>, HarnessError> {
     let mut positions = vec![[0.0; 3]; n];
     for (i, line) in text.lines().enumerate() {
         let f: Vec<&str> = line.split_whitespace().collect();
         if f.first() != Some(&"v") {
             continue;
         }
-        let bad = |what: &str| format!("line {}: {what}: {line:?}", i + 1);
+        let bad = |what: &str| {
+            HarnessError::new(ErrorKind::Parse, format!("{what}: {line:?}")).at_line(i as u64 + 1)
+        };
         if f.len() != 4 {
             return Err(bad("expected `v id x y`"));
         }

@@ -1,6 +1,7 @@
 //! Scenario files ([CONF.SCN.*]): the graph, landmark options and queries of one case, the
 //! variants (matrix columns) and the decoded JSON form of outcomes.
 
+use crate::error::{ErrorKind, HarnessError};
 use crate::outcome::{AlgorithmCode, Outcome, PathOutcome, StatusCode};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -102,7 +103,19 @@ pub struct Case {
 }
 
 /// The eight query variants (matrix columns) of [CONF.VAR.LIST], in column order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Variant {
     /// Dijkstra, no estimate.
@@ -259,7 +272,7 @@ impl DecodedOutcome {
     }
 
     /// Back to an outcome; fails when `cost_bits` is malformed or disagrees with `cost`.
-    pub fn to_outcome(&self) -> Result<Outcome, String> {
+    pub fn to_outcome(&self) -> Result<Outcome, HarnessError> {
         match self {
             DecodedOutcome::Error(e) => Ok(Outcome::Error(e.error.clone())),
             DecodedOutcome::Path(p) => {
@@ -269,21 +282,22 @@ impl DecodedOutcome {
                         .bytes()
                         .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
                 {
-                    return Err(format!(
-                        "cost_bits {:?} is not 16 lowercase hex digits",
-                        p.cost_bits
+                    return Err(HarnessError::new(
+                        ErrorKind::Schema,
+                        format!("cost_bits {:?} is not 16 lowercase hex digits", p.cost_bits),
                     ));
                 }
-                let bits = u64::from_str_radix(&p.cost_bits, 16).map_err(|e| e.to_string())?;
+                let bits = u64::from_str_radix(&p.cost_bits, 16)
+                    .map_err(|e| HarnessError::new(ErrorKind::Schema, e.to_string()))?;
                 let cost = f64::from_bits(bits);
                 let consistent = match p.cost {
                     Some(c) => c.to_bits() == bits,
                     None => !cost.is_finite(),
                 };
                 if !consistent {
-                    return Err(format!(
-                        "cost {:?} disagrees with cost_bits {}",
-                        p.cost, p.cost_bits
+                    return Err(HarnessError::new(
+                        ErrorKind::Mismatch,
+                        format!("cost {:?} disagrees with cost_bits {}", p.cost, p.cost_bits),
                     ));
                 }
                 Ok(Outcome::Path(PathOutcome {
@@ -341,49 +355,61 @@ impl Scenario {
     }
 
     /// Parses and validates a scenario file's text.
-    pub fn parse(text: &str) -> Result<Scenario, String> {
-        let s: Scenario = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    pub fn parse(text: &str) -> Result<Scenario, HarnessError> {
+        let s: Scenario = serde_json::from_str(text).map_err(|e| HarnessError::json(&e))?;
         s.validate()?;
         Ok(s)
     }
 
     /// Checks the rules serde cannot express.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), HarnessError> {
         if self.schema != SCENARIO_SCHEMA {
-            return Err(format!(
-                "schema {:?}, expected {SCENARIO_SCHEMA:?}",
-                self.schema
+            return Err(HarnessError::new(
+                ErrorKind::Version,
+                format!("schema {:?}, expected {SCENARIO_SCHEMA:?}", self.schema),
             ));
         }
         if self.version != 1 {
-            return Err(format!("unsupported version {}", self.version));
+            return Err(HarnessError::new(
+                ErrorKind::Version,
+                format!("unsupported version {}", self.version),
+            ));
         }
         for key in ["kind", "seed"] {
             if !self.generator.contains_key(key) {
-                return Err(format!("generator has no {key:?}"));
+                return Err(HarnessError::new(
+                    ErrorKind::Schema,
+                    format!("generator has no {key:?}"),
+                ));
             }
         }
         for variant in Variant::ALL {
             let applies = variant.applies_to(&self.graph);
             match self.outcomes.get(&variant) {
                 Some(_) if !applies => {
-                    return Err(format!("outcomes for n/a variant {}", variant.name()))
+                    return Err(HarnessError::new(
+                        ErrorKind::Schema,
+                        format!("outcomes for n/a variant {}", variant.name()),
+                    ))
                 }
                 None if applies => {
-                    return Err(format!("no outcomes for variant {}", variant.name()))
+                    return Err(HarnessError::new(
+                        ErrorKind::Schema,
+                        format!("no outcomes for variant {}", variant.name()),
+                    ))
                 }
                 Some(list) if list.len() != self.queries.len() => {
-                    return Err(format!(
-                        "variant {}: {} outcomes for {} queries",
-                        variant.name(),
-                        list.len(),
-                        self.queries.len()
-                    ))
+                    return Err(HarnessError::new(
+                        ErrorKind::Schema,
+                        format!("{} outcomes for {} queries", list.len(), self.queries.len()),
+                    )
+                    .in_member(format!("variant {}", variant.name())))
                 }
                 Some(list) => {
                     for (i, o) in list.iter().enumerate() {
-                        o.to_outcome()
-                            .map_err(|e| format!("variant {} query {i}: {e}", variant.name()))?;
+                        o.to_outcome().map_err(|e| {
+                            e.in_member(format!("variant {} query {i}", variant.name()))
+                        })?;
                     }
                 }
                 None => {}

@@ -2,75 +2,20 @@
 //! an implementation (the reference), checking a committed copy for staleness, and the `vectors`
 //! section of certify, which re-runs every committed scenario on every implementation.
 
+use crate::error::{ErrorKind, HarnessError};
 use crate::implementation::{Implementation, LinkRequest, RunOptions};
 use crate::json_text::to_text;
 use crate::outcome::{cell_hash, first_difference, sha256_hex, Outcome};
 use crate::recipes::RECIPES;
 use crate::report::{Failure, Section};
 use crate::scenario::{Case, DecodedOutcome, GraphSpec, Scenario, Variant, SCENARIO_SCHEMA};
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// Path of the matrix inside `vectors/`.
-pub const MATRIX_PATH: &str = "graphs/matrix.json";
-/// Path of the manifest inside `vectors/`.
-pub const MANIFEST_PATH: &str = "MANIFEST.json";
-
-/// The extra (non-variant) matrix columns.
-pub const EXTRA_COLUMNS: [&str; 2] = ["links", "oplm"];
-
-/// The hash matrix file ([CONF.MATRIX.FILE]).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Matrix {
-    /// `onepath.hash-matrix`.
-    pub schema: String,
-    /// 1.
-    pub version: u32,
-    /// What the file is.
-    #[serde(rename = "_comment")]
-    pub comment: String,
-    /// Column names in order.
-    pub columns: Vec<String>,
-    /// One row per scenario.
-    pub rows: Vec<MatrixRow>,
-}
-
-/// One matrix row.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MatrixRow {
-    /// Vector id.
-    pub scenario: String,
-    /// Column name to lowercase hex SHA-256, or null when n/a.
-    pub cells: BTreeMap<String, Option<String>>,
-}
-
-/// The manifest file ([CONF.MANIFEST.FILE]).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Manifest {
-    /// `onepath.vectors-manifest`.
-    pub schema: String,
-    /// 1.
-    pub version: u32,
-    /// What the file is.
-    #[serde(rename = "_comment")]
-    pub comment: String,
-    /// Every other file under `vectors/`, sorted by path.
-    pub files: Vec<ManifestEntry>,
-}
-
-/// One manifest entry.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ManifestEntry {
-    /// Path relative to `vectors/`, `/`-separated.
-    pub path: String,
-    /// Lowercase hex SHA-256 of the file's bytes.
-    pub sha256: String,
-}
+pub use crate::vector_files::{
+    list_files, write_files, Manifest, ManifestEntry, Matrix, MatrixRow, EXTRA_COLUMNS,
+    MANIFEST_PATH, MATRIX_PATH,
+};
 
 /// The CSR edge list encoding of [CONF.ENC.LINKS].
 pub fn encode_csr_edges(node_count: usize, edges: &[(u32, u32, f64)]) -> Vec<u8> {
@@ -278,50 +223,6 @@ pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
     files
 }
 
-/// Every file under `dir` as relative `/`-separated paths, sorted.
-pub fn list_files(dir: &Path) -> std::io::Result<Vec<String>> {
-    fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) -> std::io::Result<()> {
-        for entry in std::fs::read_dir(dir)? {
-            let path = entry?.path();
-            if path.is_dir() {
-                walk(root, &path, out)?;
-            } else {
-                let rel = path.strip_prefix(root).expect("under root");
-                out.push(
-                    rel.components()
-                        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                        .collect::<Vec<_>>()
-                        .join("/"),
-                );
-            }
-        }
-        Ok(())
-    }
-    let mut out = Vec::new();
-    if dir.exists() {
-        walk(dir, dir, &mut out)?;
-    }
-    out.sort();
-    Ok(out)
-}
-
-/// Writes the generated files into `dir`, removing files that are no longer generated.
-pub fn write_files(dir: &Path, files: &BTreeMap<String, Vec<u8>>) -> std::io::Result<()> {
-    for old in list_files(dir)? {
-        if !files.contains_key(&old) {
-            std::fs::remove_file(dir.join(&old))?;
-        }
-    }
-    for (rel, bytes) in files {
-        let path = dir.join(rel);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
-        std::fs::write(path, bytes)?;
-    }
-    Ok(())
-}
-
 /// Checks the manifest's recorded hashes against the files in `dir`; returns one line per problem.
 pub fn check_manifest(dir: &Path) -> Vec<String> {
     let text = match std::fs::read_to_string(dir.join(MANIFEST_PATH)) {
@@ -379,13 +280,14 @@ pub fn check_dir(dir: &Path, imp: &dyn Implementation) -> Vec<String> {
     problems
 }
 
-fn read_scenarios(dir: &Path) -> Result<Vec<Scenario>, String> {
+fn read_scenarios(dir: &Path) -> Result<Vec<Scenario>, HarnessError> {
     let mut out = Vec::new();
-    for rel in list_files(dir).map_err(|e| e.to_string())? {
+    let files = list_files(dir).map_err(|e| HarnessError::new(ErrorKind::Io, e.to_string()))?;
+    for rel in files {
         if rel.starts_with("graphs/GRAPH-") && rel.ends_with(".json") {
             let text =
-                std::fs::read_to_string(dir.join(&rel)).map_err(|e| format!("{rel}: {e}"))?;
-            out.push(Scenario::parse(&text).map_err(|e| format!("{rel}: {e}"))?);
+                std::fs::read_to_string(dir.join(&rel)).map_err(|e| HarnessError::io(&rel, &e))?;
+            out.push(Scenario::parse(&text).map_err(|e| e.at_path(&rel))?);
         }
     }
     Ok(out)
@@ -431,7 +333,7 @@ pub fn certify_section_shard(
                 "-",
                 "scenario file".into(),
                 "a valid scenario".into(),
-                e,
+                e.to_string(),
             ));
             if shard.is_first() {
                 s.merge(once);

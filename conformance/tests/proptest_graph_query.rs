@@ -1,4 +1,4 @@
-//! proptest: the `graph_query` differential (conformance/src/fuzzing.rs `check_query`): tier-1
+//! proptest: the `graph_query` differential (conformance/src/fuzzing/query.rs `check_query`): tier-1
 //! outcomes of every applicable variant, hooked runs with their hook logs, sliced runs with
 //! arbitrary step budgets = run(None) = tier 1, identical in `onepath-reference` and `onepath`.
 use proptest::test_runner::TestCaseError;

@@ -1,4 +1,4 @@
-//! proptest: landmark invariants (conformance/src/fuzzing.rs `check_landmarks`): equal OPLM bytes
+//! proptest: landmark invariants (conformance/src/fuzzing/landmarks.rs `check_landmarks`): equal OPLM bytes
 //! in both crates, equal `lower_bound` bits, admissible and consistent bounds against the oracle
 //! for integer weights, round trips, and hostile OPLM bytes rejected alike (class and offset).
 use proptest::test_runner::TestCaseError;

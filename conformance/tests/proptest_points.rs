@@ -1,4 +1,4 @@
-//! proptest: point-graph links (conformance/src/fuzzing.rs `check_points`): both crates equal the
+//! proptest: point-graph links (conformance/src/fuzzing/links.rs `check_points`): both crates equal the
 //! brute-force builder (CSR bit for bit, `link_valid` calls), fail alike on bad input, and are
 //! permutation-stable without distance ties.
 use proptest::test_runner::TestCaseError;

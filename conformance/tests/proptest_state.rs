@@ -1,4 +1,4 @@
-//! proptest: state round trip and hostile restores (conformance/src/fuzzing.rs `check_state`) for
+//! proptest: state round trip and hostile restores (conformance/src/fuzzing/state_restore.rs `check_state`) for
 //! kinds 1-4 and 11: golden saves (the fuzz seeds) with byte overwrites, truncation and appended
 //! bytes; both crates accept or reject alike (class and offset), accepted bytes re-encode
 //! unchanged, a rejected restore leaves the object unchanged (a search NotStarted).

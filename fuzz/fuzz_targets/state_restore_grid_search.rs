@@ -1,5 +1,5 @@
 #![no_main]
-//! `state_restore_grid_search`: see fuzz/README.md; the checks live in `onepath_conformance::fuzzing_grid`.
+//! `state_restore_grid_search`: see fuzz/README.md; the checks live in `onepath_conformance::fuzzing::grid`.
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| onepath_conformance::fuzzing::fuzz("state_restore_grid_search", data));

@@ -147,7 +147,7 @@ pub fn load(
     config: &Config,
 ) -> Result<Vec<(StateVector, HostileFile)>, String> {
     match &config.vectors_dir {
-        Some(dir) => read_dir(dir),
+        Some(dir) => Ok(read_dir(dir)?),
         None => Ok(crate::state::files::generate(reference)?
             .into_iter()
             .map(|g| (g.vector, g.hostile))

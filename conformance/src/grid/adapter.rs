@@ -2,7 +2,7 @@
 //! body instantiated for both crates; `adapters.rs` forwards `Implementation::run_grid` here.
 
 use super::{GridApi, GridMap, GridOptionsData, GridOutcome, GridReply, GridRequest};
-use crate::implementation::SearchCode;
+use crate::outcome::SearchCode;
 use crate::state::{SearchSummary, StateError, StateRecipe, StateReply};
 
 macro_rules! define_grid_adapter {

@@ -6,12 +6,13 @@ use super::cases::cells_of;
 use super::{
     first_difference, GridApi, GridMap, GridOptionsData, GridOutcome, GridReply, GridRequest,
 };
+use crate::error::{is_unimplemented, ErrorKind, HarnessError};
 use crate::implementation::Implementation;
 use crate::json_text::to_text;
 use crate::movingai::{generate_map, MapKind};
 use crate::outcome::sha256_hex;
 use crate::report::{Failure, Section};
-use crate::vectors::{Matrix, MatrixRow};
+use crate::vector_files::{Matrix, MatrixRow};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -102,24 +103,35 @@ pub struct GridVector {
 
 impl GridVector {
     /// Parses and validates a vector file (strict: schema, version, hex, sizes).
-    pub fn parse(text: &str) -> Result<GridVector, String> {
-        let v: GridVector = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    pub fn parse(text: &str) -> Result<GridVector, HarnessError> {
+        let v: GridVector = serde_json::from_str(text).map_err(|e| HarnessError::json(&e))?;
         if v.schema != GRID_VECTOR_SCHEMA {
-            return Err(format!(
-                "schema {:?}, expected {GRID_VECTOR_SCHEMA:?}",
-                v.schema
+            return Err(HarnessError::new(
+                ErrorKind::Version,
+                format!("schema {:?}, expected {GRID_VECTOR_SCHEMA:?}", v.schema),
             ));
         }
         if v.version != 1 {
-            return Err(format!("unsupported version {}", v.version));
+            return Err(HarnessError::new(
+                ErrorKind::Version,
+                format!("unsupported version {}", v.version),
+            ));
         }
-        let cells = hex::decode(&v.map.cells).map_err(|e| format!("map.cells: {e}"))?;
+        let cells = hex::decode(&v.map.cells).map_err(|e| {
+            HarnessError::new(ErrorKind::Schema, e.to_string()).in_member("map.cells")
+        })?;
         if cells.len() as u64 != u64::from(v.map.width) * u64::from(v.map.height) {
-            return Err("map.cells: length is not width * height".into());
+            return Err(
+                HarnessError::new(ErrorKind::Schema, "length is not width * height")
+                    .in_member("map.cells"),
+            );
         }
         for (i, r) in v.runs.iter().enumerate() {
             if r.query >= v.queries.len() {
-                return Err(format!("runs[{i}].query out of range"));
+                return Err(HarnessError::new(
+                    ErrorKind::Schema,
+                    format!("runs[{i}].query out of range"),
+                ));
             }
         }
         Ok(v)
@@ -537,15 +549,20 @@ pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
 }
 
 /// Reads the committed grid vectors under `dir` (`vectors/`).
-pub fn read_dir(dir: &Path) -> Result<Vec<GridVector>, String> {
+pub fn read_dir(dir: &Path) -> Result<Vec<GridVector>, HarnessError> {
     let mut out = Vec::new();
-    for rel in crate::vectors::list_files(dir).map_err(|e| e.to_string())? {
+    let files = crate::vector_files::list_files(dir)
+        .map_err(|e| HarnessError::new(ErrorKind::Io, e.to_string()))?;
+    for rel in files {
         if rel.starts_with("grids/GRID-") && rel.ends_with(".json") {
             let text =
-                std::fs::read_to_string(dir.join(&rel)).map_err(|e| format!("{rel}: {e}"))?;
-            let v = GridVector::parse(&text).map_err(|e| format!("{rel}: {e}"))?;
+                std::fs::read_to_string(dir.join(&rel)).map_err(|e| HarnessError::io(&rel, &e))?;
+            let v = GridVector::parse(&text).map_err(|e| e.at_path(&rel))?;
             if format!("grids/{}.json", v.id) != rel {
-                return Err(format!("{rel}: holds id {}", v.id));
+                return Err(
+                    HarnessError::new(ErrorKind::Schema, format!("holds id {}", v.id))
+                        .at_path(&rel),
+                );
             }
             out.push(v);
         }
@@ -581,7 +598,7 @@ pub fn certify(
                 "-",
                 "grid vector file".into(),
                 "a valid vector".into(),
-                e,
+                e.to_string(),
             ))
         }
     };
@@ -606,7 +623,7 @@ pub fn certify(
     let mut active: Vec<(&dyn Implementation, Probed)> = Vec::new();
     for imp in all {
         match probe.as_ref().map(|p| imp.run_grid(p)) {
-            Some(Err(e)) if e == crate::state::UNIMPLEMENTED => once.fail(fail(
+            Some(Err(e)) if is_unimplemented(&e) => once.fail(fail(
                 &vectors[0].id,
                 imp.name(),
                 "grid-search API".into(),

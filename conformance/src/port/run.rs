@@ -273,7 +273,7 @@ pub(super) fn read_scenarios(dir: &Path) -> Vec<Scenario> {
         if rel.starts_with("graphs/GRAPH-") && rel.ends_with(".json") {
             if let Ok(s) = std::fs::read_to_string(dir.join(&rel))
                 .map_err(|e| e.to_string())
-                .and_then(|t| Scenario::parse(&t))
+                .and_then(|t| Scenario::parse(&t).map_err(String::from))
             {
                 out.push(s);
             }

@@ -6,7 +6,7 @@ use super::{
     GraphRecipe, HeuristicName, SearchSummary, StateError, StateKind, StateRecipe, StateReply,
     StateRequest,
 };
-use crate::implementation::SearchCode;
+use crate::outcome::SearchCode;
 
 macro_rules! define_state_adapter {
     ($module:ident, $krate:ident) => {

@@ -5,6 +5,7 @@
 use super::layout::{walk, Field, Layout, Role, Ty};
 use super::recipes::{apply, goldens, Golden, Splice};
 use super::{StateError, StateKind, StateRecipe, StateRequest};
+use crate::error::{from_implementation, ErrorKind, HarnessError};
 use crate::implementation::Implementation;
 use crate::json_text::to_text;
 use crate::outcome::sha256_hex;
@@ -44,32 +45,47 @@ pub struct StateVector {
 impl StateVector {
     /// Strict parse ([CONF.SCN.STRICT] rules): unknown or missing members, another schema or
     /// version, bad hex or a wrong hash are errors.
-    pub fn parse(text: &str) -> Result<StateVector, String> {
-        let v: StateVector = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    pub fn parse(text: &str) -> Result<StateVector, HarnessError> {
+        let v: StateVector = serde_json::from_str(text).map_err(|e| HarnessError::json(&e))?;
         if v.schema != VECTOR_SCHEMA {
-            return Err(format!("schema {:?}, expected {VECTOR_SCHEMA:?}", v.schema));
+            return Err(HarnessError::new(
+                ErrorKind::Version,
+                format!("schema {:?}, expected {VECTOR_SCHEMA:?}", v.schema),
+            ));
         }
         if v.version != 1 {
-            return Err(format!("version {}, expected 1", v.version));
+            return Err(HarnessError::new(
+                ErrorKind::Version,
+                format!("version {}, expected 1", v.version),
+            ));
         }
         let b = v.decoded()?;
         if sha256_hex(&b) != v.sha256 {
-            return Err("sha256 does not match the bytes".into());
+            return Err(HarnessError::new(
+                ErrorKind::Mismatch,
+                "sha256 does not match the bytes",
+            ));
         }
         if !v
             .id
             .starts_with(&format!("STATE-{}-", v.recipe.kind().tag()))
         {
-            return Err(format!("id {} does not match the recipe's kind", v.id));
+            return Err(HarnessError::new(
+                ErrorKind::Schema,
+                format!("id {} does not match the recipe's kind", v.id),
+            ));
         }
         for (_, _, h) in &v.patch {
-            hex::decode(h).map_err(|e| format!("patch: {e}"))?;
+            hex::decode(h).map_err(|e| {
+                HarnessError::new(ErrorKind::Schema, e.to_string()).in_member("patch")
+            })?;
         }
         Ok(v)
     }
     /// The bytes.
-    pub fn decoded(&self) -> Result<Vec<u8>, String> {
-        hex::decode(&self.bytes).map_err(|e| format!("bytes: {e}"))
+    pub fn decoded(&self) -> Result<Vec<u8>, HarnessError> {
+        hex::decode(&self.bytes)
+            .map_err(|e| HarnessError::new(ErrorKind::Schema, e.to_string()).in_member("bytes"))
     }
     /// The patch as splices.
     pub fn splices(&self) -> Vec<Splice> {
@@ -131,33 +147,39 @@ pub struct HostileFile {
 
 impl HostileFile {
     /// Strict parse.
-    pub fn parse(text: &str) -> Result<HostileFile, String> {
-        let f: HostileFile = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    pub fn parse(text: &str) -> Result<HostileFile, HarnessError> {
+        let f: HostileFile = serde_json::from_str(text).map_err(|e| HarnessError::json(&e))?;
         if f.schema != HOSTILE_SCHEMA || f.version != 1 {
-            return Err(format!(
-                "schema {:?} version {}, expected {HOSTILE_SCHEMA:?} 1",
-                f.schema, f.version
+            return Err(HarnessError::new(
+                ErrorKind::Version,
+                format!(
+                    "schema {:?} version {}, expected {HOSTILE_SCHEMA:?} 1",
+                    f.schema, f.version
+                ),
             ));
         }
         for c in &f.cases {
+            let schema = |what: String| HarnessError::new(ErrorKind::Schema, what);
             if !c.id.starts_with(&format!("{}-H", f.vector)) {
-                return Err(format!("case id {} does not belong to {}", c.id, f.vector));
+                return Err(schema(format!(
+                    "case id {} does not belong to {}",
+                    c.id, f.vector
+                )));
             }
             for (_, _, h) in &c.edits {
-                hex::decode(h).map_err(|e| format!("{}: {e}", c.id))?;
+                hex::decode(h).map_err(|e| schema(e.to_string()).in_member(&c.id))?;
             }
             if StateError::parse(&c.restore).is_none() {
-                return Err(format!(
-                    "{}: restore {:?} is not class@offset",
-                    c.id, c.restore
-                ));
+                return Err(
+                    schema(format!("restore {:?} is not class@offset", c.restore)).in_member(&c.id),
+                );
             }
             if let Some(fs) = &c.from_state {
                 if fs != "ok" && StateError::parse(fs).is_none() {
-                    return Err(format!(
-                        "{}: from_state {fs:?} is not ok or class@offset",
-                        c.id
-                    ));
+                    return Err(
+                        schema(format!("from_state {fs:?} is not ok or class@offset"))
+                            .in_member(&c.id),
+                    );
                 }
             }
         }
@@ -809,21 +831,26 @@ pub fn hostile_results(
     kind: StateKind,
     target: &StateRecipe,
     bytes: &[u8],
-) -> Result<HostileResults, String> {
-    let r = imp.run_state(&StateRequest::Restore {
-        recipe: target.clone(),
-        bytes: Some(bytes.to_vec()),
-        finish: false,
-    })?;
-    let restore = r.restore.ok_or("harness: no restore result")?;
+) -> Result<HostileResults, HarnessError> {
+    let r = imp
+        .run_state(&StateRequest::Restore {
+            recipe: target.clone(),
+            bytes: Some(bytes.to_vec()),
+            finish: false,
+        })
+        .map_err(from_implementation)?;
+    let restore = r
+        .restore
+        .ok_or_else(|| HarnessError::new(ErrorKind::Build, "harness: no restore result"))?;
     let from = if kind.has_from_state() {
         Some(
             imp.run_state(&StateRequest::FromState {
                 kind,
                 bytes: bytes.to_vec(),
-            })?
+            })
+            .map_err(from_implementation)?
             .restore
-            .ok_or("harness: no from_state result")?,
+            .ok_or_else(|| HarnessError::new(ErrorKind::Build, "harness: no from_state result"))?,
         )
     } else {
         None
@@ -935,25 +962,34 @@ pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
 }
 
 /// Reads every committed golden vector and hostile file under `dir` (the `vectors/` folder).
-pub fn read_dir(dir: &std::path::Path) -> Result<Vec<(StateVector, HostileFile)>, String> {
+pub fn read_dir(dir: &std::path::Path) -> Result<Vec<(StateVector, HostileFile)>, HarnessError> {
     let mut out = Vec::new();
-    for rel in crate::vectors::list_files(dir).map_err(|e| e.to_string())? {
+    let files = crate::vector_files::list_files(dir)
+        .map_err(|e| HarnessError::new(ErrorKind::Io, e.to_string()))?;
+    for rel in files {
         if let Some(name) = rel
             .strip_prefix("state/")
             .filter(|r| !r.contains('/') && r.starts_with("STATE-") && r.ends_with(".json"))
         {
             let text =
-                std::fs::read_to_string(dir.join(&rel)).map_err(|e| format!("{rel}: {e}"))?;
-            let v = StateVector::parse(&text).map_err(|e| format!("{rel}: {e}"))?;
+                std::fs::read_to_string(dir.join(&rel)).map_err(|e| HarnessError::io(&rel, &e))?;
+            let v = StateVector::parse(&text).map_err(|e| e.at_path(&rel))?;
             if format!("{}.json", v.id) != name {
-                return Err(format!("{rel}: holds id {}", v.id));
+                return Err(
+                    HarnessError::new(ErrorKind::Schema, format!("holds id {}", v.id))
+                        .at_path(&rel),
+                );
             }
             let hrel = format!("state/hostile/{name}");
-            let htext =
-                std::fs::read_to_string(dir.join(&hrel)).map_err(|e| format!("{hrel}: {e}"))?;
-            let h = HostileFile::parse(&htext).map_err(|e| format!("{hrel}: {e}"))?;
+            let htext = std::fs::read_to_string(dir.join(&hrel))
+                .map_err(|e| HarnessError::io(&hrel, &e))?;
+            let h = HostileFile::parse(&htext).map_err(|e| e.at_path(&hrel))?;
             if h.vector != v.id {
-                return Err(format!("{hrel}: names vector {}", h.vector));
+                return Err(HarnessError::new(
+                    ErrorKind::Schema,
+                    format!("names vector {}", h.vector),
+                )
+                .at_path(&hrel));
             }
             out.push((v, h));
         }

@@ -8,11 +8,10 @@ pub mod files;
 pub mod layout;
 pub mod recipes;
 
-use crate::implementation::SearchCode;
+use crate::outcome::SearchCode;
 use serde::{Deserialize, Serialize};
 
-/// The class a default trait body reports: the implementation has no state support.
-pub const UNIMPLEMENTED: &str = "harness: unimplemented";
+pub use crate::error::UNIMPLEMENTED;
 
 /// The state kinds the kit covers ([STATE.KINDS]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -6,13 +6,14 @@ use super::{
     call, call_as, hostile, load, random_case, random_count, snapshot_count, snapshot_recipe,
     snapshots, valid, Ctx,
 };
+use crate::error::is_unimplemented;
 use crate::implementation::Implementation;
 use crate::prng::derive_seed;
 use crate::report::{Failure, Section};
 use crate::state::files::{HostileFile, StateVector};
 use crate::state::layout::{walk, Field};
 use crate::state::recipes::search_graph;
-use crate::state::{StateKind, StateRecipe, StateRequest, UNIMPLEMENTED};
+use crate::state::{StateKind, StateRecipe, StateRequest};
 use indicatif::ProgressBar;
 
 /// What the section's once-per-run probes found: the implementations with the state API, the
@@ -57,7 +58,7 @@ pub fn probe<'a>(all: &[&'a dyn Implementation], config: &Config) -> (Section, O
     let mut active: Vec<&dyn Implementation> = Vec::new();
     for imp in all {
         match call(*imp, &probe) {
-            Err(e) if e == UNIMPLEMENTED => once(
+            Err(e) if is_unimplemented(&e) => once(
                 &mut s,
                 Ctx { imp: *imp }.fail("-", "state API", "implemented", e),
             ),
@@ -101,7 +102,7 @@ pub fn probe<'a>(all: &[&'a dyn Implementation], config: &Config) -> (Section, O
                 finish: false,
             };
             if let Err(e) = call_as(*imp, Some(&v.id), &probe) {
-                if e == UNIMPLEMENTED {
+                if is_unimplemented(&e) {
                     once(
                         &mut s,
                         Ctx { imp: *imp }.fail(

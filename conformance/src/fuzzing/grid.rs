@@ -1,4 +1,4 @@
-//! The grid-search fuzz targets (see `fuzzing.rs` for the conventions): `grid_search` (a small
+//! The grid-search fuzz targets (see `fuzzing/mod.rs` for the conventions): `grid_search` (a small
 //! fuzzed map, options and query through every API in both crates, checked against each other
 //! and the oracle, and sliced/snapshotted = whole) and `state_restore_grid_search` (hostile
 //! bytes of kinds 8, 9, 10 and 12 restored into host searches of both crates).

@@ -1,0 +1,200 @@
+//! Typed harness errors: what went wrong ([`ErrorKind`]), in words, and where (file, member,
+//! line and column), in the manner of `serde_json::Error`.
+//!
+//! The text of an error is `[<path>: ][line L: ][<member>: ]<what>[ at line L column C]` (a line
+//! without a column is a prefix, a line with a column the `serde_json` suffix), so an error
+//! without a location reads exactly like the `String` errors it replaces.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// The class of a [`HarnessError`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// Reading or writing a file failed.
+    Io,
+    /// The text is not valid JSON, or does not have the expected members and types.
+    Parse,
+    /// A well-formed file breaks a rule of its format (hex, sizes, ids, hashes, references).
+    Schema,
+    /// Another `schema` or `version` than the one the kit reads.
+    Version,
+    /// Two things that must agree do not (e.g. a cost and its bits).
+    Mismatch,
+    /// The implementation has no support for the request ([`UNIMPLEMENTED`]).
+    Unimplemented,
+    /// Building an input or a host object failed.
+    Build,
+}
+
+/// A harness error: a kind, a message and an optional location.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HarnessError {
+    kind: ErrorKind,
+    what: String,
+    path: Option<PathBuf>,
+    member: Option<String>,
+    line: Option<u64>,
+    column: Option<u64>,
+}
+
+impl HarnessError {
+    /// An error of `kind` saying `what`, without a location.
+    pub fn new(kind: ErrorKind, what: impl Into<String>) -> HarnessError {
+        HarnessError {
+            kind,
+            what: what.into(),
+            path: None,
+            member: None,
+            line: None,
+            column: None,
+        }
+    }
+    /// A JSON error: [`ErrorKind::Parse`] for syntax, data and end-of-input errors, with the
+    /// line and column `serde_json` reports ([`ErrorKind::Io`] for its I/O errors).
+    pub fn json(e: &serde_json::Error) -> HarnessError {
+        let kind = if e.is_io() {
+            ErrorKind::Io
+        } else {
+            ErrorKind::Parse
+        };
+        let text = e.to_string();
+        let (line, column) = (e.line() as u64, e.column() as u64);
+        let suffix = format!(" at line {line} column {column}");
+        match text.strip_suffix(&suffix) {
+            Some(what) if line > 0 => HarnessError {
+                line: Some(line),
+                column: Some(column),
+                ..HarnessError::new(kind, what)
+            },
+            _ => HarnessError::new(kind, text),
+        }
+    }
+    /// An I/O error on `path`.
+    pub fn io(path: impl AsRef<Path>, e: &std::io::Error) -> HarnessError {
+        HarnessError::new(ErrorKind::Io, e.to_string()).at_path(path)
+    }
+    /// The same error, in file `path` (replacing an earlier path).
+    pub fn at_path(mut self, path: impl AsRef<Path>) -> HarnessError {
+        self.path = Some(path.as_ref().to_path_buf());
+        self
+    }
+    /// The same error, on 1-based line `line` of its text (no column).
+    pub fn at_line(mut self, line: u64) -> HarnessError {
+        self.line = Some(line);
+        self.column = None;
+        self
+    }
+    /// The same error, inside `member` (an outer member is prepended: `outer: inner`).
+    pub fn in_member(mut self, member: impl Into<String>) -> HarnessError {
+        let outer = member.into();
+        self.member = Some(match self.member.take() {
+            Some(inner) => format!("{outer}: {inner}"),
+            None => outer,
+        });
+        self
+    }
+    /// The class.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+    /// The message, without the location.
+    pub fn what(&self) -> &str {
+        &self.what
+    }
+    /// The file, when known.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+    /// The member (`runs[3].query`, `variant dijkstra query 2`, a case id), when known.
+    pub fn member(&self) -> Option<&str> {
+        self.member.as_deref()
+    }
+    /// The 1-based line, when known.
+    pub fn line(&self) -> Option<u64> {
+        self.line
+    }
+    /// The 1-based column, when known.
+    pub fn column(&self) -> Option<u64> {
+        self.column
+    }
+    /// Whether the implementation reported no support for the request.
+    pub fn is_unimplemented(&self) -> bool {
+        self.kind == ErrorKind::Unimplemented
+    }
+}
+
+impl fmt::Display for HarnessError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(p) = &self.path {
+            write!(f, "{}: ", p.display())?;
+        }
+        if let (Some(line), None) = (self.line, self.column) {
+            write!(f, "line {line}: ")?;
+        }
+        if let Some(m) = &self.member {
+            write!(f, "{m}: ")?;
+        }
+        f.write_str(&self.what)?;
+        if let (Some(line), Some(column)) = (self.line, self.column) {
+            write!(f, " at line {line} column {column}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for HarnessError {}
+
+impl From<HarnessError> for String {
+    /// The error's text, for callers that still carry `String` errors.
+    fn from(e: HarnessError) -> String {
+        e.to_string()
+    }
+}
+
+/// The class a default trait body reports: the implementation has no state support (also
+/// `crate::state::UNIMPLEMENTED`).
+pub const UNIMPLEMENTED: &str = "harness: unimplemented";
+
+/// Whether a `String` error of the [`Implementation`](crate::Implementation) trait (whose
+/// signatures keep `String`) is the default bodies' [`UNIMPLEMENTED`].
+pub fn is_unimplemented(err: &str) -> bool {
+    err == UNIMPLEMENTED
+}
+
+/// A `String` error of the `Implementation` trait as a typed error.
+pub fn from_implementation(err: String) -> HarnessError {
+    let kind = if is_unimplemented(&err) {
+        ErrorKind::Unimplemented
+    } else {
+        ErrorKind::Build
+    };
+    HarnessError::new(kind, err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_errors_keep_serde_text_and_position() {
+        let e = serde_json::from_str::<serde_json::Value>("{\n  \"a\": }").unwrap_err();
+        let h = HarnessError::json(&e);
+        assert_eq!(h.to_string(), e.to_string());
+        assert_eq!((h.kind(), h.line()), (ErrorKind::Parse, Some(2)));
+        let h = h.in_member("b").in_member("a").at_path("x/y.json");
+        assert_eq!(h.to_string(), format!("x/y.json: a: b: {e}"));
+        let g = HarnessError::new(ErrorKind::Parse, "bad tail: \"a x 1 1\"").at_line(3);
+        assert_eq!(g.to_string(), "line 3: bad tail: \"a x 1 1\"");
+        assert_eq!((g.line(), g.column()), (Some(3), None));
+    }
+
+    #[test]
+    fn unimplemented_is_typed() {
+        let e = from_implementation(UNIMPLEMENTED.to_string());
+        assert!(e.is_unimplemented());
+        assert_eq!(e.to_string(), "harness: unimplemented");
+        assert!(!from_implementation("boom".into()).is_unimplemented());
+    }
+}

@@ -1,0 +1,217 @@
+//! `graph_query`: a fuzzed graph, landmarks, query and cost/heuristic rules run through every
+//! applicable variant of both crates (tier-1, hooked and sliced runs); see [`check_query`].
+
+use super::*;
+use crate::checks::generated::applicable;
+use crate::implementation::{BlockedRule, HookSpec, HookedQuery, Implementation, RunOptions};
+use crate::outcome::{first_difference, AlgorithmCode, Outcome, StatusCode};
+use crate::scenario::{Case, Query};
+use arbitrary::Unstructured;
+
+/// The decoded input of `graph_query`.
+#[derive(Clone, Debug)]
+pub struct QueryInput {
+    /// Graph and landmark options.
+    pub case: Case,
+    /// Queries (some may name nodes outside the graph).
+    pub queries: Vec<Query>,
+    /// Budget and recording of the tier-1 runs.
+    pub opts: RunOptions,
+    /// Hooked tier-1 queries.
+    pub hooked: Vec<HookedQuery>,
+    /// A step schedule for the sliced comparison (never empty, never 0).
+    pub budgets: Vec<u64>,
+}
+
+/// Decodes a `graph_query` input.
+pub fn decode_query(data: &[u8]) -> Res<QueryInput> {
+    let mut u = Unstructured::new(data);
+    let u = &mut u;
+    let graph = if u.ratio(1, 5)? {
+        points_graph(u)?
+    } else {
+        edges_graph(u, 14, 40, &mut weight)?
+    };
+    let n = graph.node_count() as u32;
+    let case = Case {
+        graph,
+        landmarks: landmark_spec(u)?,
+    };
+    let queries = (0..small(u, 1, 4)?)
+        .map(|_| Ok((node(u, n)?, node(u, n)?)))
+        .collect::<Res<Vec<_>>>()?;
+    let opts = RunOptions {
+        iteration_budget: if u.ratio(2, 3)? {
+            0
+        } else {
+            small(u, 1, 20)? as u64
+        },
+        record_expansions: !u.ratio(1, 4)?,
+    };
+    let mut hooked = Vec::new();
+    for _ in 0..small(u, 0, 3)? {
+        let algorithm = pick(
+            u,
+            &[
+                AlgorithmCode::Dijkstra,
+                AlgorithmCode::Astar,
+                AlgorithmCode::BidirectionalDijkstra,
+                AlgorithmCode::BidirectionalAstar,
+            ],
+        )?;
+        let hooks = HookSpec {
+            cost: if u.arbitrary()? {
+                Some(cost_rule(u)?)
+            } else {
+                None
+            },
+            blocked: if u.arbitrary()? {
+                let modulus = small(u, 1, 5)?;
+                Some(BlockedRule {
+                    modulus,
+                    residue: small(u, 0, modulus)?,
+                })
+            } else {
+                None
+            },
+            heuristic: if u.arbitrary()? {
+                Some(heuristic_rule(u)?)
+            } else {
+                None
+            },
+        };
+        hooked.push(HookedQuery {
+            algorithm,
+            landmarks: u.arbitrary()?,
+            builtin_estimate: u.arbitrary()?,
+            hooks,
+            query: pick(u, &queries)?,
+            opts: RunOptions {
+                iteration_budget: if u.ratio(3, 4)? {
+                    0
+                } else {
+                    small(u, 1, 12)? as u64
+                },
+                record_expansions: u.arbitrary()?,
+            },
+        });
+    }
+    let budgets = (0..small(u, 1, 4)?)
+        .map(|_| Ok(small(u, 1, 9)? as u64))
+        .collect::<Res<Vec<_>>>()?;
+    Ok(QueryInput {
+        case,
+        queries,
+        opts,
+        hooked,
+        budgets,
+    })
+}
+
+/// `graph_query`: decode and [`check_query`]. Inputs too short to decode are accepted.
+pub fn graph_query(data: &[u8]) -> Result<(), String> {
+    match decode_query(data) {
+        Ok(input) => check_query(&input),
+        Err(_) => Ok(()),
+    }
+}
+
+fn outcome_diff(what: &str, expected: &Outcome, found: &Outcome) -> Result<(), String> {
+    match first_difference(expected, found) {
+        Some(d) => Err(format!("{what}: {d}")),
+        None => Ok(()),
+    }
+}
+
+/// The differential of `graph_query`: tier-1 outcomes of every applicable variant, hooked runs
+/// (outcome and hook log), sliced runs (`step` schedule = `run(None)` = tier 1), identical in
+/// both crates; a budgeted tier-1 run is a prefix of the unbudgeted one.
+pub fn check_query(input: &QueryInput) -> Result<(), String> {
+    let case = &input.case;
+    let variants = applicable(case);
+    let r = REF.run_case(case, &variants, &input.queries, input.opts);
+    let o = OPT.run_case(case, &variants, &input.queries, input.opts);
+    let full = if input.opts == RunOptions::MATRIX {
+        r.clone()
+    } else {
+        REF.run_case(case, &variants, &input.queries, RunOptions::MATRIX)
+    };
+    for (vi, &variant) in variants.iter().enumerate() {
+        for (qi, &query) in input.queries.iter().enumerate() {
+            let at = format!(
+                "variant {} query {qi} {query:?} opts {:?}",
+                variant.name(),
+                input.opts
+            );
+            outcome_diff(
+                &format!("run_case {at}: reference vs onepath"),
+                &r[vi][qi],
+                &o[vi][qi],
+            )?;
+            // A budgeted run stops at the budget with a prefix of the full expansion list.
+            if let (Outcome::Path(b), Outcome::Path(f)) = (&r[vi][qi], &full[vi][qi]) {
+                if b.status == StatusCode::BudgetExhausted {
+                    let ok = b.iterations == input.opts.iteration_budget
+                        && b.nodes.is_empty()
+                        && b.cost == f64::INFINITY
+                        && (!input.opts.record_expansions || f.expanded.starts_with(&b.expanded));
+                    if !ok {
+                        return Err(format!("run_case {at}: budgeted run is not a prefix of the full run: {b:?} vs {f:?}"));
+                    }
+                } else if input.opts.record_expansions {
+                    outcome_diff(
+                        &format!(
+                            "run_case {at}: budget not reached yet differs from the unbudgeted run"
+                        ),
+                        &full[vi][qi],
+                        &r[vi][qi],
+                    )?;
+                }
+            }
+            // Sliced runs: run(None) and the fuzzed step schedule equal tier 1 (recording on).
+            let tier1 = &full[vi][qi];
+            for imp in [&REF as &dyn Implementation, &OPT] {
+                let whole = imp.run_sliced(case, variant, query, &[]);
+                let sliced = imp.run_sliced(case, variant, query, &input.budgets);
+                outcome_diff(
+                    &format!(
+                        "{} sliced {at} budgets {:?} vs run(None)",
+                        imp.name(),
+                        input.budgets
+                    ),
+                    &whole,
+                    &sliced,
+                )?;
+                if let Outcome::Path(_) = tier1 {
+                    outcome_diff(
+                        &format!("{} run(None) {at} vs tier 1", imp.name()),
+                        tier1,
+                        &whole,
+                    )?;
+                }
+            }
+        }
+    }
+    for (i, q) in input.hooked.iter().enumerate() {
+        let a = REF.run_hooked(case, q);
+        let b = OPT.run_hooked(case, q);
+        outcome_diff(
+            &format!("hooked query {i} {q:?}: reference vs onepath"),
+            &a.outcome,
+            &b.outcome,
+        )?;
+        if let Some(k) =
+            (0..a.calls.len().max(b.calls.len())).find(|&k| a.calls.get(k) != b.calls.get(k))
+        {
+            let show = |c: Option<&crate::implementation::HookCall>| {
+                c.map_or("end of log".to_string(), |c| c.to_string())
+            };
+            return Err(format!(
+                "hooked query {i} {q:?}: hook call {k}: expected {}, found {}",
+                show(a.calls.get(k)),
+                show(b.calls.get(k))
+            ));
+        }
+    }
+    Ok(())
+}
