@@ -674,9 +674,14 @@ pub fn grid_break(
     let scalar = |what: &str, a: u64, b: u64, level: Level| {
         (a != b).then(|| Break::new(level, what, a.to_string(), b.to_string()))
     };
-    if let Some(b) = scalar("algorithm", e.algorithm.into(), f.algorithm.into(), Level::L2)
-        .or_else(|| scalar("engine mode", e.mode.into(), f.mode.into(), Level::L2))
-        .or_else(|| scalar("finder", e.finder.into(), f.finder.into(), Level::L2))
+    if let Some(b) = scalar(
+        "algorithm",
+        e.algorithm.into(),
+        f.algorithm.into(),
+        Level::L2,
+    )
+    .or_else(|| scalar("engine mode", e.mode.into(), f.mode.into(), Level::L2))
+    .or_else(|| scalar("finder", e.finder.into(), f.finder.into(), Level::L2))
     {
         return Some(b);
     }
@@ -775,4 +780,3 @@ mod tests {
         );
     }
 }
-

@@ -529,7 +529,11 @@ fn schemas_command(check: bool, dir: &std::path::Path) -> ExitCode {
             eprintln!("{}: {}", dir.join(&s.file).display(), s.problem);
         }
         if stale.is_empty() {
-            println!("{} schemas in {} are current", schemas::all().len(), dir.display());
+            println!(
+                "{} schemas in {} are current",
+                schemas::all().len(),
+                dir.display()
+            );
             ExitCode::SUCCESS
         } else {
             ExitCode::from(1)

@@ -23,7 +23,11 @@ fn validators() -> BTreeMap<String, jsonschema::Validator> {
         .collect()
 }
 
-fn check(v: &BTreeMap<String, jsonschema::Validator>, schema: &str, msg: &Value) -> Result<(), String> {
+fn check(
+    v: &BTreeMap<String, jsonschema::Validator>,
+    schema: &str,
+    msg: &Value,
+) -> Result<(), String> {
     let errors: Vec<String> = v[schema]
         .iter_errors(msg)
         .take(3)
@@ -33,14 +37,21 @@ fn check(v: &BTreeMap<String, jsonschema::Validator>, schema: &str, msg: &Value)
         Ok(())
     } else {
         let text = msg.to_string();
-        Err(format!("{schema}: {errors:?} in {}", &text[..text.len().min(300)]))
+        Err(format!(
+            "{schema}: {errors:?} in {}",
+            &text[..text.len().min(300)]
+        ))
     }
 }
 
 #[test]
 fn committed_schemas_are_the_generated_ones() {
     let dir = repo().join(schemas::SCHEMA_DIR);
-    assert_eq!(schemas::check(&dir), vec![], "run `onepath-conformance schemas`");
+    assert_eq!(
+        schemas::check(&dir),
+        vec![],
+        "run `onepath-conformance schemas`"
+    );
     // A stale file is named.
     let tmp = std::env::temp_dir().join(format!("onepath-schemas-{}", std::process::id()));
     schemas::write(&tmp).unwrap();
@@ -77,11 +88,23 @@ fn every_message_of_a_port_run_matches_the_schemas() {
     );
     // One driver process, so the two logs hold whole lines in order.
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_onepath-conformance"))
-        .args(["certify", "--port", &command, "--port-cases", "3", "--threads", "1"])
+        .args([
+            "certify",
+            "--port",
+            &command,
+            "--port-cases",
+            "3",
+            "--threads",
+            "1",
+        ])
         .output()
         .unwrap();
     let table = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(out.status.success(), "{table}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{table}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 
     let read = |p: &Path| -> Vec<Value> {
         std::fs::read_to_string(p)
@@ -100,7 +123,10 @@ fn every_message_of_a_port_run_matches_the_schemas() {
             problems.extend(check(&v, "hello.json", m).err());
         } else {
             problems.extend(check(&v, "request.json", m).err());
-            ops.insert(m["id"].as_u64().unwrap(), m["op"].as_str().unwrap().to_string());
+            ops.insert(
+                m["id"].as_u64().unwrap(),
+                m["op"].as_str().unwrap().to_string(),
+            );
         }
     }
     let mut answered: BTreeSet<String> = BTreeSet::new();
@@ -117,15 +143,28 @@ fn every_message_of_a_port_run_matches_the_schemas() {
             answered.insert(op.clone());
         }
     }
-    assert!(problems.is_empty(), "{} problems, first: {:#?}", problems.len(), &problems[..problems.len().min(5)]);
+    assert!(
+        problems.is_empty(),
+        "{} problems, first: {:#?}",
+        problems.len(),
+        &problems[..problems.len().min(5)]
+    );
     assert!(hellos.0 >= 1 && hellos.0 == hellos.1, "{hellos:?}");
     // Every op of the protocol was exercised and answered.
     let all_ops: BTreeSet<String> = schemas::all()
         .into_iter()
-        .filter_map(|(n, _)| n.strip_prefix("ok-").map(|o| o.trim_end_matches(".json").to_string()))
+        .filter_map(|(n, _)| {
+            n.strip_prefix("ok-")
+                .map(|o| o.trim_end_matches(".json").to_string())
+        })
         .collect();
     assert_eq!(answered, all_ops);
-    assert!(got.len() > 1000 && got.len() == sent.len(), "{} replies for {} requests", got.len(), sent.len());
+    assert!(
+        got.len() > 1000 && got.len() == sent.len(),
+        "{} replies for {} requests",
+        got.len(),
+        sent.len()
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -138,20 +177,62 @@ fn damaged_messages_fail_the_schemas() {
         }
     };
     let bad = |s: &str, m: Value| assert!(check(&v, s, &m).is_err(), "{s} accepted {m}");
-    ok("reply.json", serde_json::json!({"id": 3, "unimplemented": true}));
-    bad("reply.json", serde_json::json!({"id": 3, "unimplemented": false}));
-    bad("reply.json", serde_json::json!({"id": 3, "ok": {}, "extra": 1}));
+    ok(
+        "reply.json",
+        serde_json::json!({"id": 3, "unimplemented": true}),
+    );
+    bad(
+        "reply.json",
+        serde_json::json!({"id": 3, "unimplemented": false}),
+    );
+    bad(
+        "reply.json",
+        serde_json::json!({"id": 3, "ok": {}, "extra": 1}),
+    );
     bad("reply.json", serde_json::json!({"ok": {}}));
-    ok("ok-run_sliced.json", serde_json::json!({"outcome": "0203006e6f"}));
-    bad("ok-run_sliced.json", serde_json::json!({"outcome": "0203006E6F"}));
-    bad("ok-run_sliced.json", serde_json::json!({"outcome": "0203006e6f", "x": 1}));
-    ok("ok-lower_bounds.json", serde_json::json!({"bounds": ["3ff8000000000000"]}));
+    ok(
+        "ok-run_sliced.json",
+        serde_json::json!({"outcome": "0203006e6f"}),
+    );
+    bad(
+        "ok-run_sliced.json",
+        serde_json::json!({"outcome": "0203006E6F"}),
+    );
+    bad(
+        "ok-run_sliced.json",
+        serde_json::json!({"outcome": "0203006e6f", "x": 1}),
+    );
+    ok(
+        "ok-lower_bounds.json",
+        serde_json::json!({"bounds": ["3ff8000000000000"]}),
+    );
     bad("ok-lower_bounds.json", serde_json::json!({"bounds": [1.5]}));
-    ok("ok-state_run.json", serde_json::json!({"before": "", "restore": {"ok": true}, "after": "00", "cells": [], "search": null}));
-    bad("ok-state_run.json", serde_json::json!({"before": "", "restore": {"ok": true}, "after": "00", "cells": []}));
-    ok("ok-run_grid.json", serde_json::json!({"failure": "invalid_options"}));
-    ok("ok-run_hooked.json", serde_json::json!({"outcome": "0203006e6f", "calls": [["edge_cost", 1, 2, "3ff0000000000000"], ["blocked", 4], ["heuristic", 1, 2]]}));
-    bad("ok-run_hooked.json", serde_json::json!({"outcome": "0203006e6f", "calls": [["blocked", 4, 5]]}));
-    bad("hello-reply.json", serde_json::json!({"protocol": "onepath-driver", "version": 2, "port": "p", "port_version": "0", "spec_version": "1.1.0", "claims": {"graph": 5}}));
-    bad("hello-reply.json", serde_json::json!({"protocol": "onepath-driver", "version": 2, "port": "p", "port_version": "0", "spec_version": "1.1.0", "claims": {"graphs": 4}}));
+    ok(
+        "ok-state_run.json",
+        serde_json::json!({"before": "", "restore": {"ok": true}, "after": "00", "cells": [], "search": null}),
+    );
+    bad(
+        "ok-state_run.json",
+        serde_json::json!({"before": "", "restore": {"ok": true}, "after": "00", "cells": []}),
+    );
+    ok(
+        "ok-run_grid.json",
+        serde_json::json!({"failure": "invalid_options"}),
+    );
+    ok(
+        "ok-run_hooked.json",
+        serde_json::json!({"outcome": "0203006e6f", "calls": [["edge_cost", 1, 2, "3ff0000000000000"], ["blocked", 4], ["heuristic", 1, 2]]}),
+    );
+    bad(
+        "ok-run_hooked.json",
+        serde_json::json!({"outcome": "0203006e6f", "calls": [["blocked", 4, 5]]}),
+    );
+    bad(
+        "hello-reply.json",
+        serde_json::json!({"protocol": "onepath-driver", "version": 2, "port": "p", "port_version": "0", "spec_version": "1.1.0", "claims": {"graph": 5}}),
+    );
+    bad(
+        "hello-reply.json",
+        serde_json::json!({"protocol": "onepath-driver", "version": 2, "port": "p", "port_version": "0", "spec_version": "1.1.0", "claims": {"graphs": 4}}),
+    );
 }

@@ -31,9 +31,7 @@ const MAX_RSS_KB: i64 = 1_000_000;
 /// The bound of a run where every request of every family fails: F × K × (timeout + restart)
 /// plus the run's own work. With one thread at most K requests of a family fail.
 fn bound() -> Duration {
-    Duration::from_secs_f64(
-        FAMILIES as f64 * K as f64 * (TIMEOUT + RESTART_SLACK) + RUN_SLACK,
-    )
+    Duration::from_secs_f64(FAMILIES as f64 * K as f64 * (TIMEOUT + RESTART_SLACK) + RUN_SLACK)
 }
 
 fn hello_line() -> String {
@@ -231,7 +229,10 @@ fn check_hostile_seen(
                 if alive >= n {
                     break;
                 }
-                assert!(t.elapsed() < Duration::from_secs(15), "{name}: never saw {n} x {text:?}");
+                assert!(
+                    t.elapsed() < Duration::from_secs(15),
+                    "{name}: never saw {n} x {text:?}"
+                );
                 std::thread::sleep(Duration::from_millis(10));
             }
         }
@@ -244,7 +245,11 @@ fn check_hostile_seen(
         r.code
     );
     assert!(r.wall < bound, "{name}: {:?} > {bound:?}", r.wall);
-    assert!(r.max_rss_kb < MAX_RSS_KB, "{name}: peak rss {} KiB", r.max_rss_kb);
+    assert!(
+        r.max_rss_kb < MAX_RSS_KB,
+        "{name}: peak rss {} KiB",
+        r.max_rss_kb
+    );
     assert_eq!(r.code, Some(1), "{name}: {:?} {}", r.signal, r.stderr);
     assert!(
         r.stdout.len() < 1 << 20,
@@ -261,10 +266,11 @@ fn check_hostile_seen(
     let protocol = sections.iter().find(|s| s["name"] == "protocol").unwrap();
     let quoted: Vec<&serde_json::Value> = protocol["failures"].as_array().unwrap().iter().collect();
     assert!(
-        quoted
-            .iter()
-            .any(|f| f["what"].as_str().unwrap().contains(&format!("port: {expect}"))
-                || f["found"].as_str().unwrap().contains(expect)),
+        quoted.iter().any(|f| f["what"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("port: {expect}"))
+            || f["found"].as_str().unwrap().contains(expect)),
         "{name}: no {expect:?} in {quoted:?}"
     );
     for f in &quoted {
@@ -371,7 +377,12 @@ fn sigterm_and_sigint_kill_the_drivers_and_exit_143_and_130() {
             // Wait for the driver (sh and python3, besides the kit itself) to be running a
             // request, then signal the kit.
             let t = Instant::now();
-            while processes_with(&marker).iter().filter(|&&p| p != pid).count() < 2 {
+            while processes_with(&marker)
+                .iter()
+                .filter(|&&p| p != pid)
+                .count()
+                < 2
+            {
                 assert!(t.elapsed() < Duration::from_secs(20), "no driver started");
                 std::thread::sleep(Duration::from_millis(20));
             }
@@ -381,10 +392,17 @@ fn sigterm_and_sigint_kill_the_drivers_and_exit_143_and_130() {
             signalled = Some(Instant::now());
         });
         let after = signalled.unwrap().elapsed();
-        eprintln!("signal {sig}: exited {:?} after the signal, status {:?}", after, r.code);
+        eprintln!(
+            "signal {sig}: exited {:?} after the signal, status {:?}",
+            after, r.code
+        );
         assert_eq!(r.code, Some(code), "{:?} {}", r.signal, r.stderr);
         assert!(after < Duration::from_secs(5), "{after:?}");
-        assert!(r.stderr.contains("driver process group(s) killed"), "{}", r.stderr);
+        assert!(
+            r.stderr.contains("driver process group(s) killed"),
+            "{}",
+            r.stderr
+        );
         assert!(
             processes_with(&h.marker).is_empty(),
             "left: {:?}",
@@ -408,11 +426,23 @@ fn bad_flags_are_refused_before_any_driver_starts() {
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (vec!["--junit", missing], "does not exist"),
         (vec!["--certificate", under_file], "is not a directory"),
-        (vec!["--certificate", "/proc/onepath-c.json"], "not writable"),
+        (
+            vec!["--certificate", "/proc/onepath-c.json"],
+            "not writable",
+        ),
         (vec!["--junit", dir.to_str().unwrap()], "is a directory"),
-        (vec!["--certificate", ok_cert, "--date", "2026-02-30"], "no such day"),
-        (vec!["--certificate", ok_cert, "--date", "2026-13-01"], "no such month"),
-        (vec!["--certificate", ok_cert, "--date", "26-1-1"], "YYYY-MM-DD"),
+        (
+            vec!["--certificate", ok_cert, "--date", "2026-02-30"],
+            "no such day",
+        ),
+        (
+            vec!["--certificate", ok_cert, "--date", "2026-13-01"],
+            "no such month",
+        ),
+        (
+            vec!["--certificate", ok_cert, "--date", "26-1-1"],
+            "YYYY-MM-DD",
+        ),
         (vec!["--full"], "cannot be used with"),
         (vec!["--max-consecutive-failures", "0"], "positive"),
         (vec!["--max-reply-mb", "0"], "--max-reply-mb"),

@@ -244,8 +244,15 @@ fn defect_grid_gtie_is_caught_in_the_grid_search_family_only() {
     // tier-1 run then ends BudgetExhausted where the reference found its goal (L1).
     assert_eq!(g.reached, Level::L0, "{table}");
     let b = g.first_break.as_ref().expect("first difference");
-    assert_eq!((b.brk.level, b.op.as_str()), (Level::L1, "run_grid:grid-search"), "{table}");
-    assert!(b.variant.as_deref().unwrap_or("").contains("/budget"), "{b:?}");
+    assert_eq!(
+        (b.brk.level, b.op.as_str()),
+        (Level::L1, "run_grid:grid-search"),
+        "{table}"
+    );
+    assert!(
+        b.variant.as_deref().unwrap_or("").contains("/budget"),
+        "{b:?}"
+    );
     // The same first differences as the deliberately wrong optimized crate of the grid issue.
     let failure = |section: &str| {
         r.report
@@ -261,7 +268,9 @@ fn defect_grid_gtie_is_caught_in_the_grid_search_family_only() {
         "{table}"
     );
     assert!(
-        failure("vectors").starts_with("GRID-0001 / onepath_py / Tier1/astar/8/none_blocked/a1 / query 0: expansion entry 1"),
+        failure("vectors").starts_with(
+            "GRID-0001 / onepath_py / Tier1/astar/8/none_blocked/a1 / query 0: expansion entry 1"
+        ),
         "{table}"
     );
 }

@@ -36,7 +36,10 @@ fn unclaimed_families_are_explained_aligned_and_skipped() {
         state.failed > 0,
         "the grid_heap defect fails grid-search states: {table}"
     );
-    let line = format!("state {} failed: all in unclaimed family grid-search", state.failed);
+    let line = format!(
+        "state {} failed: all in unclaimed family grid-search",
+        state.failed
+    );
     assert!(table.contains(&line), "no line {line:?}:\n{table}");
     assert!(table.contains("(not counted, [DRIVER.VERDICT])"), "{table}");
 
@@ -82,9 +85,8 @@ fn unclaimed_families_are_explained_aligned_and_skipped() {
     let junit = r.to_junit();
     check_well_formed(&junit).unwrap();
     assert!(
-        junit.contains(
-            "\">\n      <skipped message=\"family grid-search not claimed\"/>"
-        ) && junit.contains("<testcase classname=\"onepath.vectors\" name=\"STATE-GRIDSEARCH-"),
+        junit.contains("\">\n      <skipped message=\"family grid-search not claimed\"/>")
+            && junit.contains("<testcase classname=\"onepath.vectors\" name=\"STATE-GRIDSEARCH-"),
         "{junit}"
     );
     let state_case = format!(

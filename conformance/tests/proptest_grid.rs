@@ -3,7 +3,9 @@
 //! holds, sliced/snapshotted = whole) and `state_restore_grid_search` (host saves of kinds 8, 9,
 //! 10 and 12 with byte overwrites, truncation and appended bytes: both crates agree, accepted
 //! bytes re-encode unchanged, a rejected restore leaves NotStarted / mode 0).
-use onepath_conformance::fuzzing::grid::{grid_search, grid_state_seeds, state_restore_grid_search};
+use onepath_conformance::fuzzing::grid::{
+    grid_search, grid_state_seeds, state_restore_grid_search,
+};
 use onepath_conformance::ReferenceCrate;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;

@@ -75,5 +75,8 @@ fn python_port_matches_every_state_vector() {
         .split_once(" of ")
         .map(|(a, b)| (a.to_string(), b.split(' ').next().unwrap_or("").to_string()))
         .unwrap_or_default();
-    assert!(matched == total && total.parse::<u64>().unwrap_or(0) > 10_000, "{text}");
+    assert!(
+        matched == total && total.parse::<u64>().unwrap_or(0) > 10_000,
+        "{text}"
+    );
 }

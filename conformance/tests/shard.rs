@@ -326,7 +326,13 @@ fn rotted_expectations_are_judged_by_the_merge() {
         whole.problems
     );
     let shards: Vec<PortRun> = (1..=3)
-        .map(|k| port_run_expecting(Some("grid_heap"), Shard { index: k, count: 3 }, Some(expect)))
+        .map(|k| {
+            port_run_expecting(
+                Some("grid_heap"),
+                Shard { index: k, count: 3 },
+                Some(expect),
+            )
+        })
         .collect();
     for s in &shards {
         assert!(

@@ -298,7 +298,10 @@ pub fn movingai_map(config: &Config, k: u64) -> (u64, crate::movingai::MovingAiM
     use crate::grid::cases::map_kind;
     let seed = derive_seed(config.seed, 0x30F1_0000 + k);
     let side = config.movingai_side;
-    (seed, crate::movingai::generate_map(map_kind(k), side, side, seed))
+    (
+        seed,
+        crate::movingai::generate_map(map_kind(k), side, side, seed),
+    )
 }
 
 /// A MovingAI map as a grid: walls 255, everything else area 0, no multipliers, no space.

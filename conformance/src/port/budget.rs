@@ -136,10 +136,7 @@ impl Budget {
                     s.run_exhausted = true;
                 }
                 let n = {
-                    let e = s
-                        .consecutive
-                        .entry(family.to_string())
-                        .or_insert((0, kind));
+                    let e = s.consecutive.entry(family.to_string()).or_insert((0, kind));
                     *e = (e.0 + 1, kind);
                     e.0
                 };
@@ -152,9 +149,7 @@ impl Budget {
 
     /// Marks the deadline as passed (a reply wait cut short by it).
     pub fn deadline_passed(&self) -> bool {
-        let passed = self
-            .deadline
-            .is_some_and(|(end, _)| Instant::now() >= end);
+        let passed = self.deadline.is_some_and(|(end, _)| Instant::now() >= end);
         if passed {
             self.state().deadline_hit = true;
         }
@@ -246,7 +241,11 @@ mod tests {
         match b.admit("graph") {
             Admission::NotRun(n) => {
                 assert_eq!(n.kind, NotRunKind::Deadline);
-                assert!(n.message.starts_with("deadline of 0 s exceeded"), "{}", n.message);
+                assert!(
+                    n.message.starts_with("deadline of 0 s exceeded"),
+                    "{}",
+                    n.message
+                );
             }
             other => panic!("{other:?}"),
         }

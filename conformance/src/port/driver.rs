@@ -4,8 +4,8 @@
 //! request. Process handling is in [`super::process`], the budget in [`super::budget`].
 
 use super::budget::{Admission, Budget};
-use super::process::{clip, Out, Proc, QUOTE_BYTES};
 use super::messages::{HelloReply, Request, RequestLine};
+use super::process::{clip, Out, Proc, QUOTE_BYTES};
 use super::protocol::{PROTOCOL, PROTOCOL_VERSION, RETIRED_VERSIONS};
 use serde_json::Value;
 use std::collections::BTreeMap;

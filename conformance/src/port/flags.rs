@@ -45,7 +45,13 @@ pub fn parse_date(s: &str) -> Result<String, DateError> {
     };
     let b = s.as_bytes();
     let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
-    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' || !digits(0..4) || !digits(5..7) || !digits(8..10) {
+    if b.len() != 10
+        || b[4] != b'-'
+        || b[7] != b'-'
+        || !digits(0..4)
+        || !digits(5..7)
+        || !digits(8..10)
+    {
         return Err(err(DateErrorKind::Format));
     }
     let num = |r: std::ops::Range<usize>| s[r].parse::<u32>().unwrap_or(0);
@@ -182,13 +188,39 @@ mod tests {
     fn dates_must_be_real_days() {
         assert!(parse_date("2026-12-01").is_ok());
         assert!(parse_date("2024-02-29").is_ok() && parse_date("2000-02-29").is_ok());
-        assert_eq!(parse_date("1900-02-29").unwrap_err().kind, DateErrorKind::Day);
-        assert_eq!(parse_date("2025-04-31").unwrap_err().kind, DateErrorKind::Day);
-        assert_eq!(parse_date("2025-04-00").unwrap_err().kind, DateErrorKind::Day);
-        assert_eq!(parse_date("2025-00-10").unwrap_err().kind, DateErrorKind::Month);
-        assert_eq!(parse_date("2025-13-10").unwrap_err().kind, DateErrorKind::Month);
-        for bad in ["2025-1-29", "2025/01/29", "20250129xx", "２０２５-01-01", "", "2025-01-2x"] {
-            assert_eq!(parse_date(bad).unwrap_err().kind, DateErrorKind::Format, "{bad}");
+        assert_eq!(
+            parse_date("1900-02-29").unwrap_err().kind,
+            DateErrorKind::Day
+        );
+        assert_eq!(
+            parse_date("2025-04-31").unwrap_err().kind,
+            DateErrorKind::Day
+        );
+        assert_eq!(
+            parse_date("2025-04-00").unwrap_err().kind,
+            DateErrorKind::Day
+        );
+        assert_eq!(
+            parse_date("2025-00-10").unwrap_err().kind,
+            DateErrorKind::Month
+        );
+        assert_eq!(
+            parse_date("2025-13-10").unwrap_err().kind,
+            DateErrorKind::Month
+        );
+        for bad in [
+            "2025-1-29",
+            "2025/01/29",
+            "20250129xx",
+            "２０２５-01-01",
+            "",
+            "2025-01-2x",
+        ] {
+            assert_eq!(
+                parse_date(bad).unwrap_err().kind,
+                DateErrorKind::Format,
+                "{bad}"
+            );
         }
     }
 
@@ -199,7 +231,10 @@ mod tests {
         assert_eq!(check_output_path(&dir.join("r.xml")), Ok(()));
         assert!(!dir.join("r.xml").exists(), "nothing is created");
         let kind = |p: &Path| check_output_path(p).unwrap_err().kind;
-        assert_eq!(kind(&dir.join("missing/r.xml")), OutputPathErrorKind::NoParent);
+        assert_eq!(
+            kind(&dir.join("missing/r.xml")),
+            OutputPathErrorKind::NoParent
+        );
         std::fs::write(dir.join("file"), "x").unwrap();
         assert_eq!(
             kind(&dir.join("file/r.xml")),

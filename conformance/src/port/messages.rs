@@ -17,7 +17,9 @@ use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;
 
 /// Makes an `Option` member required: serde would otherwise read a missing one as `None`.
-pub fn required<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+pub fn required<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
     Option::<T>::deserialize(d)
 }
 
@@ -34,7 +36,9 @@ pub struct Hello {
 }
 
 /// A family a port can claim ([DRIVER.LEVEL.FAMILY]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
 pub enum Family {
     /// Graphs, graph searches, landmarks, links, graph state (kinds 4 and 11).
     #[serde(rename = "graph")]
@@ -89,7 +93,9 @@ impl<'de> Deserialize<'de> for ClaimLevel {
         if (1..=4).contains(&n) {
             Ok(ClaimLevel(n as u8))
         } else {
-            Err(D::Error::custom(format!("a claimed level is 1 to 4, found {n}")))
+            Err(D::Error::custom(format!(
+                "a claimed level is 1 to 4, found {n}"
+            )))
         }
     }
 }
@@ -497,4 +503,3 @@ pub struct GridRunArgs {
     #[serde(deserialize_with = "required")]
     pub snapshot_after: Option<u64>,
 }
-

@@ -345,9 +345,12 @@ impl Implementation for PortImpl {
     fn run_sliced(&self, case: &Case, variant: Variant, query: Query, budgets: &[u64]) -> Outcome {
         let label = self.label(&protocol::case(case));
         let request = protocol::run_sliced(case, variant, query, budgets);
-        match self.call(&label, "run_sliced", &request, |r: messages::OutcomeReply| {
-            Ok(r.outcome.0)
-        }) {
+        match self.call(
+            &label,
+            "run_sliced",
+            &request,
+            |r: messages::OutcomeReply| Ok(r.outcome.0),
+        ) {
             Ok(found) => {
                 let expected = ReferenceCrate.run_sliced(case, variant, query, budgets);
                 let b = levels::outcome_break(&expected, &found).map(|mut b| {

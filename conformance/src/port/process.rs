@@ -228,7 +228,10 @@ impl Proc {
                 .spawn()
                 .map_err(|e| ProcessError {
                     kind: ProcessErrorKind::Spawn,
-                    message: clip(&format!("cannot start `sh -c {command:?}`: {e}"), QUOTE_BYTES),
+                    message: clip(
+                        &format!("cannot start `sh -c {command:?}`: {e}"),
+                        QUOTE_BYTES,
+                    ),
                 })?;
             groups.insert(child.id() as i32);
             child
@@ -405,7 +408,11 @@ mod tests {
                 "chunk {chunk}"
             );
             let over = [vec![b'x'; 11], b"\n".to_vec()].concat();
-            assert_eq!(read_all(&over, 10, chunk), [LineRead::TooLong], "chunk {chunk}");
+            assert_eq!(
+                read_all(&over, 10, chunk),
+                [LineRead::TooLong],
+                "chunk {chunk}"
+            );
             // A last line without newline, at and over the cap.
             assert_eq!(
                 read_all(&[b'y'; 10], 10, chunk),
@@ -445,11 +452,17 @@ mod tests {
             read_line_truncating(&mut r, 120).unwrap(),
             Some(b"short".to_vec())
         );
-        assert_eq!(read_line_truncating(&mut r, 120).unwrap(), Some(vec![b'f'; 5]));
+        assert_eq!(
+            read_line_truncating(&mut r, 120).unwrap(),
+            Some(vec![b'f'; 5])
+        );
         assert_eq!(read_line_truncating(&mut r, 120).unwrap(), None);
         let exact = [vec![b'g'; 120], b"\n".to_vec()].concat();
         let mut r = BufReader::new(&exact[..]);
-        assert_eq!(read_line_truncating(&mut r, 120).unwrap(), Some(vec![b'g'; 120]));
+        assert_eq!(
+            read_line_truncating(&mut r, 120).unwrap(),
+            Some(vec![b'g'; 120])
+        );
     }
 
     #[test]
@@ -469,7 +482,9 @@ mod tests {
 
     #[test]
     fn the_stderr_tail_keeps_the_last_lines_only() {
-        let six = (1..=6).map(|i| format!("echo l{i} >&2")).collect::<Vec<_>>();
+        let six = (1..=6)
+            .map(|i| format!("echo l{i} >&2"))
+            .collect::<Vec<_>>();
         let mut p = Proc::spawn(&format!("{}; exit 3", six.join("; ")), 1024).unwrap();
         let pid = p.child.id() as i32;
         assert!(live().contains(&pid));
@@ -485,9 +500,15 @@ mod tests {
         assert_eq!(clip("abc", 3), "abc");
         let c = clip(&"é".repeat(QUOTE_BYTES), QUOTE_BYTES);
         assert!(c.len() <= QUOTE_BYTES + 20, "{}", c.len());
-        assert!(c.ends_with(&format!("... ({} bytes)", 2 * QUOTE_BYTES)), "{c}");
+        assert!(
+            c.ends_with(&format!("... ({} bytes)", 2 * QUOTE_BYTES)),
+            "{c}"
+        );
         // At the limit nothing is cut; one byte over is cut.
-        assert_eq!(clip(&"a".repeat(QUOTE_BYTES), QUOTE_BYTES).len(), QUOTE_BYTES);
+        assert_eq!(
+            clip(&"a".repeat(QUOTE_BYTES), QUOTE_BYTES).len(),
+            QUOTE_BYTES
+        );
         assert!(clip(&"a".repeat(QUOTE_BYTES + 1), QUOTE_BYTES).contains("..."));
     }
 }

@@ -87,9 +87,11 @@ pub fn link_args(r: &LinkRequest) -> LinkArgs {
         explicit: r.explicit.clone(),
         max_distance: Real(r.max_distance),
         nearest_count: r.nearest_count,
-        rule: r.rule.map(|LinkRule::RejectIndexSumMultipleOf(m)| LinkRuleArg {
-            reject_index_sum_multiple_of: m,
-        }),
+        rule: r
+            .rule
+            .map(|LinkRule::RejectIndexSumMultipleOf(m)| LinkRuleArg {
+                reject_index_sum_multiple_of: m,
+            }),
     }
 }
 
@@ -427,7 +429,10 @@ pub fn cancel_reply(r: CancelReply) -> Result<Result<CancelTrace, String>, Misma
 /// `run_ops` answer: one result per operation.
 pub fn ops_reply(r: OpsReply, count: usize) -> Result<Vec<Result<u64, BuildFailure>>, Mismatch> {
     if r.results.len() != count {
-        return mismatch(format!("{} results for {count} operations", r.results.len()));
+        return mismatch(format!(
+            "{} results for {count} operations",
+            r.results.len()
+        ));
     }
     Ok(r.results
         .into_iter()

@@ -8,7 +8,6 @@ use schemars::JsonSchema;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize};
 
-
 /// A payload that is either an answer or, when the object has member `$key`, its failure form.
 /// Decoded by that member so that an error names the form the driver meant.
 macro_rules! keyed_either {
@@ -123,15 +122,15 @@ impl<'de> Deserialize<'de> for HookCallArg {
         let r = match name {
             "edge_cost" => serde_json::from_value::<(String, u32, u32, Real)>(v)
                 .map(|(_, a, b, w)| HookCallArg::EdgeCost(a, b, w)),
-            "blocked" => serde_json::from_value::<(String, u32)>(v).map(|(_, n)| HookCallArg::Blocked(n)),
+            "blocked" => {
+                serde_json::from_value::<(String, u32)>(v).map(|(_, n)| HookCallArg::Blocked(n))
+            }
             "heuristic" => serde_json::from_value::<(String, u32, u32)>(v)
                 .map(|(_, a, b)| HookCallArg::Heuristic(a, b)),
-            other => {
-                return Err(D::Error::custom(format!(
-                    "a hook call starts with \"edge_cost\", \"blocked\" or \"heuristic\", found {:?}",
-                    other.chars().take(40).collect::<String>()
-                )))
-            }
+            other => return Err(D::Error::custom(format!(
+                "a hook call starts with \"edge_cost\", \"blocked\" or \"heuristic\", found {:?}",
+                other.chars().take(40).collect::<String>()
+            ))),
         };
         r.map_err(D::Error::custom)
     }

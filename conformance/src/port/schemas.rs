@@ -29,8 +29,8 @@ fn require_all(v: &mut serde_json::Value) {
 
 fn schema<T: JsonSchema>(title: &str, description: &str) -> serde_json::Value {
     let generator = SchemaSettings::draft2020_12().into_generator();
-    let mut v = serde_json::to_value(generator.into_root_schema_for::<T>())
-        .expect("a schema is JSON");
+    let mut v =
+        serde_json::to_value(generator.into_root_schema_for::<T>()).expect("a schema is JSON");
     require_all(&mut v);
     if let Some(o) = v.as_object_mut() {
         o.insert("title".into(), title.into());
@@ -55,7 +55,10 @@ pub fn all() -> Vec<(String, serde_json::Value)> {
         "onepath-driver v2: the driver's handshake",
         "The first line a driver writes ([DRIVER.MSG.HELLO]).",
     );
-    if let Some(claims) = hello_reply.pointer_mut("/properties/claims").and_then(|c| c.as_object_mut()) {
+    if let Some(claims) = hello_reply
+        .pointer_mut("/properties/claims")
+        .and_then(|c| c.as_object_mut())
+    {
         let names: Vec<serde_json::Value> = Family::ALL.iter().map(|f| f.name().into()).collect();
         claims.insert("propertyNames".into(), serde_json::json!({ "enum": names }));
     }
@@ -72,17 +75,50 @@ pub fn all() -> Vec<(String, serde_json::Value)> {
         ),
     ];
     let payloads: [(&str, serde_json::Value); 11] = [
-        ("run_case", schema::<RunCaseReply>("ok of run_case", "[DRIVER.OP.RUN_CASE]")),
-        ("run_sliced", schema::<OutcomeReply>("ok of run_sliced", "[DRIVER.OP.RUN_SLICED]")),
-        ("build_links", schema::<LinksReply>("ok of build_links", "[DRIVER.OP.BUILD_LINKS]")),
-        ("run_hooked", schema::<HookedReply>("ok of run_hooked", "[DRIVER.OP.RUN_HOOKED]")),
-        ("run_cancelled", schema::<CancelReply>("ok of run_cancelled", "[DRIVER.OP.RUN_CANCELLED]")),
-        ("run_ops", schema::<OpsReply>("ok of run_ops", "[DRIVER.OP.RUN_OPS]")),
-        ("build_landmarks", schema::<OplmReply>("ok of build_landmarks", "[DRIVER.OP.LANDMARKS]")),
-        ("lower_bounds", schema::<BoundsReply>("ok of lower_bounds", "[DRIVER.OP.LANDMARKS]")),
-        ("deserialize_oplm", schema::<DeserializeReply>("ok of deserialize_oplm", "[DRIVER.OP.LANDMARKS]")),
-        ("state_run", schema::<StateRunReply>("ok of state_run", "[DRIVER.OP.STATE]")),
-        ("run_grid", schema::<GridRunReply>("ok of run_grid", "[DRIVER.OP.RUN_GRID]")),
+        (
+            "run_case",
+            schema::<RunCaseReply>("ok of run_case", "[DRIVER.OP.RUN_CASE]"),
+        ),
+        (
+            "run_sliced",
+            schema::<OutcomeReply>("ok of run_sliced", "[DRIVER.OP.RUN_SLICED]"),
+        ),
+        (
+            "build_links",
+            schema::<LinksReply>("ok of build_links", "[DRIVER.OP.BUILD_LINKS]"),
+        ),
+        (
+            "run_hooked",
+            schema::<HookedReply>("ok of run_hooked", "[DRIVER.OP.RUN_HOOKED]"),
+        ),
+        (
+            "run_cancelled",
+            schema::<CancelReply>("ok of run_cancelled", "[DRIVER.OP.RUN_CANCELLED]"),
+        ),
+        (
+            "run_ops",
+            schema::<OpsReply>("ok of run_ops", "[DRIVER.OP.RUN_OPS]"),
+        ),
+        (
+            "build_landmarks",
+            schema::<OplmReply>("ok of build_landmarks", "[DRIVER.OP.LANDMARKS]"),
+        ),
+        (
+            "lower_bounds",
+            schema::<BoundsReply>("ok of lower_bounds", "[DRIVER.OP.LANDMARKS]"),
+        ),
+        (
+            "deserialize_oplm",
+            schema::<DeserializeReply>("ok of deserialize_oplm", "[DRIVER.OP.LANDMARKS]"),
+        ),
+        (
+            "state_run",
+            schema::<StateRunReply>("ok of state_run", "[DRIVER.OP.STATE]"),
+        ),
+        (
+            "run_grid",
+            schema::<GridRunReply>("ok of run_grid", "[DRIVER.OP.RUN_GRID]"),
+        ),
     ];
     for (op, s) in payloads {
         out.push((format!("ok-{op}.json"), s));
@@ -114,8 +150,14 @@ pub fn check(dir: &Path) -> Vec<StaleSchema> {
     for (name, v) in &files {
         match std::fs::read_to_string(dir.join(name)) {
             Ok(t) if t == text(v) => {}
-            Ok(_) => out.push(StaleSchema { file: name.clone(), problem: "stale" }),
-            Err(_) => out.push(StaleSchema { file: name.clone(), problem: "missing" }),
+            Ok(_) => out.push(StaleSchema {
+                file: name.clone(),
+                problem: "stale",
+            }),
+            Err(_) => out.push(StaleSchema {
+                file: name.clone(),
+                problem: "missing",
+            }),
         }
     }
     if let Ok(rd) = std::fs::read_dir(dir) {
@@ -125,7 +167,10 @@ pub fn check(dir: &Path) -> Vec<StaleSchema> {
             .filter(|n| n.ends_with(".json") && !files.iter().any(|(f, _)| f == n))
             .collect();
         extra.sort();
-        out.extend(extra.into_iter().map(|file| StaleSchema { file, problem: "unexpected" }));
+        out.extend(extra.into_iter().map(|file| StaleSchema {
+            file,
+            problem: "unexpected",
+        }));
     }
     out
 }

@@ -122,7 +122,11 @@ impl<'de> Deserialize<'de> for Hex {
 
 /// Parses lowercase hex (an even number of `0-9a-f` digits).
 pub fn parse_hex(s: &str) -> Result<Vec<u8>, String> {
-    if s.len() % 2 != 0 || !s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
+    if s.len() % 2 != 0
+        || !s
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    {
         return Err(format!(
             "not lowercase hex with an even number of digits: {:?}",
             clip(s)
@@ -277,16 +281,36 @@ mod tests {
             let back: Real = serde_json::from_str(&t).unwrap();
             assert_eq!(back.0.to_bits(), x.to_bits());
         }
-        assert_eq!(serde_json::to_string(&Real(1.5)).unwrap(), "\"3ff8000000000000\"");
-        for bad in ["\"3FF8000000000000\"", "\"3ff800000000000\"", "1.5", "\"3ff80000000000000\""] {
+        assert_eq!(
+            serde_json::to_string(&Real(1.5)).unwrap(),
+            "\"3ff8000000000000\""
+        );
+        for bad in [
+            "\"3FF8000000000000\"",
+            "\"3ff800000000000\"",
+            "1.5",
+            "\"3ff80000000000000\"",
+        ] {
             assert!(serde_json::from_str::<Real>(bad).is_err(), "{bad}");
         }
     }
 
     #[test]
     fn decimals_are_canonical() {
-        assert_eq!(serde_json::from_str::<Dec>("\"18446744073709551615\"").unwrap().0, u64::MAX);
-        for bad in ["\"18446744073709551616\"", "\"01\"", "\"\"", "\"-1\"", "\"+1\"", "1"] {
+        assert_eq!(
+            serde_json::from_str::<Dec>("\"18446744073709551615\"")
+                .unwrap()
+                .0,
+            u64::MAX
+        );
+        for bad in [
+            "\"18446744073709551616\"",
+            "\"01\"",
+            "\"\"",
+            "\"-1\"",
+            "\"+1\"",
+            "1",
+        ] {
             assert!(serde_json::from_str::<Dec>(bad).is_err(), "{bad}");
         }
     }
@@ -308,7 +332,9 @@ mod tests {
         assert!(decode_outcome(&[1, 9]).is_err());
         let mut extra = e.encode();
         extra.push(0);
-        assert!(decode_outcome(&extra).unwrap_err().contains("after the outcome"));
+        assert!(decode_outcome(&extra)
+            .unwrap_err()
+            .contains("after the outcome"));
         assert!(serde_json::from_str::<Hex>("\"ABCD\"").is_err());
         assert!(serde_json::from_str::<Hex>("\"abc\"").is_err());
     }
