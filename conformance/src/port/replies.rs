@@ -127,10 +127,12 @@ impl<'de> Deserialize<'de> for HookCallArg {
             }
             "heuristic" => serde_json::from_value::<(String, u32, u32)>(v)
                 .map(|(_, a, b)| HookCallArg::Heuristic(a, b)),
-            other => return Err(D::Error::custom(format!(
+            other => {
+                return Err(D::Error::custom(format!(
                 "a hook call starts with \"edge_cost\", \"blocked\" or \"heuristic\", found {:?}",
                 other.chars().take(40).collect::<String>()
-            ))),
+            )))
+            }
         };
         r.map_err(D::Error::custom)
     }

@@ -13,6 +13,7 @@ import struct
 from . import errors
 from .astar import DefaultGraphCost, GraphAStar, ZeroGraphHeuristic
 from .graph import Graph
+from . import grid_requests
 from . import grid_search as gs
 from .grid_state import GridStateError
 from .hex_grid import HexGrid
@@ -72,38 +73,9 @@ def build_grid_recipe(r):
     return g
 
 
-def make_cell_cost(spec):
-    """[CONF.GRID.HOOKS] {"extra_where":{modulus, extra}} / {"invalid_where":{modulus}}."""
-    if spec is None:
-        return None
-    if "extra_where" in spec:
-        mod, extra = spec["extra_where"]["modulus"], float(spec["extra_where"]["extra"])
-        return lambda a, b: extra if (a + 3 * b) % mod == 0 else 0.0
-    if "invalid_where" in spec:
-        mod = spec["invalid_where"]["modulus"]
-        bad = [float("nan"), -1.0, float("inf")]
-        return lambda a, b: bad[(a + b) % 3] if (a + 3 * b) % mod == 0 else 0.5
-    raise Unimplemented("cell_cost rule %r" % (spec,))
-
-
-def make_blocked(spec):
-    """[CONF.GRID.HOOKS] {"modulus":m,"residue":r} blocks cell % m == r."""
-    if spec is None:
-        return None
-    mod, res = spec["modulus"], spec["residue"]
-    return lambda c: c % mod == res
-
-
-def make_options(o):
-    """[CONF.STATE.GRID_SEARCH] options object O -> GridOptions."""
-    return gs.GridOptions(agent_size=o["agent_size"], connectivity=o["connectivity"],
-                          diagonal=o["diagonal"], algorithm=o["algorithm"],
-                          cell_cost=make_cell_cost(o["cell_cost"]), blocked=make_blocked(o["blocked"]),
-                          heuristic_weight=o["weight"], iteration_budget=o["budget"],
-                          record_expansions=o["record"])
-
-
-SEARCH_TYPES = {"astar": gs.AStar, "jump": gs.JumpSearch, "theta": gs.ThetaSearch, "handle": gs.GridSearch}
+# The options object and the engines are those of run_grid ([CONF.IMPL.GRID]).
+make_options = grid_requests.make_options
+SEARCH_TYPES = grid_requests.ENGINES
 
 
 def build_search_recipe(r):
