@@ -526,22 +526,3 @@ pub fn grid_reply(r: GridRunReply) -> crate::grid::GridOutcome {
         }),
     }
 }
-
-/// The reply a request's payload must decode as, by op: used by the schema test and by
-/// [`check_payload`].
-pub fn payload_type(op: &str) -> Option<&'static str> {
-    Some(match op {
-        "run_case" => "RunCaseReply",
-        "run_sliced" => "OutcomeReply",
-        "build_links" => "LinksReply",
-        "run_hooked" => "HookedReply",
-        "run_cancelled" => "CancelReply",
-        "run_ops" => "OpsReply",
-        "build_landmarks" => "OplmReply",
-        "lower_bounds" => "BoundsReply",
-        "deserialize_oplm" => "DeserializeReply",
-        "state_run" => "StateRunReply",
-        "run_grid" => "GridRunReply",
-        _ => return None,
-    })
-}
