@@ -1,6 +1,7 @@
 //! The in-process adapters: one `macro_rules!` body instantiated for `onepath_reference` and
 //! for `onepath`, whose public APIs are identical (spec/graphs.md section 12).
 
+use crate::error::CallError;
 use crate::implementation::{
     BuildFailure, CancelTrace, GraphOp, HookCall, HookedQuery, HookedRun, Implementation,
     LinkRequest, LinkResult, OplmError, RunOptions, SearchCode,
@@ -507,27 +508,33 @@ macro_rules! define_adapter {
                     variant: Variant,
                     query: Query,
                     first_steps: u64,
-                ) -> Result<CancelTrace, String> {
-                    let built = build(&case.graph)?;
-                    let table = if variant.uses_alt() {
-                        Some(landmarks(&built, case)?)
-                    } else {
-                        None
+                ) -> Result<CancelTrace, CallError> {
+                    let answer = || -> Result<CancelTrace, String> {
+                        let built = build(&case.graph)?;
+                        let table = if variant.uses_alt() {
+                            Some(landmarks(&built, case)?)
+                        } else {
+                            None
+                        };
+                        let geo = geo_points(&built, variant);
+                        let estimate = Estimate {
+                            geo,
+                            alt: table.as_ref(),
+                        };
+                        let csr = built.plain.compile();
+                        if variant.bidirectional() {
+                            let mut s = op::BidirectionalGraphSearch::new(
+                                csr,
+                                op::DefaultGraphCost,
+                                estimate,
+                            );
+                            cancel_drive(&mut s, query, first_steps, variant.algorithm())
+                        } else {
+                            let mut s = op::GraphAStar::new(csr, op::DefaultGraphCost, estimate);
+                            cancel_drive(&mut s, query, first_steps, variant.algorithm())
+                        }
                     };
-                    let geo = geo_points(&built, variant);
-                    let estimate = Estimate {
-                        geo,
-                        alt: table.as_ref(),
-                    };
-                    let csr = built.plain.compile();
-                    if variant.bidirectional() {
-                        let mut s =
-                            op::BidirectionalGraphSearch::new(csr, op::DefaultGraphCost, estimate);
-                        cancel_drive(&mut s, query, first_steps, variant.algorithm())
-                    } else {
-                        let mut s = op::GraphAStar::new(csr, op::DefaultGraphCost, estimate);
-                        cancel_drive(&mut s, query, first_steps, variant.algorithm())
-                    }
+                    answer().map_err(CallError::Class)
                 }
 
                 fn run_ops(&self, ops: &[GraphOp]) -> Vec<Result<u64, BuildFailure>> {
@@ -703,22 +710,28 @@ macro_rules! define_adapter {
                     Ok(LinkResult { edges, calls })
                 }
 
-                fn build_landmarks(&self, case: &Case) -> Result<Vec<u8>, String> {
-                    let built = build(&case.graph)?;
-                    Ok(landmarks(&built, case)?.serialize())
+                fn build_landmarks(&self, case: &Case) -> Result<Vec<u8>, CallError> {
+                    let answer = || -> Result<Vec<u8>, String> {
+                        let built = build(&case.graph)?;
+                        Ok(landmarks(&built, case)?.serialize())
+                    };
+                    answer().map_err(CallError::Class)
                 }
 
                 fn lower_bounds(
                     &self,
                     case: &Case,
                     pairs: &[(u32, u32)],
-                ) -> Result<Vec<f64>, String> {
-                    let built = build(&case.graph)?;
-                    let table = landmarks(&built, case)?;
-                    Ok(pairs
-                        .iter()
-                        .map(|&(u, v)| table.lower_bound(u, v))
-                        .collect())
+                ) -> Result<Vec<f64>, CallError> {
+                    let answer = || -> Result<Vec<f64>, String> {
+                        let built = build(&case.graph)?;
+                        let table = landmarks(&built, case)?;
+                        Ok(pairs
+                            .iter()
+                            .map(|&(u, v)| table.lower_bound(u, v))
+                            .collect())
+                    };
+                    answer().map_err(CallError::Class)
                 }
 
                 fn deserialize_oplm(
@@ -739,14 +752,14 @@ macro_rules! define_adapter {
                 fn run_state(
                     &self,
                     request: &crate::state::StateRequest,
-                ) -> Result<crate::state::StateReply, String> {
+                ) -> Result<crate::state::StateReply, crate::error::HarnessError> {
                     crate::state::adapter::$module::run(request)
                 }
 
                 fn run_grid(
                     &self,
                     request: &crate::grid::GridRequest,
-                ) -> Result<crate::grid::GridOutcome, String> {
+                ) -> Result<crate::grid::GridOutcome, crate::error::HarnessError> {
                     crate::grid::adapter::$module::run(request)
                 }
             }

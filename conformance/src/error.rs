@@ -26,6 +26,11 @@ pub enum ErrorKind {
     Unimplemented,
     /// Building an input or a host object failed.
     Build,
+    /// A port's request got no usable answer: a crash, a timeout, a malformed reply, a driver
+    /// error, or a request the failure budget did not send ([DRIVER.PROC.FAILURES]).
+    NoAnswer,
+    /// An in-process implementation panicked during the call.
+    Panicked,
 }
 
 /// A harness error: a kind, a message and an optional location.
@@ -50,6 +55,16 @@ impl HarnessError {
             line: None,
             column: None,
         }
+    }
+    /// The default trait bodies' error: the implementation has no support for the request
+    /// (its text is [`UNIMPLEMENTED`]).
+    pub fn unimplemented() -> HarnessError {
+        HarnessError::new(ErrorKind::Unimplemented, UNIMPLEMENTED)
+    }
+    /// A port request without a usable answer; `message` is the port failure's text
+    /// (`port: crash (request 4, ...): ...`).
+    pub fn no_answer(message: impl Into<String>) -> HarnessError {
+        HarnessError::new(ErrorKind::NoAnswer, message)
     }
     /// A JSON error: [`ErrorKind::Parse`] for syntax, data and end-of-input errors, with the
     /// line and column `serde_json` reports ([`ErrorKind::Io`] for its I/O errors).
@@ -152,6 +167,47 @@ impl From<HarnessError> for String {
         e.to_string()
     }
 }
+
+/// Why a call of the graph family's table and trace methods (`run_cancelled`,
+/// `build_landmarks`, `lower_bounds`) returned no value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CallError {
+    /// The API's error class ([GRAPH.ERR.CLASSES]): an outcome, compared with the reference's
+    /// and hashed as one ([CONF.ENC.ERROR]).
+    Class(String),
+    /// No answer: the implementation lacks the API, or a port's request failed. Never an
+    /// outcome; its text stands where a hash over the answer would be.
+    Harness(HarnessError),
+}
+
+impl CallError {
+    /// The text an outcome encoding carries: the class, or the harness error's text (which no
+    /// reference reports, so it never matches one).
+    pub fn text(&self) -> String {
+        match self {
+            CallError::Class(c) => c.clone(),
+            CallError::Harness(h) => h.to_string(),
+        }
+    }
+    /// The port failure's message when the call got no usable answer ([DRIVER.PROC.FAILURES]).
+    pub fn no_answer(&self) -> Option<&HarnessError> {
+        match self {
+            CallError::Harness(h) if h.kind() == ErrorKind::NoAnswer => Some(h),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for CallError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CallError::Class(c) => f.write_str(c),
+            CallError::Harness(h) => h.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for CallError {}
 
 /// The class a default trait body reports: the implementation has no state support (also
 /// `crate::state::UNIMPLEMENTED`).

@@ -386,41 +386,46 @@ pub trait Implementation: Sync {
         variant: Variant,
         query: Query,
         first_steps: u64,
-    ) -> Result<CancelTrace, String>;
+    ) -> Result<CancelTrace, crate::error::CallError>;
 
     /// Runs an error script, one result per operation; an operation whose target does not exist
     /// yet (or after a failed constructor) reports a class starting with `harness:`.
     fn run_ops(&self, ops: &[GraphOp]) -> Vec<Result<u64, BuildFailure>>;
 
     /// Builds the case's landmark table and returns its OPLM bytes ([GRAPH.OPLM.LAYOUT]).
-    fn build_landmarks(&self, case: &Case) -> Result<Vec<u8>, String>;
+    fn build_landmarks(&self, case: &Case) -> Result<Vec<u8>, crate::error::CallError>;
 
     /// `lower_bound(u, v)` of the case's landmark table for each pair.
-    fn lower_bounds(&self, case: &Case, pairs: &[(u32, u32)]) -> Result<Vec<f64>, String>;
+    fn lower_bounds(
+        &self,
+        case: &Case,
+        pairs: &[(u32, u32)],
+    ) -> Result<Vec<f64>, crate::error::CallError>;
 
     /// Deserializes OPLM bytes against the case's graph and, when accepted, serializes again.
     fn deserialize_oplm(&self, case: &Case, bytes: &[u8]) -> Result<Vec<u8>, OplmError>;
 
     /// Runs one state request ([CONF.IMPL.STATE]): builds a recipe's object and restores bytes
-    /// into it, or calls `from_state`. `Err` is a harness problem (a recipe that cannot be built);
-    /// the default body reports [`crate::state::UNIMPLEMENTED`].
+    /// into it, or calls `from_state`. `Err` is a harness problem (a recipe that cannot be built,
+    /// a port request without an answer); the default body reports
+    /// [`ErrorKind::Unimplemented`](crate::error::ErrorKind::Unimplemented).
     fn run_state(
         &self,
         request: &crate::state::StateRequest,
-    ) -> Result<crate::state::StateReply, String> {
+    ) -> Result<crate::state::StateReply, crate::error::HarnessError> {
         let _ = request;
-        Err(crate::state::UNIMPLEMENTED.to_string())
+        Err(crate::error::HarnessError::unimplemented())
     }
 
     /// Runs one grid-search request ([CONF.IMPL.GRID]). `Ok(Err(class))` is the error class
-    /// `new`/`begin` reported; `Err` is a harness problem or [`crate::state::UNIMPLEMENTED`] (the
-    /// default body: the implementation has no grid searches).
+    /// `new`/`begin` reported; `Err` is a harness problem (the default body: the implementation
+    /// has no grid searches, [`ErrorKind::Unimplemented`](crate::error::ErrorKind::Unimplemented)).
     fn run_grid(
         &self,
         request: &crate::grid::GridRequest,
-    ) -> Result<crate::grid::GridOutcome, String> {
+    ) -> Result<crate::grid::GridOutcome, crate::error::HarnessError> {
         let _ = request;
-        Err(crate::state::UNIMPLEMENTED.to_string())
+        Err(crate::error::HarnessError::unimplemented())
     }
 
     /// As [`Implementation::run_state`], naming the request: the golden or hostile state vector id
@@ -430,7 +435,7 @@ pub trait Implementation: Sync {
         &self,
         label: &str,
         request: &crate::state::StateRequest,
-    ) -> Result<crate::state::StateReply, String> {
+    ) -> Result<crate::state::StateReply, crate::error::HarnessError> {
         let _ = label;
         self.run_state(request)
     }

@@ -381,12 +381,17 @@ pub fn calls_break(expected: &[HookCall], found: &[HookCall]) -> Option<Break> {
 
 /// Cancel traces: the resumed outcome by [`outcome_break`], the `(status, iterations)` pairs at L3.
 pub fn cancel_break(
-    expected: &Result<CancelTrace, String>,
-    found: &Result<CancelTrace, String>,
+    expected: &Result<CancelTrace, crate::error::CallError>,
+    found: &Result<CancelTrace, crate::error::CallError>,
 ) -> Option<Break> {
     match (expected, found) {
         (Err(a), Err(b)) if a == b => None,
-        (Err(a), Err(b)) => Some(Break::new(Level::L1, "error class", a.clone(), b.clone())),
+        (Err(a), Err(b)) => Some(Break::new(
+            Level::L1,
+            "error class",
+            a.to_string(),
+            b.to_string(),
+        )),
         (Ok(_), Err(b)) => Some(Break::new(
             Level::L1,
             "kind",
@@ -426,19 +431,22 @@ pub fn cancel_break(
 
 /// OPLM bytes of a build: different bytes break L4, build failures L1.
 pub fn oplm_build_break(
-    expected: &Result<Vec<u8>, String>,
-    found: &Result<Vec<u8>, String>,
+    expected: &Result<Vec<u8>, crate::error::CallError>,
+    found: &Result<Vec<u8>, crate::error::CallError>,
 ) -> Option<Break> {
     match (expected, found) {
         (Ok(a), Ok(b)) if a == b => None,
         (Ok(a), Ok(b)) => Some(bytes_break("OPLM bytes", a, b)),
         (Err(a), Err(b)) if a == b => None,
-        (a, b) => Some(Break::new(
-            Level::L1,
-            "landmark build",
-            format!("{a:?}").chars().take(80).collect::<String>(),
-            format!("{b:?}").chars().take(80).collect::<String>(),
-        )),
+        (a, b) => {
+            let show = |r: &Result<Vec<u8>, crate::error::CallError>| {
+                format!("{:?}", r.as_ref().map_err(|e| e.text()))
+                    .chars()
+                    .take(80)
+                    .collect::<String>()
+            };
+            Some(Break::new(Level::L1, "landmark build", show(a), show(b)))
+        }
     }
 }
 
@@ -457,8 +465,8 @@ pub fn bytes_break(what: &str, a: &[u8], b: &[u8]) -> Break {
 
 /// Lower bounds: L3 (they steer ALT searches but never change a cost).
 pub fn bounds_break(
-    expected: &Result<Vec<f64>, String>,
-    found: &Result<Vec<f64>, String>,
+    expected: &Result<Vec<f64>, crate::error::CallError>,
+    found: &Result<Vec<f64>, crate::error::CallError>,
 ) -> Option<Break> {
     match (expected, found) {
         (Ok(a), Ok(b)) => {
@@ -478,8 +486,8 @@ pub fn bounds_break(
         (a, b) => Some(Break::new(
             Level::L1,
             "lower bounds",
-            format!("{:?}", a.as_ref().err()),
-            format!("{:?}", b.as_ref().err()),
+            format!("{:?}", a.as_ref().err().map(|e| e.text())),
+            format!("{:?}", b.as_ref().err().map(|e| e.text())),
         )),
     }
 }
@@ -509,8 +517,8 @@ pub fn deserialize_break(
 /// State replies: restore result, bytes and listener calls break L4; the search's final
 /// status and cost L1, its path L2, its counters and recorded list L3.
 pub fn state_break(
-    expected: &Result<crate::state::StateReply, String>,
-    found: &Result<crate::state::StateReply, String>,
+    expected: &Result<crate::state::StateReply, crate::error::HarnessError>,
+    found: &Result<crate::state::StateReply, crate::error::HarnessError>,
 ) -> Option<Break> {
     let (e, f) = match (expected, found) {
         (Ok(e), Ok(f)) => (e, f),
@@ -650,10 +658,10 @@ pub fn failure_level(section: &str, what: &str) -> Level {
 /// status and the cost break L1; the algorithm, engine mode, finder, path and world points L2;
 /// the expansion order and the counters L3; the state, snapshot and re-saved bytes L4.
 pub fn grid_break(
-    expected: &Result<crate::grid::GridOutcome, String>,
-    found: &Result<crate::grid::GridOutcome, String>,
+    expected: &Result<crate::grid::GridOutcome, crate::error::HarnessError>,
+    found: &Result<crate::grid::GridOutcome, crate::error::HarnessError>,
 ) -> Option<Break> {
-    let show = |o: &Result<crate::grid::GridOutcome, String>| match o {
+    let show = |o: &Result<crate::grid::GridOutcome, crate::error::HarnessError>| match o {
         Ok(Ok(r)) => format!("status {} cost {:?}", r.status, f64::from_bits(r.cost_bits)),
         Ok(Err(class)) => format!("error {class}"),
         Err(h) => format!("harness: {h}"),

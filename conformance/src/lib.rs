@@ -15,8 +15,12 @@
 
 pub mod adapters;
 pub mod checks;
+pub mod claims;
+pub mod config;
+pub mod envelope;
 pub mod error;
 pub mod expectations;
+pub mod family;
 pub mod fuzzing;
 pub mod generators;
 pub mod grid;
@@ -40,7 +44,8 @@ pub mod vector_files;
 pub mod vectors;
 
 pub use adapters::{OptimizedCrate, ReferenceCrate};
-pub use checks::{certify, Config};
+pub use config::Config;
+pub use family::certify;
 /// The grid-search fuzz targets under their former path (now `fuzzing::grid`).
 pub use fuzzing::grid as fuzzing_grid;
 pub use implementation::{

@@ -379,7 +379,8 @@ fn certify(
         bar
     });
     let candidates: [&dyn Implementation; 1] = [&OptimizedCrate];
-    let report = checks::certify(&ReferenceCrate, &candidates, &config, bar.as_ref());
+    let report =
+        onepath_conformance::family::certify(&ReferenceCrate, &candidates, &config, bar.as_ref());
     if let Some(b) = bar {
         b.finish_and_clear();
     }
@@ -398,7 +399,7 @@ fn certify(
 fn vectors_command(check: bool, dir: Option<PathBuf>) -> ExitCode {
     let dir = dir.unwrap_or_else(checks::default_vectors_dir);
     if check {
-        let problems = vectors::check_dir(&dir, &ReferenceCrate);
+        let problems = onepath_conformance::family::check_dir(&dir, &ReferenceCrate);
         if problems.is_empty() {
             println!("vectors are up to date: {}", dir.display());
             return ExitCode::SUCCESS;
@@ -412,7 +413,7 @@ fn vectors_command(check: bool, dir: Option<PathBuf>) -> ExitCode {
         );
         return ExitCode::from(1);
     }
-    let files = vectors::generate_files(&ReferenceCrate);
+    let files = onepath_conformance::family::generate_files(&ReferenceCrate);
     match vectors::write_files(&dir, &files) {
         Ok(()) => {
             println!("wrote {} files to {}", files.len(), dir.display());

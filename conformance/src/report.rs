@@ -2,7 +2,7 @@
 //! as a table for people or as one JSON object (schema `onepath.certify-report`, version 2),
 //! with the run parameters a merge of shards needs ([CONF.REPORT.RUN]).
 
-use crate::checks::{Config, Shard};
+use crate::config::{Config, Shard};
 use serde::{Deserialize, Deserializer, Serialize};
 
 /// The schema name of the JSON report.
@@ -90,7 +90,7 @@ impl RunInfo {
             vectors_manifest_sha256: config
                 .vectors_dir
                 .as_ref()
-                .and_then(|d| std::fs::read(d.join(crate::vectors::MANIFEST_PATH)).ok())
+                .and_then(|d| std::fs::read(d.join(crate::vector_files::MANIFEST_PATH)).ok())
                 .map(|b| crate::outcome::sha256_hex(&b)),
         }
     }

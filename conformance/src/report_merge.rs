@@ -4,7 +4,7 @@
 //! port run it also merges the families (minimum level, summed requests) and the expectations,
 //! so the merged run renders as a table, JSON, JUnit and certificate like a single run.
 
-use crate::checks::Shard;
+use crate::config::Shard;
 use crate::expectations::{Expectations, KnownFailure};
 use crate::levels::{Break, Level};
 use crate::port::driver::Hello;
@@ -499,7 +499,7 @@ fn merge_port(files: &[&(String, ReportFile)], report: Report) -> Result<PortRun
             spec_version: h.spec_version.clone(),
             claims: h.claims.clone(),
         }),
-        HandshakeFile::Err(e) => Err(e.error.clone()),
+        HandshakeFile::Err(e) => Err(crate::port::driver::HandshakeError::reported(&e.error)),
     };
     // Families: the minimum level of the differences, summed requests ([CONF.REPORT.MERGE]).
     struct Acc {

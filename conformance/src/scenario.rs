@@ -6,9 +6,6 @@ use crate::outcome::{AlgorithmCode, Outcome, PathOutcome, StatusCode};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// The schema name of a scenario file.
-pub const SCENARIO_SCHEMA: &str = "onepath.graph-scenario";
-
 /// A query: `(start, goal)`.
 pub type Query = (u32, u32);
 
@@ -314,18 +311,12 @@ impl DecodedOutcome {
     }
 }
 
-/// A scenario file ([CONF.SCN.FILE]).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// A scenario: vector `GRAPH-NNNN`, the one case of its file ([CONF.SCN.FILE]).
+#[derive(Clone, Debug, PartialEq)]
 pub struct Scenario {
-    /// Always [`SCENARIO_SCHEMA`].
-    pub schema: String,
-    /// Always 1.
-    pub version: u32,
     /// Vector id, `GRAPH-0001`...
     pub id: String,
     /// What the scenario exercises.
-    #[serde(rename = "_comment")]
     pub comment: String,
     /// Informative provenance: `kind`, `seed` and the recipe's parameters.
     pub generator: serde_json::Map<String, serde_json::Value>,
@@ -336,6 +327,26 @@ pub struct Scenario {
     /// Queries, in order.
     pub queries: Vec<Query>,
     /// Points graphs: SHA-256 of the emitted CSR edge list ([CONF.ENC.LINKS]); null for edges graphs.
+    pub csr_edges_sha256: Option<String>,
+    /// SHA-256 of the landmark table's OPLM bytes, or null when building it fails.
+    pub oplm_sha256: Option<String>,
+    /// Per applicable variant, one outcome per query.
+    pub outcomes: BTreeMap<Variant, Vec<DecodedOutcome>>,
+}
+
+/// The case of a scenario file, as written in its envelope's `cases` ([CONF.SCN.FILE]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioCase {
+    /// Informative provenance: `kind`, `seed` and the recipe's parameters.
+    pub generator: serde_json::Map<String, serde_json::Value>,
+    /// The graph.
+    pub graph: GraphSpec,
+    /// Landmark options.
+    pub landmarks: LandmarkSpec,
+    /// Queries, in order.
+    pub queries: Vec<Query>,
+    /// Points graphs: SHA-256 of the emitted CSR edge list; null for edges graphs.
     #[serde(deserialize_with = "required")]
     pub csr_edges_sha256: Option<String>,
     /// SHA-256 of the landmark table's OPLM bytes, or null when building it fails.
@@ -344,6 +355,9 @@ pub struct Scenario {
     /// Per applicable variant, one outcome per query.
     pub outcomes: BTreeMap<Variant, Vec<DecodedOutcome>>,
 }
+
+/// The `family` of scenario files.
+pub const SCENARIO_FAMILY: &str = "graph";
 
 impl Scenario {
     /// The case this scenario runs.
@@ -354,27 +368,51 @@ impl Scenario {
         }
     }
 
-    /// Parses and validates a scenario file's text.
+    /// Parses and validates a scenario file's text (an envelope of family `graph` with one case).
     pub fn parse(text: &str) -> Result<Scenario, HarnessError> {
-        let s: Scenario = serde_json::from_str(text).map_err(|e| HarnessError::json(&e))?;
+        Scenario::from_envelope(crate::envelope::Envelope::parse(text, SCENARIO_FAMILY)?)
+    }
+
+    /// Validates a parsed envelope.
+    pub fn from_envelope(
+        envelope: crate::envelope::Envelope<ScenarioCase>,
+    ) -> Result<Scenario, HarnessError> {
+        let (id, comment, c) = envelope.single()?;
+        let s = Scenario {
+            id,
+            comment,
+            generator: c.generator,
+            graph: c.graph,
+            landmarks: c.landmarks,
+            queries: c.queries,
+            csr_edges_sha256: c.csr_edges_sha256,
+            oplm_sha256: c.oplm_sha256,
+            outcomes: c.outcomes,
+        };
         s.validate()?;
         Ok(s)
     }
 
+    /// The file's envelope.
+    pub fn envelope(&self) -> crate::envelope::Envelope<ScenarioCase> {
+        crate::envelope::Envelope::new(
+            &self.id,
+            SCENARIO_FAMILY,
+            &self.comment,
+            vec![ScenarioCase {
+                generator: self.generator.clone(),
+                graph: self.graph.clone(),
+                landmarks: self.landmarks,
+                queries: self.queries.clone(),
+                csr_edges_sha256: self.csr_edges_sha256.clone(),
+                oplm_sha256: self.oplm_sha256.clone(),
+                outcomes: self.outcomes.clone(),
+            }],
+        )
+    }
+
     /// Checks the rules serde cannot express.
     pub fn validate(&self) -> Result<(), HarnessError> {
-        if self.schema != SCENARIO_SCHEMA {
-            return Err(HarnessError::new(
-                ErrorKind::Version,
-                format!("schema {:?}, expected {SCENARIO_SCHEMA:?}", self.schema),
-            ));
-        }
-        if self.version != 1 {
-            return Err(HarnessError::new(
-                ErrorKind::Version,
-                format!("unsupported version {}", self.version),
-            ));
-        }
         for key in ["kind", "seed"] {
             if !self.generator.contains_key(key) {
                 return Err(HarnessError::new(

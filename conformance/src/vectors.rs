@@ -2,13 +2,13 @@
 //! an implementation (the reference), checking a committed copy for staleness, and the `vectors`
 //! section of certify, which re-runs every committed scenario on every implementation.
 
-use crate::error::{ErrorKind, HarnessError};
+use crate::error::HarnessError;
 use crate::implementation::{Implementation, LinkRequest, RunOptions};
 use crate::json_text::to_text;
 use crate::outcome::{cell_hash, first_difference, sha256_hex, Outcome};
 use crate::recipes::RECIPES;
 use crate::report::{Failure, Section};
-use crate::scenario::{Case, DecodedOutcome, GraphSpec, Scenario, Variant, SCENARIO_SCHEMA};
+use crate::scenario::{Case, DecodedOutcome, GraphSpec, Scenario, Variant};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -73,7 +73,7 @@ fn links_cell_explained(
 pub fn oplm_cell(imp: &dyn Implementation, case: &Case) -> String {
     match imp.build_landmarks(case) {
         Ok(bytes) => sha256_hex(&bytes),
-        Err(class) => sha256_hex(&Outcome::Error(class).encode()),
+        Err(e) => sha256_hex(&Outcome::Error(e.text()).encode()),
     }
 }
 
@@ -154,11 +154,11 @@ pub fn run_row_explained(
     );
     let oplm = match imp.build_landmarks(case) {
         Ok(bytes) => sha256_hex(&bytes),
-        Err(class) => {
-            if let Some((_, m)) = no_answer(&class) {
+        Err(e) => {
+            if let Some(m) = e.no_answer() {
                 unanswered.insert("oplm".into(), m.to_string());
             }
-            sha256_hex(&Outcome::Error(class).encode())
+            sha256_hex(&Outcome::Error(e.text()).encode())
         }
     };
     cells.insert("oplm".to_string(), Some(oplm));
@@ -172,16 +172,15 @@ pub fn run_row_explained(
     )
 }
 
-/// Generates every file of `vectors/` from `imp`: relative path to bytes.
-pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
+/// Generates the graph family's files of `vectors/` from `imp` (its scenarios and their hash
+/// matrix): relative path to bytes.
+pub fn generate_graph_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
     let mut files = BTreeMap::new();
     let mut rows = Vec::new();
     for recipe in RECIPES {
         let g = recipe.build();
         let (outcomes, row) = run_row(imp, recipe.id, &g.case, &g.queries);
         let scenario = Scenario {
-            schema: SCENARIO_SCHEMA.to_string(),
-            version: 1,
             id: recipe.id.to_string(),
             comment: recipe.comment.to_string(),
             generator: g.provenance.clone(),
@@ -197,7 +196,7 @@ pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
         };
         files.insert(
             format!("graphs/{}.json", recipe.id),
-            to_text(&scenario).into_bytes(),
+            to_text(&scenario.envelope()).into_bytes(),
         );
         rows.push(row);
     }
@@ -209,105 +208,31 @@ pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
         rows,
     };
     files.insert(MATRIX_PATH.to_string(), to_text(&matrix).into_bytes());
-    // [CONF.STATE.VECTOR] golden state vectors and their hostile cases.
-    files.extend(crate::state::files::generate_files(imp));
-    // [CONF.GRID.VECTOR] grid-search vectors and their matrix.
-    files.extend(crate::grid::vectors::generate_files(imp));
-    let manifest = Manifest {
-        schema: "onepath.vectors-manifest".into(),
-        version: 1,
-        comment: "SHA-256 of every file under vectors/ except this one, sorted by path (spec/conformance.md CONF.MANIFEST.FILE).".into(),
-        files: files.iter().map(|(p, b)| ManifestEntry { path: p.clone(), sha256: sha256_hex(b) }).collect(),
-    };
-    files.insert(MANIFEST_PATH.to_string(), to_text(&manifest).into_bytes());
     files
 }
 
-/// Checks the manifest's recorded hashes against the files in `dir`; returns one line per problem.
-pub fn check_manifest(dir: &Path) -> Vec<String> {
-    let text = match std::fs::read_to_string(dir.join(MANIFEST_PATH)) {
-        Ok(t) => t,
-        Err(e) => return vec![format!("{MANIFEST_PATH}: cannot read: {e}")],
-    };
-    let manifest: Manifest = match serde_json::from_str(&text) {
-        Ok(m) => m,
-        Err(e) => return vec![format!("{MANIFEST_PATH}: invalid: {e}")],
-    };
-    let mut problems = Vec::new();
-    let listed: Vec<&str> = manifest.files.iter().map(|e| e.path.as_str()).collect();
-    for entry in &manifest.files {
-        match std::fs::read(dir.join(&entry.path)) {
-            Ok(bytes) if sha256_hex(&bytes) == entry.sha256 => {}
-            Ok(bytes) => problems.push(format!(
-                "{}: SHA-256 {} differs from the manifest's {}",
-                entry.path,
-                sha256_hex(&bytes),
-                entry.sha256
-            )),
-            Err(_) => problems.push(format!(
-                "{}: listed in the manifest but missing",
-                entry.path
-            )),
-        }
-    }
-    for f in list_files(dir).unwrap_or_default() {
-        if f != MANIFEST_PATH && !listed.contains(&f.as_str()) {
-            problems.push(format!("{f}: not listed in the manifest"));
-        }
-    }
-    problems
+/// The committed graph scenarios under `dir`, sorted by path.
+pub fn read_scenarios(dir: &Path) -> Result<Vec<Scenario>, HarnessError> {
+    let files = crate::envelope::read_family(
+        dir,
+        "graphs",
+        "GRAPH-",
+        crate::scenario::SCENARIO_FAMILY,
+        |e| Scenario::from_envelope(e),
+    )?;
+    Ok(files.into_iter().map(|(_, s)| s).collect())
 }
 
-/// `vectors --check`: one line per stale, missing, unexpected or mis-hashed file.
-pub fn check_dir(dir: &Path, imp: &dyn Implementation) -> Vec<String> {
-    let expected = generate_files(imp);
-    let mut problems = check_manifest(dir);
-    let present = list_files(dir).unwrap_or_default();
-    for (rel, bytes) in &expected {
-        match std::fs::read(dir.join(rel)) {
-            Ok(b) if &b == bytes => {}
-            Ok(_) => problems.push(format!(
-                "{rel}: stale (differs from what `vectors` would generate)"
-            )),
-            Err(_) => problems.push(format!("{rel}: missing")),
-        }
-    }
-    for f in present {
-        if !expected.contains_key(&f) {
-            problems.push(format!("{f}: unexpected (not generated by any recipe)"));
-        }
-    }
-    problems
-}
-
-fn read_scenarios(dir: &Path) -> Result<Vec<Scenario>, HarnessError> {
-    let mut out = Vec::new();
-    let files = list_files(dir).map_err(|e| HarnessError::new(ErrorKind::Io, e.to_string()))?;
-    for rel in files {
-        if rel.starts_with("graphs/GRAPH-") && rel.ends_with(".json") {
-            let text =
-                std::fs::read_to_string(dir.join(&rel)).map_err(|e| HarnessError::io(&rel, &e))?;
-            out.push(Scenario::parse(&text).map_err(|e| e.at_path(&rel))?);
-        }
-    }
-    Ok(out)
-}
-
-/// The `vectors` section of certify (every vector).
-pub fn certify_section(dir: &Path, all: &[&dyn Implementation]) -> Section {
-    certify_section_shard(dir, all, crate::checks::Shard::ALL)
-}
-
-/// The `vectors` section for one shard ([CONF.CLI.SHARD]): the graph scenarios and the grid
-/// vectors whose ordinal (position in the sorted file list of their kind) is in `shard`; the
-/// folder-level checks (manifest, readable scenario files, matrix files) count in shard 1 only.
-pub fn certify_section_shard(
+/// The graph part of the `vectors` section ([CONF.VEC.CHECK]): every committed scenario of
+/// `shard` (ordinal: position in the sorted scenario list) on every implementation, into `s`;
+/// the folder-level checks (readable scenario files, the matrix file) into `once`.
+pub fn check_graph_vectors(
     dir: &Path,
     all: &[&dyn Implementation],
-    shard: crate::checks::Shard,
-) -> Section {
-    let mut s = Section::new("vectors");
-    let mut once = Section::new("vectors");
+    shard: crate::config::Shard,
+    once: &mut Section,
+    s: &mut Section,
+) {
     let fail = |vector: &str, imp: &str, what: String, expected: String, found: String| Failure {
         vector: Some(vector.to_string()),
         implementation: imp.to_string(),
@@ -316,15 +241,6 @@ pub fn certify_section_shard(
         found,
         ..Default::default()
     };
-    for problem in check_manifest(dir) {
-        once.fail(fail(
-            MANIFEST_PATH,
-            "-",
-            "manifest".into(),
-            "recorded SHA-256".into(),
-            problem,
-        ));
-    }
     let scenarios = match read_scenarios(dir) {
         Ok(v) => v,
         Err(e) => {
@@ -335,10 +251,7 @@ pub fn certify_section_shard(
                 "a valid scenario".into(),
                 e.to_string(),
             ));
-            if shard.is_first() {
-                s.merge(once);
-            }
-            return s;
+            return;
         }
     };
     let matrix: Option<Matrix> = std::fs::read_to_string(dir.join(MATRIX_PATH))
@@ -352,10 +265,6 @@ pub fn certify_section_shard(
             "a valid matrix file".into(),
             "missing or invalid".into(),
         ));
-    }
-    crate::grid::vectors::certify(dir, all, shard, &mut once, &mut s);
-    if shard.is_first() {
-        s.merge(once);
     }
     for (ordinal, scenario) in scenarios.iter().enumerate() {
         if !shard.contains(ordinal) {
@@ -447,5 +356,4 @@ pub fn certify_section_shard(
             }
         }
     }
-    s
 }

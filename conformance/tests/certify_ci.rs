@@ -1,7 +1,8 @@
 //! The CI-scale certify run (2,000 oracle graphs, 200 landmark graphs, every section) on both
 //! crates must report zero failures.
 
-use onepath_conformance::checks::{certify, Config, DEFAULT_SEED};
+use onepath_conformance::checks::{Config, DEFAULT_SEED};
+use onepath_conformance::family::certify;
 use onepath_conformance::{Implementation, OptimizedCrate, ReferenceCrate};
 
 #[test]

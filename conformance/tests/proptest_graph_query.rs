@@ -13,7 +13,8 @@ fn graph_query_differential() {
         let Ok(input) = onepath_conformance::fuzzing::decode_query(&data) else {
             return Ok(());
         };
-        onepath_conformance::fuzzing::check_query(&input).map_err(TestCaseError::fail)
+        onepath_conformance::fuzzing::check_query(&input)
+            .map_err(|e| TestCaseError::fail(e.to_string()))
     });
     if let Err(e) = result {
         panic!("{e}");

@@ -17,7 +17,7 @@ use common::{bytes, runner};
 fn grid_search_differential() {
     let mut r = runner(20_000, 41);
     if let Err(e) = r.run(&bytes(400), |b| {
-        grid_search(&b).map_err(TestCaseError::fail)
+        grid_search(&b).map_err(|e| TestCaseError::fail(e.to_string()))
     }) {
         panic!("{e}");
     }
@@ -54,7 +54,7 @@ fn grid_search_state_restore() {
             b.truncate(1 + c % b.len());
         }
         b.extend_from_slice(&tail);
-        state_restore_grid_search(&b).map_err(TestCaseError::fail)
+        state_restore_grid_search(&b).map_err(|e| TestCaseError::fail(e.to_string()))
     });
     if let Err(e) = result {
         panic!("{e}");

@@ -13,7 +13,8 @@ fn landmarks_invariants() {
         let Ok(input) = onepath_conformance::fuzzing::decode_landmarks(&data) else {
             return Ok(());
         };
-        onepath_conformance::fuzzing::check_landmarks(&input).map_err(TestCaseError::fail)
+        onepath_conformance::fuzzing::check_landmarks(&input)
+            .map_err(|e| TestCaseError::fail(e.to_string()))
     });
     if let Err(e) = result {
         panic!("{e}");

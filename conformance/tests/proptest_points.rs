@@ -13,7 +13,8 @@ fn points_links() {
         let Ok(input) = onepath_conformance::fuzzing::decode_points(&data) else {
             return Ok(());
         };
-        onepath_conformance::fuzzing::check_points(&input).map_err(TestCaseError::fail)
+        onepath_conformance::fuzzing::check_points(&input)
+            .map_err(|e| TestCaseError::fail(e.to_string()))
     });
     if let Err(e) = result {
         panic!("{e}");

@@ -46,7 +46,7 @@ fn property(kind: StateKind, cases: u32, seed: u8) {
     }
     let mut r = runner(cases, seed);
     let result = r.run(&edits(), |e| {
-        check_state(kind, &apply(&seeds, &e)).map_err(TestCaseError::fail)
+        check_state(kind, &apply(&seeds, &e)).map_err(|e| TestCaseError::fail(e.to_string()))
     });
     if let Err(e) = result {
         panic!("{kind:?}: {e}");

@@ -4,8 +4,9 @@
 //! reports of different runs, a missing or duplicate shard, unknown members and versions,
 //! naming the file.
 
-use onepath_conformance::checks::{certify, default_vectors_dir, Config, Shard};
+use onepath_conformance::checks::{default_vectors_dir, Config, Shard};
 use onepath_conformance::expectations::Expectations;
+use onepath_conformance::family::certify;
 use onepath_conformance::port::run::{certify_port, PortOptions, PortRun};
 use onepath_conformance::report_merge::{merge, parse, MergeErrorKind, Merged};
 use onepath_conformance::{Implementation, OptimizedCrate, ReferenceCrate};

@@ -58,22 +58,32 @@ impl Implementation for Wrong {
         variant: Variant,
         query: (u32, u32),
         first_steps: u64,
-    ) -> Result<CancelTrace, String> {
+    ) -> Result<CancelTrace, onepath_conformance::error::CallError> {
         ReferenceCrate.run_cancelled(case, variant, query, first_steps)
     }
     fn run_ops(&self, ops: &[GraphOp]) -> Vec<Result<u64, BuildFailure>> {
         ReferenceCrate.run_ops(ops)
     }
-    fn build_landmarks(&self, case: &Case) -> Result<Vec<u8>, String> {
+    fn build_landmarks(
+        &self,
+        case: &Case,
+    ) -> Result<Vec<u8>, onepath_conformance::error::CallError> {
         ReferenceCrate.build_landmarks(case)
     }
-    fn lower_bounds(&self, case: &Case, pairs: &[(u32, u32)]) -> Result<Vec<f64>, String> {
+    fn lower_bounds(
+        &self,
+        case: &Case,
+        pairs: &[(u32, u32)],
+    ) -> Result<Vec<f64>, onepath_conformance::error::CallError> {
         ReferenceCrate.lower_bounds(case, pairs)
     }
     fn deserialize_oplm(&self, case: &Case, bytes: &[u8]) -> Result<Vec<u8>, OplmError> {
         ReferenceCrate.deserialize_oplm(case, bytes)
     }
-    fn run_state(&self, request: &StateRequest) -> Result<StateReply, String> {
+    fn run_state(
+        &self,
+        request: &StateRequest,
+    ) -> Result<StateReply, onepath_conformance::error::HarnessError> {
         let mut r = ReferenceCrate.run_state(request)?;
         let err: Option<StateError> = match &r.restore {
             Some(Err(e)) => Some(e.clone()),
@@ -206,7 +216,7 @@ fn committed_state_vectors_cover_every_kind_and_class() {
 #[test]
 fn readers_are_strict() {
     let (v, h) = hostile_cases().remove(0);
-    let text = onepath_conformance::json_text::to_text(&v);
+    let text = onepath_conformance::json_text::to_text(&v.envelope());
     assert!(StateVector::parse(&text).is_ok());
     assert!(
         StateVector::parse(&text.replacen("\"schema\"", "\"extra\": 1,\n  \"schema\"", 1)).is_err()
@@ -224,8 +234,8 @@ fn readers_are_strict() {
     let htext = h.to_text();
     assert_eq!(HostileFile::parse(&htext).unwrap(), h);
     assert!(HostileFile::parse(&htext.replacen(
+        "\"schema\": \"onepath.vector\"",
         "\"schema\": \"onepath.state-hostile\"",
-        "\"schema\": \"onepath.state-vector\"",
         1
     ))
     .is_err());

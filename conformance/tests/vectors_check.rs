@@ -2,7 +2,8 @@
 //! one-byte edit of a copy is caught and named.
 
 use onepath_conformance::checks::default_vectors_dir;
-use onepath_conformance::vectors::{check_dir, generate_files, list_files, write_files};
+use onepath_conformance::family::{check_dir, generate_files};
+use onepath_conformance::vectors::{list_files, write_files};
 use onepath_conformance::ReferenceCrate;
 use std::path::PathBuf;
 

@@ -2,11 +2,11 @@
 //! vectors checks with the right first differing field.
 
 use onepath_conformance::checks::{cancel, default_threads, errors, generated, hooks, Config};
+use onepath_conformance::family::vectors_section as certify_section;
 use onepath_conformance::implementation::{
     BuildFailure, CancelTrace, GraphOp, HookedQuery, HookedRun, LinkRequest, LinkResult, OplmError,
     SearchCode,
 };
-use onepath_conformance::vectors::certify_section;
 use onepath_conformance::{
     Case, Implementation, OptimizedCrate, Outcome, ReferenceCrate, RunOptions, Variant,
 };
@@ -103,7 +103,7 @@ impl Implementation for Wrong {
         variant: Variant,
         query: (u32, u32),
         first_steps: u64,
-    ) -> Result<CancelTrace, String> {
+    ) -> Result<CancelTrace, onepath_conformance::error::CallError> {
         let mut t = OptimizedCrate.run_cancelled(case, variant, query, first_steps)?;
         if let (Fault::IgnoreCancel, Outcome::Path(p)) = (self.0, &t.resumed) {
             let done = if p.status == onepath_conformance::outcome::StatusCode::Found {
@@ -123,10 +123,17 @@ impl Implementation for Wrong {
             .map(|r| r.map_err(|e| self.strip(e)))
             .collect()
     }
-    fn build_landmarks(&self, case: &Case) -> Result<Vec<u8>, String> {
+    fn build_landmarks(
+        &self,
+        case: &Case,
+    ) -> Result<Vec<u8>, onepath_conformance::error::CallError> {
         OptimizedCrate.build_landmarks(case)
     }
-    fn lower_bounds(&self, case: &Case, pairs: &[(u32, u32)]) -> Result<Vec<f64>, String> {
+    fn lower_bounds(
+        &self,
+        case: &Case,
+        pairs: &[(u32, u32)],
+    ) -> Result<Vec<f64>, onepath_conformance::error::CallError> {
         OptimizedCrate.lower_bounds(case, pairs)
     }
     fn deserialize_oplm(&self, case: &Case, bytes: &[u8]) -> Result<Vec<u8>, OplmError> {

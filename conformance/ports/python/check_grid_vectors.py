@@ -12,7 +12,6 @@ Usage: python3 check_grid_vectors.py [VECTOR_DIR]
 
 import glob
 import hashlib
-import json
 import os
 import struct
 import sys
@@ -21,8 +20,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 from onepath_py import grid_requests  # noqa: E402
+from onepath_py import vector_file  # noqa: E402
 
-STRICT_TOP = ["schema", "version", "id", "_comment", "map", "queries", "runs"]
+STRICT_CASE = ["map", "queries", "runs"]
 
 
 def encode_reply(r):
@@ -74,10 +74,13 @@ def main(argv):
         return 1
     counts = {"tier1": [0, 0], "tier2": [0, 0]}
     for path in files:
-        with open(path) as fh:
-            d = json.load(fh)
-        if list(d.keys()) != STRICT_TOP or d["schema"] != "onepath.grid-vector" or d["version"] != 1:
-            print("%s: not a grid vector (members %r)" % (path, list(d.keys())))
+        try:
+            d = vector_file.single(path, "grid-search")
+        except vector_file.VectorFileError as e:
+            print(e)
+            return 1
+        if sorted(k for k in d if k != "id") != sorted(STRICT_CASE):
+            print("%s: not a grid vector case (members %r)" % (path, list(d.keys())))
             return 1
         for idx, run in enumerate(d["runs"]):
             sx, sy, gx, gy = d["queries"][run["query"]]

@@ -15,7 +15,6 @@ Usage: python3 -B check_state_vectors.py [VECTOR_DIR] [--only GRID|HEX|VOXEL|GRA
 
 import glob
 import hashlib
-import json
 import os
 import sys
 import time
@@ -24,6 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 from onepath_py.state_requests import run_state, Unimplemented  # noqa: E402
+from onepath_py import vector_file  # noqa: E402
 
 FROM_KIND = {"grid": 1, "hex_grid": 2, "voxel_grid": 3, "graph": 4}
 FLAT_CELLS = {"grid": 8 + 12 + 24 + 2044, "hex_grid": 8 + 16 + 24 + 2044}
@@ -205,9 +205,11 @@ def main(argv):
     for path in sorted(glob.glob(os.path.join(vdir, "STATE-*.json"))):
         if only and not os.path.basename(path).startswith(only + "-"):
             continue
-        vec = json.load(open(path))
+        vec = vector_file.single(path, "state", "golden")
         hpath = os.path.join(vdir, "hostile", os.path.basename(path))
-        hos = json.load(open(hpath)) if os.path.exists(hpath) else None
+        hos = vector_file.single(hpath, "state", "hostile") if os.path.exists(hpath) else None
+        if hos:
+            hos["cases"] = hos.pop("mutations")
         target = hos["target"] if hos else None
         try:
             check_golden(vec, target, chk)

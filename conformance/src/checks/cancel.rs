@@ -104,7 +104,7 @@ pub fn run(
         let (name, g) = generated_case(base, i);
         let variants = applicable(&g.case);
         let queries = &g.queries[..2.min(g.queries.len())];
-        let mut traces: Vec<Vec<Result<CancelTrace, String>>> = Vec::new();
+        let mut traces: Vec<Vec<Result<CancelTrace, crate::error::CallError>>> = Vec::new();
         for imp in all {
             let tier1 = imp.run_case(&g.case, &variants, queries, RunOptions::MATRIX);
             let mut mine = Vec::new();

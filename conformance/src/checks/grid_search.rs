@@ -385,7 +385,7 @@ fn run_case(all: &[&dyn Implementation], case: &GridCase, s: &mut Section) {
                     let out = match imp.run_grid(&req) {
                         Ok(o) => o,
                         Err(e) => {
-                            s.fail(fail(imp, ("run".into(), "a result".into(), e)));
+                            s.fail(fail(imp, ("run".into(), "a result".into(), e.to_string())));
                             continue;
                         }
                     };
@@ -436,7 +436,7 @@ fn run_case(all: &[&dyn Implementation], case: &GridCase, s: &mut Section) {
                         let mut sl = req.clone();
                         sl.schedule = budgets.to_vec();
                         sl.snapshot_after = snap;
-                        let got = imp.run_grid(&sl).unwrap_or_else(Err);
+                        let got = imp.run_grid(&sl).unwrap_or_else(|e| Err(e.to_string()));
                         s.record(
                             sliced_problem(full, &got, snap.is_some()).map(|(what, e, f)| {
                                 fail(
@@ -572,7 +572,7 @@ pub fn movingai(all: &[&dyn Implementation], config: &Config) -> Section {
                                     f64::from_bits(r.cost_bits)
                                 ),
                                 Ok(Err(c)) => format!("error {c}"),
-                                Err(h) => h.clone(),
+                                Err(h) => h.to_string(),
                             },
                         )
                     }));

@@ -5,6 +5,7 @@
 //! golden states get identical answers from every implementation without a panic.
 
 use super::Config;
+use crate::error::{ErrorKind, HarnessError};
 use crate::implementation::{Implementation, SearchCode};
 use crate::prng::{derive_seed, SplitMix64};
 use crate::report::{Failure, Section};
@@ -21,7 +22,7 @@ pub use section::{probe, run, run_probed, Probed};
 pub const SNAPSHOT_BUDGETS: [u64; 4] = [1, 2, 3, 7];
 
 /// Runs a request, reporting a panic as an error (`panicked: ...`).
-pub fn call(imp: &dyn Implementation, request: &StateRequest) -> Result<StateReply, String> {
+pub fn call(imp: &dyn Implementation, request: &StateRequest) -> Result<StateReply, HarnessError> {
     call_as(imp, None, request)
 }
 
@@ -31,7 +32,7 @@ pub fn call_as(
     imp: &dyn Implementation,
     label: Option<&str>,
     request: &StateRequest,
-) -> Result<StateReply, String> {
+) -> Result<StateReply, HarnessError> {
     match catch_unwind(AssertUnwindSafe(|| match label {
         Some(l) => imp.run_state_as(l, request),
         None => imp.run_state(request),
@@ -43,7 +44,10 @@ pub fn call_as(
                 .map(|s| s.to_string())
                 .or_else(|| p.downcast_ref::<String>().cloned())
                 .unwrap_or_default();
-            Err(format!("panicked: {msg}"))
+            Err(HarnessError::new(
+                ErrorKind::Panicked,
+                format!("panicked: {msg}"),
+            ))
         }
     }
 }
@@ -145,9 +149,9 @@ impl Ctx<'_> {
 pub fn load(
     reference: &dyn Implementation,
     config: &Config,
-) -> Result<Vec<(StateVector, HostileFile)>, String> {
+) -> Result<Vec<(StateVector, HostileFile)>, HarnessError> {
     match &config.vectors_dir {
-        Some(dir) => Ok(read_dir(dir)?),
+        Some(dir) => read_dir(dir),
         None => Ok(crate::state::files::generate(reference)?
             .into_iter()
             .map(|g| (g.vector, g.hostile))
@@ -497,7 +501,13 @@ fn snapshots(all: &[&dyn Implementation], name: &str, recipe: &StateRecipe, s: &
             },
         ) {
             Ok(r) => r,
-            Err(e) => return s.fail(fail("uninterrupted run".into(), "a result".into(), e)),
+            Err(e) => {
+                return s.fail(fail(
+                    "uninterrupted run".into(),
+                    "a result".into(),
+                    e.to_string(),
+                ))
+            }
         };
         let mut snaps = Vec::new();
         for k in SNAPSHOT_BUDGETS {
@@ -513,7 +523,11 @@ fn snapshots(all: &[&dyn Implementation], name: &str, recipe: &StateRecipe, s: &
                 ) {
                     Ok(r) => r,
                     Err(e) => {
-                        return s.fail(fail(format!("{m} x step({k})"), "a result".into(), e))
+                        return s.fail(fail(
+                            format!("{m} x step({k})"),
+                            "a result".into(),
+                            e.to_string(),
+                        ))
                     }
                 };
                 let resumed = call_as(
@@ -552,7 +566,7 @@ fn snapshots(all: &[&dyn Implementation], name: &str, recipe: &StateRecipe, s: &
                     Err(e) => s.fail(fail(
                         format!("restore of the snapshot after {m} x step({k})"),
                         "accepted".into(),
-                        e,
+                        e.to_string(),
                     )),
                 }
                 snaps.push(snap.before);
@@ -753,7 +767,11 @@ fn random_case(
         ) {
             Ok(r) => r,
             Err(e) => {
-                s.fail(fail("restore".into(), "a result without panic".into(), e));
+                s.fail(fail(
+                    "restore".into(),
+                    "a result without panic".into(),
+                    e.to_string(),
+                ));
                 continue;
             }
         };
@@ -778,7 +796,7 @@ fn random_case(
                     s.fail(fail(
                         "from_state".into(),
                         "a result without panic".into(),
-                        e,
+                        e.to_string(),
                     ));
                     continue;
                 }

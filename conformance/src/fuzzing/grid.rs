@@ -3,6 +3,7 @@
 //! and the oracle, and sliced/snapshotted = whole) and `state_restore_grid_search` (hostile
 //! bytes of kinds 8, 9, 10 and 12 restored into host searches of both crates).
 
+use super::Finding;
 use crate::adapters::{OptimizedCrate, ReferenceCrate};
 use crate::checks::grid_search::{oracle_problem, sliced_problem, truth};
 use crate::grid::cases::apis;
@@ -119,7 +120,7 @@ pub fn decode_grid(data: &[u8]) -> Res<GridInput> {
 
 /// `grid_search`: every applicable API; both crates equal; the reference's reply passes the
 /// oracle; the sliced (and snapshotted) run equals the whole run in both crates.
-pub fn grid_search(data: &[u8]) -> Result<(), String> {
+pub fn grid_search(data: &[u8]) -> Result<(), Finding> {
     let Ok(input) = decode_grid(data) else {
         return Ok(());
     };
@@ -127,7 +128,7 @@ pub fn grid_search(data: &[u8]) -> Result<(), String> {
 }
 
 /// The checks of [`grid_search`] on a decoded input.
-pub fn check_grid(input: &GridInput) -> Result<(), String> {
+pub fn check_grid(input: &GridInput) -> Result<(), Finding> {
     let base = &input.request;
     let g = MoveGraph::new(&base.map, &base.options);
     let t = truth(&g, base.map.width, base.start, base.goal);
@@ -137,23 +138,23 @@ pub fn check_grid(input: &GridInput) -> Result<(), String> {
         let a = ReferenceCrate.run_grid(&req)?;
         let b = OptimizedCrate.run_grid(&req)?;
         if let Some((what, e, f)) = first_difference(&a, &b) {
-            return Err(format!(
+            return Err(Finding::new(format!(
                 "{api:?} {}: {what}: expected {e}, found {f}",
                 base.options.label()
-            ));
+            )));
         }
         let Ok(full) = &a else {
-            return Err(format!(
+            return Err(Finding::new(format!(
                 "{api:?} {}: unexpected error {:?}",
                 base.options.label(),
                 a.err()
-            ));
+            )));
         };
         if let Some((what, e, f)) = oracle_problem(&g, &req, full, &t) {
-            return Err(format!(
+            return Err(Finding::new(format!(
                 "{api:?} {}: oracle: {what}: expected {e}, found {f}",
                 base.options.label()
-            ));
+            )));
         }
         if api == GridApi::Tier1 {
             continue;
@@ -162,15 +163,15 @@ pub fn check_grid(input: &GridInput) -> Result<(), String> {
         sl.schedule = input.schedule.clone();
         sl.snapshot_after = input.snapshot;
         for imp in [&ReferenceCrate as &dyn Implementation, &OptimizedCrate] {
-            let got = imp.run_grid(&sl).unwrap_or_else(Err);
+            let got = imp.run_grid(&sl).unwrap_or_else(|e| Err(e.to_string()));
             if let Some((what, e, f)) = sliced_problem(full, &got, input.snapshot.is_some()) {
-                return Err(format!(
+                return Err(Finding::new(format!(
                     "{} {api:?} {} sliced {:?}/{:?}: {what}: expected {e}, found {f}",
                     imp.name(),
                     base.options.label(),
                     input.schedule,
                     input.snapshot
-                ));
+                )));
             }
         }
     }
@@ -243,7 +244,7 @@ pub fn grid_state_hosts() -> Vec<StateRecipe> {
 /// `state_restore_grid_search`: the first byte picks a host, the rest is restored into it in
 /// both crates: the same result (class and offset); accepted bytes re-encode unchanged and the
 /// search finishes identically; a rejected restore leaves the NotStarted (mode 0) bytes.
-pub fn state_restore_grid_search(data: &[u8]) -> Result<(), String> {
+pub fn state_restore_grid_search(data: &[u8]) -> Result<(), Finding> {
     let hosts = grid_state_hosts();
     let Some((&pick, bytes)) = data.split_first() else {
         return Ok(());
@@ -263,24 +264,24 @@ pub fn state_restore_grid_search(data: &[u8]) -> Result<(), String> {
         })?;
         match &r.restore {
             Some(Ok(())) if r.after != bytes => {
-                return Err(format!(
+                return Err(Finding::new(format!(
                     "{}: accepted state re-encodes differently",
                     imp.name()
-                ))
+                )))
             }
             Some(Err(e)) if r.after != not_started_bytes(host) => {
-                return Err(format!(
+                return Err(Finding::new(format!(
                     "{}: after a failed restore ({e}) the save is not the NotStarted bytes",
                     imp.name()
-                ))
+                )))
             }
-            None => return Err(format!("{}: no restore result", imp.name())),
+            None => return Err(Finding::new(format!("{}: no restore result", imp.name()))),
             _ => {}
         }
         seen.push((r.restore, r.after, f.after, f.search));
     }
     if seen[0] != seen[1] {
-        return Err(format!(
+        return Err(Finding::new(format!(
             "restore: expected {:?} (then {:?}), found {:?} (then {:?})",
             seen[0].0,
             seen[0]
@@ -292,7 +293,7 @@ pub fn state_restore_grid_search(data: &[u8]) -> Result<(), String> {
                 .3
                 .as_ref()
                 .map(|s| (s.status, s.iterations, s.cost_bits))
-        ));
+        )));
     }
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! `graph_landmarks`: landmark tables and OPLM bytes built, saved and reloaded by both crates,
 //! with hostile OPLM edits ([`Hostile`]) that both must reject the same way.
 
+use super::Finding;
 use super::*;
 use crate::generators::directed_edges;
 use crate::implementation::{Implementation, OplmError};
@@ -160,7 +161,7 @@ pub fn decode_landmarks(data: &[u8]) -> Res<LandmarkInput> {
 }
 
 /// `graph_landmarks`: decode and [`check_landmarks`].
-pub fn graph_landmarks(data: &[u8]) -> Result<(), String> {
+pub fn graph_landmarks(data: &[u8]) -> Result<(), Finding> {
     match decode_landmarks(data) {
         Ok(input) => check_landmarks(&input),
         Err(_) => Ok(()),
@@ -182,22 +183,22 @@ fn oplm_text(r: &Result<Vec<u8>, OplmError>) -> String {
 /// (in range and out of range); for integer weights, bounds admissible and consistent against
 /// the oracle; round trips; hostile bytes accepted or rejected alike (class and offset), and an
 /// accepted table re-serializes to the same bytes ([GRAPH.OPLM.ROUNDTRIP]).
-pub fn check_landmarks(input: &LandmarkInput) -> Result<(), String> {
+pub fn check_landmarks(input: &LandmarkInput) -> Result<(), Finding> {
     let case = &input.case;
     let (a, b) = (REF.build_landmarks(case), OPT.build_landmarks(case));
     let valid = match (&a, &b) {
         (Ok(x), Ok(y)) if x == y => x.clone(),
         (Err(x), Err(y)) if x == y => return Ok(()),
         _ => {
-            let t = |r: &Result<Vec<u8>, String>| match r {
+            let t = |r: &Result<Vec<u8>, crate::error::CallError>| match r {
                 Ok(b) => format!("{} bytes sha256 {}", b.len(), crate::outcome::sha256_hex(b)),
                 Err(c) => format!("error {c}"),
             };
-            return Err(format!(
+            return Err(Finding::new(format!(
                 "build_landmarks: expected {}, found {}",
                 t(&a),
                 t(&b)
-            ));
+            )));
         }
     };
     let n = case.graph.node_count() as u32;
@@ -209,20 +210,20 @@ pub fn check_landmarks(input: &LandmarkInput) -> Result<(), String> {
     );
     let (lr, lo) = match (lr, lo) {
         (Ok(x), Ok(y)) => (x, y),
-        (x, y) => return Err(format!("lower_bounds: {x:?} / {y:?}")),
+        (x, y) => return Err(Finding::new(format!("lower_bounds: {x:?} / {y:?}"))),
     };
     for (i, &(u, v)) in pairs.iter().enumerate() {
         if lr[i].to_bits() != lo[i].to_bits() {
-            return Err(format!(
+            return Err(Finding::new(format!(
                 "lower_bound({u}, {v}) bits: expected {:?}, found {:?}",
                 lr[i], lo[i]
-            ));
+            )));
         }
         if (u >= n || v >= n) && lr[i].to_bits() != 0 {
-            return Err(format!(
+            return Err(Finding::new(format!(
                 "lower_bound({u}, {v}) out of range: expected +0.0, found {:?}",
                 lr[i]
-            ));
+            )));
         }
     }
     if input.integer {
@@ -233,18 +234,18 @@ pub fn check_landmarks(input: &LandmarkInput) -> Result<(), String> {
         for u in 0..n {
             for v in 0..n {
                 if !(at(u, v) <= truth[u as usize][v as usize]) {
-                    return Err(format!(
+                    return Err(Finding::new(format!(
                         "lower_bound({u}, {v}) = {:?} exceeds d = {:?}",
                         at(u, v),
                         truth[u as usize][v as usize]
-                    ));
+                    )));
                 }
             }
         }
         for &(u, v, w) in &edges {
             for t in 0..n {
                 if !(at(u, t) <= w + at(v, t)) {
-                    return Err(format!("inconsistent: lb({u},{t}) = {:?} > w({u},{v}) = {w:?} + lb({v},{t}) = {:?}", at(u, t), at(v, t)));
+                    return Err(Finding::new(format!("inconsistent: lb({u},{t}) = {:?} > w({u},{v}) = {w:?} + lb({v},{t}) = {:?}", at(u, t), at(v, t))));
                 }
             }
         }
@@ -253,11 +254,11 @@ pub fn check_landmarks(input: &LandmarkInput) -> Result<(), String> {
         match imp.deserialize_oplm(case, &valid) {
             Ok(again) if again == valid => {}
             other => {
-                return Err(format!(
+                return Err(Finding::new(format!(
                     "{} OPLM round trip: {}",
                     imp.name(),
                     oplm_text(&other)
-                ))
+                )))
             }
         }
     }
@@ -267,19 +268,19 @@ pub fn check_landmarks(input: &LandmarkInput) -> Result<(), String> {
         OPT.deserialize_oplm(case, &bytes),
     );
     if x != y {
-        return Err(format!(
+        return Err(Finding::new(format!(
             "hostile OPLM ({} bytes): expected {}, found {}",
             bytes.len(),
             oplm_text(&x),
             oplm_text(&y)
-        ));
+        )));
     }
     if let Ok(again) = &x {
         if *again != bytes {
-            return Err(format!(
+            return Err(Finding::new(format!(
                 "accepted hostile OPLM does not round-trip: {}",
                 oplm_text(&x)
-            ));
+            )));
         }
     }
     Ok(())

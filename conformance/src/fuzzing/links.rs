@@ -1,6 +1,7 @@
 //! `graph_points`: point-graph links built by both crates, compared with each other and the
 //! brute-force builder of `links_bf.rs`, and invariant under permuting the points.
 
+use super::Finding;
 use super::*;
 use crate::implementation::{Implementation, LinkRequest, LinkResult, LinkRule};
 use crate::links_bf;
@@ -118,7 +119,7 @@ pub fn decode_points(data: &[u8]) -> Res<PointsInput> {
 }
 
 /// `graph_points`: decode and [`check_points`].
-pub fn graph_points(data: &[u8]) -> Result<(), String> {
+pub fn graph_points(data: &[u8]) -> Result<(), Finding> {
     match decode_points(data) {
         Ok(input) => check_points(&input),
         Err(_) => Ok(()),
@@ -180,13 +181,15 @@ fn position_pairs(req: &LinkRequest, result: &LinkResult) -> Vec<[u64; 6]> {
 /// fail with the same class and index; an accepted request equals the brute-force builder; without
 /// a rule (and, in nearest modes, without distance ties or `-0.0`/`+0.0` mixes) permuting the
 /// points leaves the links, as position pairs, unchanged.
-pub fn check_points(input: &PointsInput) -> Result<(), String> {
+pub fn check_points(input: &PointsInput) -> Result<(), Finding> {
     let req = &input.request;
     let (a, b) = (REF.build_links(req), OPT.build_links(req));
     let got = match (&a, &b) {
         (Ok(x), Ok(y)) => {
             if let Some(d) = link_difference(x, y) {
-                return Err(format!("build_links reference vs onepath: {d}"));
+                return Err(Finding::new(format!(
+                    "build_links reference vs onepath: {d}"
+                )));
             }
             x
         }
@@ -196,12 +199,16 @@ pub fn check_points(input: &PointsInput) -> Result<(), String> {
                 Ok(l) => format!("{} edges", l.edges.len()),
                 Err(f) => f.to_string(),
             };
-            return Err(format!("build_links: expected {}, found {}", t(x), t(y)));
+            return Err(Finding::new(format!(
+                "build_links: expected {}, found {}",
+                t(x),
+                t(y)
+            )));
         }
     };
     let expected = links_bf::build_links(req);
     if let Some(d) = link_difference(&expected, got) {
-        return Err(format!("build_links vs brute force: {d}"));
+        return Err(Finding::new(format!("build_links vs brute force: {d}")));
     }
     // Permutation stability.
     if input.permutation.len() != req.points.len() {
@@ -242,21 +249,21 @@ pub fn check_points(input: &PointsInput) -> Result<(), String> {
             (Ok(x), Ok(y)) => {
                 let (px, py) = (position_pairs(&unruled, &x), position_pairs(&shuffled, &y));
                 if px != py {
-                    return Err(format!(
+                    return Err(Finding::new(format!(
                         "{}: permutation {perm:?} changes the links: {} position pairs before, {} after",
                         imp.name(),
                         px.len(),
                         py.len()
-                    ));
+                    )));
                 }
             }
             (x, y) => {
-                return Err(format!(
+                return Err(Finding::new(format!(
                     "{}: permuted build: {:?} / {:?}",
                     imp.name(),
                     x.err(),
                     y.err()
-                ))
+                )))
             }
         }
     }

@@ -2,7 +2,7 @@
 //! (`conformance/tests/proptest_*.rs`) and the regression replay test
 //! (`conformance/tests/fuzz_regressions.rs`).
 //!
-//! Every target is one function `fn(&[u8]) -> Result<(), String>` in [`TARGETS`]: the bytes are
+//! Every target is one function `fn(&[u8]) -> Result<(), Finding>` in [`TARGETS`]: the bytes are
 //! decoded with `arbitrary::Unstructured` into a small, bounded input (a graph, points, a byte
 //! string to restore), run through `onepath-reference` and `onepath`, and any difference (or a
 //! broken invariant) is returned as `Err` with the [`first_difference`] text. The fuzz targets
@@ -32,8 +32,48 @@ pub use links::*;
 pub use query::*;
 pub use state_restore::*;
 
+/// What a fuzz target found: a divergence between the crates, a broken invariant or a panic
+/// turned into a message, in words (the input that produced it is the caller's).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    what: String,
+}
+
+impl Finding {
+    /// A finding saying `what`.
+    pub fn new(what: impl Into<String>) -> Finding {
+        Finding { what: what.into() }
+    }
+    /// What was found.
+    pub fn what(&self) -> &str {
+        &self.what
+    }
+}
+
+impl std::fmt::Display for Finding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.what)
+    }
+}
+
+impl std::error::Error for Finding {}
+
+impl From<crate::error::HarnessError> for Finding {
+    fn from(e: crate::error::HarnessError) -> Finding {
+        Finding {
+            what: e.to_string(),
+        }
+    }
+}
+
+impl From<String> for Finding {
+    fn from(what: String) -> Finding {
+        Finding { what }
+    }
+}
+
 /// The function of a fuzz target: `Err` is a divergence or a broken invariant.
-pub type TargetFn = fn(&[u8]) -> Result<(), String>;
+pub type TargetFn = fn(&[u8]) -> Result<(), Finding>;
 
 /// A search's continuation after `run(None)`:
 /// `(status, iterations, expanded, cost bits, path, expansions, save)`.
@@ -265,17 +305,22 @@ pub fn seed_corpus() -> Vec<(&'static str, String, Vec<u8>)> {
 }
 
 /// Whether both crates save the same seed bytes (the seeds are golden for both).
-pub fn seeds_agree() -> Result<(), String> {
+pub fn seeds_agree() -> Result<(), Finding> {
     for kind in StateKind::ALL {
         let (a, b) = (reference_state::seeds(kind), optimized_state::seeds(kind));
         if a != b {
-            return Err(format!("{:?}: seed saves differ between the crates", kind));
+            return Err(Finding::new(format!(
+                "{:?}: seed saves differ between the crates",
+                kind
+            )));
         }
     }
     if crate::fuzzing::grid::grid_state_seeds(&ReferenceCrate)
         != crate::fuzzing::grid::grid_state_seeds(&OptimizedCrate)
     {
-        return Err("grid-search host seeds differ between the crates".into());
+        return Err(Finding::new(
+            "grid-search host seeds differ between the crates",
+        ));
     }
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! `graph_query`: a fuzzed graph, landmarks, query and cost/heuristic rules run through every
 //! applicable variant of both crates (tier-1, hooked and sliced runs); see [`check_query`].
 
+use super::Finding;
 use super::*;
 use crate::checks::generated::applicable;
 use crate::implementation::{BlockedRule, HookSpec, HookedQuery, Implementation, RunOptions};
@@ -109,16 +110,16 @@ pub fn decode_query(data: &[u8]) -> Res<QueryInput> {
 }
 
 /// `graph_query`: decode and [`check_query`]. Inputs too short to decode are accepted.
-pub fn graph_query(data: &[u8]) -> Result<(), String> {
+pub fn graph_query(data: &[u8]) -> Result<(), Finding> {
     match decode_query(data) {
         Ok(input) => check_query(&input),
         Err(_) => Ok(()),
     }
 }
 
-fn outcome_diff(what: &str, expected: &Outcome, found: &Outcome) -> Result<(), String> {
+fn outcome_diff(what: &str, expected: &Outcome, found: &Outcome) -> Result<(), Finding> {
     match first_difference(expected, found) {
-        Some(d) => Err(format!("{what}: {d}")),
+        Some(d) => Err(Finding::new(format!("{what}: {d}"))),
         None => Ok(()),
     }
 }
@@ -126,7 +127,7 @@ fn outcome_diff(what: &str, expected: &Outcome, found: &Outcome) -> Result<(), S
 /// The differential of `graph_query`: tier-1 outcomes of every applicable variant, hooked runs
 /// (outcome and hook log), sliced runs (`step` schedule = `run(None)` = tier 1), identical in
 /// both crates; a budgeted tier-1 run is a prefix of the unbudgeted one.
-pub fn check_query(input: &QueryInput) -> Result<(), String> {
+pub fn check_query(input: &QueryInput) -> Result<(), Finding> {
     let case = &input.case;
     let variants = applicable(case);
     let r = REF.run_case(case, &variants, &input.queries, input.opts);
@@ -156,7 +157,7 @@ pub fn check_query(input: &QueryInput) -> Result<(), String> {
                         && b.cost == f64::INFINITY
                         && (!input.opts.record_expansions || f.expanded.starts_with(&b.expanded));
                     if !ok {
-                        return Err(format!("run_case {at}: budgeted run is not a prefix of the full run: {b:?} vs {f:?}"));
+                        return Err(Finding::new(format!("run_case {at}: budgeted run is not a prefix of the full run: {b:?} vs {f:?}")));
                     }
                 } else if input.opts.record_expansions {
                     outcome_diff(
@@ -206,11 +207,11 @@ pub fn check_query(input: &QueryInput) -> Result<(), String> {
             let show = |c: Option<&crate::implementation::HookCall>| {
                 c.map_or("end of log".to_string(), |c| c.to_string())
             };
-            return Err(format!(
+            return Err(Finding::new(format!(
                 "hooked query {i} {q:?}: hook call {k}: expected {}, found {}",
                 show(a.calls.get(k)),
                 show(b.calls.get(k))
-            ));
+            )));
         }
     }
     Ok(())

@@ -2,6 +2,7 @@
 //! crates (one `macro_rules!` body per crate: [`reference_state`], [`optimized_state`]); see
 //! [`check_state`] for the invariants.
 
+use super::Finding;
 use super::*;
 
 /// What one crate did with one restore into a host object.
@@ -403,7 +404,7 @@ state_host!(optimized_state, onepath);
 /// restore leaves a grid or graph exactly as before (and calls no listener) and a search
 /// NotStarted (its save equals a new search's); a restored search continues identically;
 /// `from_state` agrees likewise.
-pub fn check_state(kind: StateKind, bytes: &[u8]) -> Result<(), String> {
+pub fn check_state(kind: StateKind, bytes: &[u8]) -> Result<(), Finding> {
     let a = reference_state::restore(kind, bytes);
     let b = optimized_state::restore(kind, bytes);
     let res = |r: &Result<(), (String, usize)>| match r {
@@ -411,12 +412,12 @@ pub fn check_state(kind: StateKind, bytes: &[u8]) -> Result<(), String> {
         Err((c, o)) => format!("{c} at {o}"),
     };
     if a.result != b.result {
-        return Err(format!(
+        return Err(Finding::new(format!(
             "restore ({} bytes): expected {}, found {}",
             bytes.len(),
             res(&a.result),
             res(&b.result)
-        ));
+        )));
     }
     for (name, r) in [("onepath-reference", &a), ("onepath", &b)] {
         match &r.result {
@@ -428,11 +429,11 @@ pub fn check_state(kind: StateKind, bytes: &[u8]) -> Result<(), String> {
                         .zip(bytes)
                         .position(|(x, y)| x != y)
                         .unwrap_or(r.after.len().min(bytes.len()));
-                    return Err(format!(
+                    return Err(Finding::new(format!(
                         "{name}: accepted state re-encodes differently ({} bytes saved, {} given, first difference at byte {at})",
                         r.after.len(),
                         bytes.len()
-                    ));
+                    )));
                 }
             }
             Err(_) => {
@@ -442,51 +443,53 @@ pub fn check_state(kind: StateKind, bytes: &[u8]) -> Result<(), String> {
                     (&r.before, "the bytes before")
                 };
                 if r.after != *expect {
-                    return Err(format!(
+                    return Err(Finding::new(format!(
                         "{name}: after a failed restore ({}) the save differs from {what}",
                         res(&r.result)
-                    ));
+                    )));
                 }
                 if !r.listener.is_empty() {
-                    return Err(format!(
+                    return Err(Finding::new(format!(
                         "{name}: a failed restore called listeners {:?}",
                         r.listener
-                    ));
+                    )));
                 }
                 if let Some(s) = &r.resumed {
                     if s.0 != 0 || s.1 != 0 || s.2 != 0 || !s.5.is_empty() {
-                        return Err(format!(
+                        return Err(Finding::new(format!(
                             "{name}: search after a failed restore is not NotStarted: {s:?}"
-                        ));
+                        )));
                     }
                 }
             }
         }
     }
     if a.after != b.after {
-        return Err("saves after the restore differ between the crates".into());
+        return Err(Finding::new(
+            "saves after the restore differ between the crates",
+        ));
     }
     if a.listener != b.listener {
         let k = (0..a.listener.len().max(b.listener.len()))
             .find(|&k| a.listener.get(k) != b.listener.get(k))
             .unwrap_or(0);
-        return Err(format!(
+        return Err(Finding::new(format!(
             "listener call {k}: expected {:?}, found {:?}",
             a.listener.get(k),
             b.listener.get(k)
-        ));
+        )));
     }
     if a.resumed != b.resumed {
-        return Err(format!(
+        return Err(Finding::new(format!(
             "search continued after the restore: expected {:?}, found {:?}",
             a.resumed, b.resumed
-        ));
+        )));
     }
     if a.query != b.query {
-        return Err(format!(
+        return Err(Finding::new(format!(
             "query after the restore: expected {:?}, found {:?}",
             a.query, b.query
-        ));
+        )));
     }
     if a.from_state != b.from_state {
         let t = |r: &Option<Result<Vec<u8>, (String, usize)>>| match r {
@@ -494,37 +497,39 @@ pub fn check_state(kind: StateKind, bytes: &[u8]) -> Result<(), String> {
             Some(Err((c, o))) => format!("{c} at {o}"),
             None => "-".into(),
         };
-        return Err(format!(
+        return Err(Finding::new(format!(
             "from_state: expected {}, found {}",
             t(&a.from_state),
             t(&b.from_state)
-        ));
+        )));
     }
     if let Some(Ok(saved)) = &a.from_state {
         if saved != bytes {
-            return Err("from_state: the new object's save differs from the input".into());
+            return Err(Finding::new(
+                "from_state: the new object's save differs from the input",
+            ));
         }
     }
     Ok(())
 }
 
 /// `state_restore_graph` (kind 4).
-pub fn state_restore_graph(data: &[u8]) -> Result<(), String> {
+pub fn state_restore_graph(data: &[u8]) -> Result<(), Finding> {
     check_state(StateKind::Graph, data)
 }
 /// `state_restore_graph_astar` (kind 11).
-pub fn state_restore_graph_astar(data: &[u8]) -> Result<(), String> {
+pub fn state_restore_graph_astar(data: &[u8]) -> Result<(), Finding> {
     check_state(StateKind::GraphAStar, data)
 }
 /// `state_restore_grid` (kind 1).
-pub fn state_restore_grid(data: &[u8]) -> Result<(), String> {
+pub fn state_restore_grid(data: &[u8]) -> Result<(), Finding> {
     check_state(StateKind::Grid, data)
 }
 /// `state_restore_hex` (kind 2).
-pub fn state_restore_hex(data: &[u8]) -> Result<(), String> {
+pub fn state_restore_hex(data: &[u8]) -> Result<(), Finding> {
     check_state(StateKind::HexGrid, data)
 }
 /// `state_restore_voxel` (kind 3).
-pub fn state_restore_voxel(data: &[u8]) -> Result<(), String> {
+pub fn state_restore_voxel(data: &[u8]) -> Result<(), Finding> {
     check_state(StateKind::VoxelGrid, data)
 }

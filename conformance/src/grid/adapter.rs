@@ -2,6 +2,7 @@
 //! body instantiated for both crates; `adapters.rs` forwards `Implementation::run_grid` here.
 
 use super::{GridApi, GridMap, GridOptionsData, GridOutcome, GridReply, GridRequest};
+use crate::error::{ErrorKind, HarnessError};
 use crate::outcome::SearchCode;
 use crate::state::{SearchSummary, StateError, StateRecipe, StateReply};
 
@@ -14,7 +15,7 @@ macro_rules! define_grid_adapter {
             use std::sync::Arc;
 
             /// Builds the grid of a map.
-            pub fn build_grid(map: &GridMap) -> Result<op::Grid, String> {
+            pub(crate) fn build_grid(map: &GridMap) -> Result<op::Grid, String> {
                 let harness = |what: &str, e: &dyn std::fmt::Display| format!("harness: {what} failed: {e}");
                 let mut g = op::Grid::new(map.width as usize, map.height as usize)
                     .map_err(|e| harness("Grid::new", &e))?;
@@ -199,7 +200,7 @@ macro_rules! define_grid_adapter {
 
             /// A grid-search state recipe ([CONF.STATE.RECIPE]): build, begin, steps, run, save,
             /// restore `bytes`, finish, save.
-            pub fn state(recipe: &StateRecipe, bytes: Option<&Vec<u8>>, finish: bool) -> Result<StateReply, String> {
+            pub(crate) fn state(recipe: &StateRecipe, bytes: Option<&Vec<u8>>, finish: bool) -> Result<StateReply, String> {
                 let StateRecipe::GridSearch { width, height, space, area_multipliers, edits, search, options: o, start, goal, steps, run } = recipe else {
                     return Err("harness: not a grid-search recipe".into());
                 };
@@ -221,8 +222,12 @@ macro_rules! define_grid_adapter {
                 }
             }
 
-            /// Runs one request.
-            pub fn run(r: &GridRequest) -> Result<GridOutcome, String> {
+            /// Runs one request; `Err` is a map the crate cannot build ([`ErrorKind::Build`]).
+            pub fn run(r: &GridRequest) -> Result<GridOutcome, HarnessError> {
+                outcome(r).map_err(|what| HarnessError::new(ErrorKind::Build, what))
+            }
+
+            fn outcome(r: &GridRequest) -> Result<GridOutcome, String> {
                 let grid = build_grid(&r.map)?;
                 let opts = options(&r.options);
                 Ok(match r.api {

@@ -6,7 +6,8 @@ use super::cases::cells_of;
 use super::{
     first_difference, GridApi, GridMap, GridOptionsData, GridOutcome, GridReply, GridRequest,
 };
-use crate::error::{is_unimplemented, ErrorKind, HarnessError};
+use crate::envelope::Envelope;
+use crate::error::{ErrorKind, HarnessError};
 use crate::implementation::Implementation;
 use crate::json_text::to_text;
 use crate::movingai::{generate_map, MapKind};
@@ -18,7 +19,6 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Schema name of a grid vector.
-pub const GRID_VECTOR_SCHEMA: &str = "onepath.grid-vector";
 /// Path of the grid hash matrix inside `vectors/`.
 pub const GRID_MATRIX_PATH: &str = "grids/matrix.json";
 
@@ -80,18 +80,12 @@ pub struct Run {
     pub expected: Expected,
 }
 
-/// A grid vector file.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// A grid vector: `GRID-NNNN`, the one case of its file ([CONF.GRID.VECTOR]).
+#[derive(Clone, Debug, PartialEq)]
 pub struct GridVector {
-    /// [`GRID_VECTOR_SCHEMA`].
-    pub schema: String,
-    /// 1.
-    pub version: u32,
     /// `GRID-NNNN`.
     pub id: String,
     /// What the vector is.
-    #[serde(rename = "_comment")]
     pub comment: String,
     /// The map.
     pub map: MapFile,
@@ -101,22 +95,39 @@ pub struct GridVector {
     pub runs: Vec<Run>,
 }
 
+/// The case of a grid vector file, as written in its envelope's `cases`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GridCase {
+    /// The map.
+    pub map: MapFile,
+    /// `[start_x, start_y, goal_x, goal_y]`.
+    pub queries: Vec<[u32; 4]>,
+    /// Runs.
+    pub runs: Vec<Run>,
+}
+
+/// The `family` of grid vector files.
+pub const GRID_FAMILY: &str = "grid-search";
+
 impl GridVector {
-    /// Parses and validates a vector file (strict: schema, version, hex, sizes).
+    /// Parses and validates a vector file (an envelope of family `grid-search` with one case;
+    /// strict: hex, sizes, query indexes).
     pub fn parse(text: &str) -> Result<GridVector, HarnessError> {
-        let v: GridVector = serde_json::from_str(text).map_err(|e| HarnessError::json(&e))?;
-        if v.schema != GRID_VECTOR_SCHEMA {
-            return Err(HarnessError::new(
-                ErrorKind::Version,
-                format!("schema {:?}, expected {GRID_VECTOR_SCHEMA:?}", v.schema),
-            ));
-        }
-        if v.version != 1 {
-            return Err(HarnessError::new(
-                ErrorKind::Version,
-                format!("unsupported version {}", v.version),
-            ));
-        }
+        let envelope = Envelope::<GridCase>::parse(text, GRID_FAMILY)?;
+        GridVector::from_envelope(envelope)
+    }
+
+    /// Validates a parsed envelope.
+    pub fn from_envelope(envelope: Envelope<GridCase>) -> Result<GridVector, HarnessError> {
+        let (id, comment, c) = envelope.single()?;
+        let v = GridVector {
+            id,
+            comment,
+            map: c.map,
+            queries: c.queries,
+            runs: c.runs,
+        };
         let cells = hex::decode(&v.map.cells).map_err(|e| {
             HarnessError::new(ErrorKind::Schema, e.to_string()).in_member("map.cells")
         })?;
@@ -135,6 +146,19 @@ impl GridVector {
             }
         }
         Ok(v)
+    }
+    /// The file's envelope.
+    pub fn envelope(&self) -> Envelope<GridCase> {
+        Envelope::new(
+            &self.id,
+            GRID_FAMILY,
+            &self.comment,
+            vec![GridCase {
+                map: self.map.clone(),
+                queries: self.queries.clone(),
+                runs: self.runs.clone(),
+            }],
+        )
     }
     /// The map as request data.
     pub fn grid_map(&self) -> GridMap {
@@ -456,8 +480,6 @@ pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
             })
             .collect();
         let mut v = GridVector {
-            schema: GRID_VECTOR_SCHEMA.into(),
-            version: 1,
             id: id.clone(),
             comment,
             map: MapFile {
@@ -534,7 +556,10 @@ pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
                 v.runs.push(run);
             }
         }
-        files.insert(format!("grids/{id}.json"), to_text(&v).into_bytes());
+        files.insert(
+            format!("grids/{id}.json"),
+            to_text(&v.envelope()).into_bytes(),
+        );
         rows.push(row);
     }
     let matrix = Matrix {
@@ -548,26 +573,12 @@ pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
     files
 }
 
-/// Reads the committed grid vectors under `dir` (`vectors/`).
+/// Reads the committed grid vectors under `dir` (`vectors/`), sorted by path.
 pub fn read_dir(dir: &Path) -> Result<Vec<GridVector>, HarnessError> {
-    let mut out = Vec::new();
-    let files = crate::vector_files::list_files(dir)
-        .map_err(|e| HarnessError::new(ErrorKind::Io, e.to_string()))?;
-    for rel in files {
-        if rel.starts_with("grids/GRID-") && rel.ends_with(".json") {
-            let text =
-                std::fs::read_to_string(dir.join(&rel)).map_err(|e| HarnessError::io(&rel, &e))?;
-            let v = GridVector::parse(&text).map_err(|e| e.at_path(&rel))?;
-            if format!("grids/{}.json", v.id) != rel {
-                return Err(
-                    HarnessError::new(ErrorKind::Schema, format!("holds id {}", v.id))
-                        .at_path(&rel),
-                );
-            }
-            out.push(v);
-        }
-    }
-    Ok(out)
+    let files = crate::envelope::read_family(dir, "grids", "GRID-", GRID_FAMILY, |e| {
+        GridVector::from_envelope(e)
+    })?;
+    Ok(files.into_iter().map(|(_, v)| v).collect())
 }
 
 /// The grid part of the `vectors` section: every committed run on every implementation, and
@@ -578,7 +589,7 @@ pub fn read_dir(dir: &Path) -> Result<Vec<GridVector>, HarnessError> {
 pub fn certify(
     dir: &Path,
     all: &[&dyn Implementation],
-    shard: crate::checks::Shard,
+    shard: crate::config::Shard,
     once: &mut Section,
     s: &mut Section,
 ) {
@@ -619,16 +630,16 @@ pub fn certify(
     // shards' request counts add up to the unsharded run's ([CONF.CLI.SHARD]).
     let first_in_shard = (0..vectors.len()).find(|&i| shard.contains(i));
     let probe = first_in_shard.and_then(|i| vectors[i].runs.first().map(|r| vectors[i].request(r)));
-    type Probed = Option<Result<GridOutcome, String>>;
+    type Probed = Option<Result<GridOutcome, HarnessError>>;
     let mut active: Vec<(&dyn Implementation, Probed)> = Vec::new();
     for imp in all {
         match probe.as_ref().map(|p| imp.run_grid(p)) {
-            Some(Err(e)) if is_unimplemented(&e) => once.fail(fail(
+            Some(Err(e)) if e.is_unimplemented() => once.fail(fail(
                 &vectors[0].id,
                 imp.name(),
                 "grid-search API".into(),
                 "implemented".into(),
-                e,
+                e.to_string(),
             )),
             answer => active.push((*imp, answer)),
         }

@@ -59,36 +59,103 @@ impl Reply {
     }
 }
 
+/// Why a handshake failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HandshakeErrorKind {
+    /// The driver could not be started, or the run's budget or deadline refused to start it.
+    NotStarted,
+    /// The driver sent nothing usable in time (exited, timed out, an over-long line).
+    NoAnswer,
+    /// The line is not a handshake of this protocol (not JSON, another protocol, an unknown
+    /// version, a member that breaks the schema).
+    Malformed,
+    /// The driver speaks a retired protocol version ([DRIVER.MSG.RETIRED]).
+    Retired,
+    /// Read back from a JSON report, which records the message only ([CONF.REPORT.MERGE]).
+    Reported,
+}
+
+/// A failed handshake: its kind and, in words, what happened (the driver's stderr included when
+/// it said something).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HandshakeError {
+    kind: HandshakeErrorKind,
+    what: String,
+}
+
+impl HandshakeError {
+    fn new(kind: HandshakeErrorKind, what: impl Into<String>) -> HandshakeError {
+        HandshakeError {
+            kind,
+            what: what.into(),
+        }
+    }
+    /// A failure read back from a report's `handshake.error`.
+    pub fn reported(what: &str) -> HandshakeError {
+        HandshakeError::new(HandshakeErrorKind::Reported, what)
+    }
+    /// Why the handshake failed.
+    pub fn kind(&self) -> HandshakeErrorKind {
+        self.kind
+    }
+    /// The message, clipped to `bytes`.
+    fn clipped(self, bytes: usize) -> HandshakeError {
+        HandshakeError {
+            what: clip(&self.what, bytes),
+            ..self
+        }
+    }
+}
+
+impl std::fmt::Display for HandshakeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.what)
+    }
+}
+
+impl std::error::Error for HandshakeError {}
+
 /// Parses and checks the driver's handshake line ([DRIVER.MSG.HELLO]): the protocol name and
 /// version first (a retired version gets its own message: the record model rejects, never
 /// reinterprets), then the whole line strictly as a [`HelloReply`].
-pub fn parse_hello(line: &str) -> Result<Hello, String> {
-    let v: Value = serde_json::from_str(line.trim_end())
-        .map_err(|e| format!("handshake is not JSON ({e}): {:?}", truncate(line)))?;
+pub fn parse_hello(line: &str) -> Result<Hello, HandshakeError> {
+    use HandshakeErrorKind::{Malformed, Retired};
+    let v: Value = serde_json::from_str(line.trim_end()).map_err(|e| {
+        HandshakeError::new(
+            Malformed,
+            format!("handshake is not JSON ({e}): {:?}", truncate(line)),
+        )
+    })?;
     if v.get("protocol").and_then(Value::as_str) != Some(PROTOCOL) {
-        return Err(format!(
-            "handshake names another protocol (expected {PROTOCOL:?}): {}",
-            truncate(line)
+        return Err(HandshakeError::new(
+            Malformed,
+            format!(
+                "handshake names another protocol (expected {PROTOCOL:?}): {}",
+                truncate(line)
+            ),
         ));
     }
     match v.get("version").and_then(Value::as_u64) {
         Some(PROTOCOL_VERSION) => {}
         Some(old) if RETIRED_VERSIONS.contains(&old) => {
-            return Err(format!(
+            return Err(HandshakeError::new(Retired, format!(
                 "protocol version {old} is retired; this kit speaks {PROTOCOL_VERSION} (spec/driver.md)"
-            ))
+            )))
         }
         _ => {
-            return Err(format!(
+            return Err(HandshakeError::new(Malformed, format!(
                 "handshake names an unsupported protocol version (this kit speaks {PROTOCOL_VERSION}): {}",
                 truncate(line)
-            ))
+            )))
         }
     }
     let h: HelloReply = serde_json::from_value(v).map_err(|e| {
-        format!(
-            "handshake does not match the schema ({e}): {}",
-            truncate(line)
+        HandshakeError::new(
+            Malformed,
+            format!(
+                "handshake does not match the schema ({e}): {}",
+                truncate(line)
+            ),
         )
     })?;
     Ok(Hello {
@@ -188,7 +255,7 @@ pub struct Pool {
     command: String,
     limits: DriverLimits,
     free: Mutex<Vec<Proc>>,
-    hello: Mutex<Option<Result<Hello, String>>>,
+    hello: Mutex<Option<Result<Hello, HandshakeError>>>,
     next_id: AtomicU64,
     /// Processes started (restarts included).
     pub starts: AtomicU64,
@@ -275,13 +342,16 @@ impl Pool {
     }
 
     /// Starts one driver and returns its handshake (kept in the pool for reuse).
-    pub fn hello(&self) -> Result<Hello, String> {
+    pub fn hello(&self) -> Result<Hello, HandshakeError> {
         if let Some(h) = self.hello.lock().expect("hello").clone() {
             return h;
         }
         let admitted = match self.budget.admit("handshake") {
             Admission::Go(left) => Ok(left),
-            Admission::NotRun(n) => Err(n.message),
+            Admission::NotRun(n) => Err(HandshakeError::new(
+                HandshakeErrorKind::NotStarted,
+                n.message,
+            )),
         };
         match admitted.and_then(|left| self.start(left)) {
             Ok(p) => self.free().push(p),
@@ -300,10 +370,11 @@ impl Pool {
     }
 
     /// Starts a driver and completes its handshake, waiting at most `left` (the deadline).
-    fn start(&self, left: Option<Duration>) -> Result<Proc, String> {
+    fn start(&self, left: Option<Duration>) -> Result<Proc, HandshakeError> {
         if self.start_failures.load(Ordering::SeqCst) >= MAX_START_FAILURES {
-            return Err(format!(
-                "driver failed to start {MAX_START_FAILURES} times in a row; not retrying"
+            return Err(HandshakeError::new(
+                HandshakeErrorKind::NotStarted,
+                format!("driver failed to start {MAX_START_FAILURES} times in a row; not retrying"),
             ));
         }
         self.starts.fetch_add(1, Ordering::SeqCst);
@@ -311,7 +382,10 @@ impl Pool {
             Ok(p) => p,
             Err(e) => {
                 self.start_failures.fetch_add(1, Ordering::SeqCst);
-                return Err(e.message);
+                return Err(HandshakeError::new(
+                    HandshakeErrorKind::NotStarted,
+                    e.message,
+                ));
             }
         };
         // A driver's start-up (interpreter, imports) is not a request: it gets at least 30 s.
@@ -330,25 +404,30 @@ impl Pool {
             }
             Err(e) => {
                 self.start_failures.fetch_add(1, Ordering::SeqCst);
-                let e = clip(
-                    &format!("handshake failed: {e}{}", p.stderr_text()),
-                    QUOTE_BYTES,
-                );
+                let e = HandshakeError::new(
+                    e.kind,
+                    format!("handshake failed: {}{}", e.what, p.stderr_text()),
+                )
+                .clipped(QUOTE_BYTES);
                 drop(p);
                 Err(e)
             }
         }
     }
 
-    fn handshake(&self, p: &mut Proc, timeout: Duration) -> Result<Hello, String> {
+    fn handshake(&self, p: &mut Proc, timeout: Duration) -> Result<Hello, HandshakeError> {
+        use HandshakeErrorKind::NoAnswer;
         let hello = serde_json::to_string(&super::protocol::hello()).expect("the hello encodes");
-        p.send(&hello).map_err(|e| e.message)?;
+        p.send(&hello)
+            .map_err(|e| HandshakeError::new(NoAnswer, e.message))?;
         let line = receive(p, timeout, self.limits.max_reply_mb).map_err(|r| match r {
-            Reply::Timeout => format!("no handshake within {timeout:?}"),
-            Reply::Crash(m) | Reply::Malformed(m) => m,
-            other => format!("{other:?}"),
+            Reply::Timeout => {
+                HandshakeError::new(NoAnswer, format!("no handshake within {timeout:?}"))
+            }
+            Reply::Crash(m) | Reply::Malformed(m) => HandshakeError::new(NoAnswer, m),
+            other => HandshakeError::new(NoAnswer, format!("{other:?}")),
         })?;
-        parse_hello(&line).map_err(|e| clip(&e, QUOTE_BYTES))
+        parse_hello(&line).map_err(|e| e.clipped(QUOTE_BYTES))
     }
 
     /// Sends one request and waits for its reply; returns the request id and the reply. The
@@ -390,7 +469,7 @@ impl Pool {
             Some(p) => p,
             None => match self.start(left) {
                 Ok(p) => p,
-                Err(e) => return Reply::Crash(e),
+                Err(e) => return Reply::Crash(e.to_string()),
             },
         };
         let line = RequestLine {

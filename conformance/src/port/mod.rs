@@ -14,6 +14,7 @@ pub mod run;
 pub mod schemas;
 pub mod wire;
 
+use crate::error::{CallError, HarnessError};
 use crate::implementation::{
     BuildFailure, CancelTrace, GraphOp, HookedQuery, HookedRun, Implementation, LinkRequest,
     LinkResult, OplmError, RunOptions,
@@ -135,6 +136,16 @@ impl CallFailure {
     /// True when the port answered `unimplemented`.
     pub fn unimplemented(&self) -> bool {
         self.kind == "unimplemented"
+    }
+
+    /// The failure as a harness error: [`ErrorKind::Unimplemented`](crate::error::ErrorKind)
+    /// or [`ErrorKind::NoAnswer`](crate::error::ErrorKind), saying the report line.
+    pub fn into_harness(self) -> HarnessError {
+        if self.unimplemented() {
+            HarnessError::new(crate::error::ErrorKind::Unimplemented, self.line)
+        } else {
+            HarnessError::no_answer(self.line)
+        }
     }
 }
 
@@ -301,6 +312,30 @@ impl PortImpl {
     }
 }
 
+/// A port run's host ([`crate::family::Host`]): sections and case names go to the ledger.
+impl crate::family::Host for PortImpl {
+    fn enter(&self, section: &str) {
+        self.set_section(section);
+    }
+    fn without_trace(&self, f: &mut dyn FnMut()) {
+        let mark = run::shard::LedgerMark::take(self);
+        f();
+        mark.restore(self);
+    }
+    fn name_case(&self, case: &Case, name: &str) {
+        self.register_case(case, name);
+    }
+    fn name_grid_map(&self, map: &crate::grid::GridMap, name: &str) {
+        self.register_grid_map(map, name);
+    }
+    fn name_links(&self, request: &LinkRequest, name: &str) {
+        self.register_links(request, name);
+    }
+    fn name_ops(&self, ops: &[GraphOp], name: &str) {
+        self.register_ops(ops, name);
+    }
+}
+
 fn qname(q: Query) -> String {
     format!("({}, {})", q.0, q.1)
 }
@@ -433,7 +468,7 @@ impl Implementation for PortImpl {
         variant: Variant,
         query: Query,
         first_steps: u64,
-    ) -> Result<CancelTrace, String> {
+    ) -> Result<CancelTrace, CallError> {
         let label = self.label(&protocol::case(case));
         match self.call(
             &label,
@@ -456,7 +491,7 @@ impl Implementation for PortImpl {
                 );
                 found
             }
-            Err(e) => Err(e.line),
+            Err(e) => Err(CallError::Harness(e.into_harness())),
         }
     }
 
@@ -488,7 +523,7 @@ impl Implementation for PortImpl {
         }
     }
 
-    fn build_landmarks(&self, case: &Case) -> Result<Vec<u8>, String> {
+    fn build_landmarks(&self, case: &Case) -> Result<Vec<u8>, CallError> {
         let label = self.label(&protocol::case(case));
         match self.call(
             &label,
@@ -507,11 +542,11 @@ impl Implementation for PortImpl {
                 );
                 found
             }
-            Err(e) => Err(e.line),
+            Err(e) => Err(CallError::Harness(e.into_harness())),
         }
     }
 
-    fn lower_bounds(&self, case: &Case, pairs: &[(u32, u32)]) -> Result<Vec<f64>, String> {
+    fn lower_bounds(&self, case: &Case, pairs: &[(u32, u32)]) -> Result<Vec<f64>, CallError> {
         let label = self.label(&protocol::case(case));
         match self.call(
             &label,
@@ -530,14 +565,14 @@ impl Implementation for PortImpl {
                 );
                 found
             }
-            Err(e) => Err(e.line),
+            Err(e) => Err(CallError::Harness(e.into_harness())),
         }
     }
 
     fn run_state(
         &self,
         request: &crate::state::StateRequest,
-    ) -> Result<crate::state::StateReply, String> {
+    ) -> Result<crate::state::StateReply, HarnessError> {
         let label = self.label(&protocol::state_run(request));
         self.run_state_as(&label, request)
     }
@@ -546,7 +581,7 @@ impl Implementation for PortImpl {
         &self,
         label: &str,
         request: &crate::state::StateRequest,
-    ) -> Result<crate::state::StateReply, String> {
+    ) -> Result<crate::state::StateReply, HarnessError> {
         let ledger_op = format!("state_run:{}", protocol::state_family(request).name());
         match self.call(
             label,
@@ -566,15 +601,15 @@ impl Implementation for PortImpl {
                 );
                 found
             }
-            Err(e) if e.unimplemented() => Err(crate::state::UNIMPLEMENTED.to_string()),
-            Err(e) => Err(e.line),
+            Err(e) if e.unimplemented() => Err(HarnessError::unimplemented()),
+            Err(e) => Err(HarnessError::no_answer(e.line)),
         }
     }
 
     fn run_grid(
         &self,
         request: &crate::grid::GridRequest,
-    ) -> Result<crate::grid::GridOutcome, String> {
+    ) -> Result<crate::grid::GridOutcome, HarnessError> {
         let wire = protocol::run_grid(request);
         let label = self.label(&protocol::map_file(&request.map));
         let ledger_op = format!("run_grid:{}", messages::Family::GridSearch.name());
@@ -595,8 +630,8 @@ impl Implementation for PortImpl {
                 );
                 found
             }
-            Err(e) if e.unimplemented() => Err(crate::state::UNIMPLEMENTED.to_string()),
-            Err(e) => Err(e.line),
+            Err(e) if e.unimplemented() => Err(HarnessError::unimplemented()),
+            Err(e) => Err(HarnessError::no_answer(e.line)),
         }
     }
 

@@ -5,6 +5,7 @@
 
 use super::messages::*;
 use super::wire::{Dec, Hex, Real};
+use crate::error::CallError;
 use crate::grid::vectors::MapFile;
 use crate::grid::{GridReply, GridRequest};
 use crate::implementation::{
@@ -249,13 +250,7 @@ pub fn deserialize_oplm(c: &Case, bytes: &[u8]) -> Request {
 /// The family of a state kind: `graph` for kinds 4 and 11, `grid-search` for kinds 8-10 and
 /// 12, `grids` for kinds 1-3 ([DRIVER.LEVEL.FAMILY]).
 pub fn kind_family(kind: StateKind) -> Family {
-    if matches!(kind, StateKind::Graph | StateKind::GraphAStar) {
-        Family::Graph
-    } else if kind.is_search() {
-        Family::GridSearch
-    } else {
-        Family::Grids
-    }
+    kind.family()
 }
 
 /// The family of a state request.
@@ -414,9 +409,9 @@ fn pair((code, n): (u8, u64)) -> Result<(SearchCode, u64), Mismatch> {
 }
 
 /// `run_cancelled` answer.
-pub fn cancel_reply(r: CancelReply) -> Result<Result<CancelTrace, String>, Mismatch> {
+pub fn cancel_reply(r: CancelReply) -> Result<Result<CancelTrace, CallError>, Mismatch> {
     Ok(match r {
-        CancelReply::Failed(f) => Err(f.failure),
+        CancelReply::Failed(f) => Err(CallError::Class(f.failure)),
         CancelReply::Trace(t) => Ok(CancelTrace {
             before: pair(t.before)?,
             cancelled: pair(t.cancelled)?,
@@ -444,17 +439,17 @@ pub fn ops_reply(r: OpsReply, count: usize) -> Result<Vec<Result<u64, BuildFailu
 }
 
 /// `build_landmarks` answer.
-pub fn oplm_reply(r: OplmReply) -> Result<Vec<u8>, String> {
+pub fn oplm_reply(r: OplmReply) -> Result<Vec<u8>, CallError> {
     match r {
         OplmReply::Built(b) => Ok(b.oplm.0),
-        OplmReply::Failed(f) => Err(f.failure),
+        OplmReply::Failed(f) => Err(CallError::Class(f.failure)),
     }
 }
 
 /// `lower_bounds` answer: one bound per pair.
-pub fn bounds_reply(r: BoundsReply, count: usize) -> Result<Result<Vec<f64>, String>, Mismatch> {
+pub fn bounds_reply(r: BoundsReply, count: usize) -> Result<Result<Vec<f64>, CallError>, Mismatch> {
     match r {
-        BoundsReply::Failed(f) => Ok(Err(f.failure)),
+        BoundsReply::Failed(f) => Ok(Err(CallError::Class(f.failure))),
         BoundsReply::Bounds(b) if b.bounds.len() != count => {
             mismatch(format!("{} bounds for {count} pairs", b.bounds.len()))
         }

@@ -11,18 +11,16 @@ use crate::expectations::Expectations;
 use crate::implementation::Implementation;
 use crate::levels::{failure_level, Level};
 use crate::outcome::sha256_hex;
-use crate::prng::derive_seed;
 use crate::report::{Failure, Report, Section};
-use crate::scenario::Scenario;
 use crate::ReferenceCrate;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 mod render;
-mod shard;
+pub(crate) mod shard;
 pub use render::entry_json;
-use shard::{name_unanswered, shard_subset, LedgerMark};
+use shard::{name_unanswered, shard_subset};
 
 /// Default generated-case count of a port run (`--port-cases`).
 pub const DEFAULT_PORT_CASES: usize = 200;
@@ -183,7 +181,7 @@ impl FamilyResult {
 #[derive(Debug)]
 pub struct PortRun {
     /// The handshake (or why it failed).
-    pub hello: Result<Hello, String>,
+    pub hello: Result<Hello, super::driver::HandshakeError>,
     /// Every section, the `protocol`, `unimplemented` and `consumed` sections included.
     pub report: Report,
     /// Per family.
@@ -209,40 +207,10 @@ impl PortRun {
     }
 }
 
-/// The family of a state kind ([DRIVER.LEVEL.FAMILY]).
-fn state_kind_family(kind: crate::state::StateKind) -> &'static str {
-    super::protocol::kind_family(kind).name()
-}
-
-/// The family a section failure belongs to: the state section mixes graph kinds (`graph`) and
-/// grid kinds (`grids`: vectors and hostile cases `STATE-GRID-`, `STATE-HEX-`, `STATE-VOXEL-`,
-/// or a request to `state_run:grids`), and so do the `protocol` and `consumed` sections.
-fn failure_family(section: &str, label: &str, what: &str) -> &'static str {
-    let grid = ["STATE-GRID-", "STATE-HEX-", "STATE-VOXEL-"]
-        .iter()
-        .any(|p| label.starts_with(p))
-        || what.contains("state_run:grids");
-    let _ = section;
-    let grid_search = [
-        "STATE-ASTAR-",
-        "STATE-JUMP-",
-        "STATE-THETA-",
-        "STATE-GRIDSEARCH-",
-        "GRID-",
-        "grids/",
-        "grid#",
-        "movingai#",
-    ]
-    .iter()
-    .any(|p| label.starts_with(p))
-        || what.contains("state_run:grid-search");
-    if grid_search {
-        "grid-search"
-    } else if grid {
-        "grids"
-    } else {
-        "graph"
-    }
+/// The family a section failure belongs to: the first registry family that owns its label or
+/// its request ([`crate::family::claim_of`]).
+fn failure_family(_section: &str, label: &str, what: &str) -> &'static str {
+    crate::family::claim_of(label, what).name()
 }
 
 const SECTION_ORDER: [&str; 11] = [
@@ -264,73 +232,6 @@ pub(crate) fn rank(section: &str) -> usize {
         .iter()
         .position(|s| section.starts_with(s))
         .unwrap_or(SECTION_ORDER.len())
-}
-
-/// The committed graph vectors of `dir`, parsed.
-pub(super) fn read_scenarios(dir: &Path) -> Vec<Scenario> {
-    let mut out = Vec::new();
-    for rel in crate::vectors::list_files(dir).unwrap_or_default() {
-        if rel.starts_with("graphs/GRAPH-") && rel.ends_with(".json") {
-            if let Ok(s) = std::fs::read_to_string(dir.join(&rel))
-                .map_err(|e| e.to_string())
-                .and_then(|t| Scenario::parse(&t).map_err(String::from))
-            {
-                out.push(s);
-            }
-        }
-    }
-    out
-}
-
-fn register(
-    port: &PortImpl,
-    config: &Config,
-    scenarios: &[Scenario],
-    grid_vectors: &[crate::grid::vectors::GridVector],
-) {
-    use crate::checks::{errors, generated, grid_search, landmarks, links};
-    for s in scenarios {
-        port.register_case(&s.case(), &s.id);
-    }
-    // Grid requests are named by their map: a grid vector's id, a generated map's name.
-    for v in grid_vectors {
-        port.register_grid_map(&v.grid_map(), &v.id);
-    }
-    for (name, map) in grid_search::generated_maps(config) {
-        port.register_grid_map(&map, &name);
-    }
-    let seed = config.seed;
-    for i in 0..config.oracle_graphs {
-        let (name, g) = generated::generated_case(seed, i);
-        port.register_case(&g.case, &name);
-    }
-    for (base, count) in [
-        (derive_seed(seed, 0x511CED), config.sliced_graphs),
-        (derive_seed(seed, 0x400C5), config.hook_graphs),
-        (derive_seed(seed, 0xCA9CE1), config.cancel_graphs),
-    ] {
-        for i in 0..count {
-            let (name, g) = generated::generated_case(base, i);
-            port.register_case(&g.case, &name);
-        }
-    }
-    for i in 0..config.landmark_graphs {
-        let (name, case, _) = landmarks::landmark_case(seed, i);
-        port.register_case(&case, &name);
-    }
-    for i in 0..config.link_sets {
-        let (name, req) = links::link_case(seed, i);
-        port.register_links(&req, &name);
-    }
-    for (name, script) in errors::scripts() {
-        let ops: Vec<_> = script.into_iter().map(|(op, _)| op).collect();
-        let short: String = name
-            .split(']')
-            .next()
-            .map(|s| format!("{s}]"))
-            .unwrap_or_else(|| name.to_string());
-        port.register_ops(&ops, &format!("errors {short}"));
-    }
 }
 
 /// The verdict's problem for an expectation that excused nothing ([DRIVER.EXPECT.ROT]).
@@ -358,61 +259,20 @@ pub fn certify_port(options: PortOptions) -> PortRun {
     if let Ok(h) = &hello {
         port.set_name(&h.port);
     }
-    let scenarios = config
-        .vectors_dir
-        .as_deref()
-        .map(read_scenarios)
-        .unwrap_or_default();
-    let grid_vectors = config
-        .vectors_dir
-        .as_deref()
-        .and_then(|d| crate::grid::vectors::read_dir(d).ok())
-        .unwrap_or_default();
-    register(&port, &config, &scenarios, &grid_vectors);
+    crate::family::name_cases(&port, &config);
     let reference: &dyn Implementation = &ReferenceCrate;
     let all: [&dyn Implementation; 2] = [reference, &port];
     let mut sections: Vec<Section> = Vec::new();
     if hello.is_ok() {
-        use crate::checks::{cancel, errors, generated, hooks, landmarks, links, sliced};
-        port.set_section("differential");
-        sections.extend(generated::run(reference, &[&port], &config, None));
-        port.set_section("landmarks");
-        sections.push(landmarks::run(&all, &config, None));
-        port.set_section("sliced");
-        sections.push(sliced::run(&all, &config, None));
-        port.set_section("links");
-        sections.push(links::run(&all, &config, None));
-        port.set_section("hooks");
-        sections.push(hooks::run(&all, &config, None));
-        port.set_section("cancel");
-        sections.push(cancel::run(&all, &config, None));
-        port.set_section("errors");
-        sections.push(errors::run_shard(&all, config.shard));
-        port.set_section("state");
-        // The state probes belong to shard 1; other shards send them too (they need the
-        // answers) but leave no trace in the ledger, so merged request counts equal the
-        // unsharded run's ([CONF.CLI.SHARD]).
-        let mark = (!config.shard.is_first()).then(|| LedgerMark::take(&port));
-        let (state, probed) = crate::checks::state::probe(&all, &config);
-        if let Some(m) = mark {
-            m.restore(&port);
-        }
-        sections.push(match probed {
-            Some(p) => crate::checks::state::run_probed(&p, &config, state),
-            None => state,
-        });
-        port.set_section("grid-search");
-        sections.push(crate::checks::grid_search::run(&all, &config, None));
-        port.set_section("movingai");
-        sections.push(crate::checks::grid_search::movingai(&all, &config));
-        if let Some(dir) = &config.vectors_dir {
-            port.set_section("vectors");
-            sections.push(crate::vectors::certify_section_shard(
-                dir,
-                &all,
-                config.shard,
-            ));
-        }
+        let run = crate::family::Run {
+            reference,
+            candidates: &[&port],
+            all: &all,
+            config: &config,
+            progress: None,
+            host: &port,
+        };
+        sections = crate::family::certify_sections(&run);
     }
     port.pool.shutdown();
     let starts = port.pool.starts.load(std::sync::atomic::Ordering::SeqCst);
@@ -466,7 +326,7 @@ pub fn certify_port(options: PortOptions) -> PortRun {
             implementation: port_name.clone(),
             what: "port: handshake".into(),
             expected: "a handshake".into(),
-            found: e.clone(),
+            found: e.to_string(),
             ..Default::default()
         });
     }
@@ -481,98 +341,52 @@ pub fn certify_port(options: PortOptions) -> PortRun {
         .filter(|e| e.kind != "unimplemented")
         .map(|e| e.label.as_str())
         .collect();
-    for s in shard_subset(&scenarios, config.shard) {
-        let answered = ledger.answered_labels.get(&s.id).copied().unwrap_or(0);
-        consumed.record(
-            (answered == 0 || unanswered_labels.contains(s.id.as_str())).then(|| Failure {
-                vector: Some(s.id.clone()),
-                implementation: port_name.clone(),
-                what: "vector consumed".into(),
-                expected: "every request of the vector answered".into(),
-                found: format!(
-                    "{answered} answered, {} unanswered",
-                    ledger
-                        .events
-                        .iter()
-                        .filter(|e| e.label == s.id && e.kind != "unimplemented")
-                        .count()
-                ),
-                ..Default::default()
-            }),
-        );
-    }
-    // The golden state vectors of the claimed families: a vector's requests are those labelled
-    // with its id or with the id of one of its hostile cases (`<id>-H<nnnn>`).
+    // The committed vectors of the claimed families, each family's in its shard order: a
+    // vector's requests are those labelled with its id (or, for a vector with hostile cases,
+    // `<id>-H<nnnn>`).
     let claimed_families: BTreeSet<&str> = hello
         .as_ref()
         .map(|h| h.claims.keys().map(String::as_str).collect())
         .unwrap_or_default();
-    let state_vectors: Vec<String> = if hello.is_ok() {
-        let all_vectors = crate::checks::state::load(&ReferenceCrate, &config).unwrap_or_default();
-        shard_subset(&all_vectors, config.shard)
-            .filter(|(v, _)| claimed_families.contains(state_kind_family(v.recipe.kind())))
-            .map(|(v, _)| v.id.clone())
-            .collect()
-    } else {
-        Vec::new()
+    let vectors: Vec<crate::family::VectorRef> = match (&hello, config.vectors_dir.as_deref()) {
+        (Ok(_), Some(dir)) => crate::family::REGISTRY
+            .iter()
+            .flat_map(|f| {
+                let refs = f.vectors(dir);
+                shard_subset(&refs, config.shard)
+                    .cloned()
+                    .collect::<Vec<_>>()
+            })
+            .filter(|v| claimed_families.contains(v.claim.name()))
+            .collect(),
+        _ => Vec::new(),
     };
-    let of_vector = |label: &str, id: &str| {
-        label == id
-            || label
-                .strip_prefix(id)
-                .is_some_and(|rest| rest.starts_with("-H"))
-    };
-    for id in &state_vectors {
+    for v in &vectors {
         let answered: u64 = ledger
             .answered_labels
             .iter()
-            .filter(|(l, _)| of_vector(l, id))
+            .filter(|(l, _)| v.owns(l))
             .map(|(_, n)| n)
             .sum();
         let unanswered = ledger
             .events
             .iter()
-            .filter(|e| e.kind != "unimplemented" && of_vector(&e.label, id))
+            .filter(|e| e.kind != "unimplemented" && v.owns(&e.label))
             .count();
         consumed.record((answered == 0 || unanswered > 0).then(|| Failure {
-            vector: Some(id.clone()),
+            vector: Some(v.id.clone()),
             implementation: port_name.clone(),
-            what: "state vector consumed".into(),
-            expected: "every request of the vector and its hostile cases answered".into(),
+            what: "vector consumed".into(),
+            expected: if v.hostile {
+                "every request of the vector and its hostile cases answered".into()
+            } else {
+                "every request of the vector answered".into()
+            },
             found: format!("{answered} answered, {unanswered} unanswered"),
             ..Default::default()
         }));
     }
-    // Every grid vector of the shard, when the port claims grid-search: its runs are labelled
-    // with its id.
-    let grid_vector_ids: Vec<String> = if claimed_families.contains("grid-search") {
-        shard_subset(&grid_vectors, config.shard)
-            .map(|v| v.id.clone())
-            .collect()
-    } else {
-        Vec::new()
-    };
-    for id in &grid_vector_ids {
-        let answered = ledger.answered_labels.get(id).copied().unwrap_or(0);
-        let unanswered = ledger
-            .events
-            .iter()
-            .filter(|e| e.kind != "unimplemented" && &e.label == id)
-            .count();
-        consumed.record((answered == 0 || unanswered > 0).then(|| Failure {
-            vector: Some(id.clone()),
-            implementation: port_name.clone(),
-            what: "grid vector consumed".into(),
-            expected: "every run of the vector answered".into(),
-            found: format!("{answered} answered, {unanswered} unanswered"),
-            ..Default::default()
-        }));
-    }
-    let is_vector = |l: &str| {
-        scenarios.iter().any(|s| s.id == l)
-            || state_vectors.iter().any(|id| of_vector(l, id))
-            || grid_vector_ids.iter().any(|id| id == l)
-    };
+    let is_vector = |l: &str| vectors.iter().any(|v| v.owns(l));
     for label in unanswered_labels.iter().filter(|l| !is_vector(l)) {
         consumed.fail(Failure {
             case: Some(label.to_string()),

@@ -10,6 +10,43 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Cow;
 
+/// Which encoding a [`WireError`] is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WireErrorKind {
+    /// A real's bit pattern ([DRIVER.ENC.REAL]).
+    Real,
+    /// Bytes as lowercase hex.
+    Hex,
+    /// A canonical outcome encoding ([CONF.ENC.RESULT]); the message names the byte offset.
+    Outcome,
+}
+
+/// A value that breaks its wire encoding: which encoding, and what (with the byte offset for
+/// an outcome).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WireError {
+    kind: WireErrorKind,
+    what: String,
+}
+
+impl WireError {
+    fn new(kind: WireErrorKind, what: String) -> WireError {
+        WireError { kind, what }
+    }
+    /// Which encoding.
+    pub fn kind(&self) -> WireErrorKind {
+        self.kind
+    }
+}
+
+impl std::fmt::Display for WireError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.what)
+    }
+}
+
+impl std::error::Error for WireError {}
+
 /// A binary64 real as the 16 lowercase hex digits of its bit pattern ([DRIVER.ENC.REAL]): the
 /// only JSON form that carries NaN payloads, infinities and `-0.0` exactly.
 #[derive(Clone, Copy, Debug)]
@@ -35,7 +72,11 @@ impl<'de> Deserialize<'de> for Real {
 }
 
 /// Parses 16 lowercase hex digits into the real with that bit pattern.
-pub fn parse_real(s: &str) -> Result<f64, String> {
+pub fn parse_real(s: &str) -> Result<f64, WireError> {
+    real_bits(s).map_err(|what| WireError::new(WireErrorKind::Real, what))
+}
+
+fn real_bits(s: &str) -> Result<f64, String> {
     if s.len() != 16
         || !s
             .bytes()
@@ -121,7 +162,11 @@ impl<'de> Deserialize<'de> for Hex {
 }
 
 /// Parses lowercase hex (an even number of `0-9a-f` digits).
-pub fn parse_hex(s: &str) -> Result<Vec<u8>, String> {
+pub fn parse_hex(s: &str) -> Result<Vec<u8>, WireError> {
+    hex_bytes(s).map_err(|what| WireError::new(WireErrorKind::Hex, what))
+}
+
+fn hex_bytes(s: &str) -> Result<Vec<u8>, String> {
     if s.len() % 2 != 0
         || !s
             .bytes()
@@ -209,7 +254,11 @@ fn u64_at(b: &[u8], at: &mut usize) -> Result<u64, String> {
 
 /// Decodes one canonical outcome encoding ([CONF.ENC.RESULT], [CONF.ENC.ERROR]); the whole
 /// input must be consumed. Errors name the byte offset.
-pub fn decode_outcome(bytes: &[u8]) -> Result<Outcome, String> {
+pub fn decode_outcome(bytes: &[u8]) -> Result<Outcome, WireError> {
+    outcome_of(bytes).map_err(|what| WireError::new(WireErrorKind::Outcome, what))
+}
+
+fn outcome_of(bytes: &[u8]) -> Result<Outcome, String> {
     let mut at = 0usize;
     let kind = take(bytes, &mut at, 1)?[0];
     let o = match kind {
@@ -332,9 +381,11 @@ mod tests {
         assert!(decode_outcome(&[1, 9]).is_err());
         let mut extra = e.encode();
         extra.push(0);
-        assert!(decode_outcome(&extra)
-            .unwrap_err()
-            .contains("after the outcome"));
+        let err = decode_outcome(&extra).unwrap_err();
+        assert_eq!(err.kind(), WireErrorKind::Outcome);
+        assert!(err.to_string().contains("after the outcome"), "{err}");
+        assert_eq!(parse_real("xyz").unwrap_err().kind(), WireErrorKind::Real);
+        assert_eq!(parse_hex("abc").unwrap_err().kind(), WireErrorKind::Hex);
         assert!(serde_json::from_str::<Hex>("\"ABCD\"").is_err());
         assert!(serde_json::from_str::<Hex>("\"abc\"").is_err());
     }

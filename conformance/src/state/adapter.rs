@@ -6,6 +6,7 @@ use super::{
     GraphRecipe, HeuristicName, SearchSummary, StateError, StateKind, StateRecipe, StateReply,
     StateRequest,
 };
+use crate::error::{ErrorKind, HarnessError};
 use crate::outcome::SearchCode;
 
 macro_rules! define_state_adapter {
@@ -285,8 +286,13 @@ macro_rules! define_state_adapter {
                 })
             }
 
-            /// Runs one state request ([CONF.IMPL.STATE]).
-            pub fn run(request: &StateRequest) -> Result<StateReply, String> {
+            /// Runs one state request ([CONF.IMPL.STATE]); `Err` is a recipe the crate cannot
+            /// build ([`ErrorKind::Build`]).
+            pub fn run(request: &StateRequest) -> Result<StateReply, HarnessError> {
+                reply(request).map_err(|what| HarnessError::new(ErrorKind::Build, what))
+            }
+
+            fn reply(request: &StateRequest) -> Result<StateReply, String> {
                 match request {
                     StateRequest::Restore {
                         recipe,

@@ -6,6 +6,7 @@
 pub mod adapter;
 pub mod files;
 pub mod layout;
+pub mod mutations;
 pub mod recipes;
 
 use crate::outcome::SearchCode;
@@ -79,6 +80,19 @@ impl StateKind {
                 | StateKind::ThetaSearch
                 | StateKind::GridSearch
         )
+    }
+    /// The family a port claims to certify this kind ([DRIVER.LEVEL.FAMILY]): graph state
+    /// (kinds 4, 11) is `graph`, the other searches (8, 9, 10, 12) `grid-search`, grid state
+    /// (1-3) `grids`.
+    pub fn family(self) -> crate::claims::Family {
+        use crate::claims::Family;
+        if matches!(self, StateKind::Graph | StateKind::GraphAStar) {
+            Family::Graph
+        } else if self.is_search() {
+            Family::GridSearch
+        } else {
+            Family::Grids
+        }
     }
     /// Whether a failed restore leaves the object unchanged ([STATE.ATOMIC]); otherwise the
     /// search is `NotStarted` ([STATE.SEARCH_FAILED]).

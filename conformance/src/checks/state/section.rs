@@ -6,7 +6,6 @@ use super::{
     call, call_as, hostile, load, random_case, random_count, snapshot_count, snapshot_recipe,
     snapshots, valid, Ctx,
 };
-use crate::error::is_unimplemented;
 use crate::implementation::Implementation;
 use crate::prng::derive_seed;
 use crate::report::{Failure, Section};
@@ -58,7 +57,7 @@ pub fn probe<'a>(all: &[&'a dyn Implementation], config: &Config) -> (Section, O
     let mut active: Vec<&dyn Implementation> = Vec::new();
     for imp in all {
         match call(*imp, &probe) {
-            Err(e) if is_unimplemented(&e) => once(
+            Err(e) if e.is_unimplemented() => once(
                 &mut s,
                 Ctx { imp: *imp }.fail("-", "state API", "implemented", e),
             ),
@@ -102,7 +101,7 @@ pub fn probe<'a>(all: &[&'a dyn Implementation], config: &Config) -> (Section, O
                 finish: false,
             };
             if let Err(e) = call_as(*imp, Some(&v.id), &probe) {
-                if is_unimplemented(&e) {
+                if e.is_unimplemented() {
                     once(
                         &mut s,
                         Ctx { imp: *imp }.fail(

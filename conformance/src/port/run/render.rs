@@ -2,7 +2,7 @@
 //! terminal table (sections, unclaimed-family notes, family levels, verdict), JUnit XML and the
 //! certificate.
 
-use super::{failure_family, read_scenarios, shard_subset, PortRun};
+use super::{failure_family, shard_subset, PortRun};
 use crate::implementation::Implementation;
 use crate::levels::Level;
 use crate::port::protocol::SPEC_VERSION;
@@ -55,7 +55,7 @@ impl PortRun {
             "command": self.options.command,
             "handshake": match &self.hello {
                 Ok(h) => json!({"port": h.port, "port_version": h.port_version, "spec_version": h.spec_version, "claims": h.claims}),
-                Err(e) => json!({"error": e}),
+                Err(e) => json!({"error": e.to_string()}),
             },
             "port_cases": self.options.cases,
             "timeout_seconds": self.options.timeout.as_secs_f64(),
@@ -244,98 +244,88 @@ impl PortRun {
     pub fn to_junit(&self) -> String {
         use report_junit::{Case, Suite};
         let mut suites = Vec::new();
-        // The graph scenarios of this run's shard.
-        let all_scenarios = self
-            .options
-            .vectors_dir
-            .as_deref()
-            .map(read_scenarios)
-            .unwrap_or_default();
-        let scenarios: Vec<String> = shard_subset(&all_scenarios, self.options.shard)
-            .map(|s| s.id.clone())
-            .collect();
+        // Every committed vector of this run's shard, family by family ([CONF.FAMILY.VECTORS]):
+        // its failures in the vectors, state and consumed sections; a vector of a family the
+        // port does not claim is skipped with the reason.
+        let claims = self.hello.as_ref().ok().map(|h| &h.claims);
+        let refs: Vec<crate::family::VectorRef> = match self.options.vectors_dir.as_deref() {
+            Some(dir) => crate::family::REGISTRY
+                .iter()
+                .flat_map(|f| {
+                    let refs = f.vectors(dir);
+                    shard_subset(&refs, self.options.shard)
+                        .cloned()
+                        .collect::<Vec<_>>()
+                })
+                .collect(),
+            None => Vec::new(),
+        };
         let mut vec_suite = Suite {
             name: "vectors".into(),
             cases: Vec::new(),
         };
-        let vsec = self.report.sections.iter().find(|s| s.name == "vectors");
-        for id in &scenarios {
-            let fails: Vec<&Failure> = vsec
-                .map(|s| {
-                    s.failures
-                        .iter()
-                        .filter(|f| f.vector.as_deref() == Some(id))
-                        .collect()
-                })
-                .unwrap_or_default();
+        let vector_failures = |owns: &dyn Fn(&str) -> bool| -> Vec<&Failure> {
+            self.report
+                .sections
+                .iter()
+                .filter(|s| ["vectors", "state", "consumed"].contains(&s.name.as_str()))
+                .flat_map(|s| s.failures.iter())
+                .filter(|f| f.vector.as_deref().is_some_and(owns))
+                .collect()
+        };
+        let lines = |fails: &[&Failure]| {
+            (
+                fails[0].line(),
+                fails
+                    .iter()
+                    .map(|f| f.line())
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            )
+        };
+        for v in &refs {
+            let fails = vector_failures(&|id| v.owns(id));
             let excused = self
                 .expect
                 .as_ref()
-                .and_then(|e| e.find("vectors", id))
+                .and_then(|e| e.find("vectors", &v.id))
                 .is_some();
-            let failure = (!fails.is_empty() && !excused).then(|| {
-                (
-                    fails[0].line(),
-                    fails
-                        .iter()
-                        .map(|f| f.line())
-                        .collect::<Vec<_>>()
-                        .join("\n"),
-                )
-            });
-            let skipped = (!fails.is_empty() && excused)
-                .then(|| "known failure (expectations file)".to_string());
+            let unclaimed = claims.is_some_and(|c| !c.contains_key(v.claim.name()));
+            let (failure, skipped) = if unclaimed {
+                (None, Some(format!("family {} not claimed", v.claim.name())))
+            } else if fails.is_empty() {
+                (None, None)
+            } else if excused {
+                (None, Some("known failure (expectations file)".to_string()))
+            } else {
+                (Some(lines(&fails)), None)
+            };
             vec_suite.cases.push(Case {
-                name: id.clone(),
+                name: v.id.clone(),
                 failure,
                 skipped,
             });
         }
-        // Other vectors with failures (grid and state vectors): unclaimed families skipped.
-        let mut others: BTreeMap<String, (Vec<&Failure>, Option<&'static str>)> = BTreeMap::new();
+        // Failures of other files (the manifest, a matrix, an unreadable vector).
+        let mut others: BTreeMap<String, Vec<&Failure>> = BTreeMap::new();
         for sec in &self.report.sections {
-            if !["vectors", "state"].contains(&sec.name.as_str()) {
+            if sec.name != "vectors" {
                 continue;
             }
             for f in &sec.failures {
-                let Some(id) = f.vector.as_deref() else {
-                    continue;
-                };
-                if scenarios.iter().any(|s| s == id) || id == "-" {
-                    continue;
-                }
-                let e = others.entry(id.to_string()).or_default();
-                e.0.push(f);
-                if let Some(fam) = self.unclaimed_family(&sec.name, f) {
-                    e.1 = Some(fam);
+                match f.vector.as_deref() {
+                    Some(id) if id != "-" && !refs.iter().any(|v| v.owns(id)) => {
+                        others.entry(id.to_string()).or_default().push(f)
+                    }
+                    _ => {}
                 }
             }
         }
-        for (id, (fails, unclaimed)) in others {
-            let excused = self
-                .expect
-                .as_ref()
-                .and_then(|e| e.find("vectors", &id))
-                .is_some();
-            let (failure, skipped) = match unclaimed {
-                Some(fam) => (None, Some(format!("family {fam} not claimed"))),
-                None if excused => (None, Some("known failure (expectations file)".to_string())),
-                None => (
-                    Some((
-                        fails[0].line(),
-                        fails
-                            .iter()
-                            .map(|f| f.line())
-                            .collect::<Vec<_>>()
-                            .join("\n"),
-                    )),
-                    None,
-                ),
-            };
+        for (id, fails) in others {
             vec_suite.cases.push(Case {
                 name: id,
-                failure,
-                skipped,
+                failure: Some(lines(&fails)),
+                skipped: None,
             });
         }
         suites.push(vec_suite);

@@ -30,7 +30,7 @@ pub(super) fn shard_subset<T>(list: &[T], shard: Shard) -> impl Iterator<Item = 
 }
 
 /// The ledger's size at one point, to drop what was recorded after it.
-pub(super) struct LedgerMark {
+pub(crate) struct LedgerMark {
     entries: usize,
     events: usize,
     requests: BTreeMap<String, u64>,
@@ -39,7 +39,7 @@ pub(super) struct LedgerMark {
 }
 
 impl LedgerMark {
-    pub(super) fn take(port: &PortImpl) -> LedgerMark {
+    pub(crate) fn take(port: &PortImpl) -> LedgerMark {
         let l = port.ledger.lock().expect("ledger");
         LedgerMark {
             entries: l.entries.len(),
@@ -50,7 +50,7 @@ impl LedgerMark {
         }
     }
 
-    pub(super) fn restore(self, port: &PortImpl) {
+    pub(crate) fn restore(self, port: &PortImpl) {
         let mut l = port.ledger.lock().expect("ledger");
         l.entries.truncate(self.entries);
         l.events.truncate(self.events);

@@ -1,0 +1,36 @@
+//! The families a port claims ([DRIVER.LEVEL.FAMILY]): the unit of a claim, of a level and of
+//! a failure budget. A leaf module: the driver messages, the state recipes and the family
+//! registry all name it.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A family a port can claim ([DRIVER.LEVEL.FAMILY]).
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+pub enum Family {
+    /// Graphs, graph searches, landmarks, links, graph state (kinds 4 and 11).
+    #[serde(rename = "graph")]
+    Graph,
+    /// Square, hex and voxel grid state (kinds 1-3) with their listeners.
+    #[serde(rename = "grids")]
+    Grids,
+    /// Square-grid searches (`run_grid`) and their state (kinds 8, 9, 10, 12).
+    #[serde(rename = "grid-search")]
+    GridSearch,
+}
+
+impl Family {
+    /// Every family, in report order.
+    pub const ALL: [Family; 3] = [Family::Graph, Family::Grids, Family::GridSearch];
+
+    /// The family's name on the wire and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Graph => "graph",
+            Family::Grids => "grids",
+            Family::GridSearch => "grid-search",
+        }
+    }
+}

@@ -1,0 +1,154 @@
+//! The one envelope of every vector file ([CONF.VEC.ENVELOPE]): `schema`, `version`, `id`,
+//! `family`, `_comment` and `cases`, in that order; each family defines its case type. One
+//! strict reader ([`Envelope::parse`], [`read_family`]) serves every family, in the manner of
+//! regex's `testdata`.
+
+use crate::error::{ErrorKind, HarnessError};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The `schema` of every vector file.
+pub const VECTOR_SCHEMA: &str = "onepath.vector";
+/// The only `version` the kit reads and writes.
+pub const VECTOR_VERSION: u32 = 1;
+/// The schemas of the per-family formats the envelope replaced: a file in one of them is
+/// rejected by name, never reinterpreted ([CONF.VEC.RETIRED]).
+pub const RETIRED_SCHEMAS: [&str; 4] = [
+    "onepath.graph-scenario",
+    "onepath.grid-vector",
+    "onepath.state-vector",
+    "onepath.state-hostile",
+];
+
+/// A vector file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Envelope<C> {
+    /// Always [`VECTOR_SCHEMA`].
+    pub schema: String,
+    /// Always [`VECTOR_VERSION`].
+    pub version: u32,
+    /// The vector id (`GRAPH-0001`, `GRID-0007`, `STATE-ASTAR-0003`).
+    pub id: String,
+    /// The family that reads the cases (`graph`, `grid-search`, `state`).
+    pub family: String,
+    /// What the vector exercises, for people.
+    #[serde(rename = "_comment")]
+    pub comment: String,
+    /// The cases, in the family's case format.
+    pub cases: Vec<C>,
+}
+
+/// The header members, read first so that a retired or foreign file is named before its body
+/// is judged.
+#[derive(Deserialize)]
+struct Head {
+    schema: String,
+    version: u64,
+    #[serde(default)]
+    family: Option<String>,
+}
+
+impl<C> Envelope<C> {
+    /// A file of `family` with `id`, `comment` and `cases`.
+    pub fn new(id: &str, family: &str, comment: &str, cases: Vec<C>) -> Envelope<C> {
+        Envelope {
+            schema: VECTOR_SCHEMA.to_string(),
+            version: VECTOR_VERSION,
+            id: id.to_string(),
+            family: family.to_string(),
+            comment: comment.to_string(),
+            cases,
+        }
+    }
+}
+
+impl<C: DeserializeOwned> Envelope<C> {
+    /// Strict parse of a file of `family`: the schema (a retired one by name), the version and
+    /// the family first, then every member (unknown or missing members are errors, with the
+    /// line and column).
+    pub fn parse(text: &str, family: &str) -> Result<Envelope<C>, HarnessError> {
+        let head: Head = serde_json::from_str(text).map_err(|e| HarnessError::json(&e))?;
+        if RETIRED_SCHEMAS.contains(&head.schema.as_str()) {
+            return Err(HarnessError::new(
+                ErrorKind::Version,
+                format!(
+                    "schema {:?} is retired; this kit reads {VECTOR_SCHEMA:?} version {VECTOR_VERSION}",
+                    head.schema
+                ),
+            ));
+        }
+        if head.schema != VECTOR_SCHEMA {
+            return Err(HarnessError::new(
+                ErrorKind::Version,
+                format!("schema {:?}, expected {VECTOR_SCHEMA:?}", head.schema),
+            ));
+        }
+        if head.version != u64::from(VECTOR_VERSION) {
+            return Err(HarnessError::new(
+                ErrorKind::Version,
+                format!(
+                    "unsupported version {}, this kit reads {VECTOR_VERSION}",
+                    head.version
+                ),
+            ));
+        }
+        if let Some(f) = head.family.as_deref().filter(|f| *f != family) {
+            return Err(HarnessError::new(
+                ErrorKind::Schema,
+                format!("family {f:?}, expected {family:?}"),
+            ));
+        }
+        serde_json::from_str(text).map_err(|e| HarnessError::json(&e))
+    }
+
+    /// The only case of a family whose files hold exactly one.
+    pub fn single(mut self) -> Result<(String, String, C), HarnessError> {
+        if self.cases.len() != 1 {
+            return Err(HarnessError::new(
+                ErrorKind::Schema,
+                format!("{} cases, expected exactly 1", self.cases.len()),
+            )
+            .in_member("cases"));
+        }
+        let case = self.cases.pop().expect("one case");
+        Ok((self.id, self.comment, case))
+    }
+}
+
+/// Reads every `<folder>/<prefix>*.json` directly under `dir/folder` (sorted by path) as a file
+/// of `family`, with `parse` turning each envelope into the family's value; a file whose id is
+/// not its name is an error naming the file.
+pub fn read_family<C: DeserializeOwned, T>(
+    dir: &Path,
+    folder: &str,
+    prefix: &str,
+    family: &str,
+    parse: impl Fn(Envelope<C>) -> Result<T, HarnessError>,
+) -> Result<Vec<(String, T)>, HarnessError> {
+    let mut out = Vec::new();
+    let files = crate::vector_files::list_files(dir)
+        .map_err(|e| HarnessError::new(ErrorKind::Io, e.to_string()))?;
+    for rel in files {
+        let Some(name) = rel
+            .strip_prefix(folder)
+            .and_then(|r| r.strip_prefix('/'))
+            .filter(|r| !r.contains('/') && r.starts_with(prefix) && r.ends_with(".json"))
+        else {
+            continue;
+        };
+        let text =
+            std::fs::read_to_string(dir.join(&rel)).map_err(|e| HarnessError::io(&rel, &e))?;
+        let envelope: Envelope<C> = Envelope::parse(&text, family).map_err(|e| e.at_path(&rel))?;
+        if format!("{}.json", envelope.id) != name {
+            return Err(
+                HarnessError::new(ErrorKind::Schema, format!("holds id {}", envelope.id))
+                    .at_path(&rel),
+            );
+        }
+        let id = envelope.id.clone();
+        out.push((id, parse(envelope).map_err(|e| e.at_path(&rel))?));
+    }
+    Ok(out)
+}

@@ -1,0 +1,195 @@
+//! The walks over [`REGISTRY`](super::REGISTRY): certify's sections, the `vectors` section,
+//! `vectors` and `vectors --check`, the committed vector list and the claim family of a label.
+
+use super::{Host, KitFamily, NoHost, Run, VectorRef, REGISTRY};
+use crate::claims::Family;
+use crate::config::{Config, Shard};
+use crate::implementation::Implementation;
+use crate::json_text::to_text;
+use crate::outcome::sha256_hex;
+use crate::report::{Failure, Report, Section};
+use crate::vector_files::{list_files, Manifest, ManifestEntry, MANIFEST_PATH};
+use indicatif::ProgressBar;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Runs every section for `reference` and `candidates` and assembles the report.
+pub fn certify(
+    reference: &dyn Implementation,
+    candidates: &[&dyn Implementation],
+    config: &Config,
+    progress: Option<&ProgressBar>,
+) -> Report {
+    let mut all: Vec<&dyn Implementation> = vec![reference];
+    all.extend_from_slice(candidates);
+    let run = Run {
+        reference,
+        candidates,
+        all: &all,
+        config,
+        progress,
+        host: &NoHost,
+    };
+    Report::new(
+        all.iter().map(|i| i.name().to_string()).collect(),
+        certify_sections(&run),
+        crate::report::RunInfo::of(config),
+    )
+}
+
+/// Every family's sections in registry order, then the `vectors` section when the run has a
+/// vectors folder ([CONF.FAMILY.REGISTRY]).
+pub fn certify_sections(run: &Run<'_>) -> Vec<Section> {
+    let mut sections = Vec::new();
+    for family in REGISTRY {
+        sections.extend(family.sections(run));
+    }
+    if let Some(dir) = &run.config.vectors_dir {
+        run.host.enter("vectors");
+        sections.push(vectors_section_shard(dir, run.all, run.config.shard));
+    }
+    sections
+}
+
+/// Names every family's cases in `host`.
+pub fn name_cases(host: &dyn Host, config: &Config) {
+    for family in REGISTRY {
+        family.name_cases(host, config, config.vectors_dir.as_deref());
+    }
+}
+
+/// The `vectors` section of certify (every vector).
+pub fn vectors_section(dir: &Path, all: &[&dyn Implementation]) -> Section {
+    vectors_section_shard(dir, all, Shard::ALL)
+}
+
+/// The `vectors` section for one shard ([CONF.CLI.SHARD]): the manifest, then each family's
+/// vectors; a family's vectors are in `shard` by their ordinal in its own list, and the
+/// folder-level checks count in shard 1 only.
+pub fn vectors_section_shard(dir: &Path, all: &[&dyn Implementation], shard: Shard) -> Section {
+    let mut s = Section::new("vectors");
+    let mut once = Section::new("vectors");
+    for problem in check_manifest(dir) {
+        once.fail(Failure {
+            vector: Some(MANIFEST_PATH.to_string()),
+            implementation: "-".into(),
+            what: "manifest".into(),
+            expected: "recorded SHA-256".into(),
+            found: problem,
+            ..Default::default()
+        });
+    }
+    // The folder-level failures first (a report keeps the first failures in full).
+    let mut per_family = Vec::new();
+    for family in REGISTRY {
+        let mut part = Section::new("vectors");
+        family.check_vectors(dir, all, shard, &mut once, &mut part);
+        per_family.push(part);
+    }
+    if shard.is_first() {
+        s.merge(once);
+    }
+    for part in per_family {
+        s.merge(part);
+    }
+    s
+}
+
+/// The committed vectors of every family under `dir`, in registry order.
+pub fn vector_refs(dir: &Path) -> Vec<VectorRef> {
+    REGISTRY.iter().flat_map(|f| f.vectors(dir)).collect()
+}
+
+/// The claim family a failure label belongs to: the first family that owns it, else `graph`
+/// (generated graph cases, error scripts, link sets).
+pub fn claim_of(label: &str, what: &str) -> Family {
+    REGISTRY
+        .iter()
+        .find_map(|f| f.claim_of(label, what))
+        .unwrap_or(Family::Graph)
+}
+
+/// Generates every file of `vectors/` from `imp` (every family's, then the manifest): relative
+/// path to bytes.
+pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
+    let mut files = BTreeMap::new();
+    for family in REGISTRY {
+        files.extend(family.generate(imp));
+    }
+    let manifest = Manifest {
+        schema: "onepath.vectors-manifest".into(),
+        version: 1,
+        comment: "SHA-256 of every file under vectors/ except this one, sorted by path (spec/conformance.md CONF.MANIFEST.FILE).".into(),
+        files: files
+            .iter()
+            .map(|(p, b)| ManifestEntry {
+                path: p.clone(),
+                sha256: sha256_hex(b),
+            })
+            .collect(),
+    };
+    files.insert(MANIFEST_PATH.to_string(), to_text(&manifest).into_bytes());
+    files
+}
+
+/// Checks the manifest's recorded hashes against the files in `dir`; returns one line per problem.
+pub fn check_manifest(dir: &Path) -> Vec<String> {
+    let text = match std::fs::read_to_string(dir.join(MANIFEST_PATH)) {
+        Ok(t) => t,
+        Err(e) => return vec![format!("{MANIFEST_PATH}: cannot read: {e}")],
+    };
+    let manifest: Manifest = match serde_json::from_str(&text) {
+        Ok(m) => m,
+        Err(e) => return vec![format!("{MANIFEST_PATH}: invalid: {e}")],
+    };
+    let mut problems = Vec::new();
+    let listed: Vec<&str> = manifest.files.iter().map(|e| e.path.as_str()).collect();
+    for entry in &manifest.files {
+        match std::fs::read(dir.join(&entry.path)) {
+            Ok(bytes) if sha256_hex(&bytes) == entry.sha256 => {}
+            Ok(bytes) => problems.push(format!(
+                "{}: SHA-256 {} differs from the manifest's {}",
+                entry.path,
+                sha256_hex(&bytes),
+                entry.sha256
+            )),
+            Err(_) => problems.push(format!(
+                "{}: listed in the manifest but missing",
+                entry.path
+            )),
+        }
+    }
+    for f in list_files(dir).unwrap_or_default() {
+        if f != MANIFEST_PATH && !listed.contains(&f.as_str()) {
+            problems.push(format!("{f}: not listed in the manifest"));
+        }
+    }
+    problems
+}
+
+/// `vectors --check`: one line per stale, missing, unexpected or mis-hashed file.
+pub fn check_dir(dir: &Path, imp: &dyn Implementation) -> Vec<String> {
+    let expected = generate_files(imp);
+    let mut problems = check_manifest(dir);
+    let present = list_files(dir).unwrap_or_default();
+    for (rel, bytes) in &expected {
+        match std::fs::read(dir.join(rel)) {
+            Ok(b) if &b == bytes => {}
+            Ok(_) => problems.push(format!(
+                "{rel}: stale (differs from what `vectors` would generate)"
+            )),
+            Err(_) => problems.push(format!("{rel}: missing")),
+        }
+    }
+    for f in present {
+        if !expected.contains_key(&f) {
+            problems.push(format!("{f}: unexpected (not generated by any recipe)"));
+        }
+    }
+    problems
+}
+
+/// The family names of the registry, in order (for reports and tests).
+pub fn names() -> Vec<&'static str> {
+    REGISTRY.iter().map(|f| KitFamily::name(*f)).collect()
+}
