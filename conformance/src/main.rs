@@ -432,41 +432,27 @@ fn road_command(
     queries: usize,
     seed: u64,
 ) -> ExitCode {
-    let graph = match gr {
-        Some(path) => {
-            let parsed = std::fs::read_to_string(&path)
-                .map_err(|e| format!("{}: {e}", path.display()))
-                .and_then(|t| road::parse_gr(&t).map_err(String::from));
-            let mut g = match parsed {
-                Ok(g) => g,
-                Err(e) => {
-                    eprintln!("{e}");
-                    return ExitCode::from(2);
+    // Every input fault is a typed road::RoadError naming the file and line; exit 2.
+    let run = || -> Result<String, road::RoadError> {
+        let graph = match gr {
+            Some(path) => {
+                let mut g = road::read_gr(&path)?;
+                if let Some(co) = co {
+                    g.positions = Some(road::read_co(&co, g.node_count)?);
                 }
-            };
-            if let Some(co) = co {
-                match std::fs::read_to_string(&co)
-                    .map_err(|e| e.to_string())
-                    .and_then(|t| road::parse_co(&t, g.node_count).map_err(String::from))
-                {
-                    Ok(p) => g.positions = Some(p),
-                    Err(e) => {
-                        eprintln!("{}: {e}", co.display());
-                        return ExitCode::from(2);
-                    }
-                }
+                g
             }
-            g
-        }
-        None => road::generated(generate.unwrap_or(10_000), seed),
+            None => road::generated(generate.unwrap_or(10_000), seed)?,
+        };
+        road::benchmark(&graph, queries, seed)
     };
-    match road::benchmark(&graph, queries, seed) {
+    match run() {
         Ok(table) => {
             print!("{table}");
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("{e}");
+            eprintln!("road: {e}");
             ExitCode::from(2)
         }
     }
