@@ -54,14 +54,20 @@ enum Command {
         #[command(subcommand)]
         command: ReportCommand,
     },
-    /// Regenerate vectors/ from onepath-reference, or with --check verify it.
+    /// Regenerate the vectors folder from onepath-reference, or with --check verify it.
+    ///
+    /// The folder is --out DIR. Without --out, it is the `vectors/` folder of the onepath-rs
+    /// checkout containing the current directory (a folder with `Cargo.toml`,
+    /// `spec/conformance.md` and `vectors/MANIFEST.json`); outside a checkout, --out is
+    /// required (exit 2). The folder the binary was built from is never used implicitly.
+    #[command(verbatim_doc_comment)]
     Vectors {
         /// Fail (exit 1), naming each stale file, instead of writing.
         #[arg(long)]
         check: bool,
-        /// The vectors folder.
-        #[arg(long)]
-        dir: Option<PathBuf>,
+        /// The vectors folder to write or check (default: see above).
+        #[arg(long, visible_alias = "dir", value_name = "DIR")]
+        out: Option<PathBuf>,
     },
     /// Write the driver protocol's JSON Schemas, or with --check verify them (exit 1 naming each
     /// missing, stale or unexpected file).
@@ -395,8 +401,27 @@ fn certify(
     }
 }
 
-fn vectors_command(check: bool, dir: Option<PathBuf>) -> ExitCode {
-    let dir = dir.unwrap_or_else(checks::default_vectors_dir);
+/// The `vectors/` folder of the onepath-rs checkout that contains the current directory.
+fn checkout_vectors_dir() -> Option<PathBuf> {
+    let cwd = std::env::current_dir().ok()?;
+    cwd.ancestors()
+        .find(|d| {
+            d.join("Cargo.toml").is_file()
+                && d.join("spec/conformance.md").is_file()
+                && d.join("vectors/MANIFEST.json").is_file()
+        })
+        .map(|d| d.join("vectors"))
+}
+
+fn vectors_command(check: bool, out: Option<PathBuf>) -> ExitCode {
+    let Some(dir) = out.or_else(checkout_vectors_dir) else {
+        eprintln!(
+            "vectors: the current directory is not inside an onepath-rs checkout; \
+             pass --out DIR (the folder to {})",
+            if check { "check" } else { "write" }
+        );
+        return ExitCode::from(2);
+    };
     if check {
         let problems = vectors::check_dir(&dir, &ReferenceCrate);
         if problems.is_empty() {
@@ -495,7 +520,7 @@ fn main() -> ExitCode {
                     date,
                 },
         } => report_merge(reports, json, junit, certificate, date),
-        Command::Vectors { check, dir } => vectors_command(check, dir),
+        Command::Vectors { check, out } => vectors_command(check, out),
         Command::Schemas { check, dir } => schemas_command(check, &dir),
         Command::Road {
             gr,
