@@ -106,6 +106,26 @@ impl Landmarks {
     /// and to each. Fails with `invalid_landmark_count` (count 0), then `empty_graph`, then
     /// `too_many_nodes` when the table would exceed [`MAX_LANDMARK_ENTRIES`] per direction
     /// (before allocating it).
+    ///
+    /// ```
+    /// use onepath::{CsrGraph, GraphEdge, LandmarkOptions, Landmarks};
+    ///
+    /// // A directed ring 0 -> 1 -> 2 -> 3 -> 0 of weight 1 per edge.
+    /// let ring: Vec<GraphEdge> = (0..4).map(|i| GraphEdge::new(i, (i + 1) % 4, 1.0)).collect();
+    /// let csr = CsrGraph::new(4, &ring).unwrap();
+    /// // More landmarks than nodes: every node becomes one.
+    /// let table = Landmarks::build(&csr, &LandmarkOptions { count: 9, ..Default::default() })
+    ///     .unwrap();
+    /// assert_eq!(table.count(), 4);
+    /// // With every node a landmark the bound is exact: d(1, 0) = 3 around the ring.
+    /// assert_eq!(table.lower_bound(1, 0), 3.0);
+    /// // The bytes round-trip against the same graph.
+    /// let back = Landmarks::deserialize(&table.serialize(), &csr).unwrap();
+    /// assert_eq!(back.serialize(), table.serialize());
+    /// assert!(Landmarks::build(&csr, &LandmarkOptions { count: 0, ..Default::default() })
+    ///     .is_err());
+    /// ```
+    ///
     /// [GRAPH.ALT.COUNT] [GRAPH.ALT.LIMIT] [GRAPH.ALT.ROOTS] [GRAPH.ALT.FALLBACK]
     pub fn build(graph: &CsrGraph, options: &LandmarkOptions) -> Result<Landmarks, BuildError> {
         if options.count < 1 {

@@ -152,6 +152,25 @@ impl Landmarks {
     /// table larger than [`MAX_LANDMARK_ENTRIES`] per direction (checked before allocating).
     /// [GRAPH.ALT.COUNT] [GRAPH.ALT.LIMIT] [GRAPH.ALT.ROOTS] [GRAPH.ALT.FARTHEST]
     /// [GRAPH.ALT.AVOID] [GRAPH.ALT.FALLBACK] [GRAPH.ALT.TABLES]
+    ///
+    /// ```
+    /// use onepath_reference::{Graph, GraphEdge, GraphOptions, LandmarkOptions, PathStatus};
+    /// use std::sync::Arc;
+    ///
+    /// // An undirected chain 0 - 1 - ... - 9 with unit weights.
+    /// let edges: Vec<GraphEdge> = (0..9).map(|i| GraphEdge::new(i, i + 1, 1.0)).collect();
+    /// let graph = Graph::from_edges(&edges, None, false).unwrap();
+    /// let table = graph
+    ///     .build_landmarks(&LandmarkOptions { count: 2, ..Default::default() })
+    ///     .unwrap();
+    /// assert_eq!(table.count(), 2);
+    /// // The bound never exceeds the true distance (9 from 0 to 9).
+    /// assert!(table.lower_bound(0, 9) <= 9.0);
+    /// let path = graph
+    ///     .find_path(0, 9, &GraphOptions::with_landmarks(Arc::new(table)))
+    ///     .unwrap();
+    /// assert_eq!((path.status, path.cost), (PathStatus::Found, 9.0));
+    /// ```
     pub fn build(graph: &CsrGraph, options: &LandmarkOptions) -> Result<Landmarks, BuildError> {
         if options.count == 0 {
             return Err(BuildError::invalid_landmark_count(options.count));
