@@ -3,7 +3,7 @@
 
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use onepath_conformance::checks::{self, Config, Shard, DEFAULT_SEED};
+use onepath_conformance::checks::{Config, Shard, DEFAULT_SEED};
 use onepath_conformance::{road, vectors, Implementation, OptimizedCrate, ReferenceCrate};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -54,14 +54,20 @@ enum Command {
         #[command(subcommand)]
         command: ReportCommand,
     },
-    /// Regenerate vectors/ from onepath-reference, or with --check verify it.
+    /// Regenerate the vectors folder from onepath-reference, or with --check verify it.
+    ///
+    /// The folder is --out DIR. Without --out, it is the `vectors/` folder of the onepath-rs
+    /// checkout containing the current directory (a folder with `Cargo.toml`,
+    /// `spec/conformance.md` and `vectors/MANIFEST.json`); outside a checkout, --out is
+    /// required (exit 2). The folder the binary was built from is never used implicitly.
+    #[command(verbatim_doc_comment)]
     Vectors {
         /// Fail (exit 1), naming each stale file, instead of writing.
         #[arg(long)]
         check: bool,
-        /// The vectors folder.
-        #[arg(long)]
-        dir: Option<PathBuf>,
+        /// The vectors folder to write or check (default: see above).
+        #[arg(long, visible_alias = "dir", value_name = "DIR")]
+        out: Option<PathBuf>,
     },
     /// Write the driver protocol's JSON Schemas, or with --check verify them (exit 1 naming each
     /// missing, stale or unexpected file).
@@ -396,8 +402,27 @@ fn certify(
     }
 }
 
-fn vectors_command(check: bool, dir: Option<PathBuf>) -> ExitCode {
-    let dir = dir.unwrap_or_else(checks::default_vectors_dir);
+/// The `vectors/` folder of the onepath-rs checkout that contains the current directory.
+fn checkout_vectors_dir() -> Option<PathBuf> {
+    let cwd = std::env::current_dir().ok()?;
+    cwd.ancestors()
+        .find(|d| {
+            d.join("Cargo.toml").is_file()
+                && d.join("spec/conformance.md").is_file()
+                && d.join("vectors/MANIFEST.json").is_file()
+        })
+        .map(|d| d.join("vectors"))
+}
+
+fn vectors_command(check: bool, out: Option<PathBuf>) -> ExitCode {
+    let Some(dir) = out.or_else(checkout_vectors_dir) else {
+        eprintln!(
+            "vectors: the current directory is not inside an onepath-rs checkout; \
+             pass --out DIR (the folder to {})",
+            if check { "check" } else { "write" }
+        );
+        return ExitCode::from(2);
+    };
     if check {
         let problems = onepath_conformance::family::check_dir(&dir, &ReferenceCrate);
         if problems.is_empty() {
@@ -433,41 +458,27 @@ fn road_command(
     queries: usize,
     seed: u64,
 ) -> ExitCode {
-    let graph = match gr {
-        Some(path) => {
-            let parsed = std::fs::read_to_string(&path)
-                .map_err(|e| format!("{}: {e}", path.display()))
-                .and_then(|t| road::parse_gr(&t).map_err(String::from));
-            let mut g = match parsed {
-                Ok(g) => g,
-                Err(e) => {
-                    eprintln!("{e}");
-                    return ExitCode::from(2);
+    // Every input fault is a typed road::RoadError naming the file and line; exit 2.
+    let run = || -> Result<String, road::RoadError> {
+        let graph = match gr {
+            Some(path) => {
+                let mut g = road::read_gr(&path)?;
+                if let Some(co) = co {
+                    g.positions = Some(road::read_co(&co, g.node_count)?);
                 }
-            };
-            if let Some(co) = co {
-                match std::fs::read_to_string(&co)
-                    .map_err(|e| e.to_string())
-                    .and_then(|t| road::parse_co(&t, g.node_count).map_err(String::from))
-                {
-                    Ok(p) => g.positions = Some(p),
-                    Err(e) => {
-                        eprintln!("{}: {e}", co.display());
-                        return ExitCode::from(2);
-                    }
-                }
+                g
             }
-            g
-        }
-        None => road::generated(generate.unwrap_or(10_000), seed),
+            None => road::generated(generate.unwrap_or(10_000), seed)?,
+        };
+        road::benchmark(&graph, queries, seed)
     };
-    match road::benchmark(&graph, queries, seed) {
+    match run() {
         Ok(table) => {
             print!("{table}");
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("{e}");
+            eprintln!("road: {e}");
             ExitCode::from(2)
         }
     }
@@ -510,7 +521,7 @@ fn main() -> ExitCode {
                     date,
                 },
         } => report_merge(reports, json, junit, certificate, date),
-        Command::Vectors { check, dir } => vectors_command(check, dir),
+        Command::Vectors { check, out } => vectors_command(check, out),
         Command::Schemas { check, dir } => schemas_command(check, &dir),
         Command::Road {
             gr,

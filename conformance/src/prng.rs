@@ -24,8 +24,12 @@ impl SplitMix64 {
     }
 
     /// A uniform integer in `0..n` (`n >= 1`), by rejection so every value is equally likely.
+    /// `below(0)` has no value to give: it returns 0 without drawing (as the spec's
+    /// `next_int` does, [GRAPH.ALT.ACCESSORS]), never a panic; callers check their ranges.
     pub fn below(&mut self, n: u64) -> u64 {
-        assert!(n >= 1, "below(0)");
+        if n == 0 {
+            return 0;
+        }
         let rem = (u64::MAX % n + 1) % n; // 2^64 mod n
         loop {
             let x = self.next_u64();
@@ -74,6 +78,13 @@ mod tests {
         let mut r = SplitMix64::new(0);
         assert_eq!(r.next_u64(), 0xE220_A839_7B1D_CDAF);
         assert_eq!(r.next_u64(), 0x6E78_9E6A_A1B9_65F4);
+    }
+
+    #[test]
+    fn below_zero_returns_zero_without_drawing() {
+        let (mut a, mut b) = (SplitMix64::new(9), SplitMix64::new(9));
+        assert_eq!(a.below(0), 0);
+        assert_eq!(a.next_u64(), b.next_u64());
     }
 
     #[test]

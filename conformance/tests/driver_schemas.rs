@@ -3,6 +3,8 @@
 //! handshake and replies, the kit's handshake and requests), each `ok` payload against its op's
 //! schema. The schemas are not vacuous: damaged messages fail them.
 
+mod tools;
+
 use onepath_conformance::port::schemas;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -75,6 +77,7 @@ fn committed_schemas_are_the_generated_ones() {
 
 #[test]
 fn every_message_of_a_port_run_matches_the_schemas() {
+    tools::require_python3();
     let v = validators();
     let dir = std::env::temp_dir().join(format!("onepath-driver-log-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

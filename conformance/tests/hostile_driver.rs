@@ -10,6 +10,8 @@
 //! the protocol constants, and it gets a unique marker argument so that `/proc/*/cmdline` shows
 //! whether any process of it is left.
 
+mod tools;
+
 use onepath_conformance::port::protocol::{PROTOCOL, PROTOCOL_VERSION, SPEC_VERSION};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -58,6 +60,7 @@ impl Drop for Hostile {
 /// marker, `sys`, `os`, `time`, `subprocess` are imported). A behaviour's line `#PRELUDE:` and
 /// what follows it on that line run before the handshake (to build a big line in advance).
 fn hostile(name: &str, behaviour: &str) -> Hostile {
+    tools::require_python3();
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()

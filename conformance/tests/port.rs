@@ -2,6 +2,8 @@
 //! defect switch fails at the expected level naming the vector or first differing step, and a
 //! driver that crashes, hangs or sends garbage is reported per case while the run goes on.
 
+mod tools;
+
 use onepath_conformance::expectations::Expectations;
 use onepath_conformance::levels::Level;
 use onepath_conformance::port::run::{certify_port, PortOptions, PortRun};
@@ -15,6 +17,7 @@ const CASES: usize = 20;
 static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn python(defect: Option<&str>) -> String {
+    tools::require_python3();
     let driver = concat!(env!("CARGO_MANIFEST_DIR"), "/ports/python/driver.py");
     match defect {
         Some(d) => format!("ONEPATH_PY_DEFECT={d} python3 {driver}"),
@@ -23,6 +26,7 @@ fn python(defect: Option<&str>) -> String {
 }
 
 fn fake(mode: &str) -> String {
+    tools::require_python3();
     format!(
         "FAKE_MODE={mode} python3 {}",
         concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fake_driver.py")

@@ -3,12 +3,15 @@
 //! counted, the family table aligns for every family name, JUnit skips unclaimed families, and a
 //! crash is named as a crash in every section it touches, never as a hash mismatch.
 
+mod tools;
+
 use onepath_conformance::port::run::{certify_port, PortOptions, PortRun};
 use onepath_conformance::report_junit::check_well_formed;
 
 const DRIVER_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/ports/python");
 
 fn run(command: &str) -> PortRun {
+    tools::require_python3();
     let mut o = PortOptions::new(command);
     o.cases = 3;
     certify_port(o)

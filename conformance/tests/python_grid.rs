@@ -2,10 +2,13 @@
 //! from spec/ alone) reproduce every committed grid vector: all tier-1 runs and all tier-2 runs
 //! (handle, `AStar`, `JumpSearch`, `ThetaSearch`) including `reply_sha256`, which covers the
 //! final state bytes. A damaged vector is reported with its id, run and first differing field.
+mod tools;
+
 use std::path::Path;
 use std::process::Command;
 
 fn check(dir: &Path) -> (bool, String) {
+    tools::require_python3();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("ports/python/check_grid_vectors.py");
     let out = Command::new("python3")
         .arg("-B")
@@ -61,6 +64,7 @@ fn a_damaged_grid_vector_is_named() {
 /// from spec/ alone) answers every golden and hostile state vector of every kind without the kit.
 #[test]
 fn python_port_matches_every_state_vector() {
+    tools::require_python3();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("ports/python/check_state_vectors.py");
     let out = Command::new("python3")
         .arg("-B")

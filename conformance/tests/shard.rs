@@ -4,6 +4,8 @@
 //! reports of different runs, a missing or duplicate shard, unknown members and versions,
 //! naming the file.
 
+mod tools;
+
 use onepath_conformance::checks::{default_vectors_dir, Config, Shard};
 use onepath_conformance::expectations::Expectations;
 use onepath_conformance::family::certify;
@@ -111,6 +113,7 @@ fn port_run(defect: Option<&str>, shard: Shard) -> PortRun {
 }
 
 fn port_run_expecting(defect: Option<&str>, shard: Shard, expect: Option<&str>) -> PortRun {
+    tools::require_python3();
     let driver = concat!(env!("CARGO_MANIFEST_DIR"), "/ports/python/driver.py");
     let command = match defect {
         Some(d) => format!("ONEPATH_PY_DEFECT={d} python3 {driver}"),

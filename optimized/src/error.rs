@@ -60,6 +60,15 @@ pub(crate) enum BuildKind {
     InvalidLandmarkCount {
         count: usize,
     },
+    /// [GRAPH.ALT.LIMIT] `k * N` above the table limit.
+    TableTooLarge {
+        k: usize,
+        n: usize,
+    },
+    /// [GRAPH.PT.LINK_LIMIT] More accepted generated links than the limit.
+    LinkLimit {
+        limit: usize,
+    },
     EmptyGraph,
 }
 
@@ -77,7 +86,10 @@ impl BuildError {
     /// [GRAPH.ERR.CLASSES] The stable class name, e.g. `"invalid_weight"`.
     pub fn class(&self) -> &'static str {
         match self.kind {
-            BuildKind::TooManyNodes { .. } | BuildKind::TooManyEdges { .. } => "too_many_nodes",
+            BuildKind::TooManyNodes { .. }
+            | BuildKind::TooManyEdges { .. }
+            | BuildKind::TableTooLarge { .. }
+            | BuildKind::LinkLimit { .. } => "too_many_nodes",
             BuildKind::EndpointOutOfRange { .. } => "endpoint_out_of_range",
             BuildKind::InvalidWeight { .. } => "invalid_weight",
             BuildKind::UnknownEdge { .. } => "unknown_edge",
@@ -114,6 +126,17 @@ impl fmt::Display for BuildError {
             BuildKind::TooManyEdges { requested } => {
                 write!(f, "{requested} edges cannot be indexed by 32-bit offsets")
             }
+            BuildKind::TableTooLarge { k, n } => write!(
+                f,
+                "a landmark table of {k} x {n} distances per direction exceeds the limit 2^28 = {} \
+                 (choose fewer landmarks)",
+                crate::MAX_LANDMARK_ENTRIES
+            ),
+            BuildKind::LinkLimit { limit } => write!(
+                f,
+                "more than {limit} (2^24) generated links accepted (lower max_distance or \
+                 nearest_count)"
+            ),
             BuildKind::EndpointOutOfRange { index, end, value, node_count } => write!(
                 f,
                 "edge {index}: endpoint `{}` = {value} is not below the node count {node_count}",

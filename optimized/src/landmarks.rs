@@ -53,6 +53,19 @@ pub struct Landmarks {
     pub(crate) data: Vec<f64>,
 }
 
+/// [GRAPH.ALT.LIMIT] Limit on `k * N`, the distances per direction of one table (`2^28`, so the
+/// two directions take at most 4 GiB); a larger request fails before anything is allocated.
+pub const MAX_LANDMARK_ENTRIES: usize = 1 << 28;
+
+/// [GRAPH.ALT.LIMIT] `too_many_nodes` unless `k` landmarks on `n` nodes fit the limit.
+fn fits(k: usize, n: usize) -> Result<(), BuildError> {
+    if k.checked_mul(n).is_some_and(|e| e <= MAX_LANDMARK_ENTRIES) {
+        Ok(())
+    } else {
+        Err(BuildError::new(BuildKind::TableTooLarge { k, n }))
+    }
+}
+
 /// [GRAPH.ALT.TREE] Dijkstra from `root` over `adj` with the default weights and the open-set
 /// key `(d, d)`. Returns distances (`+infinity` unreached) and fills `order` (settle order) and
 /// `parent` when asked.
@@ -89,8 +102,31 @@ pub(crate) fn dijkstra(
 }
 
 impl Landmarks {
-    /// [GRAPH.ALT.COUNT] [GRAPH.ALT.ROOTS] [GRAPH.ALT.FALLBACK] Builds `min(count, N)` distinct
-    /// landmarks; `invalid_landmark_count` is checked before `empty_graph`.
+    /// Picks `min(count, N)` distinct landmarks of `graph` and stores every node's distance from
+    /// and to each. Fails with `invalid_landmark_count` (count 0), then `empty_graph`, then
+    /// `too_many_nodes` when the table would exceed [`MAX_LANDMARK_ENTRIES`] per direction
+    /// (before allocating it).
+    ///
+    /// ```
+    /// use onepath::{CsrGraph, GraphEdge, LandmarkOptions, Landmarks};
+    ///
+    /// // A directed ring 0 -> 1 -> 2 -> 3 -> 0 of weight 1 per edge.
+    /// let ring: Vec<GraphEdge> = (0..4).map(|i| GraphEdge::new(i, (i + 1) % 4, 1.0)).collect();
+    /// let csr = CsrGraph::new(4, &ring).unwrap();
+    /// // More landmarks than nodes: every node becomes one.
+    /// let table = Landmarks::build(&csr, &LandmarkOptions { count: 9, ..Default::default() })
+    ///     .unwrap();
+    /// assert_eq!(table.count(), 4);
+    /// // With every node a landmark the bound is exact: d(1, 0) = 3 around the ring.
+    /// assert_eq!(table.lower_bound(1, 0), 3.0);
+    /// // The bytes round-trip against the same graph.
+    /// let back = Landmarks::deserialize(&table.serialize(), &csr).unwrap();
+    /// assert_eq!(back.serialize(), table.serialize());
+    /// assert!(Landmarks::build(&csr, &LandmarkOptions { count: 0, ..Default::default() })
+    ///     .is_err());
+    /// ```
+    ///
+    /// [GRAPH.ALT.COUNT] [GRAPH.ALT.LIMIT] [GRAPH.ALT.ROOTS] [GRAPH.ALT.FALLBACK]
     pub fn build(graph: &CsrGraph, options: &LandmarkOptions) -> Result<Landmarks, BuildError> {
         if options.count < 1 {
             return Err(BuildError::new(BuildKind::InvalidLandmarkCount {
@@ -102,6 +138,7 @@ impl Landmarks {
             return Err(BuildError::new(BuildKind::EmptyGraph));
         }
         let k = options.count.min(n);
+        fits(k, n)?;
         let mut t = Landmarks {
             n,
             k,
@@ -334,5 +371,28 @@ impl Landmarks {
             return 0.0;
         }
         self.bound_with(self.ids.len(), from, to)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limit_boundary() {
+        let per16 = MAX_LANDMARK_ENTRIES / 16;
+        assert!(fits(16, per16).is_ok());
+        assert!(fits(1, MAX_LANDMARK_ENTRIES).is_ok());
+        assert!(fits(4, crate::MAX_NODES).is_ok());
+        for (k, n) in [
+            (16, per16 + 1),
+            (16, crate::MAX_NODES),
+            (1, MAX_LANDMARK_ENTRIES + 1),
+            (usize::MAX, 3),
+        ] {
+            let e = fits(k, n).unwrap_err();
+            assert_eq!(e.class(), "too_many_nodes");
+            assert_eq!(e.index(), None);
+        }
     }
 }

@@ -42,10 +42,10 @@ pub use grid_search::{
     find_grid_path, AStar, CellBlockedFn, CellCostFn, Connectivity, DiagonalRule, GridAlgorithm,
     GridEngine, GridOptions, GridPath, GridSearch, GridSearchError, JumpSearch, ThetaSearch,
 };
-pub use landmarks::{LandmarkOptions, LandmarkStrategy, Landmarks};
+pub use landmarks::{LandmarkOptions, LandmarkStrategy, Landmarks, MAX_LANDMARK_ENTRIES};
 pub use mutable::Graph;
 pub use plane::{Grid, HexGrid};
-pub use points::{LinkOptions, LinkValidFn, PointGraph};
+pub use points::{LinkOptions, LinkValidFn, PointGraph, MAX_GENERATED_LINKS};
 pub use rng::SeededRandom;
 pub use tier1::{
     Algorithm, BlockedFn, EdgeCostFn, GraphOptions, GraphPath, HeuristicFn, PathStatus,

@@ -184,7 +184,34 @@ impl Graph {
         })
     }
 
-    /// [GRAPH.T1.CHECKS] [GRAPH.T1.POOL] A tier-1 query (compiling first when stale).
+    /// Answers one query from `start` to `goal` (compiling the graph first when an edit made it
+    /// stale) with the options' algorithm, hooks, landmarks and budget. Errors: a node out of
+    /// range, stale landmarks; no path is a `NotFound` result, not an error.
+    ///
+    /// ```
+    /// use onepath::{Algorithm, Graph, GraphEdge, GraphOptions, PathStatus};
+    ///
+    /// // Directed: 0 -> 1 -> 3 costs 1 + 1, 0 -> 2 -> 3 costs 1 + 3.
+    /// let mut graph = Graph::from_edges(
+    ///     &[GraphEdge::new(0, 1, 1.0), GraphEdge::new(1, 3, 1.0),
+    ///       GraphEdge::new(0, 2, 1.0), GraphEdge::new(2, 3, 3.0)],
+    ///     None,
+    ///     true,
+    /// ).unwrap();
+    /// let path = graph.find_path(0, 3, &GraphOptions::default()).unwrap();
+    /// assert_eq!((path.status, path.cost), (PathStatus::Found, 2.0));
+    /// assert_eq!(path.nodes, vec![0, 1, 3]);
+    /// // No edge leads back to 0.
+    /// assert_eq!(graph.find_path(3, 0, &GraphOptions::default()).unwrap().status,
+    ///            PathStatus::NotFound);
+    /// // An edit is seen by the next query: make 1 -> 3 (edge id 1) expensive.
+    /// graph.set_weight(1, 10.0).unwrap();
+    /// let dijkstra = GraphOptions { algorithm: Algorithm::Dijkstra, ..Default::default() };
+    /// let path = graph.find_path(0, 3, &dijkstra).unwrap();
+    /// assert_eq!((path.nodes, path.cost), (vec![0, 2, 3], 4.0));
+    /// ```
+    ///
+    /// [GRAPH.T1.CHECKS] [GRAPH.T1.POOL]
     pub fn find_path(
         &self,
         start: u32,

@@ -47,6 +47,13 @@ enum BuildKind {
     InvalidLandmarkCount {
         count: usize,
     },
+    LandmarkTableTooLarge {
+        landmarks: usize,
+        nodes: usize,
+    },
+    TooManyLinks {
+        limit: usize,
+    },
     EmptyGraph,
 }
 
@@ -121,6 +128,16 @@ impl BuildError {
             kind: BuildKind::InvalidLandmarkCount { count },
         }
     }
+    pub(crate) fn landmark_table_too_large(landmarks: usize, nodes: usize) -> Self {
+        Self {
+            kind: BuildKind::LandmarkTableTooLarge { landmarks, nodes },
+        }
+    }
+    pub(crate) fn too_many_links(limit: usize) -> Self {
+        Self {
+            kind: BuildKind::TooManyLinks { limit },
+        }
+    }
     pub(crate) fn empty_graph() -> Self {
         Self {
             kind: BuildKind::EmptyGraph,
@@ -133,7 +150,10 @@ impl BuildError {
     /// it needs more than 2^32 edges) has no class in the spec and reports `too_many_nodes`.
     pub fn class(&self) -> &'static str {
         match self.kind {
-            BuildKind::TooManyNodes { .. } | BuildKind::TooManyEdges { .. } => "too_many_nodes",
+            BuildKind::TooManyNodes { .. }
+            | BuildKind::TooManyEdges { .. }
+            | BuildKind::LandmarkTableTooLarge { .. }
+            | BuildKind::TooManyLinks { .. } => "too_many_nodes",
             BuildKind::EndpointOutOfRange { .. } => "endpoint_out_of_range",
             BuildKind::InvalidWeight { .. } => "invalid_weight",
             BuildKind::UnknownEdge { .. } => "unknown_edge",
@@ -202,6 +222,18 @@ impl fmt::Display for BuildError {
             BuildKind::InvalidLandmarkCount { count } => {
                 write!(f, "landmark count {count} is invalid: it must be at least 1")
             }
+            BuildKind::LandmarkTableTooLarge { landmarks, nodes } => write!(
+                f,
+                "too_many_nodes: {landmarks} landmarks on {nodes} nodes need {} distances per \
+                 direction, at most {} (2^28) are allowed; use fewer landmarks",
+                *landmarks as u128 * *nodes as u128,
+                crate::MAX_LANDMARK_ENTRIES
+            ),
+            BuildKind::TooManyLinks { limit } => write!(
+                f,
+                "too_many_nodes: link generation accepted more than {limit} (2^24) links; use a \
+                 smaller max_distance or nearest_count"
+            ),
             BuildKind::EmptyGraph => write!(f, "empty_graph: the graph has no nodes"),
         }
     }

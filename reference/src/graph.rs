@@ -161,8 +161,29 @@ impl Graph {
         })
     }
 
-    /// [GRAPH.T1.CHECKS] [GRAPH.API.TIER1_SEARCH] Finds a path from `start` to `goal` on the
-    /// compiled graph with the tier-1 options.
+    /// Finds a cheapest path from `start` to `goal` on the compiled graph, with the tier-1
+    /// options (algorithm, hooks, landmarks, budget). Fails only on a node out of range or a
+    /// stale landmark table; an unreachable goal is a `NotFound` result.
+    ///
+    /// ```
+    /// use onepath_reference::{Graph, GraphEdge, GraphOptions, PathStatus};
+    ///
+    /// // Undirected: 0 - 1 - 2 costs 2 + 2, the direct edge 0 - 2 costs 5.
+    /// let edges = [
+    ///     GraphEdge::new(0, 1, 2.0),
+    ///     GraphEdge::new(1, 2, 2.0),
+    ///     GraphEdge::new(0, 2, 5.0),
+    /// ];
+    /// let graph = Graph::from_edges(&edges, None, false).unwrap();
+    /// let path = graph.find_path(2, 0, &GraphOptions::default()).unwrap();
+    /// assert_eq!(path.status, PathStatus::Found);
+    /// assert_eq!(path.nodes, vec![2, 1, 0]);
+    /// assert_eq!(path.cost, 4.0);
+    /// assert_eq!(graph.find_path(0, 3, &GraphOptions::default()).unwrap_err().class(),
+    ///            "node_out_of_range");
+    /// ```
+    ///
+    /// [GRAPH.T1.CHECKS] [GRAPH.API.TIER1_SEARCH]
     pub fn find_path(
         &self,
         start: u32,

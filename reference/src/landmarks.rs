@@ -38,6 +38,19 @@ impl Default for LandmarkOptions {
     }
 }
 
+/// [GRAPH.ALT.LIMIT] The most distances one direction of a landmark table may hold: a table of
+/// `k` landmarks on `N` nodes is built only when `k * N <= 2^28` (2 GiB of `f64` per direction).
+pub const MAX_LANDMARK_ENTRIES: usize = 1 << 28;
+
+/// [GRAPH.ALT.LIMIT] Whether `k` landmarks on `n` nodes fit [`MAX_LANDMARK_ENTRIES`]; the error
+/// (`too_many_nodes`) comes before anything is allocated for the table.
+pub(crate) fn check_table_size(k: usize, n: usize) -> Result<(), BuildError> {
+    match k.checked_mul(n) {
+        Some(entries) if entries <= MAX_LANDMARK_ENTRIES => Ok(()),
+        _ => Err(BuildError::landmark_table_too_large(k, n)),
+    }
+}
+
 /// [GRAPH.ALT.TREE] A shortest-path tree: distances, first-final parents, settle order.
 pub(crate) struct ShortestPathTree {
     pub(crate) dist: Vec<f64>,
@@ -134,9 +147,30 @@ pub struct Landmarks {
 }
 
 impl Landmarks {
-    /// [GRAPH.ALT.COUNT] [GRAPH.ALT.ROOTS] [GRAPH.ALT.FARTHEST] [GRAPH.ALT.AVOID]
-    /// [GRAPH.ALT.FALLBACK] [GRAPH.ALT.TABLES] Chooses `min(count, N)` distinct landmarks and
-    /// computes their tables.
+    /// Chooses `min(count, N)` distinct landmarks of `graph` and computes, for each, the
+    /// distances from it and to it of every node; fails on a count of 0, an empty graph, or a
+    /// table larger than [`MAX_LANDMARK_ENTRIES`] per direction (checked before allocating).
+    /// [GRAPH.ALT.COUNT] [GRAPH.ALT.LIMIT] [GRAPH.ALT.ROOTS] [GRAPH.ALT.FARTHEST]
+    /// [GRAPH.ALT.AVOID] [GRAPH.ALT.FALLBACK] [GRAPH.ALT.TABLES]
+    ///
+    /// ```
+    /// use onepath_reference::{Graph, GraphEdge, GraphOptions, LandmarkOptions, PathStatus};
+    /// use std::sync::Arc;
+    ///
+    /// // An undirected chain 0 - 1 - ... - 9 with unit weights.
+    /// let edges: Vec<GraphEdge> = (0..9).map(|i| GraphEdge::new(i, i + 1, 1.0)).collect();
+    /// let graph = Graph::from_edges(&edges, None, false).unwrap();
+    /// let table = graph
+    ///     .build_landmarks(&LandmarkOptions { count: 2, ..Default::default() })
+    ///     .unwrap();
+    /// assert_eq!(table.count(), 2);
+    /// // The bound never exceeds the true distance (9 from 0 to 9).
+    /// assert!(table.lower_bound(0, 9) <= 9.0);
+    /// let path = graph
+    ///     .find_path(0, 9, &GraphOptions::with_landmarks(Arc::new(table)))
+    ///     .unwrap();
+    /// assert_eq!((path.status, path.cost), (PathStatus::Found, 9.0));
+    /// ```
     pub fn build(graph: &CsrGraph, options: &LandmarkOptions) -> Result<Landmarks, BuildError> {
         if options.count == 0 {
             return Err(BuildError::invalid_landmark_count(options.count));
@@ -146,6 +180,7 @@ impl Landmarks {
             return Err(BuildError::empty_graph());
         }
         let k = options.count.min(n);
+        check_table_size(k, n)?;
         let mut rng = SeededRandom::new(options.seed);
         let mut table = Landmarks {
             node_count: n,
@@ -510,5 +545,27 @@ impl<'a> AltGraphHeuristic<'a> {
 impl GraphHeuristic for AltGraphHeuristic<'_> {
     fn estimate(&self, from: u32, to: u32) -> f64 {
         self.landmarks.lower_bound(from, to)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_size_at_and_past_the_limit() {
+        // The default 16 landmarks fit 2^24 nodes, not one more; 4 landmarks fit 2^26 nodes.
+        assert!(check_table_size(16, MAX_LANDMARK_ENTRIES / 16).is_ok());
+        assert!(check_table_size(4, crate::MAX_NODES).is_ok());
+        for (k, n) in [
+            (16, MAX_LANDMARK_ENTRIES / 16 + 1),
+            (16, crate::MAX_NODES),
+            (5, crate::MAX_NODES),
+            (usize::MAX, 2),
+        ] {
+            let e = check_table_size(k, n).unwrap_err();
+            assert_eq!((e.class(), e.index()), ("too_many_nodes", None));
+            assert!(e.to_string().contains("2^28"), "{e}");
+        }
     }
 }

@@ -39,13 +39,15 @@ pub use grid_search::{
     find_grid_path, AStar, CellBlockedFn, CellCostFn, Connectivity, DiagonalRule, GridAlgorithm,
     GridEngine, GridOptions, GridPath, GridSearch, GridSearchError, JumpSearch, ThetaSearch,
 };
-pub use landmarks::{AltGraphHeuristic, LandmarkOptions, LandmarkStrategy, Landmarks};
+pub use landmarks::{
+    AltGraphHeuristic, LandmarkOptions, LandmarkStrategy, Landmarks, MAX_LANDMARK_ENTRIES,
+};
 pub use options::{
     Algorithm, BlockedFn, EdgeCostFn, GraphOptions, GraphPath, HeuristicFn, PathStatus,
 };
 pub use points::{
     distance, squared_distance, EuclideanGraphHeuristic, LinkOptions, LinkValidFn, Point3,
-    PointGraph,
+    PointGraph, MAX_GENERATED_LINKS,
 };
 pub use random::SeededRandom;
 pub use voxel::VoxelGrid;

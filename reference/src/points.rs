@@ -40,6 +40,10 @@ pub fn distance(a: Point3, b: Point3) -> f64 {
     squared_distance(a, b).sqrt()
 }
 
+/// [GRAPH.PT.LINK_LIMIT] The most generated links a point graph build accepts (`2^24`): the
+/// acceptance past it fails the build with `too_many_nodes` before the links become edges.
+pub const MAX_GENERATED_LINKS: usize = 1 << 24;
+
 /// [GRAPH.PT.VALID] The optional link filter, asked `(a, b)` with `a < b`.
 pub type LinkValidFn = Arc<dyn Fn(u32, u32) -> bool + Send + Sync>;
 
@@ -76,10 +80,43 @@ pub struct PointGraph {
 }
 
 impl PointGraph {
-    /// [GRAPH.PT.COORD] [GRAPH.PT.MAXDIST] [GRAPH.PT.EXPLICIT] [GRAPH.PT.RADIUS] [GRAPH.PT.NEAREST]
-    /// [GRAPH.PT.BOTH] [GRAPH.PT.VALID_ORDER] [GRAPH.PT.MERGE] Builds a point graph. Checks run in
-    /// the order: point count (`too_many_nodes`), coordinates, `max_distance`, explicit links.
+    /// Builds a graph with one node per point, linked by the explicit links and by the links
+    /// generated within `max_distance` or to the `nearest_count` nearest points, each link an
+    /// edge in both directions weighted by the distance. Checks run in the order: point count
+    /// (`too_many_nodes`), coordinates, `max_distance`, explicit links; link generation stops
+    /// with `too_many_nodes` past [`MAX_GENERATED_LINKS`] accepted links.
+    ///
+    /// ```
+    /// use onepath_reference::{GraphOptions, LinkOptions, PathStatus, Point3, PointGraph};
+    ///
+    /// let points = [
+    ///     Point3::new(0.0, 0.0, 0.0),
+    ///     Point3::new(3.0, 0.0, 0.0),
+    ///     Point3::new(3.0, 4.0, 0.0),
+    /// ];
+    /// // Link every pair closer than 4.5: (0, 1) at 3 and (1, 2) at 4, not (0, 2) at 5.
+    /// let options = LinkOptions { max_distance: 4.5, ..Default::default() };
+    /// let graph = PointGraph::new(&points, &options).unwrap();
+    /// let path = graph.find_path(0, 2, &GraphOptions::default()).unwrap();
+    /// assert_eq!(path.status, PathStatus::Found);
+    /// assert_eq!(path.nodes, vec![0, 1, 2]);
+    /// assert_eq!(path.cost, 7.0);
+    /// ```
+    ///
+    /// [GRAPH.PT.COORD] [GRAPH.PT.CHECKS] [GRAPH.PT.MAXDIST] [GRAPH.PT.EXPLICIT]
+    /// [GRAPH.PT.RADIUS] [GRAPH.PT.NEAREST] [GRAPH.PT.BOTH] [GRAPH.PT.VALID_ORDER]
+    /// [GRAPH.PT.LINK_LIMIT] [GRAPH.PT.MERGE]
     pub fn new(points: &[Point3], options: &LinkOptions) -> Result<PointGraph, BuildError> {
+        Self::build(points, options, MAX_GENERATED_LINKS)
+    }
+
+    /// [GRAPH.PT.LINK_LIMIT] `new` with the generated-link limit `limit` (so tests can reach it
+    /// cheaply).
+    fn build(
+        points: &[Point3],
+        options: &LinkOptions,
+        limit: usize,
+    ) -> Result<PointGraph, BuildError> {
         let n = points.len();
         if n > MAX_NODES {
             return Err(BuildError::too_many_nodes(n as u64));
@@ -117,6 +154,16 @@ impl PointGraph {
             None => true,
         };
         let md2 = md * md;
+        // [GRAPH.PT.LINK_LIMIT] accepted generated links, counted as found.
+        let mut generated = 0usize;
+        let mut count = || {
+            generated += 1;
+            if generated > limit {
+                Err(BuildError::too_many_links(limit))
+            } else {
+                Ok(())
+            }
+        };
         if options.nearest_count > 0 {
             // [GRAPH.PT.NEAREST] [GRAPH.PT.BOTH] [GRAPH.PT.VALID_ORDER]
             for i in 0..n {
@@ -135,6 +182,7 @@ impl PointGraph {
                     }
                     let i = i as u32;
                     if valid(i.min(j), i.max(j)) {
+                        count()?;
                         add(i, j);
                         accepted += 1;
                     }
@@ -145,6 +193,7 @@ impl PointGraph {
             for a in 0..n {
                 for b in a + 1..n {
                     if squared_distance(points[a], points[b]) <= md2 && valid(a as u32, b as u32) {
+                        count()?;
                         add(a as u32, b as u32);
                     }
                 }
@@ -244,5 +293,68 @@ impl GraphHeuristic for EuclideanGraphHeuristic<'_> {
             (Some(a), Some(b)) => distance(*a, *b),
             _ => 0.0,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    /// Four points within 1 of each other: 6 radius links, 12 nearest-mode acceptances (k = 3).
+    fn square() -> Vec<Point3> {
+        vec![
+            Point3::new(0.0, 0.0, 0.0),
+            Point3::new(0.5, 0.0, 0.0),
+            Point3::new(0.0, 0.5, 0.0),
+            Point3::new(0.5, 0.5, 0.0),
+        ]
+    }
+
+    #[test]
+    fn link_limit_at_and_past() {
+        let pts = square();
+        let radius = LinkOptions {
+            max_distance: 1.0,
+            ..Default::default()
+        };
+        let nearest = LinkOptions {
+            nearest_count: 3,
+            ..Default::default()
+        };
+        // Radius mode accepts 4 * 3 / 2 pairs, nearest mode 4 * 3 (each pair from both ends).
+        let all_pairs = pts.len() * (pts.len() - 1) / 2;
+        for (options, accepted) in [(&radius, all_pairs), (&nearest, 2 * all_pairs)] {
+            let at = PointGraph::build(&pts, options, accepted).unwrap();
+            assert_eq!(at.csr().edge_count(), 2 * all_pairs);
+            let past = PointGraph::build(&pts, options, accepted - 1)
+                .err()
+                .unwrap();
+            assert_eq!((past.class(), past.index()), ("too_many_nodes", None));
+        }
+        // Explicit links are not counted.
+        let explicit = LinkOptions {
+            explicit: vec![(0, 1), (1, 2), (2, 3)],
+            ..Default::default()
+        };
+        assert!(PointGraph::build(&pts, &explicit, 0).is_ok());
+    }
+
+    #[test]
+    fn link_limit_stops_asking_link_valid() {
+        let asked = Arc::new(Mutex::new(Vec::new()));
+        let log = asked.clone();
+        let options = LinkOptions {
+            max_distance: 1.0,
+            // Reject (0, 1): the second and third acceptances are (0, 3) and (1, 2).
+            link_valid: Some(Arc::new(move |a, b| {
+                log.lock().unwrap().push((a, b));
+                (a, b) != (0, 1)
+            })),
+            ..Default::default()
+        };
+        let e = PointGraph::build(&square(), &options, 2).err().unwrap();
+        assert_eq!(e.class(), "too_many_nodes");
+        assert_eq!(*asked.lock().unwrap(), vec![(0, 1), (0, 2), (0, 3), (1, 2)]);
     }
 }

@@ -41,8 +41,39 @@ pub struct GridSearch<'g> {
 }
 
 impl<'g> GridSearch<'g> {
-    /// [GS.HANDLE.SELECT] [GS.OPT.VALID] A handle; `Theta`/`LazyTheta` are
-    /// `unsupported_algorithm`.
+    /// Creates a resumable search on `grid`. After `begin(start, goal)`, `step(budget)` does at
+    /// most `budget` iterations and returns `Running` until the search ends, so a caller can
+    /// spread one search over many calls; `save_state` writes the search's bytes and
+    /// `restore_state` loads them into a handle made with the same grid and options. Options are
+    /// validated here; `Theta` and `LazyTheta` are `unsupported_algorithm` (they have
+    /// `ThetaSearch`).
+    ///
+    /// ```
+    /// use onepath::{Grid, GridOptions, GridSearch, SearchStatus};
+    ///
+    /// let grid = Grid::new(8, 8).unwrap();
+    /// let mut slices = GridSearch::new(&grid, GridOptions::default()).unwrap();
+    /// slices.begin((0, 0), (7, 7)).unwrap();
+    /// let mut saved = None;
+    /// let mut calls = 0;
+    /// while slices.step(2) == SearchStatus::Running {
+    ///     calls += 1;
+    ///     if calls == 2 {
+    ///         saved = Some(slices.save_state()); // after 4 iterations
+    ///     }
+    /// }
+    /// assert_eq!(slices.status(), SearchStatus::Found);
+    /// // Seven diagonal steps across the open grid.
+    /// assert_eq!(slices.path_cost(), 7.0 * std::f64::consts::SQRT_2);
+    ///
+    /// let mut again = GridSearch::new(&grid, GridOptions::default()).unwrap();
+    /// again.restore_state(&saved.unwrap()).unwrap();
+    /// assert_eq!(again.status(), SearchStatus::Running);
+    /// assert_eq!(again.run(None), SearchStatus::Found);
+    /// assert_eq!((again.path(), again.path_cost()), (slices.path(), slices.path_cost()));
+    /// ```
+    ///
+    /// [GS.HANDLE.SELECT] [GS.OPT.VALID] [STATE.API]
     pub fn new(grid: &'g Grid, options: GridOptions) -> Result<Self, GridSearchError> {
         let ctx = Ctx::new(grid, options.clone())?;
         let alg = options.algorithm;
@@ -373,8 +404,29 @@ fn centre(grid: &Grid, c: u32) -> (f64, f64) {
     (ox + (x + 0.5) * cs, oy + (y + 0.5) * cs)
 }
 
-/// [GS.TIER1] Runs a `GridSearch` (a `ThetaSearch` for `Theta`/`LazyTheta`) with
-/// `step(iteration_budget)` when the budget is non-zero, else `run(None)`.
+/// One-call grid search from cell `start` to cell `goal` (each `(x, y)`), configured by the
+/// options; returns the status, cost, cells (flat `x + width * y`) and their centre points.
+/// Internally a `GridSearch` (a `ThetaSearch` for `Theta`/`LazyTheta`) stepped by
+/// `iteration_budget` when it is non-zero, else run to the end.
+///
+/// ```
+/// use onepath::{find_grid_path, Grid, GridAlgorithm, GridOptions, PathStatus, WALL};
+///
+/// // A 4 x 2 grid whose top row is walled except at both ends: the way from (0, 0) to (3, 0)
+/// // runs along the bottom row.
+/// let mut grid = Grid::new(4, 2).unwrap();
+/// grid.set_cell(1, 0, WALL).unwrap();
+/// grid.set_cell(2, 0, WALL).unwrap();
+/// let options = GridOptions { algorithm: GridAlgorithm::Dijkstra, ..Default::default() };
+/// let path = find_grid_path(&grid, (0, 0), (3, 0), &options).unwrap();
+/// assert_eq!(path.status, PathStatus::Found);
+/// // Down, two steps right, up: corner-cutting diagonals are refused by the default rule.
+/// assert_eq!(path.cells, vec![0, 4, 5, 6, 7, 3]);
+/// assert_eq!(path.cost, 5.0);
+/// assert!(find_grid_path(&grid, (0, 0), (4, 0), &options).is_err());
+/// ```
+///
+/// [GS.TIER1]
 pub fn find_grid_path(
     grid: &Grid,
     start: (usize, usize),

@@ -73,8 +73,35 @@ pub struct GridSearch<'g> {
 }
 
 impl<'g> GridSearch<'g> {
-    /// [GS.HANDLE.SELECT] [GS.OPT.VALID] A handle in mode 0; `Theta`/`LazyTheta` are
-    /// `unsupported_algorithm`.
+    /// A search handle on `grid` that has not begun: `begin` sets the two cells, `step(budget)`
+    /// runs at most `budget` iterations (a sliced search, e.g. a few per frame), `run` runs to the
+    /// end, and `save_state` / `restore_state` carry a search in progress over to another handle
+    /// created the same way. Invalid options fail here; `Theta`/`LazyTheta` are
+    /// `unsupported_algorithm` (use `ThetaSearch`).
+    ///
+    /// ```
+    /// use onepath_reference::{Grid, GridOptions, GridSearch, SearchStatus};
+    ///
+    /// // A 1-high corridor of 40 cells: A* expands one cell per iteration.
+    /// let grid = Grid::new(40, 1).unwrap();
+    /// let mut search = GridSearch::new(&grid, GridOptions::default()).unwrap();
+    /// search.begin((0, 0), (39, 0)).unwrap();
+    /// assert_eq!(search.step(10), SearchStatus::Running);
+    /// assert_eq!(search.iterations(), 10);
+    ///
+    /// // Save the half-done search, continue it in a fresh handle, and finish both.
+    /// let bytes = search.save_state();
+    /// let mut resumed = GridSearch::new(&grid, GridOptions::default()).unwrap();
+    /// resumed.restore_state(&bytes).unwrap();
+    /// assert_eq!(resumed.iterations(), 10);
+    /// assert_eq!(resumed.run(None), SearchStatus::Found);
+    /// assert_eq!(search.run(None), SearchStatus::Found);
+    /// assert_eq!(resumed.path(), search.path());
+    /// assert_eq!(resumed.path_cost(), 39.0);
+    /// assert_eq!(resumed.save_state(), search.save_state());
+    /// ```
+    ///
+    /// [GS.HANDLE.SELECT] [GS.OPT.VALID] [STATE.API]
     pub fn new(grid: &'g Grid, options: GridOptions) -> Result<Self, GridSearchError> {
         validate(&options)?;
         if matches!(
@@ -264,8 +291,26 @@ fn centre(grid: &Grid, c: u32) -> (f64, f64) {
     (ox + (x + 0.5) * s, oy + (y + 0.5) * s)
 }
 
-/// [GS.TIER1] Runs a `GridSearch` (a `ThetaSearch` for `Theta`/`LazyTheta`) with
-/// `step(iteration_budget)` when the budget is non-zero, else `run(None)`.
+/// Finds a path between two cells `(x, y)` of `grid` in one call: the options choose the
+/// algorithm, connectivity, diagonal rule and hooks. It runs a `GridSearch` (a `ThetaSearch`
+/// for `Theta`/`LazyTheta`) with `step(iteration_budget)` when the budget is non-zero, else
+/// `run(None)`. The path's `cells` are flat indexes `x + width * y`.
+///
+/// ```
+/// use onepath_reference::{find_grid_path, Grid, GridOptions, PathStatus, WALL};
+///
+/// // 3 x 3 with a wall in the middle: from (0, 1) to (2, 1) the way goes around it, and with
+/// // the default rule (no diagonal past a blocked cell) that takes 4 straight steps.
+/// let mut grid = Grid::new(3, 3).unwrap();
+/// grid.set_cell(1, 1, WALL).unwrap();
+/// let path = find_grid_path(&grid, (0, 1), (2, 1), &GridOptions::default()).unwrap();
+/// assert_eq!(path.status, PathStatus::Found);
+/// assert_eq!(path.cost, 4.0);
+/// assert_eq!((path.cells.first(), path.cells.last()), (Some(&3), Some(&5)));
+/// assert!(!path.cells.contains(&4));
+/// ```
+///
+/// [GS.TIER1]
 pub fn find_grid_path(
     grid: &Grid,
     start: (usize, usize),

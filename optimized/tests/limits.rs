@@ -1,0 +1,97 @@
+//! [GRAPH.ALT.LIMIT] [GRAPH.PT.LINK_LIMIT] Requests whose memory would not follow from the input
+//! fail with `too_many_nodes` before the memory is asked for (the abort cases).
+
+use onepath::*;
+
+#[test]
+fn default_landmarks_past_the_table_limit() {
+    // 16 landmarks fit 2^28 / 16 = 2^24 nodes; one node more is refused before allocating
+    // the 2 x 16 x N distances (the graph itself holds no edges, only offsets).
+    let n = MAX_LANDMARK_ENTRIES / LandmarkOptions::default().count + 1;
+    let graph = Graph::new(n).unwrap();
+    let e = graph
+        .build_landmarks(&LandmarkOptions::default())
+        .unwrap_err();
+    assert_eq!((e.class(), e.index()), ("too_many_nodes", None));
+    assert!(e.to_string().contains("fewer landmarks"), "{e}");
+    // invalid_landmark_count is still checked first.
+    let zero = LandmarkOptions {
+        count: 0,
+        ..Default::default()
+    };
+    assert_eq!(
+        graph.build_landmarks(&zero).unwrap_err().class(),
+        "invalid_landmark_count"
+    );
+    // The count used is min(count, N): a huge count on a small graph is within the limit.
+    let small = Graph::from_edges(&[GraphEdge::new(0, 1, 1.0)], None, false).unwrap();
+    let huge = LandmarkOptions {
+        count: usize::MAX,
+        ..Default::default()
+    };
+    assert_eq!(small.build_landmarks(&huge).unwrap().ids().len(), 2);
+}
+
+#[test]
+fn dense_radius_point_graph_past_the_link_limit() {
+    // 20,000 points on a 100 x 200 lattice, a radius covering all of them: ~2 x 10^8 links
+    // would be 4 x 10^8 edges; the build stops at the 2^24 + 1st accepted link.
+    let points: Vec<Point3> = (0..20_000)
+        .map(|i| Point3::new((i % 100) as f64, (i / 100) as f64, 0.0))
+        .collect();
+    let options = LinkOptions {
+        max_distance: 1000.0,
+        ..Default::default()
+    };
+    let e = PointGraph::new(&points, &options).err().unwrap();
+    assert_eq!((e.class(), e.index()), ("too_many_nodes", None));
+    assert!(
+        e.to_string().contains(&MAX_GENERATED_LINKS.to_string()),
+        "{e}"
+    );
+}
+
+/// Both crates refuse the same request with the same class and index, and build the same
+/// graph from a request that only looks huge (a nearest count beyond `N - 1`).
+#[test]
+fn both_crates_agree_on_the_limits() {
+    use onepath_reference as r;
+    assert_eq!(MAX_LANDMARK_ENTRIES, r::MAX_LANDMARK_ENTRIES);
+    assert_eq!(MAX_GENERATED_LINKS, r::MAX_GENERATED_LINKS);
+    let n = MAX_LANDMARK_ENTRIES / 16 + 1;
+    let mine = Landmarks::build(&CsrGraph::new(n, &[]).unwrap(), &LandmarkOptions::default())
+        .err()
+        .map(|e| (e.class(), e.index()));
+    let theirs = r::Landmarks::build(
+        &r::CsrGraph::new(n, &[]).unwrap(),
+        &r::LandmarkOptions::default(),
+    )
+    .err()
+    .map(|e| (e.class(), e.index()));
+    assert_eq!(mine, Some(("too_many_nodes", None)));
+    assert_eq!(mine, theirs);
+
+    let xs = [0.0, 1.0, 3.0, 7.0, 15.0];
+    let mine = PointGraph::new(
+        &xs.map(|x| Point3::new(x, 0.0, 0.0)),
+        &LinkOptions {
+            nearest_count: usize::MAX,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let theirs = r::PointGraph::new(
+        &xs.map(|x| r::Point3::new(x, 0.0, 0.0)),
+        &r::LinkOptions {
+            nearest_count: usize::MAX,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let (a, b) = (mine.csr(), theirs.csr());
+    assert_eq!(a.edge_count(), 2 * xs.len() * (xs.len() - 1) / 2);
+    assert_eq!(
+        (a.offsets(), a.targets(), a.weights(), a.fingerprint()),
+        (b.offsets(), b.targets(), b.weights(), b.fingerprint())
+    );
+}
