@@ -48,6 +48,29 @@ pub fn check_path(
     path: &[u32],
     cost: f64,
     integer_weights: bool,
+) -> Result<(), PathProblem> {
+    path_problem(edges, start, goal, path, cost, integer_weights).map_err(PathProblem)
+}
+
+/// Why a reported path fails [`check_path`], in words (which node or edge, which cost).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PathProblem(pub String);
+
+impl std::fmt::Display for PathProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PathProblem {}
+
+fn path_problem(
+    edges: &[(u32, u32, f64)],
+    start: u32,
+    goal: u32,
+    path: &[u32],
+    cost: f64,
+    integer_weights: bool,
 ) -> Result<(), String> {
     if path.first() != Some(&start) {
         return Err(format!(

@@ -112,7 +112,7 @@ fn oracle_problem(
         return Some((
             "path".into(),
             "a valid path of the reported cost".into(),
-            problem,
+            problem.0,
         ));
     }
     None

@@ -344,7 +344,7 @@ fn oracle_problem(
         return Some((
             "oracle path".into(),
             "a valid path of the reported cost".into(),
-            problem,
+            problem.0,
         ));
     }
     None
