@@ -133,6 +133,23 @@ fn python_port_reaches_l4_for_every_family() {
     let xml = r.to_junit();
     check_well_formed(&xml).unwrap();
     assert!(xml.contains("name=\"GRAPH-0001\""));
+    // [CONF.FAMILY.VECTORS]: the vectors suite has one passing case per vector of every family.
+    let refs = onepath_conformance::family::vector_refs(
+        &onepath_conformance::checks::default_vectors_dir(),
+    );
+    assert!(refs.iter().any(|v| v.id.starts_with("GRID-")));
+    assert!(refs.iter().any(|v| v.id.starts_with("STATE-")));
+    for v in &refs {
+        let case = format!(
+            "<testcase classname=\"onepath.vectors\" name=\"{}\"/>",
+            v.id
+        );
+        assert!(
+            xml.contains(&case),
+            "{} is not a passing JUnit case:\n{xml}",
+            v.id
+        );
+    }
     let cert: serde_json::Value = serde_json::from_str(
         &r.certificate("2026-01-02")
             .expect("a passing port gets a certificate"),
