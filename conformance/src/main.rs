@@ -157,6 +157,10 @@ struct PortArgs {
     /// Whole-run deadline in seconds: after it every further request is `not run`.
     #[arg(long, default_value_t = onepath_conformance::port::budget::DEFAULT_DEADLINE_SECS, requires = "port", value_parser = clap::value_parser!(u64).range(1..))]
     deadline: u64,
+    /// Seconds between progress lines on stderr (rewritten in place on a terminal, one line
+    /// per beat in a log); 0 turns them off.
+    #[arg(long, default_value_t = 10, requires = "port")]
+    heartbeat: u64,
 }
 
 fn parse_date(s: &str) -> Result<String, onepath_conformance::port::flags::DateError> {
@@ -285,6 +289,7 @@ fn certify_port(
     options.max_consecutive_failures = a.max_consecutive_failures;
     options.max_failures = a.max_failures;
     options.deadline = Some(std::time::Duration::from_secs(a.deadline));
+    options.heartbeat = (a.heartbeat > 0).then(|| std::time::Duration::from_secs(a.heartbeat));
     // Report files are checked before the run, not after an hour of it ([DRIVER.CLI.CHECKS]).
     for (flag, path) in [("--junit", &a.junit), ("--certificate", &a.certificate)] {
         if let Some(p) = path {

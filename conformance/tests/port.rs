@@ -479,7 +479,7 @@ fn the_cli_writes_junit_json_and_a_certificate() {
         .arg(&junit)
         .arg("--certificate")
         .arg(&cert)
-        .args(["--date", "2026-11-29"])
+        .args(["--date", "2026-11-29", "--heartbeat", "1"])
         .output()
         .unwrap();
     assert!(
@@ -487,8 +487,15 @@ fn the_cli_writes_junit_json_and_a_certificate() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // stdout is the JSON report alone; progress goes to stderr ([DRIVER.CLI.PROGRESS]).
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["port"]["ok"], true);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let beat = stderr
+        .lines()
+        .find(|l| l.starts_with("port: ") && l.contains(" answered; "))
+        .unwrap_or_else(|| panic!("no progress line on stderr:\n{stderr}"));
+    assert!(beat.contains("graph ") && beat.ends_with(" s"), "{beat}");
     check_well_formed(&std::fs::read_to_string(&junit).unwrap()).unwrap();
     let c: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&cert).unwrap()).unwrap();

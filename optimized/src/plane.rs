@@ -374,6 +374,31 @@ impl Grid {
 
     plane_methods!();
 
+    /// [GRID.SQUARE.INDEX] `(x, y)` of the flat cell index `index` (`y * width + x`), as paths
+    /// and expanded lists carry cells; `None` past the last cell.
+    ///
+    /// ```
+    /// let grid = onepath::Grid::new(5, 4).unwrap();
+    /// assert_eq!(grid.cell_xy(13), Some((3, 2)));
+    /// assert_eq!(grid.cell_index(3, 2), Some(13));
+    /// assert_eq!(grid.path_xy(&[0, 6, 12]), Some(vec![(0, 0), (1, 1), (2, 2)]));
+    /// ```
+    pub fn cell_xy(&self, index: u32) -> Option<(usize, usize)> {
+        let i = index as usize;
+        (i < self.p.cells.len()).then(|| (i % self.p.width, i / self.p.width))
+    }
+
+    /// [GRID.SQUARE.INDEX] The flat index of `(x, y)`; `None` outside the grid.
+    pub fn cell_index(&self, x: usize, y: usize) -> Option<u32> {
+        (x < self.p.width && y < self.p.height).then(|| (y * self.p.width + x) as u32)
+    }
+
+    /// [GRID.SQUARE.INDEX] `cells` (a path, start first) as `(x, y)` pairs; `None` when one is
+    /// past the grid.
+    pub fn path_xy(&self, cells: &[u32]) -> Option<Vec<(usize, usize)>> {
+        cells.iter().map(|&c| self.cell_xy(c)).collect()
+    }
+
     /// [GS.CLEAR.GRID] [GS.CLEAR.VALUE] Computes and keeps the clearance of every cell; from
     /// now on every cell edit and every successful restore recomputes it before returning.
     pub fn compute_clearance(&mut self) {

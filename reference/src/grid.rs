@@ -433,6 +433,42 @@ impl Grid {
     fn layout_value(&self) -> Option<i32> {
         None
     }
+    /// [GRID.SQUARE.INDEX] The cell `(x, y)` of a flat index (`index = y * width + x`), the form
+    /// of paths and expanded lists; `None` for an index past the last cell.
+    ///
+    /// ```
+    /// let grid = onepath_reference::Grid::new(5, 4).unwrap();
+    /// assert_eq!(grid.cell_xy(13), Some((3, 2)));
+    /// assert_eq!(grid.cell_index(3, 2), Some(13));
+    /// assert_eq!(grid.cell_xy(20), None);
+    /// ```
+    pub fn cell_xy(&self, index: u32) -> Option<(usize, usize)> {
+        let width = self.plane.width;
+        let height = self.plane.height;
+        let index = index as usize;
+        if index >= width * height {
+            return None;
+        }
+        let y = index / width;
+        let x = index - y * width;
+        Some((x, y))
+    }
+    /// [GRID.SQUARE.INDEX] The flat index of `(x, y)`, or `None` outside the grid.
+    pub fn cell_index(&self, x: usize, y: usize) -> Option<u32> {
+        if x >= self.plane.width || y >= self.plane.height {
+            return None;
+        }
+        Some((y * self.plane.width + x) as u32)
+    }
+    /// [GRID.SQUARE.INDEX] A path (or any cell list) as `(x, y)` pairs, start first; `None` when
+    /// a cell is past the grid (a path of another grid).
+    pub fn path_xy(&self, cells: &[u32]) -> Option<Vec<(usize, usize)>> {
+        let mut out = Vec::with_capacity(cells.len());
+        for &cell in cells {
+            out.push(self.cell_xy(cell)?);
+        }
+        Some(out)
+    }
     /// [GS.CLEAR.GRID] [GS.CLEAR.VALUE] Computes and keeps the clearance of every cell; from now
     /// on every changing edit and every successful restore recomputes it before returning.
     pub fn compute_clearance(&mut self) {

@@ -17,6 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::time::Duration;
 
+pub mod heartbeat;
 mod render;
 pub(crate) mod shard;
 pub use render::entry_json;
@@ -56,6 +57,8 @@ pub struct PortOptions {
     pub deadline: Option<Duration>,
     /// The part of the cases this run takes ([CONF.CLI.SHARD]).
     pub shard: Shard,
+    /// The interval of the progress line on stderr, or none ([DRIVER.CLI.PROGRESS]).
+    pub heartbeat: Option<Duration>,
 }
 
 impl PortOptions {
@@ -75,6 +78,7 @@ impl PortOptions {
             max_failures: super::budget::DEFAULT_MAX_FAILURES,
             deadline: Some(Duration::from_secs(super::budget::DEFAULT_DEADLINE_SECS)),
             shard: Shard::ALL,
+            heartbeat: None,
         }
     }
 
@@ -272,7 +276,9 @@ pub fn certify_port(options: PortOptions) -> PortRun {
             progress: None,
             host: &port,
         };
-        sections = crate::family::certify_sections(&run);
+        sections = heartbeat::with_heartbeat(&port, options.heartbeat, || {
+            crate::family::certify_sections(&run)
+        });
     }
     port.pool.shutdown();
     let starts = port.pool.starts.load(std::sync::atomic::Ordering::SeqCst);
