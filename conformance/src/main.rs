@@ -33,11 +33,11 @@ enum Command {
         /// Base seed of the generated cases.
         #[arg(long, default_value_t = DEFAULT_SEED)]
         seed: u64,
-        /// The vectors folder to verify.
-        #[arg(long)]
+        /// The vectors folder to verify (an existing directory).
+        #[arg(long, value_parser = parse_dir)]
         vectors: Option<PathBuf>,
-        /// Worker threads (default: available parallelism).
-        #[arg(long)]
+        /// Worker threads, at least 1 (default: available parallelism).
+        #[arg(long, value_parser = parse_positive)]
         threads: Option<usize>,
         /// Certify an out-of-process port: its driver command, run with `sh -c` (spec/driver.md).
         #[arg(long)]
@@ -127,8 +127,8 @@ struct PortArgs {
     /// Per-request timeout in seconds (port runs).
     #[arg(long, default_value_t = onepath_conformance::port::run::DEFAULT_TIMEOUT_SECS, requires = "port")]
     timeout: f64,
-    /// Generated oracle cases of a port run; the other sections scale from it.
-    #[arg(long, default_value_t = onepath_conformance::port::run::DEFAULT_PORT_CASES, requires = "port")]
+    /// Generated oracle cases of a port run, at least 1; the other sections scale from it.
+    #[arg(long, default_value_t = onepath_conformance::port::run::DEFAULT_PORT_CASES, requires = "port", value_parser = parse_positive)]
     port_cases: usize,
     /// Expectations file (schema onepath.port-expectations).
     #[arg(long, requires = "port")]
@@ -165,6 +165,17 @@ struct PortArgs {
 
 fn parse_date(s: &str) -> Result<String, onepath_conformance::port::flags::DateError> {
     onepath_conformance::port::flags::parse_date(s)
+}
+
+/// A `--vectors` folder: an existing directory, else the run would report (or, in a shard
+/// other than 1, silently skip) a folder that is not there.
+fn parse_dir(s: &str) -> Result<PathBuf, String> {
+    let p = PathBuf::from(s);
+    if p.is_dir() {
+        Ok(p)
+    } else {
+        Err(format!("{s:?} is not a directory"))
+    }
 }
 
 fn parse_positive(s: &str) -> Result<usize, String> {
