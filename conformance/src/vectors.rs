@@ -218,7 +218,7 @@ pub fn read_scenarios(dir: &Path) -> Result<Vec<Scenario>, HarnessError> {
         "graphs",
         "GRAPH-",
         crate::scenario::SCENARIO_FAMILY,
-        |e| Scenario::from_envelope(e),
+        Scenario::from_envelope,
     )?;
     Ok(files.into_iter().map(|(_, s)| s).collect())
 }
