@@ -345,6 +345,21 @@ fn defect_oplm_len_fails_l4_in_landmarks() {
 }
 
 #[test]
+fn defect_neg_zero_fails_l4_on_the_negative_zero_state_vector() {
+    // [GRAPH.VAL.NEG_ZERO]: only the saved bytes of a graph show the sign of a zero weight.
+    let r = run(&python(Some("neg_zero")), 2.0, 5);
+    let g = graph(&r);
+    assert_eq!(g.reached, Level::L3, "{}", r.to_table());
+    let b = g.first_break.as_ref().unwrap();
+    assert_eq!(
+        (b.section.as_str(), b.op.as_str()),
+        ("state", "state_run:graph")
+    );
+    assert!(b.label.starts_with("STATE-GRAPH-0006"), "{b:?}");
+    assert_eq!(b.brk.level, Level::L4, "{b:?}");
+}
+
+#[test]
 fn defect_cycle_fails_l4_naming_the_state_vector() {
     let r = run(&python(Some("cycle")), 2.0, 5);
     let g = graph(&r);

@@ -10,6 +10,7 @@ Defect switch (for testing the kit, [DRIVER.PY.DEFECTS]): ONEPATH_PY_DEFECT=
   oplm_len  skips the OPLM length check of Landmarks.deserialize
   grid_gtie flips the g tie-break of the specialised grid A* (mode 1): the smaller g pops first
   grid_heap skips the heap-order check of a mode-3 GridSearch state restore
+  neg_zero  keeps the sign of a -0.0 weight instead of storing +0.0 ([GRAPH.VAL.NEG_ZERO])
 The defects are monkeypatches applied here; the library itself stays clean.
 """
 
@@ -104,8 +105,20 @@ def _defect_grid_heap():
     exec(compile(src, gr.__file__, "exec"), gr.__dict__)  # redefines gr.parse_mode3
 
 
+def _defect_neg_zero():
+    import onepath_py.csr as csr_mod
+    import onepath_py.graph as graph_mod
+
+    def keep_sign(w):
+        return float(w)  # defect: -0.0 stays -0.0
+
+    csr_mod.store_weight = keep_sign
+    graph_mod.store_weight = keep_sign
+
+
 DEFECTS = {"gtie": _defect_gtie, "cycle": _defect_cycle, "oplm_len": _defect_oplm_len,
-           "grid_gtie": _defect_grid_gtie, "grid_heap": _defect_grid_heap}
+           "grid_gtie": _defect_grid_gtie, "grid_heap": _defect_grid_heap,
+           "neg_zero": _defect_neg_zero}
 
 
 # ------------------------------------------------------------------ encodings

@@ -516,6 +516,12 @@ pub fn goldens() -> Vec<Golden> {
         StateRecipe::Graph(search_graph(0x6A57_0001, 24)),
         None,
     );
+    push(
+        Graph,
+        "Weights of -0.0, from add_edge and from set_weight: stored and saved as +0.0 ([GRAPH.VAL.NEG_ZERO]); a port that keeps the sign saves other bytes.",
+        StateRecipe::Graph(g(3, 0, vec![(0, 1, -0.0), (1, 2, 2.5), (2, 0, 0.0)], vec![(1, -0.0)], vec![])),
+        None,
+    );
     let sg = search_graph(0x6A57_0001, 24);
     push(
         GraphAStar,
