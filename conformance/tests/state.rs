@@ -20,6 +20,8 @@ enum Fault {
     AcceptTrailingBytes,
     /// A failed grid restore still calls the listener once.
     ListenerOnFailure,
+    /// A restored grid-search handle run to the end loses the first entry of its recorded list.
+    DropFirstRecorded,
 }
 
 struct Wrong(Fault);
@@ -111,6 +113,19 @@ impl Implementation for Wrong {
                     bytes: Some(cut),
                     finish: *finish,
                 })?;
+            }
+            (
+                Fault::DropFirstRecorded,
+                _,
+                StateRequest::Restore {
+                    recipe: onepath_conformance::state::StateRecipe::GridSearch { .. },
+                    bytes: Some(_),
+                    finish: true,
+                },
+            ) => {
+                if let Some(s) = r.search.as_mut().filter(|s| !s.expansions.is_empty()) {
+                    s.expansions.remove(0);
+                }
             }
             // Grids only (kind 4 graphs have no listener).
             (Fault::ListenerOnFailure, Some(_), StateRequest::Restore { .. })
@@ -313,6 +328,27 @@ fn a_listener_call_on_failure_breaks_atomicity() {
         ),
         "{:?}",
         f.first()
+    );
+}
+
+#[test]
+fn a_handle_that_loses_recorded_entries_is_caught_in_every_mode() {
+    // [GS.HANDLE.RECORD]: modes 1 and 3 record from the restore on, but from exactly there.
+    let f = failures(Fault::DropFirstRecorded);
+    let hits: Vec<&str> = f
+        .iter()
+        .filter(|f| f.what.starts_with("restored search run to the end"))
+        .filter_map(|f| f.vector.as_deref())
+        .collect();
+    let goldens = hostile_cases();
+    let mode = |id: &str| {
+        let (v, _) = goldens.iter().find(|(v, _)| v.id == id).expect("a golden");
+        v.decoded().unwrap()[8]
+    };
+    let modes: std::collections::BTreeSet<u8> = hits.iter().map(|id| mode(id)).collect();
+    assert!(
+        modes.contains(&1) && modes.contains(&2) && modes.contains(&3),
+        "modes caught: {modes:?} in {hits:?}"
     );
 }
 

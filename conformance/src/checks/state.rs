@@ -277,7 +277,9 @@ fn valid(c: &Ctx<'_>, v: &StateVector, s: &mut Section) {
         }
     }
     if kind.is_search() {
-        // [STATE.SEARCH.RESTORE] the restored search finishes exactly as the uninterrupted one.
+        // [STATE.SEARCH.RESTORE] the restored search finishes exactly as the uninterrupted one;
+        // a handle in mode 1 or 3 with the recorded list it kept since the restore.
+        let recorded_before = handle_expanded(kind, &golden);
         let mut whole = v.recipe.clone();
         if let StateRecipe::GraphAstar { run, .. } | StateRecipe::GridSearch { run, .. } =
             &mut whole
@@ -304,7 +306,7 @@ fn valid(c: &Ctx<'_>, v: &StateVector, s: &mut Section) {
         );
         match (u, r) {
             (Ok(u), Ok(r)) => {
-                s.record((!same_finish(kind, &u.search, &r.search)).then(|| c.fail(id, "restored search run to the end vs the uninterrupted run [STATE.SEARCH.RESTORE]", format!("{:?}", u.search), format!("{:?}", r.search))));
+                s.record((!same_finish(recorded_before, &u.search, &r.search)).then(|| c.fail(id, "restored search run to the end vs the uninterrupted run [STATE.SEARCH.RESTORE]", format!("{:?}", u.search), format!("{:?}", r.search))));
                 s.record(
                     byte_diff(kind, &u.before, &r.after)
                         .map(|(e, f)| c.fail(id, "final bytes of the restored search", e, f)),
@@ -321,20 +323,30 @@ fn valid(c: &Ctx<'_>, v: &StateVector, s: &mut Section) {
 /// a kind-12 handle restored in mode 1 or 3 keeps only the expansions made after the restore
 /// ([GS.HANDLE.RECORD]), which must be the tail of the uninterrupted list.
 fn same_finish(
-    kind: StateKind,
+    recorded_before: Option<usize>,
     whole: &Option<crate::state::SearchSummary>,
     restored: &Option<crate::state::SearchSummary>,
 ) -> bool {
-    match (whole, restored) {
-        (Some(w), Some(r))
-            if kind == StateKind::GridSearch && r.expansions.len() < w.expansions.len() =>
-        {
+    match (whole, restored, recorded_before) {
+        // [GS.HANDLE.RECORD]: a handle restored in mode 1 or 3 records from the restore on, so
+        // its list is the uninterrupted run's without the expansions before the restore point.
+        (Some(w), Some(_), Some(before)) => {
             let mut w2 = w.clone();
-            w2.expansions = w.expansions[w.expansions.len() - r.expansions.len()..].to_vec();
-            &w2 == r
+            w2.expansions = w.expansions[before.min(w.expansions.len())..].to_vec();
+            Some(w2) == *restored
         }
         _ => whole == restored,
     }
+}
+
+/// The expansions a mode-1 or mode-3 handle state had made when it was saved (its `expanded`
+/// field), or `None` for every other state.
+fn handle_expanded(kind: StateKind, bytes: &[u8]) -> Option<usize> {
+    let layout = try_walk(kind, bytes)?;
+    layout.handle.as_ref()?;
+    let f = layout.fields.iter().find(|f| f.name == "expanded")?;
+    let b: [u8; 4] = bytes.get(f.offset..f.offset + 4)?.try_into().ok()?;
+    usize::try_from(i32::from_le_bytes(b)).ok()
 }
 
 /// What a failed restore must leave: the bytes before ([STATE.ATOMIC]) or the NotStarted search.
