@@ -339,8 +339,8 @@ fn judge_with(
         };
         problems.push(format!(
             "crates differ: onepath {} vs onepath-reference {}",
-            show(&o),
-            show(&r)
+            show(o),
+            show(r)
         ));
     }
     problems
