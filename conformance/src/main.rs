@@ -1,5 +1,5 @@
 //! The `onepath-conformance` command line: `certify [--shard k/n]`, `report merge`,
-//! `vectors [--check]` and `road`.
+//! `vectors [--check]`, `road [--check]` and `movingai`.
 
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -96,7 +96,45 @@ enum Command {
         /// Seed of the queries (and of a generated graph).
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Certify both crates on the graph instead: costs against a binary-heap Dijkstra oracle
+        /// (exact for integer weights), paths checked, crates compared bit for bit; exit 1 on
+        /// any difference.
+        #[arg(long)]
+        check: bool,
     },
+    /// Run a MovingAI benchmark (.map + .scen) through onepath-reference and onepath (or a port):
+    /// lengths against the .scen optimum, costs against the reference; exit 1 on any mismatch,
+    /// 2 on bad input.
+    Movingai {
+        /// The MovingAI .map file.
+        #[arg(long)]
+        map: PathBuf,
+        /// The MovingAI .scen file (version 1) of that map.
+        #[arg(long)]
+        scen: PathBuf,
+        /// Algorithms to run: astar, dijkstra, jps, jps_plus (repeat or comma-separate;
+        /// default: all four).
+        #[arg(long, value_delimiter = ',', value_parser = parse_grid_algorithm)]
+        algorithm: Vec<u8>,
+        /// Print one JSON object (schema onepath.movingai-report) instead of the table.
+        #[arg(long)]
+        json: bool,
+        /// Run a port (its driver command, run with `sh -c`) instead of onepath.
+        #[arg(long)]
+        port: Option<String>,
+        /// Per-request timeout in seconds (port runs).
+        #[arg(long, default_value_t = onepath_conformance::port::run::DEFAULT_TIMEOUT_SECS, requires = "port")]
+        timeout: f64,
+        /// Accept scenarios whose map name is not the --map file's name.
+        #[arg(long)]
+        ignore_map_name: bool,
+    },
+}
+
+fn parse_grid_algorithm(
+    s: &str,
+) -> Result<u8, onepath_conformance::movingai_cli::MovingAiRunError> {
+    onepath_conformance::movingai_cli::parse_algorithm(s)
 }
 
 #[derive(Subcommand)]
@@ -473,9 +511,10 @@ fn road_command(
     generate: Option<usize>,
     queries: usize,
     seed: u64,
+    check: bool,
 ) -> ExitCode {
     // Every input fault is a typed road::RoadError naming the file and line; exit 2.
-    let run = || -> Result<String, road::RoadError> {
+    let run = || -> Result<(String, bool), road::RoadError> {
         let graph = match gr {
             Some(path) => {
                 let mut g = road::read_gr(&path)?;
@@ -486,12 +525,20 @@ fn road_command(
             }
             None => road::generated(generate.unwrap_or(10_000), seed)?,
         };
-        road::benchmark(&graph, queries, seed)
+        if check {
+            let report = onepath_conformance::road_check::check(&graph, queries, seed)?;
+            return Ok((report.to_table(), report.ok()));
+        }
+        Ok((road::benchmark(&graph, queries, seed)?, true))
     };
     match run() {
-        Ok(table) => {
+        Ok((table, ok)) => {
             print!("{table}");
-            ExitCode::SUCCESS
+            if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
         }
         Err(e) => {
             eprintln!("road: {e}");
@@ -545,7 +592,114 @@ fn main() -> ExitCode {
             generate,
             queries,
             seed,
-        } => road_command(gr, co, generate, queries, seed),
+            check,
+        } => road_command(gr, co, generate, queries, seed, check),
+        Command::Movingai {
+            map,
+            scen,
+            algorithm,
+            json,
+            port,
+            timeout,
+            ignore_map_name,
+        } => movingai_command(map, scen, algorithm, json, port, timeout, ignore_map_name),
+    }
+}
+
+/// `movingai` ([CONF.CLI.MOVINGAI]): exit 0 all match, 1 any mismatch, 2 bad input.
+fn movingai_command(
+    map: PathBuf,
+    scen: PathBuf,
+    algorithms: Vec<u8>,
+    json: bool,
+    port: Option<String>,
+    timeout: f64,
+    ignore_map_name: bool,
+) -> ExitCode {
+    use onepath_conformance::movingai_cli as mc;
+    use onepath_conformance::port::{process, PortImpl};
+    let algorithms = if algorithms.is_empty() {
+        mc::OPTIMAL_ALGORITHMS.to_vec()
+    } else {
+        algorithms
+    };
+    let bench = match mc::load(&map, &scen, !ignore_map_name) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("movingai: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let grid = onepath_conformance::checks::grid_search::movingai_grid(&bench.map);
+    let (map_name, scen_name) = (map.display().to_string(), scen.display().to_string());
+    let result = || -> Result<mc::MovingAiReport, mc::MovingAiRunError> {
+        let reference = mc::ReferenceRunner::new(&grid)?;
+        match &port {
+            None => {
+                let optimized = mc::OptimizedRunner::new(&grid)?;
+                Ok(mc::run(
+                    &bench,
+                    &[&reference, &optimized],
+                    &algorithms,
+                    &map_name,
+                    &scen_name,
+                ))
+            }
+            Some(cmd) => {
+                if !(timeout > 0.0 && timeout.is_finite()) {
+                    return Err(mc::MovingAiRunError::new(
+                        mc::MovingAiRunErrorKind::Argument,
+                        "--timeout must be a positive number of seconds",
+                    ));
+                }
+                let mut imp = PortImpl::new(cmd, std::time::Duration::from_secs_f64(timeout));
+                let hello = imp.pool.hello().map_err(|e| {
+                    mc::MovingAiRunError::new(mc::MovingAiRunErrorKind::Port, e.to_string())
+                })?;
+                imp.set_name(&hello.port);
+                imp.register_grid_map(&grid, &format!("movingai:{map_name}"));
+                let port_runner = mc::ImplementationRunner {
+                    implementation: &imp,
+                    map: grid.clone(),
+                };
+                Ok(mc::run(
+                    &bench,
+                    &[&reference, &port_runner],
+                    &algorithms,
+                    &map_name,
+                    &scen_name,
+                ))
+            }
+        }
+    };
+    if port.is_some() {
+        if let Err(e) = process::install_signal_handlers() {
+            eprintln!("cannot install signal handlers: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    // Every driver group is killed on every way out of the run, a panic included.
+    let result = std::panic::catch_unwind(result);
+    if port.is_some() {
+        process::kill_all_drivers();
+    }
+    let report = match result {
+        Ok(Ok(r)) => r,
+        Ok(Err(e)) => {
+            eprintln!("movingai: {e}");
+            return ExitCode::from(2);
+        }
+        Err(panic) => std::panic::resume_unwind(panic),
+    };
+    if json {
+        println!("{}", report.to_json());
+    } else {
+        print!("{}", report.to_table());
+    }
+    if report.ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
     }
 }
 
