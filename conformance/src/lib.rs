@@ -2,11 +2,12 @@
 //!
 //! It certifies implementations of `spec/graphs.md` (the two Rust crates, and ports in other
 //! languages through the [`Implementation`] trait) with:
-//! - committed golden vectors (scenario files, a hash matrix, a manifest) under `vectors/`,
+//! - committed golden vectors (one envelope per file, hash matrices, a manifest) under
+//!   `vectors/`, owned by the families of the registry ([`family`]),
 //! - an O(V^2) oracle, a brute-force link builder and generated graphs,
 //! - differential checks (byte-identical canonical outcomes, first differing step reported),
-//! - the `certify` (whole or one shard), `report merge`, `vectors` and `road` commands of the
-//!   binary.
+//! - the `certify` (whole or one shard), `report merge`, `vectors`, `schemas`, `road [--check]`
+//!   and `movingai` commands of the binary.
 //!
 //! The formats and checks are specified in `spec/conformance.md` (clause ids `CONF.*`).
 #![deny(missing_docs)]
