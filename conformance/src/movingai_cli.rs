@@ -9,6 +9,7 @@
 //! [CONF.MOVINGAI.SCEN_FORMAT]); every input fault is a [`MovingAiRunError`] with a
 //! [`MovingAiRunErrorKind`], the file and the 1-based line, never a panic.
 
+use crate::error::CallError;
 use crate::grid::{GridApi, GridMap, GridOptionsData, GridRequest, ALGORITHM_NAMES, FOUND};
 use crate::movingai::{move_allowed, MovingAiMap, OctileCost, ScenEntry, ScenFile};
 pub use crate::movingai_report::{
@@ -241,14 +242,15 @@ pub struct Answer {
     pub path: Vec<u32>,
 }
 
-/// Something that answers a scenario with an algorithm: the answer, or the error class (or
-/// harness message) it gave instead.
+/// Something that answers a scenario with an algorithm: the answer, or the error it gave
+/// instead ([`CallError::Class`] for the API's error class, [`CallError::Harness`] when a port
+/// gave no answer).
 pub trait ScenarioRunner {
     /// The implementation's name in reports.
     fn name(&self) -> String;
     /// Runs one scenario with `algorithm` ([GS.OPT.ALGORITHM] value) through tier 1, 8-connected,
     /// `NoneBlocked` ([CONF.MOVINGAI.MOVES]), recording off.
-    fn run(&self, entry: &ScenEntry, algorithm: u8) -> Result<Answer, String>;
+    fn run(&self, entry: &ScenEntry, algorithm: u8) -> Result<Answer, CallError>;
 }
 
 /// The options of a MovingAI run with `algorithm`.
@@ -280,12 +282,12 @@ macro_rules! crate_runner {
             fn name(&self) -> String {
                 stringify!($krate).replace('_', "-")
             }
-            fn run(&self, e: &ScenEntry, algorithm: u8) -> Result<Answer, String> {
+            fn run(&self, e: &ScenEntry, algorithm: u8) -> Result<Answer, CallError> {
                 let opts = crate::grid::adapter::$adapter::options(&options(algorithm));
                 let start = (e.start_x as usize, e.start_y as usize);
                 let goal = (e.goal_x as usize, e.goal_y as usize);
                 match ::$krate::find_grid_path(&self.grid, start, goal, &opts) {
-                    Err(err) => Err(err.class().to_string()),
+                    Err(err) => Err(CallError::Class(err.class().to_string())),
                     Ok(p) => Ok(Answer {
                         status: match p.status {
                             ::$krate::PathStatus::Found => 2,
@@ -326,7 +328,7 @@ impl ScenarioRunner for ImplementationRunner<'_> {
     fn name(&self) -> String {
         self.implementation.name().to_string()
     }
-    fn run(&self, e: &ScenEntry, algorithm: u8) -> Result<Answer, String> {
+    fn run(&self, e: &ScenEntry, algorithm: u8) -> Result<Answer, CallError> {
         let request = GridRequest {
             map: self.map.clone(),
             options: options(algorithm),
@@ -337,8 +339,8 @@ impl ScenarioRunner for ImplementationRunner<'_> {
             snapshot_after: None,
         };
         match self.implementation.run_grid(&request) {
-            Err(h) => Err(h.to_string()),
-            Ok(Err(class)) => Err(class),
+            Err(h) => Err(CallError::Harness(h)),
+            Ok(Err(class)) => Err(CallError::Class(class)),
             Ok(Ok(r)) => Ok(Answer {
                 status: r.status,
                 cost_bits: r.cost_bits,
@@ -352,7 +354,7 @@ impl ScenarioRunner for ImplementationRunner<'_> {
 fn check_answer(
     map: &MovingAiMap,
     e: &ScenEntry,
-    answer: &Result<Answer, String>,
+    answer: &Result<Answer, CallError>,
 ) -> Option<(MismatchKind, String)> {
     let a = match answer {
         Err(class) => return Some((MismatchKind::Length, format!("error {class}"))),
@@ -408,7 +410,7 @@ fn check_answer(
 }
 
 /// Why candidate answer `c` differs from reference answer `r`, if it does.
-fn compare(r: &Result<Answer, String>, c: &Result<Answer, String>) -> Option<String> {
+fn compare(r: &Result<Answer, CallError>, c: &Result<Answer, CallError>) -> Option<String> {
     match (r, c) {
         (Ok(r), Ok(c)) if r == c => None,
         (Err(a), Err(b)) if a == b => None,
@@ -434,7 +436,7 @@ fn compare(r: &Result<Answer, String>, c: &Result<Answer, String>) -> Option<Str
     }
 }
 
-fn cost_of(a: &Result<Answer, String>) -> Option<f64> {
+fn cost_of(a: &Result<Answer, CallError>) -> Option<f64> {
     a.as_ref().ok().map(|a| f64::from_bits(a.cost_bits))
 }
 
@@ -455,7 +457,7 @@ pub fn run(
     for (i, e) in bench.scen.entries.iter().enumerate() {
         let mut scenario_ok = true;
         for &algorithm in algorithms {
-            let answers: Vec<Result<Answer, String>> = runners
+            let answers: Vec<Result<Answer, CallError>> = runners
                 .iter()
                 .enumerate()
                 .map(|(k, r)| {

@@ -477,7 +477,7 @@ impl movingai_cli::ScenarioRunner for Damaged {
         &self,
         e: &onepath_conformance::movingai::ScenEntry,
         algorithm: u8,
-    ) -> Result<movingai_cli::Answer, String> {
+    ) -> Result<movingai_cli::Answer, onepath_conformance::error::CallError> {
         let mut a = self.inner.run(e, algorithm)?;
         (self.damage)(&mut a);
         Ok(a)
