@@ -375,10 +375,10 @@ pub fn generated(n: usize, seed: u64) -> Result<RoadGraph, RoadError> {
     })
 }
 
-/// Runs the benchmark and returns the table. A graph without nodes, or more than
-/// [`MAX_QUERIES`] queries, is a [`RoadErrorKind::Argument`] error; a graph the library rejects a
-/// [`RoadErrorKind::Library`] error.
-pub fn benchmark(road: &RoadGraph, queries: usize, seed: u64) -> Result<String, RoadError> {
+/// What every command that queries `road` needs first: at least one node, at most
+/// [`MAX_QUERIES`] queries, and coordinates (when given) for exactly the graph's nodes; each
+/// failure a [`RoadErrorKind::Argument`] error.
+pub fn check_query_args(road: &RoadGraph, queries: usize) -> Result<(), RoadError> {
     if road.node_count == 0 {
         return Err(RoadError::new(
             RoadErrorKind::Argument,
@@ -401,6 +401,14 @@ pub fn benchmark(road: &RoadGraph, queries: usize, seed: u64) -> Result<String, 
             "the coordinates do not cover exactly the graph's nodes",
         ));
     }
+    Ok(())
+}
+
+/// Runs the benchmark and returns the table. A graph without nodes, or more than
+/// [`MAX_QUERIES`] queries, is a [`RoadErrorKind::Argument`] error; a graph the library rejects a
+/// [`RoadErrorKind::Library`] error.
+pub fn benchmark(road: &RoadGraph, queries: usize, seed: u64) -> Result<String, RoadError> {
+    check_query_args(road, queries)?;
     let library = |e: &dyn fmt::Display| RoadError::new(RoadErrorKind::Library, e.to_string());
     let edges: Vec<GraphEdge> = road
         .arcs

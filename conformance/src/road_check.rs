@@ -9,7 +9,7 @@
 use crate::generators::distance;
 use crate::oracle::{check_path, costs_agree};
 use crate::prng::SplitMix64;
-use crate::road::{RoadError, RoadErrorKind, RoadGraph, MAX_QUERIES};
+use crate::road::{RoadError, RoadErrorKind, RoadGraph};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::fmt::Write as _;
@@ -384,28 +384,7 @@ pub fn oracle_costs(road: &RoadGraph, pairs: &[(u32, u32)]) -> Vec<f64> {
 /// [`MAX_QUERIES`] queries is a [`RoadErrorKind::Argument`] error; a graph a crate rejects a
 /// [`RoadErrorKind::Library`] error.
 pub fn check(road: &RoadGraph, queries: usize, seed: u64) -> Result<RoadCheckReport, RoadError> {
-    if road.node_count == 0 {
-        return Err(RoadError::new(
-            RoadErrorKind::Argument,
-            "the graph has no nodes: there is nothing to query",
-        ));
-    }
-    if queries > MAX_QUERIES {
-        return Err(RoadError::new(
-            RoadErrorKind::Argument,
-            format!("--queries {queries}: at most {MAX_QUERIES} (2^24)"),
-        ));
-    }
-    if road
-        .positions
-        .as_ref()
-        .is_some_and(|p| p.len() != road.node_count)
-    {
-        return Err(RoadError::new(
-            RoadErrorKind::Argument,
-            "the coordinates do not cover exactly the graph's nodes",
-        ));
-    }
+    crate::road::check_query_args(road, queries)?;
     let integer_weights = integer_weights(road);
     let mut rng = SplitMix64::new(seed);
     let n = road.node_count as u64;

@@ -2,19 +2,12 @@
 //! naming the flag or the file, never a panic (exit 101), never a silent run. Values at the
 //! limit are accepted (checked without running the whole command where the run is long).
 
-use std::process::Command;
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_onepath-conformance"))
-}
+mod cli;
 
 /// Runs the binary with `args`; returns (exit code, stderr).
 fn run(args: &[&str]) -> (i32, String) {
-    let out = bin().args(args).output().expect("the binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let (code, _, stderr) = cli::run(args);
+    (code, stderr)
 }
 
 #[test]

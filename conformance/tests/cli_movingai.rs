@@ -2,39 +2,23 @@
 //! scenarios of every map kind match (exit 0, table and `--json`), a wrong optimum is a mismatch
 //! (exit 1) naming its scenario, and every malformed input exits 2 with a typed error naming the
 //! file and the 1-based line, never a panic.
+mod cli;
+use cli::write;
 mod tools;
 
 use onepath_conformance::grid::cases::map_kind;
 use onepath_conformance::movingai::{generate_map, generate_scen, MovingAiMap, ScenFile};
 use onepath_conformance::movingai_cli::{self, MovingAiRunErrorKind as K};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-/// A fresh folder for this test's files.
 fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("onepath-mai-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path
+    cli::scratch("mai", test)
 }
 
 fn movingai(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_onepath-conformance"))
-        .arg("movingai")
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let mut all = vec!["movingai"];
+    all.extend_from_slice(args);
+    cli::run(&all)
 }
 
 fn s(p: &Path) -> &str {

@@ -4,36 +4,21 @@
 //! file and line; the oracle agrees with the kit's O(V^2) oracle; and the judge reports a wrong
 //! cost, an invalid path and differing cost bits (so a broken crate exits 1).
 
+mod cli;
+use cli::write;
 use onepath_conformance::prng::SplitMix64;
 use onepath_conformance::road::RoadGraph;
 use onepath_conformance::road_check::{self, Answer};
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 
 fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("onepath-rc-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
+    cli::scratch("rc", test)
 }
 
 fn road(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_onepath-conformance"))
-        .arg("road")
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let mut all = vec!["road"];
+    all.extend_from_slice(args);
+    cli::run(&all)
 }
 
 /// A `side` x `side` lattice: two-way streets with integer weights 1..=20 drawn from `seed`,
