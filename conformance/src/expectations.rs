@@ -1,6 +1,8 @@
 //! Port expectations files ([DRIVER.EXPECT.*]): schema `onepath.port-expectations` version 1,
 //! the families a port claims and its known failures, each with a reason, in the manner of
 //! BoringSSL's BoGo shim config. Entries that match nothing are themselves failures.
+//! [DRIVER.EXPECT.FILE] the file and its strict reading; [DRIVER.EXPECT.MATCH] what a known
+//! failure excuses.
 
 use crate::error::{ErrorKind, HarnessError};
 use serde::{Deserialize, Serialize};

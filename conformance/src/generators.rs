@@ -1,6 +1,7 @@
 //! Seeded case generators ([CONF.GEN.*]): sparse, dense, grid-like, road-like and point graphs,
 //! plus the planar road network of the `road` subcommand. Every draw comes from the harness's
 //! own [`SplitMix64`], so a (kind, seed, size) triple always yields the same case.
+//! [CONF.GEN.KINDS] The kinds and their parameters.
 
 use crate::prng::SplitMix64;
 use crate::scenario::{Case, GraphSpec, LandmarkSpec, Query, StrategySpec};

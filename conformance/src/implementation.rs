@@ -1,6 +1,8 @@
 //! The implementation-under-test interface ([CONF.IMPL.*]). Everything that crosses it is plain
 //! data (scenario structs, outcomes, bytes, error class strings), so an out-of-process port
 //! driven over a pipe can implement it as well as the two in-process crates.
+//! [CONF.IMPL.TRAIT] [`Implementation`] is the one interface; [CONF.IMPL.PLAIN_DATA] only plain
+//! data crosses it; [CONF.IMPL.LINK_RULE] `link_valid` rules are data ([`LinkRule`]).
 
 use crate::outcome::{AlgorithmCode, Outcome};
 use crate::scenario::{Case, Query, Variant};
@@ -22,6 +24,7 @@ impl RunOptions {
     };
 }
 
+/// [CONF.IMPL.LINK_RULE]
 /// A deterministic `link_valid` rule, as data so it can cross a process boundary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LinkRule {

@@ -1,6 +1,7 @@
 //! Certification levels of a port ([DRIVER.LEVEL.*] in `spec/driver.md`): L1 costs, L2 paths,
 //! L3 traces, L4 bytes. Every answer of a port is compared with the reference's answer to the
 //! same call, and each difference is classified by the lowest level it breaks.
+//! [DRIVER.LEVEL.COMPARE] Field-by-field comparison with the reference's answer.
 
 use crate::implementation::{BuildFailure, CancelTrace, HookCall, LinkResult, OplmError};
 use crate::outcome::{cost_text, Outcome};

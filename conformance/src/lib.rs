@@ -17,6 +17,7 @@
 pub mod adapters;
 pub mod checks;
 pub mod claims;
+pub mod clauses;
 pub mod config;
 pub mod envelope;
 pub mod error;

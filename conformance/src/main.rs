@@ -1,5 +1,5 @@
 //! The `onepath-conformance` command line: `certify [--shard k/n]`, `report merge`,
-//! `vectors [--check]`, `road [--check]` and `movingai`.
+//! `vectors [--check]`, `road [--check]`, `movingai` and `clauses [import-mutants]`.
 
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -128,6 +128,36 @@ enum Command {
         /// Accept scenarios whose map name is not the --map file's name.
         #[arg(long)]
         ignore_map_name: bool,
+    },
+    /// Per clause of spec/: the code and vectors that cite it and the mutants that survived in
+    /// the code that cites it (MUTANTS.md); exit 1 when a behavioural clause is cited by no code,
+    /// or implemented by the crates but pinned by no committed vector.
+    Clauses {
+        /// Print one JSON object (schema onepath.clauses) instead of the summary.
+        #[arg(long)]
+        json: bool,
+        /// The checkout to read (default: the one containing the current directory).
+        #[arg(long, value_parser = parse_dir)]
+        root: Option<PathBuf>,
+        #[command(subcommand)]
+        command: Option<ClausesCommand>,
+    },
+}
+
+#[derive(Subcommand)]
+enum ClausesCommand {
+    /// Turn cargo-mutants output folders of one package into a summary (schema onepath.mutants)
+    /// for mutants/ .
+    ImportMutants {
+        /// cargo-mutants output folders (`mutants.out`, or the folder given to `-o`).
+        #[arg(required = true, value_parser = parse_dir)]
+        dirs: Vec<PathBuf>,
+        /// Which mutants ran, in words (for example `shard 0/8, round-robin`).
+        #[arg(long)]
+        selection: String,
+        /// The summary file to write.
+        #[arg(long)]
+        out: PathBuf,
     },
 }
 
@@ -468,6 +498,7 @@ fn checkout_vectors_dir() -> Option<PathBuf> {
         .map(|d| d.join("vectors"))
 }
 
+/// [CONF.CLI.VECTORS]
 fn vectors_command(check: bool, out: Option<PathBuf>) -> ExitCode {
     let Some(dir) = out.or_else(checkout_vectors_dir) else {
         eprintln!(
@@ -603,6 +634,23 @@ fn main() -> ExitCode {
             timeout,
             ignore_map_name,
         } => movingai_command(map, scen, algorithm, json, port, timeout, ignore_map_name),
+        Command::Clauses {
+            json,
+            root,
+            command: None,
+        } => onepath_conformance::clauses::cli::clauses_command(root, json),
+        Command::Clauses {
+            root,
+            command:
+                Some(ClausesCommand::ImportMutants {
+                    dirs,
+                    selection,
+                    out,
+                }),
+            ..
+        } => {
+            onepath_conformance::clauses::cli::import_mutants_command(root, &dirs, &selection, &out)
+        }
     }
 }
 

@@ -49,6 +49,7 @@ pub enum MovingAiErrorKind {
     Length,
 }
 
+/// [CONF.MOVINGAI.ERRORS]
 /// A reader error: what, and where (1-based line, 1-based byte column within the line).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MovingAiError {

@@ -2,6 +2,7 @@
 //! directed edge list, written here and sharing no code with either crate, plus the path
 //! validation used by the `oracle` check.
 
+/// [CONF.ORACLE.DIJKSTRA]
 /// Shortest distances from `source` over `edges` (`+infinity` when unreachable).
 pub fn distances(node_count: usize, edges: &[(u32, u32, f64)], source: u32) -> Vec<f64> {
     let mut adjacency: Vec<Vec<(usize, f64)>> = vec![Vec::new(); node_count];

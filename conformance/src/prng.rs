@@ -1,6 +1,7 @@
 //! The harness's own seeded generator (SplitMix64), written here so that generated cases never
 //! depend on code under test. It happens to follow the same published algorithm as the spec's
 //! `SeededRandom` ([GRAPH.RNG.SPLITMIX]), but it is a separate copy.
+//! [CONF.GEN.PRNG] Every generated case draws from this generator.
 
 /// A SplitMix64 generator with a few convenience draws used by the case generators.
 #[derive(Clone, Debug)]

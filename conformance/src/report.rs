@@ -284,6 +284,7 @@ impl Report {
         )
     }
 
+    /// [CONF.REPORT.JSON]
     /// The JSON form (one object, one line).
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("report serializes")

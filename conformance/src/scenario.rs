@@ -1,5 +1,8 @@
 //! Scenario files ([CONF.SCN.*]): the graph, landmark options and queries of one case, the
 //! variants (matrix columns) and the decoded JSON form of outcomes.
+//! [CONF.SCN.GENERATOR] [CONF.SCN.QUERIES] [CONF.SCN.HASHES] [CONF.SCN.COMPLETE] are read and
+//! written here; [CONF.SCN.FLOATS] reals round-trip through serde_json's exact float parsing;
+//! [CONF.VAR.ALT] the `alt` and `both` variants set the scenario's landmark table.
 
 use crate::error::{ErrorKind, HarnessError};
 use crate::outcome::{AlgorithmCode, Outcome, PathOutcome, StatusCode};

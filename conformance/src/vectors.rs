@@ -1,6 +1,7 @@
 //! Golden vectors ([CONF.VEC.*], [CONF.MATRIX.*], [CONF.MANIFEST.*]): generating `vectors/` from
 //! an implementation (the reference), checking a committed copy for staleness, and the `vectors`
 //! section of certify, which re-runs every committed scenario on every implementation.
+//! [CONF.MATRIX.EXTRA] The matrix's `links` and `oplm` columns are the scenario hashes.
 
 use crate::error::HarnessError;
 use crate::implementation::{Implementation, LinkRequest, RunOptions};

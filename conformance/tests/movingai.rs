@@ -1,4 +1,5 @@
 //! MovingAI formats, generator and exact octile oracle ([CONF.MOVINGAI.MAP_FORMAT] and following).
+//! [CONF.MOVINGAI.CHECK] is this file.
 
 use onepath_conformance::movingai::*;
 use onepath_conformance::prng::SplitMix64;

@@ -1,4 +1,5 @@
 //! Error values with stable class names of [GRAPH.ERR.CLASSES] and [GRAPH.API.INDEX].
+//! [GRAPH.ERR.DETAILS] Messages carry the details; classes and positions are compared.
 
 use std::fmt;
 

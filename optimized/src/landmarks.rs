@@ -1,6 +1,7 @@
 //! ALT landmark tables: [GRAPH.ALT.TABLES], [GRAPH.ALT.TREE], [GRAPH.ALT.BOUND],
 //! [GRAPH.ALT.COUNT], [GRAPH.ALT.ROOTS], [GRAPH.ALT.FARTHEST], [GRAPH.ALT.AVOID],
 //! [GRAPH.ALT.FALLBACK], [GRAPH.ALT.OPTIONS].
+//! [GRAPH.OPLM.TRUSTED] Accepted tables are used as they are.
 
 use crate::csr::{Arc, CsrGraph};
 use crate::error::{BuildError, BuildKind};

@@ -4,6 +4,9 @@
 //!
 //! Every public item cites the clause ids it implements. Results (statuses, costs bit for bit,
 //! paths, expansion orders, counters, errors, OPLM and state bytes) are those of the spec.
+//! [SPEC.NUM.IEEE] Plain IEEE binary64 `+ - * / sqrt` in the spec's order (no fused operations);
+//! [SPEC.NUM.NO_HASH_ORDER] hash containers for lookups only, never iterated into a result
+//! (`conformance/tests/determinism_sources.rs`).
 #![deny(missing_docs)]
 #![deny(unsafe_code)]
 

@@ -1,4 +1,5 @@
 //! [GRAPH.ERR] Errors of spec/graphs.md section 11: one struct per step (build, query, state bytes).
+//! [GRAPH.ERR.DETAILS] Messages carry the details; classes and positions are compared.
 
 use std::fmt;
 

@@ -1,4 +1,5 @@
 //! [GRAPH.ALT] ALT landmarks of spec/graphs.md section 9, with the OPLM bytes of section 9.2.
+//! [GRAPH.OPLM.TRUSTED] Accepted tables are used as they are.
 
 use crate::astar::GraphHeuristic;
 use crate::csr::CsrGraph;

@@ -4,6 +4,8 @@
 //! Every module transcribes one chapter of the spec clause by clause; every public item's
 //! doc comment starts with the clause ids it implements. The crate favours obvious correctness
 //! over speed: std only, no `unsafe`, no hash containers in results.
+//! [SPEC.NUM.IEEE] Plain IEEE binary64 `+ - * / sqrt` in the spec's order (no fused operations);
+//! [SPEC.NUM.NO_HASH_ORDER] no hash container (`conformance/tests/determinism_sources.rs`).
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 // IEEE comparisons are written as the spec writes them ([SPEC.NUM.COMPARE]): `!(a < b)` is

@@ -3,6 +3,7 @@
 //! hook-call log must equal the reference's (first differing call index reported), obey the
 //! hook rules of [GRAPH.T1.BLOCKED], [GRAPH.ASTAR.BLOCKED], [GRAPH.EST.AUTO], and, where the
 //! rule keeps the estimates admissible, agree with the oracle run on the transformed graph.
+//! [CONF.CHECK.HOOKS_ORACLE] decides when the oracle's distance is still the truth.
 
 use super::generated::{generated_case, oracle_edges};
 use super::{parallel_cases, Config};

@@ -461,6 +461,7 @@ fn hostile(c: &Ctx<'_>, v: &StateVector, h: &HostileFile, s: &mut Section) {
     }
 }
 
+/// [CONF.STATE.SNAPSHOT]
 /// A generated search recipe for the snapshot check: `search_graph` with 8..=40 nodes, sometimes
 /// extra isolated nodes, the zero or mod5 estimate, recording off one time in five.
 pub fn snapshot_recipe(seed: u64) -> StateRecipe {

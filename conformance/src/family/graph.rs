@@ -36,6 +36,7 @@ impl KitFamily for Graph {
             .collect()
     }
 
+    /// [CONF.CHECK.VECTORS] Scenarios re-run, hashes and matrix cells recomputed, per implementation.
     fn check_vectors(
         &self,
         dir: &Path,

@@ -250,6 +250,7 @@ impl DriverLimits {
     }
 }
 
+/// [DRIVER.PROC.ORDER] One request at a time per process, one process per worker thread.
 /// A pool of driver processes (one per concurrent caller), restarted on failure.
 pub struct Pool {
     command: String,

@@ -2,6 +2,7 @@
 //! with `sh -c` in a process group of its own, its stdout read in chunks into lines no longer
 //! than a cap, its stderr kept as a short tail of short lines, and a registry of every live
 //! process group so that a signal to the kit (or any exit path) kills them all.
+//! [DRIVER.PROC.LINES] one JSON object per line; [DRIVER.PROC.TIMEOUT] every read has a deadline.
 
 use std::collections::{BTreeSet, VecDeque};
 use std::io::{self, BufRead, BufReader, Write};

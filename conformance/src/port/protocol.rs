@@ -2,6 +2,7 @@
 //! [`crate::Implementation`] call, and the conversion of each op's typed reply payload
 //! (`messages.rs`) back into the kit's plain data. No JSON is written by hand: the wire form is
 //! the serde encoding of the message types.
+//! [DRIVER.ENC.GRID] Grid maps travel in the grid vectors' map form.
 
 use super::messages::*;
 use super::wire::{Dec, Hex, Real};

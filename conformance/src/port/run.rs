@@ -2,6 +2,7 @@
 //! expectations file, the consumed-vectors check, and the reports (table, JSON member `port`,
 //! JUnit XML, certificate: rendered in [`super::report`]) ([DRIVER.CLI.*], [DRIVER.LEVEL.*],
 //! [DRIVER.EXPECT.*], [DRIVER.REPORT.*]).
+//! [CONF.CLI.PORT] is the entry point of this module.
 
 use super::driver::Hello;
 use super::protocol::SPEC_VERSION;

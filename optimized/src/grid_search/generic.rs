@@ -225,7 +225,7 @@ impl<'g> Core<'g> {
 /// The sliced surface shared by `AStar`, `JumpSearch` and `ThetaSearch`.
 macro_rules! sliced_surface {
     () => {
-        /// [GS.ASTAR.BEGIN] [GRAPH.ASTAR.BEGIN] Starts a search between `(x, y)` cells;
+        /// [GS.ASTAR.BEGIN] [GS.THETA.BEGIN] [GRAPH.ASTAR.BEGIN] Starts a search between `(x, y)` cells;
         /// `cell_out_of_range` (start first, x before y) changes nothing.
         pub fn begin(
             &mut self,

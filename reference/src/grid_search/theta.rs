@@ -108,6 +108,7 @@ impl<'g> ThetaSearch<'g> {
         })
     }
 
+    /// [GS.THETA.BEGIN]
     /// [GS.ASTAR.BEGIN] Checks the cells, resets, ends `NotFound` when the start or goal is not
     /// passable, else pushes the start with `h = euclid(start, goal) * w`.
     pub fn begin(

@@ -1,6 +1,7 @@
 //! The random-mutation part of the state section ([CONF.CHECK.STATE] (4)): seeded mutations of
 //! the golden bytes, each restored on every implementation, the results compared with the
 //! reference's.
+//! [CONF.STATE.RANDOM] The mutation kinds, counts and seeds.
 
 use super::*;
 
