@@ -229,41 +229,15 @@ impl<'g> Terrain<'g> {
     }
 
     /// [GS.LOS] Whether `p` and `q` are in line of sight: every cell whose closed square meets
-    /// the closed segment between their centres is passable.
+    /// the closed segment between their centres is passable. The cells that can meet it are
+    /// those of the coordinate rectangle between `p` and `q`; they are tested column by column,
+    /// each column from its smallest row.
     pub(crate) fn line_of_sight(&self, p: (i64, i64), q: (i64, i64)) -> bool {
-        let (px, py) = (2 * p.0 + 1, 2 * p.1 + 1);
-        let (qx, qy) = (2 * q.0 + 1, 2 * q.1 + 1);
-        let (x_lo, x_hi) = (p.0.min(q.0), p.0.max(q.0));
-        let (y_lo, y_hi) = (p.1.min(q.1), p.1.max(q.1));
-        for x in x_lo..=x_hi {
-            // The candidate rows of column x: a superset of the cells meeting the segment,
-            // found from the segment's y over the column's slab; the exact test decides.
-            let (r_lo, r_hi) = if px == qx {
-                (y_lo, y_hi)
-            } else {
-                let seg_lo = px.min(qx);
-                let seg_hi = px.max(qx);
-                let x0 = (2 * x).max(seg_lo);
-                let x1 = (2 * x + 2).min(seg_hi);
-                let den = qx - px;
-                let y_at = |xx: i64| -> (i64, i64) {
-                    // y = py + (xx - px) * (qy - py) / den, as floor and ceil.
-                    let mut num = py * den + (xx - px) * (qy - py);
-                    let mut d = den;
-                    if d < 0 {
-                        num = -num;
-                        d = -d;
-                    }
-                    (num.div_euclid(d), -((-num).div_euclid(d)))
-                };
-                let (a_lo, a_hi) = y_at(x0);
-                let (b_lo, b_hi) = y_at(x1);
-                let lo = a_lo.min(b_lo).div_euclid(2) - 1;
-                let hi = a_hi.max(b_hi).div_euclid(2) + 1;
-                (lo.max(y_lo), hi.min(y_hi))
-            };
-            for y in r_lo..=r_hi {
-                if cell_meets_segment((x, y), (px, py), (qx, qy)) && !self.passable((x, y)) {
+        let a = (2 * p.0 + 1, 2 * p.1 + 1);
+        let b = (2 * q.0 + 1, 2 * q.1 + 1);
+        for x in p.0.min(q.0)..=p.0.max(q.0) {
+            for y in p.1.min(q.1)..=p.1.max(q.1) {
+                if cell_meets_segment((x, y), a, b) && !self.passable((x, y)) {
                     return false;
                 }
             }
