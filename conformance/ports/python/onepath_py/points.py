@@ -88,12 +88,16 @@ class EuclideanGraphHeuristic(object):
 def generate_links(points, options):
     """[GRAPH.PT.EXPLICIT] [GRAPH.PT.ORDER] [GRAPH.PT.RADIUS] [GRAPH.PT.NEAREST] [GRAPH.PT.BOTH] [GRAPH.PT.VALID] [GRAPH.PT.VALID_ORDER] [GRAPH.PT.MERGE]
 
+    [GRAPH.VAL.PORT_INTS] A negative nearest_count takes every candidate, as one that is too large.
+
     Returns the sorted list of unordered pairs (min, max).  Nearest candidates are found by
     a full sort on (d2, j) (conforms per the informative [GRAPH.PT.RING]).
     """
     n = len(points)
     md = float(options.max_distance)
     k = options.nearest_count
+    if k < 0:
+        k = n                   # [GRAPH.VAL.PORT_INTS] negative = too large: every candidate
     valid = options.link_valid
     pairs = set()
     for a, b in options.explicit:
