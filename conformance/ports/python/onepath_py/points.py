@@ -133,7 +133,7 @@ class PointGraph(object):
     """[GRAPH.PT.*] A CSR graph over positions with Euclidean weights."""
 
     def __init__(self, points, options=None):
-        """[GRAPH.PT.COORD] [GRAPH.PT.MAXDIST] [GRAPH.PT.EXPLICIT] [GRAPH.PT.MERGE]
+        """[GRAPH.PT.COORD] [GRAPH.PT.MAXDIST] [GRAPH.PT.MAXDIST_FINITE] [GRAPH.PT.EXPLICIT] [GRAPH.PT.MERGE]
 
         [GRAPH.PT.CHECKS] order: node count limit, coordinates, max_distance, explicit links.
         """
