@@ -353,6 +353,9 @@ macro_rules! define_adapter {
                     $name
                 }
 
+                /// [CONF.VAR.TIER1] [CONF.VAR.ALT] [CONF.VAR.GEO] [CONF.VAR.NOT_APPLICABLE] A geo
+                /// variant on an edges graph without positions gets no heuristic hook, so it
+                /// runs as its variant without geo ([GRAPH.EST.AUTO]).
                 fn run_case(
                     &self,
                     case: &Case,
@@ -537,6 +540,8 @@ macro_rules! define_adapter {
                     answer().map_err(CallError::Class)
                 }
 
+                /// [CONF.IMPL.OPS] [CONF.IMPL.OPS_TABLE] Only a successful `BuildLandmarks`
+                /// replaces `table`; a failed one and a new (or failed) graph leave it as it is.
                 fn run_ops(&self, ops: &[GraphOp]) -> Vec<Result<u64, BuildFailure>> {
                     let mut graph: Option<op::Graph> = None;
                     let mut points: Option<op::PointGraph> = None;

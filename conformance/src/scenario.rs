@@ -206,6 +206,20 @@ impl Variant {
     pub fn applies_to(self, graph: &GraphSpec) -> bool {
         !self.uses_geo() || graph.has_positions()
     }
+
+    /// [CONF.VAR.NOT_APPLICABLE] The variant without the Euclidean estimate: what a geo variant
+    /// answers on an edges graph without positions (`astar_geo` → `dijkstra`, `astar_both` →
+    /// `astar_alt`, `bidi_geo` → `bidi_dijkstra`, `bidi_both` → `bidi_alt`); a variant without
+    /// geo is itself.
+    pub fn without_geo(self) -> Variant {
+        match self {
+            Variant::AstarGeo => Variant::Dijkstra,
+            Variant::AstarBoth => Variant::AstarAlt,
+            Variant::BidiGeo => Variant::BidiDijkstra,
+            Variant::BidiBoth => Variant::BidiAlt,
+            v => v,
+        }
+    }
 }
 
 /// A query outcome in the JSON form of [CONF.SCN.OUTCOME].

@@ -6,7 +6,10 @@ hangs on request id 80 and prints garbage for request id 120 (ids are the harnes
 across restarts); FAKE_MODE=unimplemented answers `unimplemented` for run_sliced; FAKE_MODE=garbage_hello
 sends a bad handshake; FAKE_MODE=v1_hello answers the handshake as a protocol-1 driver would;
 FAKE_MODE=state_error answers `error` for every `state_run` restore of bytes
-into a `graph` (kind 4) recipe, so the golden Graph state vectors are never fully answered.
+into a `graph` (kind 4) recipe, so the golden Graph state vectors are never fully answered;
+FAKE_MODE=from_state_<field> answers every `from_state` like the Python port but with one field
+out of the shape of [CONF.IMPL.FROM_STATE]: `before` holding the given bytes, `restore` null,
+`after` empty, `cells` holding one call or `search` holding a summary.
 """
 import json
 import os
@@ -51,6 +54,14 @@ for line in sys.stdin:
         if a.get("request") == "restore" and a.get("bytes") is not None and a["recipe"].get("kind") == "graph":
             driver.send({"id": req["id"], "error": "fake driver: graph state restore fails on purpose"})
             continue
+    if mode.startswith("from_state_") and req["op"] == "state_run" and req["args"]["request"] == "from_state":
+        reply = driver.OPS["state_run"](req["args"])
+        field = mode[len("from_state_"):]
+        reply[field] = {"before": req["args"]["bytes"], "restore": None, "after": "", "cells": [[0, 0, 1]],
+                        "search": {"status": 0, "iterations": 0, "expanded": 0, "cost_bits": "7ff0000000000000",
+                                   "path": [], "expansions": []}}[field]
+        driver.send({"id": req["id"], "ok": reply})
+        continue
     fn = driver.OPS.get(req["op"])
     result = fn(req["args"]) if fn else None
     if result is None:

@@ -563,3 +563,50 @@ fn unanswered_golden_state_vectors_of_a_claimed_family_are_not_consumed() {
         r.problems
     );
 }
+
+/// [CONF.IMPL.FROM_STATE] [DRIVER.MSG.STRICT] A `from_state` reply with one field out of shape
+/// (`before` holding the input bytes, as a port that mirrors a restore might send; `restore`
+/// null; `after` empty though accepted; a listener call; a search summary) does not fit its
+/// request: it is a malformed reply naming the field, not an answer. The Python port's reply to
+/// the same request fits and equals the reference's.
+#[test]
+fn a_from_state_reply_out_of_shape_is_malformed() {
+    use onepath_conformance::port::PortImpl;
+    use onepath_conformance::state::{StateKind, StateRequest};
+    use onepath_conformance::Implementation;
+    let _guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let mut graph = onepath_reference::Graph::new(3).unwrap();
+    graph.add_edge(0, 1, 2.5).unwrap();
+    let request = StateRequest::FromState {
+        kind: StateKind::Graph,
+        bytes: graph.save_state(),
+    };
+    let expected = onepath_conformance::ReferenceCrate
+        .run_state(&request)
+        .expect("the reference answers");
+    assert!(expected.before.is_empty() && !expected.after.is_empty());
+    let port = PortImpl::new(&python(None), Duration::from_secs(10));
+    assert_eq!(port.run_state(&request).expect("a fitting reply"), expected);
+    for (field, says) in [
+        ("before", "bytes in before"),
+        ("restore", "restore null"),
+        ("after", "accepted with an empty after"),
+        ("cells", "listener calls"),
+        ("search", "with a search"),
+    ] {
+        let fake = PortImpl::new(
+            &fake(&format!("from_state_{field}")),
+            Duration::from_secs(10),
+        );
+        let err = fake.run_state(&request).expect_err(&format!(
+            "a from_state reply with {field} out of shape was accepted"
+        ));
+        assert!(
+            err.what().contains("malformed reply") && err.what().contains(says),
+            "{field}: {err}"
+        );
+        let events = &fake.ledger.lock().unwrap().events;
+        assert_eq!(events.len(), 1, "{events:?}");
+        assert_eq!(events[0].kind, "malformed reply");
+    }
+}

@@ -26,6 +26,15 @@ enum Fault {
     DropIndex,
     /// Ignore a set cancel flag (run to the end).
     IgnoreCancel,
+    /// Read a `nearest_count` above `2^31 - 1` as a signed 32-bit port does (negative) and treat
+    /// the negative count as 0, nearest mode off (against [GRAPH.VAL.PORT_INTS]).
+    NegativeNearestOff,
+    /// Drop the current landmark table when `build_landmarks` fails (against
+    /// [CONF.IMPL.OPS_TABLE]).
+    DropTableOnFailedBuild,
+    /// Answer a geo variant on an edges graph without positions with an error outcome (against
+    /// [CONF.VAR.NOT_APPLICABLE]).
+    NotApplicableAsError,
 }
 
 struct Wrong(Fault);
@@ -68,6 +77,13 @@ impl Implementation for Wrong {
     ) -> Vec<Vec<Outcome>> {
         let mut r = OptimizedCrate.run_case(case, variants, queries, opts);
         r.iter_mut().flatten().for_each(|o| self.corrupt(o));
+        if let Fault::NotApplicableAsError = self.0 {
+            for (list, v) in r.iter_mut().zip(variants) {
+                if !v.applies_to(&case.graph) {
+                    list.fill(Outcome::Error("harness: variant not applicable".into()));
+                }
+            }
+        }
         r
     }
     fn run_sliced(
@@ -117,11 +133,49 @@ impl Implementation for Wrong {
         Ok(t)
     }
     fn run_ops(&self, ops: &[GraphOp]) -> Vec<Result<u64, BuildFailure>> {
-        OptimizedCrate
-            .run_ops(ops)
+        let ops: Vec<GraphOp> = ops
+            .iter()
+            .map(|o| match (self.0, o) {
+                (
+                    Fault::NegativeNearestOff,
+                    GraphOp::Points {
+                        points,
+                        explicit,
+                        max_distance,
+                        nearest_count,
+                    },
+                ) if i32::try_from(*nearest_count).is_err() => GraphOp::Points {
+                    points: points.clone(),
+                    explicit: explicit.clone(),
+                    max_distance: *max_distance,
+                    nearest_count: 0,
+                },
+                _ => o.clone(),
+            })
+            .collect();
+        let mut results: Vec<Result<u64, BuildFailure>> = OptimizedCrate
+            .run_ops(&ops)
             .into_iter()
             .map(|r| r.map_err(|e| self.strip(e)))
-            .collect()
+            .collect();
+        if let Fault::DropTableOnFailedBuild = self.0 {
+            let mut dropped = false;
+            for (o, r) in ops.iter().zip(results.iter_mut()) {
+                match o {
+                    GraphOp::BuildLandmarks(_) => dropped = r.is_err(),
+                    GraphOp::FindPath {
+                        landmarks: true, ..
+                    } if dropped => {
+                        *r = Err(BuildFailure::new(
+                            "harness: no current landmark table",
+                            None,
+                        ))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        results
     }
     fn build_landmarks(
         &self,
@@ -291,4 +345,73 @@ fn a_missing_error_index_is_caught() {
         .expect("endpoint failure");
     assert_eq!(f.found, "endpoint_out_of_range (no index)");
     assert!(errors::run(&[&ReferenceCrate, &OptimizedCrate]).failed == 0);
+}
+
+#[test]
+fn a_negative_nearest_count_taken_as_off_is_caught() {
+    let wrong = Wrong(Fault::NegativeNearestOff);
+    let s = errors::run(&[&wrong]);
+    let failures: Vec<_> = s
+        .failures
+        .iter()
+        .filter(|f| {
+            f.case
+                .as_deref()
+                .unwrap_or("")
+                .contains("[GRAPH.VAL.PORT_INTS]")
+        })
+        .collect();
+    // With a `max_distance` set, nearest mode off is radius mode, which links the same pairs as
+    // every candidate within the radius ([GRAPH.PT.BOTH]): only the uncapped count tells.
+    assert_eq!(failures.len(), 1, "{:?}", s.failures);
+    assert_eq!(
+        (failures[0].expected.as_str(), failures[0].found.as_str()),
+        ("Ok(12)", "Ok(0)")
+    );
+    assert_eq!(s.failed, 1, "{:?}", s.failures);
+}
+
+#[test]
+fn a_landmark_table_dropped_by_a_failed_build_is_caught() {
+    let wrong = Wrong(Fault::DropTableOnFailedBuild);
+    let s = errors::run(&[&wrong]);
+    assert!(s.failed > 0);
+    assert!(
+        s.failures.iter().all(|f| f
+            .case
+            .as_deref()
+            .unwrap_or("")
+            .starts_with("[CONF.IMPL.OPS_TABLE]")),
+        "{:?}",
+        s.failures
+    );
+    let f = &s.failures[0];
+    assert!(f.what.starts_with("operation 3: FindPath"), "{f:?}");
+    assert_eq!(f.found, "harness: no current landmark table (no index)");
+}
+
+#[test]
+fn an_error_for_a_variant_that_does_not_apply_is_caught() {
+    let wrong = Wrong(Fault::NotApplicableAsError);
+    let sections = generated::run(&ReferenceCrate, &[&wrong], &small(), None);
+    let oracle = &sections[0];
+    assert_eq!(oracle.name, "oracle");
+    assert!(oracle.failed > 0);
+    for f in &oracle.failures {
+        assert_eq!(f.implementation, "wrong");
+        assert!(
+            f.what
+                .starts_with("not applicable, [CONF.VAR.NOT_APPLICABLE]: "),
+            "{f:?}"
+        );
+        assert!(
+            f.variant.as_deref().unwrap_or("").contains("_geo")
+                || f.variant.as_deref().unwrap_or("").contains("_both")
+        );
+    }
+    assert!(sections[1].failed > 0, "the differential missed it too");
+    // Both crates answer a variant that does not apply as its variant without geo.
+    let clean = generated::run(&ReferenceCrate, &[&OptimizedCrate], &small(), None);
+    assert_eq!(clean[0].failed, 0, "{:?}", clean[0].failures.first());
+    assert_eq!(clean[1].failed, 0, "{:?}", clean[1].failures.first());
 }

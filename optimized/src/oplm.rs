@@ -43,7 +43,7 @@ impl Landmarks {
         out
     }
 
-    /// [GRAPH.OPLM.CHECKS] Decodes OPLM bytes for `graph`, running the checks in the clause's
+    /// [GRAPH.OPLM.CHECKS] [GRAPH.OPLM.DISTINCT_IDS] [GRAPH.OPLM.SIGN_BIT] Decodes OPLM bytes for `graph`, running the checks in the clause's
     /// order and reporting the first failure with its byte offset. Nothing is allocated before
     /// the length check has matched the header against the input length.
     pub fn deserialize(bytes: &[u8], graph: &CsrGraph) -> Result<Landmarks, GraphStateError> {

@@ -158,7 +158,7 @@ impl<C: GraphCost, H: GraphHeuristic, const D: usize> Engine<'_, C, H, D> {
         self.path_cost = f64::INFINITY;
     }
 
-    /// [STATE.SEARCH.CHECKS] Reads in place, in byte order, then the cross checks, then the
+    /// [STATE.SEARCH.CHECKS] [STATE.SEARCH.BASE_CHECKS] Reads in place, in byte order, then the cross checks, then the
     /// trailing-bytes check.
     fn restore(&mut self, bytes: &[u8]) -> Result<(), Fault> {
         let n = self.graph.node_count();

@@ -390,8 +390,9 @@ impl Landmarks {
         out
     }
 
-    /// [GRAPH.OPLM.CHECKS] [GRAPH.OPLM.ROUNDTRIP] [GRAPH.ERR.NO_PANIC] Reads OPLM bytes for `graph`,
-    /// running the checks in the clause's order; nothing is allocated before the length check.
+    /// [GRAPH.OPLM.CHECKS] [GRAPH.OPLM.DISTINCT_IDS] [GRAPH.OPLM.SIGN_BIT] [GRAPH.OPLM.ROUNDTRIP]
+    /// [GRAPH.ERR.NO_PANIC] Reads OPLM bytes for `graph`, running the checks in the clause's order;
+    /// nothing is allocated before the length check.
     pub fn deserialize(bytes: &[u8], graph: &CsrGraph) -> Result<Landmarks, GraphStateError> {
         let err = |kind, offset| Err(GraphStateError::new(kind, offset));
         let len = bytes.len();

@@ -103,7 +103,8 @@ impl PointGraph {
     /// assert_eq!(path.cost, 7.0);
     /// ```
     ///
-    /// [GRAPH.PT.COORD] [GRAPH.PT.CHECKS] [GRAPH.PT.MAXDIST] [GRAPH.PT.EXPLICIT]
+    /// [GRAPH.PT.COORD] [GRAPH.PT.CHECKS] [GRAPH.PT.MAXDIST] [GRAPH.PT.MAXDIST_FINITE]
+    /// [GRAPH.PT.EXPLICIT]
     /// [GRAPH.PT.RADIUS] [GRAPH.PT.NEAREST] [GRAPH.PT.BOTH] [GRAPH.PT.VALID_ORDER]
     /// [GRAPH.PT.LINK_LIMIT] [GRAPH.PT.MERGE]
     pub fn new(points: &[Point3], options: &LinkOptions) -> Result<PointGraph, BuildError> {

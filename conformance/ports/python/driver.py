@@ -271,6 +271,8 @@ def finish(s, variant):
 # ------------------------------------------------------------------ ops
 
 def op_run_case(a):
+    """[DRIVER.OP.RUN_CASE] [CONF.VAR.NOT_APPLICABLE] A geo variant without positions gets no
+    heuristic, so it runs as its variant without geo ([GRAPH.EST.AUTO])."""
     queries = a["queries"]
     variants = a["variants"]
     try:
@@ -451,6 +453,8 @@ def op_run_cancelled(a):
 
 
 def op_run_ops(a):
+    """[DRIVER.OP.RUN_OPS] [CONF.IMPL.OPS] [CONF.IMPL.OPS_TABLE] Only a successful build_landmarks
+    replaces the table; a failed one and a new (or failed) graph keep it."""
     graph = None
     points = None
     table = None

@@ -674,6 +674,14 @@ class PointGraphTests(unittest.TestCase):
             op.PointGraph([(0, 0, 0), (1, 0, 0)], op.LinkOptions(explicit=[(0, 1), (1, 2)]))
         self.assertEqual(cm.exception.index, 1)
 
+    def test_negative_nearest_count_takes_every_candidate(self):
+        # [GRAPH.VAL.PORT_INTS]: a negative nearest_count is like one that is too large.
+        pts = [(0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (2.0, 0.0, 0.0), (10.0, 0.0, 0.0)]
+        for md, edges in ((0.0, 12), (2.5, 6)):
+            for k in (-1, -(2 ** 40), 3, 2 ** 32 - 1):
+                pg = op.PointGraph(pts, op.LinkOptions(max_distance=md, nearest_count=k))
+                self.assertEqual(pg.csr().edge_count(), edges, (md, k))
+
     def test_permutation_invariance_radius(self):
         rng = random.Random(9)
         pts = [(float(rng.randint(0, 9)), float(rng.randint(0, 9)), 0.0) for _ in range(12)]

@@ -66,6 +66,13 @@ pub type Script = (&'static str, Vec<(GraphOp, Expect)>);
 /// Every script of the section.
 pub fn scripts() -> Vec<Script> {
     let ok3 = [(0, 1, 1.0), (1, 2, 1.0)];
+    let path3 = [(0, 1, 1.0), (1, 2, 2.0)];
+    let line4 = [
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [2.0, 0.0, 0.0],
+        [10.0, 0.0, 0.0],
+    ];
     vec![
         (
             "[GRAPH.MUT.FROM_ERRORS] [GRAPH.CSR.VALIDATE] from_edges names the input index",
@@ -163,6 +170,14 @@ pub fn scripts() -> Vec<Script> {
             ],
         ),
         (
+            "[GRAPH.VAL.PORT_INTS] [GRAPH.PT.NEAREST] [GRAPH.PT.BOTH] nearest_count 2^32 - 1 (-1 to a signed 32-bit port) takes every candidate",
+            vec![
+                (pts(&line4, &[], 0.0, u32::MAX), V(12)),
+                (pts(&line4, &[], 2.5, u32::MAX), V(6)),
+                (pts(&line4, &[[3, 0]], 1.5, u32::MAX), V(6)),
+            ],
+        ),
+        (
             "[GRAPH.PT.EXPLICIT] link_out_of_range names the link's position",
             vec![
                 (pts(&[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0]], &[[0, 1], [1, 1], [5, 0], [0, 9]], 0.0, 0), E("link_out_of_range", Some(2))),
@@ -206,6 +221,22 @@ pub fn scripts() -> Vec<Script> {
                 (find(0, 2, true), E("stale_landmarks", None)),
                 (AddEdge(1, 2, 5.0), V(2)),
                 (find(0, 2, true), cost(6.0)),
+            ],
+        ),
+        (
+            "[CONF.IMPL.OPS_TABLE] a failed build_landmarks or a new graph keeps the current table",
+            vec![
+                (from(&path3, Some(3), true), V(2)),
+                (BuildLandmarks(2), V(2)),
+                (BuildLandmarks(0), E("invalid_landmark_count", None)),
+                (find(0, 2, true), cost(3.0)),
+                (NewGraph(0), V(0)),
+                (BuildLandmarks(1), E("empty_graph", None)),
+                (from(&[(0, 9, 1.0)], Some(3), true), E("endpoint_out_of_range", Some(0))),
+                (from(&path3, Some(3), true), V(2)),
+                (find(0, 2, true), cost(3.0)),
+                (from(&[(0, 1, 1.0), (1, 2, 5.0)], Some(3), true), V(2)),
+                (find(0, 2, true), E("stale_landmarks", None)),
             ],
         ),
         (

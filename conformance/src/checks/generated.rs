@@ -66,6 +66,20 @@ pub fn applicable(case: &Case) -> Vec<Variant> {
         .collect()
 }
 
+/// [CONF.VAR.NOT_APPLICABLE] The variants the oracle section also asks for generated case `index`
+/// although they do not apply: the geo variants of every other edges graph without positions
+/// (the even indexes), none for the other cases.
+pub fn not_applicable_asked(index: usize, case: &Case) -> Vec<Variant> {
+    if index % 2 != 0 {
+        return Vec::new();
+    }
+    Variant::ALL
+        .iter()
+        .copied()
+        .filter(|v| !v.applies_to(&case.graph))
+        .collect()
+}
+
 fn oracle_problem(
     outcome: &Outcome,
     variant: Variant,
@@ -136,13 +150,16 @@ pub fn run(
             let edges = oracle_edges(&g.case);
             let n = g.case.graph.node_count();
             let variants = applicable(&g.case);
+            // [CONF.VAR.NOT_APPLICABLE] asked after the applicable ones, in one request.
+            let extra = not_applicable_asked(i, &g.case);
+            let asked: Vec<Variant> = variants.iter().chain(&extra).copied().collect();
             let mut truth: BTreeMap<u32, Vec<f64>> = BTreeMap::new();
             for &(s, _) in &g.queries {
                 truth.entry(s).or_insert_with(|| distances(n, &edges, s));
             }
             let results: Vec<Vec<Vec<Outcome>>> = all
                 .iter()
-                .map(|imp| imp.run_case(&g.case, &variants, &g.queries, RunOptions::MATRIX))
+                .map(|imp| imp.run_case(&g.case, &asked, &g.queries, RunOptions::MATRIX))
                 .collect();
             for (imp, result) in all.iter().zip(&results) {
                 for (vi, &variant) in variants.iter().enumerate() {
@@ -168,9 +185,35 @@ pub fn run(
                         }));
                     }
                 }
+                for (xi, &variant) in extra.iter().enumerate() {
+                    let vi = variants.len() + xi;
+                    let plain = variant.without_geo();
+                    let ci = variants
+                        .iter()
+                        .position(|&v| v == plain)
+                        .expect("a variant without geo always applies");
+                    for qi in 0..g.queries.len() {
+                        let diff = first_difference(&result[ci][qi], &result[vi][qi]);
+                        sections[0].record(diff.map(|d| Failure {
+                            case: Some(name.clone()),
+                            implementation: imp.name().to_string(),
+                            variant: Some(variant.name().to_string()),
+                            query: Some(qi),
+                            what: format!(
+                                "not applicable, [CONF.VAR.NOT_APPLICABLE]: {} vs {}",
+                                d.what,
+                                plain.name()
+                            ),
+                            expected: d.expected,
+                            found: d.found,
+                            step: d.step,
+                            ..Default::default()
+                        }));
+                    }
+                }
             }
             for (imp, result) in all.iter().zip(&results).skip(1) {
-                for (vi, &variant) in variants.iter().enumerate() {
+                for (vi, &variant) in asked.iter().enumerate() {
                     for qi in 0..g.queries.len() {
                         let diff = first_difference(&results[0][vi][qi], &result[vi][qi]);
                         sections[1].record(diff.map(|d| Failure {

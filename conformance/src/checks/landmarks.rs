@@ -1,6 +1,7 @@
 //! The `landmarks` section ([CONF.CHECK.LANDMARKS]): admissibility and consistency of
 //! `lower_bound` against the oracle, OPLM round trips, cross-implementation byte equality, and
-//! hostile OPLM bytes with the class and offset [GRAPH.OPLM.CHECKS] prescribes.
+//! hostile OPLM bytes with the class and offset [GRAPH.OPLM.CHECKS] prescribes (a repeated
+//! landmark id, [GRAPH.OPLM.DISTINCT_IDS]; a `-0.0` entry, [GRAPH.OPLM.SIGN_BIT]).
 
 use super::{parallel_cases, Config};
 use crate::generators::{directed_edges, generate, Kind};

@@ -583,12 +583,9 @@ impl Implementation for PortImpl {
         request: &crate::state::StateRequest,
     ) -> Result<crate::state::StateReply, HarnessError> {
         let ledger_op = format!("state_run:{}", protocol::state_family(request).name());
-        match self.call(
-            label,
-            &ledger_op,
-            &protocol::state_run(request),
-            protocol::state_reply,
-        ) {
+        match self.call(label, &ledger_op, &protocol::state_run(request), |r| {
+            protocol::state_reply(request, r)
+        }) {
             Ok(found) => {
                 let found = Ok(found);
                 let expected = ReferenceCrate.run_state(request);

@@ -469,8 +469,41 @@ pub fn deserialize_reply(r: DeserializeReply) -> Result<Vec<u8>, OplmError> {
     }
 }
 
-/// `state_run` answer.
-pub fn state_reply(r: StateRunReply) -> Result<StateReply, Mismatch> {
+/// `state_run` answer to `request`. [CONF.IMPL.FROM_STATE] A reply to `from_state` must have
+/// an empty `before`, a non-null `restore`, `after` empty exactly when `restore` is a rejection,
+/// no listener calls and a null `search`; any other shape does not fit the request
+/// ([DRIVER.MSG.STRICT]).
+pub fn state_reply(request: &StateRequest, r: StateRunReply) -> Result<StateReply, Mismatch> {
+    if let StateRequest::FromState { .. } = request {
+        if !r.before.0.is_empty() {
+            return mismatch(format!(
+                "from_state reply with {} bytes in before (must be empty)",
+                r.before.0.len()
+            ));
+        }
+        match &r.restore {
+            None => return mismatch("from_state reply with restore null".into()),
+            Some(RestoreArg::Accepted(_)) if r.after.0.is_empty() => {
+                return mismatch("from_state accepted with an empty after".into())
+            }
+            Some(RestoreArg::Rejected(_)) if !r.after.0.is_empty() => {
+                return mismatch(format!(
+                    "from_state rejected with {} bytes in after (must be empty)",
+                    r.after.0.len()
+                ))
+            }
+            _ => {}
+        }
+        if !r.cells.is_empty() {
+            return mismatch(format!(
+                "from_state reply with {} listener calls (must be none)",
+                r.cells.len()
+            ));
+        }
+        if r.search.is_some() {
+            return mismatch("from_state reply with a search (must be null)".into());
+        }
+    }
     let search = match r.search {
         None => None,
         Some(s) => Some(SearchSummary {

@@ -257,6 +257,8 @@ macro_rules! define_state_adapter {
                 }
             }
 
+            /// [CONF.IMPL.FROM_STATE] `before` empty, the result, `after` the new object's save
+            /// (empty when rejected), no listener calls, no search.
             fn from_state(kind: StateKind, bytes: &[u8]) -> Result<StateReply, String> {
                 let (restore, after) = match kind {
                     StateKind::Grid => match op::Grid::from_state(bytes) {

@@ -332,8 +332,8 @@ fn read_end(r: &mut Reader<'_>, name: &str, not_started: bool, n: usize) -> Resu
     Ok(if not_started { 0 } else { v as u32 })
 }
 
-/// [STATE.SEARCH.CHECKS] [STATE.ORDER] Reads and validates a GraphAStar state for a search over
-/// `n` nodes, in byte order, then the cross checks.
+/// [STATE.SEARCH.CHECKS] [STATE.SEARCH.BASE_CHECKS] [STATE.ORDER] Reads and validates a GraphAStar
+/// state for a search over `n` nodes, in byte order, then the cross checks.
 fn read_search(bytes: &[u8], n: usize) -> Result<SearchState, Fault> {
     let mut r = Reader::new(bytes);
     read_header(&mut r, KIND_GRAPH_ASTAR)?;

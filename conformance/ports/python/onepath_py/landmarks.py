@@ -178,7 +178,8 @@ class Landmarks(object):
 
     @staticmethod
     def deserialize(data, graph):
-        """[GRAPH.OPLM.CHECKS] [GRAPH.OPLM.ROUNDTRIP] [GRAPH.ERR.NO_PANIC] Checks in the spec's order."""
+        """[GRAPH.OPLM.CHECKS] [GRAPH.OPLM.DISTINCT_IDS] [GRAPH.OPLM.SIGN_BIT] [GRAPH.OPLM.ROUNDTRIP]
+        [GRAPH.ERR.NO_PANIC] Checks in the spec's order."""
         data = bytes(data)
         length = len(data)
         if length < HEADER:

@@ -88,12 +88,16 @@ class EuclideanGraphHeuristic(object):
 def generate_links(points, options):
     """[GRAPH.PT.EXPLICIT] [GRAPH.PT.ORDER] [GRAPH.PT.RADIUS] [GRAPH.PT.NEAREST] [GRAPH.PT.BOTH] [GRAPH.PT.VALID] [GRAPH.PT.VALID_ORDER] [GRAPH.PT.MERGE]
 
+    [GRAPH.VAL.PORT_INTS] A negative nearest_count takes every candidate, as one that is too large.
+
     Returns the sorted list of unordered pairs (min, max).  Nearest candidates are found by
     a full sort on (d2, j) (conforms per the informative [GRAPH.PT.RING]).
     """
     n = len(points)
     md = float(options.max_distance)
     k = options.nearest_count
+    if k < 0:
+        k = n                   # [GRAPH.VAL.PORT_INTS] negative = too large: every candidate
     valid = options.link_valid
     pairs = set()
     for a, b in options.explicit:
@@ -129,7 +133,7 @@ class PointGraph(object):
     """[GRAPH.PT.*] A CSR graph over positions with Euclidean weights."""
 
     def __init__(self, points, options=None):
-        """[GRAPH.PT.COORD] [GRAPH.PT.MAXDIST] [GRAPH.PT.EXPLICIT] [GRAPH.PT.MERGE]
+        """[GRAPH.PT.COORD] [GRAPH.PT.MAXDIST] [GRAPH.PT.MAXDIST_FINITE] [GRAPH.PT.EXPLICIT] [GRAPH.PT.MERGE]
 
         [GRAPH.PT.CHECKS] order: node count limit, coordinates, max_distance, explicit links.
         """

@@ -194,7 +194,7 @@ class SearchState(object):
 
 
 def parse_search(data, n, weight=1.0):
-    """[STATE.SEARCH] [STATE.SEARCH.CHECKS] [STATE.ORDER] Validate kind-11 bytes against a search over ``n`` nodes.
+    """[STATE.SEARCH] [STATE.SEARCH.CHECKS] [STATE.SEARCH.BASE_CHECKS] [STATE.ORDER] Validate kind-11 bytes against a search over ``n`` nodes.
 
     Returns a SearchState; ``visited`` is a list of (node, closed, g, parent).
     Guesses (see the report): node range before ``not_increasing``; a Found path cost

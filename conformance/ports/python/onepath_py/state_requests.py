@@ -123,7 +123,11 @@ def _restore(obj, data):
 
 
 def run_state(a):
-    """[CONF.IMPL.STATE] One Restore or FromState request."""
+    """[CONF.IMPL.STATE] One Restore or FromState request.
+
+    [CONF.IMPL.FROM_STATE] A from_state reply: before "", the result, after the new object's
+    save ("" when rejected), no cells, search null.
+    """
     if a["request"] == "from_state":
         cls = FROM_STATE.get(a["kind"])
         if cls is None:
