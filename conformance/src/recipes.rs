@@ -16,6 +16,8 @@ pub enum Source {
     /// Small hand-written graph: zero weights, self-loops, parallel edges, an unreachable node
     /// and an out-of-range query (an error outcome).
     HandEdgeCases,
+    /// Small hand-written graph whose edges include `-0.0` weights on the only cheapest routes.
+    HandNegativeZero,
 }
 
 /// One named recipe.
@@ -55,7 +57,7 @@ const fn r(
 
 use Kind::*;
 use PointMode::*;
-use Source::{Generated as G, HandEdgeCases, HandTies};
+use Source::{Generated as G, HandEdgeCases, HandNegativeZero, HandTies};
 
 /// Every recipe, in id order.
 pub const RECIPES: &[Recipe] = &[
@@ -77,6 +79,7 @@ pub const RECIPES: &[Recipe] = &[
     r("GRAPH-0016", "3D point graph linked by radius", G(Points3d), 16, 50, 5),
     r("GRAPH-0017", "tiny sparse graph (2 nodes)", G(Sparse), 17, 2, 4),
     r("GRAPH-0018", "lattice, many queries", G(Grid), 18, 49, 12),
+    r("GRAPH-0019", "hand-made -0.0 weights: from_edges stores them as +0.0, so the table's fingerprint (oplm_sha256) is that of +0.0 weights [GRAPH.VAL.NEG_ZERO] [GRAPH.CSR.FINGERPRINT]; a -0.0 cost is not negative and is used, so the cheapest routes run over them [GRAPH.ASTAR.EXPAND]", HandNegativeZero, 19, 6, 6),
 ];
 
 fn hand_ties() -> (GraphSpec, Vec<(u32, u32)>) {
@@ -135,6 +138,29 @@ fn hand_edge_cases() -> (GraphSpec, Vec<(u32, u32)>) {
     (graph, vec![(0, 4), (4, 0), (2, 2), (0, 5), (3, 1), (0, 6)])
 }
 
+fn hand_negative_zero() -> (GraphSpec, Vec<(u32, u32)>) {
+    // 0 -> 1 -> 2 -> 3 costs 1 over two -0.0 edges (the direct 0 -> 3 costs 2); 3 -> 4 and
+    // 5 -> 0 are -0.0 too, and 2 has a -0.0 self-loop.
+    let edges = vec![
+        (0, 1, -0.0),
+        (1, 2, -0.0),
+        (2, 3, 1.0),
+        (0, 3, 2.0),
+        (3, 4, -0.0),
+        (4, 5, 0.5),
+        (1, 4, 3.0),
+        (5, 0, -0.0),
+        (2, 2, -0.0),
+    ];
+    let graph = GraphSpec::Edges {
+        node_count: 6,
+        directed: true,
+        edges,
+        positions: None,
+    };
+    (graph, vec![(0, 3), (0, 5), (5, 4), (1, 1), (4, 2), (2, 0)])
+}
+
 impl Recipe {
     /// Builds the recipe's case, queries and `generator` provenance.
     pub fn build(&self) -> Generated {
@@ -144,11 +170,11 @@ impl Recipe {
                 g.provenance.insert("recipe".into(), Value::from(self.id));
                 g
             }
-            Source::HandTies | Source::HandEdgeCases => {
-                let (graph, queries) = if self.source == Source::HandTies {
-                    hand_ties()
-                } else {
-                    hand_edge_cases()
+            Source::HandTies | Source::HandEdgeCases | Source::HandNegativeZero => {
+                let (graph, queries) = match self.source {
+                    Source::HandTies => hand_ties(),
+                    Source::HandEdgeCases => hand_edge_cases(),
+                    _ => hand_negative_zero(),
                 };
                 let mut rng = SplitMix64::new(self.seed);
                 let mut queries = queries;
@@ -164,10 +190,10 @@ impl Recipe {
                     strategy: StrategySpec::Avoid,
                     seed: self.seed,
                 };
-                let name = if self.source == Source::HandTies {
-                    "hand_ties"
-                } else {
-                    "hand_edge_cases"
+                let name = match self.source {
+                    Source::HandTies => "hand_ties",
+                    Source::HandEdgeCases => "hand_edge_cases",
+                    _ => "hand_negative_zero",
                 };
                 let provenance = match json!({"kind": name, "seed": self.seed, "recipe": self.id}) {
                     Value::Object(m) => m,

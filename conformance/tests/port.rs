@@ -345,18 +345,34 @@ fn defect_oplm_len_fails_l4_in_landmarks() {
 }
 
 #[test]
-fn defect_neg_zero_fails_l4_on_the_negative_zero_state_vector() {
-    // [GRAPH.VAL.NEG_ZERO]: only the saved bytes of a graph show the sign of a zero weight.
+fn defect_neg_zero_fails_l4_on_the_negative_zero_vectors() {
+    // [GRAPH.VAL.NEG_ZERO]: the sign of a stored zero weight shows in a CSR's fingerprint (the
+    // landmark table of GRAPH-0019, compared by hash in the vectors section, which runs first)
+    // and in the saved bytes of a graph (STATE-GRAPH-0006, state section).
     let r = run(&python(Some("neg_zero")), 2.0, 5);
     let g = graph(&r);
     assert_eq!(g.reached, Level::L3, "{}", r.to_table());
     let b = g.first_break.as_ref().unwrap();
     assert_eq!(
         (b.section.as_str(), b.op.as_str()),
-        ("state", "state_run:graph")
+        ("vectors", "build_landmarks")
     );
-    assert!(b.label.starts_with("STATE-GRAPH-0006"), "{b:?}");
+    assert!(b.label.starts_with("GRAPH-0019"), "{b:?}");
     assert_eq!(b.brk.level, Level::L4, "{b:?}");
+    let state = r
+        .report
+        .sections
+        .iter()
+        .find(|s| s.name == "state")
+        .expect("state section");
+    assert!(
+        state
+            .failures
+            .iter()
+            .any(|f| f.vector.as_deref() == Some("STATE-GRAPH-0006")),
+        "{:?}",
+        state.failures.first()
+    );
 }
 
 #[test]

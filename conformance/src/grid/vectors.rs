@@ -414,8 +414,24 @@ pub fn extra_runs() -> Vec<(GridApi, GridOptionsData, Vec<usize>)> {
     ]
 }
 
-/// The fixed list of grid vectors: `(id, comment, map kind, width, height, seed, areas)`.
-fn recipes() -> Vec<(String, String, MapKind, u32, u32, u64, bool)> {
+/// One grid vector's definition ([CONF.GRID.VECTOR]).
+struct GridRecipe {
+    id: String,
+    comment: String,
+    kind: MapKind,
+    width: u32,
+    height: u32,
+    seed: u64,
+    /// Areas 1-3 on every fifth open cell.
+    areas: bool,
+    /// The map's space.
+    space: [f64; 3],
+    /// Runs of this vector only, after the shared extra runs: `(api, options, query indexes)`.
+    own_runs: Vec<(GridApi, GridOptionsData, Vec<usize>)>,
+}
+
+/// The fixed list of grid vectors, in id order.
+fn recipes() -> Vec<GridRecipe> {
     let kinds = [
         (MapKind::Random { density: 0.25 }, "random obstacles (25 %)"),
         (MapKind::Rooms { room_size: 4 }, "rooms of 4 with doors"),
@@ -435,21 +451,48 @@ fn recipes() -> Vec<(String, String, MapKind, u32, u32, u64, bool)> {
     for (i, (kind, what)) in kinds.iter().enumerate() {
         for areas in [false, true] {
             let n = out.len() + 1;
-            out.push((
-                format!("GRID-{n:04}"),
-                format!(
+            out.push(GridRecipe {
+                id: format!("GRID-{n:04}"),
+                comment: format!(
                     "A 21x17 map of {what} (seed {}){}; three queries; every algorithm x rule through find_grid_path, and the handle's final state bytes for A*, Dijkstra, JPS and JPS+. Expected replies from onepath-reference; reply_sha256 covers the world points and state bytes (spec/conformance.md CONF.GRID.VECTOR).",
                     100 + i,
                     if areas { ", areas 1-3 with multipliers 0.5, 2, 3.25 on every fifth open cell" } else { ", uniform costs" }
                 ),
-                *kind,
-                21,
-                17,
-                100 + i as u64,
+                kind: *kind,
+                width: 21,
+                height: 17,
+                seed: 100 + i as u64,
                 areas,
-            ));
+                space: [-3.5, 10.0, 0.5],
+                own_runs: vec![],
+            });
         }
     }
+    // GRID-0009: JPS after diagonal arrivals, and -0.0 in a cost hook and in the space.
+    let negative_zero_extra = Some(super::CellCostRule::ExtraWhere {
+        modulus: 3,
+        extra: -0.0,
+    });
+    let with_hook = |algorithm: u8| GridOptionsData {
+        algorithm,
+        cell_cost: negative_zero_extra,
+        ..GridOptionsData::default()
+    };
+    out.push(GridRecipe {
+        id: "GRID-0009".into(),
+        comment: "A 21x17 map of random obstacles (10 %, seed 115), uniform costs, the runs of GRID-0001 and more. Queries 0 and 1 through JPS and JPS+ (tier 1 and the handle) expand in an order that depends on the successor order after a diagonal arrival, (dx, 0), (0, dy), (dx, dy) [GS.JUMP.SUCCESSORS]: trying the diagonal before a straight changes the expansion list, and the handle's final state bytes change under every other order. The space is (-0.0, 0.0, -0.0): all zero, so unassigned, and the world points are the centres for origin 0 and cell size 1 [GRID.SPACE.UNASSIGNED] [GRID.SPACE.CENTER]. The last runs add a cell_cost hook whose extra is -0.0 on every move with (from + 3*to) % 3 == 0: -0.0 counts as 0, so those moves are allowed and cost their base [GS.COST.MOVE] (tier 1 A*, the handle with Dijkstra, which runs mode 2, and the generic AStar). Expected replies from onepath-reference (spec/conformance.md CONF.GRID.VECTOR).".into(),
+        kind: MapKind::Random { density: 0.1 },
+        width: 21,
+        height: 17,
+        seed: 115,
+        areas: false,
+        space: [-0.0, 0.0, -0.0],
+        own_runs: vec![
+            (GridApi::Tier1, with_hook(0), vec![0, 1]),
+            (GridApi::Handle, with_hook(1), vec![0, 1]),
+            (GridApi::AStar, with_hook(0), vec![0, 1]),
+        ],
+    });
     out
 }
 
@@ -457,7 +500,18 @@ fn recipes() -> Vec<(String, String, MapKind, u32, u32, u64, bool)> {
 pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
     let mut files = BTreeMap::new();
     let mut rows = Vec::new();
-    for (id, comment, kind, w, h, seed, areas) in recipes() {
+    for recipe in recipes() {
+        let GridRecipe {
+            id,
+            comment,
+            kind,
+            width: w,
+            height: h,
+            seed,
+            areas,
+            space,
+            own_runs,
+        } = recipe;
         let m = generate_map(kind, w as usize, h as usize, seed);
         let mut cells = cells_of(&m);
         if areas {
@@ -491,7 +545,7 @@ pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
                 } else {
                     vec![]
                 },
-                space: Some([-3.5, 10.0, 0.5]),
+                space: Some(space),
             },
             queries,
             runs: vec![],
@@ -541,7 +595,7 @@ pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
         // weights, budgets, the generic engines and the errors, on the first two queries (the
         // errors on a fourth query whose start lies outside the grid).
         v.queries.push([w, 0, 0, 0]);
-        for (api, options, queries) in extra_runs() {
+        for (api, options, queries) in extra_runs().into_iter().chain(own_runs) {
             for q in queries {
                 let mut run = Run {
                     query: q,

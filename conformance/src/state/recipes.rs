@@ -363,6 +363,18 @@ fn grid_search_goldens(push: &mut dyn FnMut(StateKind, &'static str, StateRecipe
         edits.extend([(14, 11, 255), (14, 10, 255), (15, 10, 255)]);
     }
     push(StateKind::GridSearch, "Mode 3 finder 0 NotFound: three walls seal the goal corner (15, 11); the search ran out of cells.", sealed, None);
+    // A 10 % random map where, after step(6), the open list of the JPS search holds a stack of two
+    // cells (bottom 53, top 99) and eight heap entries. Both depend on the successor order after a
+    // diagonal arrival: each of the five other orders of `(dx, 0)`, `(0, dy)`, `(dx, dy)` saves
+    // other bytes (a straight before the diagonal changes the stack, the two straights swapped
+    // the heap layout).
+    let sparse = (MapKind::Random { density: 0.1 }, 16, 12, 9);
+    let qs = Some(((11, 0), (1, 6)));
+    push(StateKind::GridSearch, "Mode 3 finder 0 (JPS block scans) mid-run after step(6) with a non-empty stack: two cells of the current level, saved bottom first (53, then the top 99, the next to pop) [GS.STATE.MODE3]; the stack and the heap array depend on the successor order after a diagonal arrival, (dx, 0), (0, dy), (dx, dy) [GS.JUMP.SUCCESSORS]: each of the five other orders saves other bytes.", grid_search(sparse, false, GridApi::Handle, o(2), qs, vec![6], false), None);
+    push(StateKind::GridSearch, "Mode 3 finder 1 (JPS+ tables) mid-run after step(2), step(4): the state of the previous vector through the tables, the same two stack cells bottom first [GS.STATE.MODE3] and the same dependence on the successor order after a diagonal arrival [GS.JUMP.SUCCESSORS].", grid_search(sparse, false, GridApi::Handle, o(3), qs, vec![2, 4], false), None);
+    // JumpSearch keeps one heap entry per cell with a total order, so the successor order shows
+    // only in the heap's array layout.
+    push(StateKind::JumpSearch, "JumpSearch mid-run after step(6) on the 20 % random map, start (14, 11), goal (5, 3): the heap array layout depends on the successor order after a diagonal arrival, (dx, 0), (0, dy), (dx, dy) [GS.JUMP.SUCCESSORS] [STATE.HEAP.PUSH]: each of the five other orders saves other bytes.", grid_search(random, false, GridApi::Jump, o(2), Some(((14, 11), (5, 3))), vec![6], false), None);
 }
 
 /// Every golden vector, in id order per kind.
@@ -618,5 +630,11 @@ pub fn goldens() -> Vec<Golden> {
         None,
     );
     grid_search_goldens(&mut push);
+    push(
+        Grid,
+        "A 4x3 grid whose space is set to (-0.0, 0.0, -0.0): every value zero, so the space is unassigned [GRID.SPACE.UNASSIGNED] and a cell size of -0.0 is accepted; saved with the signs as set, restored and saved back unchanged [STATE.SPACE].",
+        grid(4, 3, Some([-0.0, 0.0, -0.0]), vec![], vec![(1, 1, 255), (2, 0, 7)]),
+        None,
+    );
     out
 }
