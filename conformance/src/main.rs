@@ -149,9 +149,14 @@ enum ClausesCommand {
     /// Turn cargo-mutants output folders of one package into a summary (schema onepath.mutants)
     /// for mutants/ .
     ImportMutants {
-        /// cargo-mutants output folders (`mutants.out`, or the folder given to `-o`).
+        /// cargo-mutants output folders (`mutants.out`, or the folder given to `-o`) of runs under
+        /// the vectors judge; a later folder's outcome for a mutant replaces an earlier one.
         #[arg(required = true, value_parser = parse_dir)]
         dirs: Vec<PathBuf>,
+        /// Output folders of runs of the survivors under the second judge
+        /// (.cargo/mutants-checks.toml).
+        #[arg(long, value_parser = parse_dir)]
+        checks: Vec<PathBuf>,
         /// Which mutants ran, in words (for example `shard 0/8, round-robin`).
         #[arg(long)]
         selection: String,
@@ -644,13 +649,14 @@ fn main() -> ExitCode {
             command:
                 Some(ClausesCommand::ImportMutants {
                     dirs,
+                    checks,
                     selection,
                     out,
                 }),
             ..
-        } => {
-            onepath_conformance::clauses::cli::import_mutants_command(root, &dirs, &selection, &out)
-        }
+        } => onepath_conformance::clauses::cli::import_mutants_command(
+            root, &dirs, &checks, &selection, &out,
+        ),
     }
 }
 

@@ -81,10 +81,10 @@ fn tiny_checkout(test: &str, cite_four: bool) -> PathBuf {
   "cargo_mutants_version":"27.1.0","selection":"all","mutants":[
   {"name":"reference/src/lib.rs:4:14: replace f with ()","file":"reference/src/lib.rs","line":4,
    "function":"f","outcome":"caught","cited_by":"item","clauses":["GRAPH.TEST.TWO"],
-   "caught_by":["graphs/V-2.json"]},
+   "caught_by":["graphs/V-2.json"],"checks":null},
   {"name":"reference/src/lib.rs:4:15: replace f with g","file":"reference/src/lib.rs","line":4,
    "function":"f","outcome":"missed","cited_by":"item","clauses":["GRAPH.TEST.ONE"],
-   "caught_by":[]}]}"#,
+   "caught_by":[],"checks":"caught"}]}"#,
     );
     dir
 }
@@ -132,6 +132,11 @@ fn a_clause_that_loses_its_last_vector_is_a_problem() {
     let one = r.clauses.iter().find(|c| c.id == "GRAPH.TEST.ONE").unwrap();
     assert_eq!(one.vectors, vec!["graphs/V-1.json"]);
     assert_eq!(one.survivors.len(), 1);
+    assert!(
+        one.survivors[0].ends_with("(caught by the checks)"),
+        "{:?}",
+        one.survivors
+    );
     std::fs::remove_file(dir.join("vectors/graphs/V-2.json")).unwrap();
     assert_eq!(
         problems(&dir),
@@ -182,7 +187,7 @@ fn import_reads_clauses_and_catching_vectors() {
         "log/f.log",
         "MANIFEST.json: stale (differs)\ngraphs/V-2.json: stale (differs)\n",
     );
-    let summary = clauses::import(&dir, &[&dir.join("run")], "all").unwrap();
+    let summary = clauses::import(&dir, &[&dir.join("run")], &[], "all").unwrap();
     assert_eq!(summary.mutants.len(), 1);
     let m = &summary.mutants[0];
     assert_eq!(
@@ -214,7 +219,7 @@ fn import_reads_clauses_and_catching_vectors() {
     );
     // Foreign input is named.
     put(&out, "outcomes.json", "{\"x\":1}");
-    let err = clauses::import(&dir, &[&dir.join("run")], "all").unwrap_err();
+    let err = clauses::import(&dir, &[&dir.join("run")], &[], "all").unwrap_err();
     assert!(
         err.to_string()
             .contains("outcomes.json: not cargo-mutants output"),

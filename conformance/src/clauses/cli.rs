@@ -53,10 +53,11 @@ pub fn clauses_command(root: Option<PathBuf>, json: bool) -> ExitCode {
     }
 }
 
-/// `clauses import-mutants DIR... --selection TEXT --out FILE`: exit 0 written, 2 on bad input.
+/// `clauses import-mutants DIR... [--checks DIR]... --selection TEXT --out FILE`: exit 0 written, 2 on bad input.
 pub fn import_mutants_command(
     root: Option<PathBuf>,
     dirs: &[PathBuf],
+    checks: &[PathBuf],
     selection: &str,
     out: &Path,
 ) -> ExitCode {
@@ -65,7 +66,8 @@ pub fn import_mutants_command(
         Err(code) => return code,
     };
     let dirs: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
-    let summary = match import(&root, &dirs, selection) {
+    let checks: Vec<&Path> = checks.iter().map(PathBuf::as_path).collect();
+    let summary = match import(&root, &dirs, &checks, selection) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("clauses import-mutants: {e}");

@@ -61,6 +61,9 @@ pub struct MutantRecord {
     /// The vector files (relative to `vectors/`) the judge named as changed; empty for a mutant
     /// that was not caught, or that failed the judge without naming a file (a panic).
     pub caught_by: Vec<String>,
+    /// For a mutant the vectors missed: its outcome under the second judge ([CONF.MUTANTS.CHECKS]),
+    /// or null when that judge did not run on it.
+    pub checks: Option<MutantOutcome>,
 }
 
 /// A committed summary of one crate's mutation run.
@@ -154,71 +157,119 @@ struct PosJson {
     line: usize,
 }
 
-/// Imports cargo-mutants output folders (each a `mutants.out`, or a folder holding one) of runs
-/// on one package into a summary, reading the mutated sources under `root` for the clause ids.
-pub fn import(root: &Path, dirs: &[&Path], selection: &str) -> Result<MutantsSummary, ClauseError> {
-    let mut mutants = Vec::new();
+/// One cargo-mutants output folder read into records (with the package they mutate).
+fn read_run(root: &Path, dir: &Path) -> Result<(Vec<MutantRecord>, String, String), ClauseError> {
+    let dir = if dir.join("mutants.out").is_dir() {
+        dir.join("mutants.out")
+    } else {
+        dir.to_path_buf()
+    };
+    let path = dir.join("outcomes.json");
+    let outcomes: Outcomes = serde_json::from_str(&read_text(&path)?)
+        .map_err(|e| ClauseError::mutants(&path, format!("not cargo-mutants output: {e}")))?;
+    let mut package = None::<String>;
+    let mut records = Vec::new();
+    for o in outcomes.outcomes {
+        let Some(m) = o.scenario.get("Mutant") else {
+            continue; // the baseline
+        };
+        let m: MutantJson = serde_json::from_value(m.clone())
+            .map_err(|e| ClauseError::mutants(&path, format!("a mutant: {e}")))?;
+        match &package {
+            None => package = Some(m.package.clone()),
+            Some(p) if *p != m.package => {
+                return Err(ClauseError::mutants(
+                    &path,
+                    format!("mutants of {} and {}: import one package", p, m.package),
+                ))
+            }
+            Some(_) => {}
+        }
+        let outcome = match o.summary.as_str() {
+            "CaughtMutant" => MutantOutcome::Caught,
+            "MissedMutant" => MutantOutcome::Missed,
+            "Timeout" => MutantOutcome::Timeout,
+            "Unviable" => MutantOutcome::Unviable,
+            other => {
+                return Err(ClauseError::mutants(
+                    &path,
+                    format!("{}: unknown outcome {other:?}", m.name),
+                ))
+            }
+        };
+        let caught_by = match (&o.log_path, outcome) {
+            (Some(log), MutantOutcome::Caught) => changed_vectors(&read_text(&dir.join(log))?),
+            _ => Vec::new(),
+        };
+        let source = read_text(&root.join(&m.file))?;
+        let start = m.function.as_ref().map(|f| f.span.start.line);
+        let (cited_by, clauses) = clauses_of(&source, start);
+        records.push(MutantRecord {
+            name: m.name,
+            file: m.file,
+            line: m.span.start.line,
+            function: m.function.map(|f| f.function_name).unwrap_or_default(),
+            outcome,
+            cited_by,
+            clauses,
+            caught_by,
+            checks: None,
+        });
+    }
+    Ok((
+        records,
+        package.unwrap_or_default(),
+        outcomes.cargo_mutants_version,
+    ))
+}
+
+/// Imports cargo-mutants output folders of runs on one package into a summary, reading the
+/// mutated sources under `root` for the clause ids. `dirs` are the runs under the vectors judge
+/// (a later run's outcome for a mutant replaces an earlier one: a rerun of the survivors after
+/// new vectors); `checks` are runs of survivors under the second judge ([CONF.MUTANTS.CHECKS]).
+pub fn import(
+    root: &Path,
+    dirs: &[&Path],
+    checks: &[&Path],
+    selection: &str,
+) -> Result<MutantsSummary, ClauseError> {
+    let mut by_name: BTreeMap<String, MutantRecord> = BTreeMap::new();
     let mut package = None::<String>;
     let mut version = String::new();
-    for dir in dirs {
-        let dir = if dir.join("mutants.out").is_dir() {
-            dir.join("mutants.out")
-        } else {
-            dir.to_path_buf()
-        };
-        let path = dir.join("outcomes.json");
-        let outcomes: Outcomes = serde_json::from_str(&read_text(&path)?)
-            .map_err(|e| ClauseError::mutants(&path, format!("not cargo-mutants output: {e}")))?;
-        version = outcomes.cargo_mutants_version;
-        for o in outcomes.outcomes {
-            let Some(m) = o.scenario.get("Mutant") else {
-                continue; // the baseline
-            };
-            let m: MutantJson = serde_json::from_value(m.clone())
-                .map_err(|e| ClauseError::mutants(&path, format!("a mutant: {e}")))?;
+    for dir in dirs.iter().chain(checks) {
+        let (records, p, v) = read_run(root, dir)?;
+        if !records.is_empty() {
             match &package {
-                None => package = Some(m.package.clone()),
-                Some(p) if *p != m.package => {
+                Some(q) if *q != p => {
                     return Err(ClauseError::mutants(
-                        &path,
-                        format!("mutants of {} and {}: import one package", p, m.package),
+                        dir,
+                        format!("mutants of {q} and {p}: import one package"),
                     ))
                 }
-                Some(_) => {}
+                _ => package = Some(p),
             }
-            let outcome = match o.summary.as_str() {
-                "CaughtMutant" => MutantOutcome::Caught,
-                "MissedMutant" => MutantOutcome::Missed,
-                "Timeout" => MutantOutcome::Timeout,
-                "Unviable" => MutantOutcome::Unviable,
-                other => {
-                    return Err(ClauseError::mutants(
-                        &path,
-                        format!("{}: unknown outcome {other:?}", m.name),
-                    ))
+        }
+        version = v;
+        let second = checks.contains(dir);
+        for r in records {
+            if second {
+                match by_name.get_mut(&r.name) {
+                    Some(m) if m.outcome == MutantOutcome::Missed => m.checks = Some(r.outcome),
+                    Some(_) => {}
+                    None => {
+                        return Err(ClauseError::mutants(
+                            dir,
+                            format!("{}: judged by the checks but not by the vectors", r.name),
+                        ))
+                    }
                 }
-            };
-            let caught_by = match (&o.log_path, outcome) {
-                (Some(log), MutantOutcome::Caught) => changed_vectors(&read_text(&dir.join(log))?),
-                _ => Vec::new(),
-            };
-            let source = read_text(&root.join(&m.file))?;
-            let start = m.function.as_ref().map(|f| f.span.start.line);
-            let (cited_by, clauses) = clauses_of(&source, start);
-            mutants.push(MutantRecord {
-                name: m.name,
-                file: m.file,
-                line: m.span.start.line,
-                function: m.function.map(|f| f.function_name).unwrap_or_default(),
-                outcome,
-                cited_by,
-                clauses,
-                caught_by,
-            });
+            } else {
+                by_name.insert(r.name.clone(), r);
+            }
         }
     }
+    let mut mutants: Vec<MutantRecord> = by_name.into_values().collect();
     mutants.sort_by(|a, b| (&a.file, a.line, &a.name).cmp(&(&b.file, b.line, &b.name)));
-    mutants.dedup_by(|a, b| a.name == b.name);
     Ok(MutantsSummary {
         schema: SCHEMA.into(),
         version: VERSION,

@@ -177,7 +177,14 @@ impl ClauseReport {
                     let Some(&i) = index.get(id) else { continue };
                     count(&mut entries[i].mutants, m.outcome);
                     if m.outcome == MutantOutcome::Missed {
-                        entries[i].survivors.push(m.name.clone());
+                        let checks = match m.checks {
+                            Some(MutantOutcome::Caught | MutantOutcome::Timeout) => {
+                                " (caught by the checks)"
+                            }
+                            Some(MutantOutcome::Missed) => " (missed by the checks too)",
+                            _ => "",
+                        };
+                        entries[i].survivors.push(format!("{}{checks}", m.name));
                     }
                     for f in &m.caught_by {
                         if vector_files.contains(f) {
