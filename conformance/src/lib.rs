@@ -6,7 +6,7 @@
 //!   `vectors/`, owned by the families of the registry ([`family`]),
 //! - an O(V^2) oracle, a brute-force link builder and generated graphs,
 //! - differential checks (byte-identical canonical outcomes, first differing step reported),
-//! - the `certify` (whole or one shard), `report merge`, `vectors`, `schemas`, `road [--check]`
+//! - the `certify` (whole or one shard), `report merge`, `vectors`, `schemas`, `clauses`, `road [--check]`
 //!   and `movingai` commands of the binary.
 //!
 //! The formats and checks are specified in `spec/conformance.md` (clause ids `CONF.*`).

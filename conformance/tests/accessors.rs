@@ -21,8 +21,15 @@ macro_rules! observe {
         let mut out: Vec<String> = Vec::new();
         // CSR arrays of a small directed graph with a self-loop, parallel edges and a sink.
         let edges: Vec<GraphEdge> = [
-            (0, 1, 1.5), (1, 2, 2.0), (0, 2, 4.0), (2, 0, 0.5), (1, 1, 3.0), (3, 1, 1.0),
-            (0, 1, 0.75), (2, 4, 2.5), (4, 3, 1.25),
+            (0, 1, 1.5),
+            (1, 2, 2.0),
+            (0, 2, 4.0),
+            (2, 0, 0.5),
+            (1, 1, 3.0),
+            (3, 1, 1.0),
+            (0, 1, 0.75),
+            (2, 4, 2.5),
+            (4, 3, 1.25),
         ]
         .iter()
         .map(|&(a, b, w)| GraphEdge::new(a, b, w))
@@ -36,9 +43,18 @@ macro_rules! observe {
         out.push(format!("reverse_weights {rw:?}"));
         // Landmark accessors, in range and out of range.
         for strategy in [LandmarkStrategy::Farthest, LandmarkStrategy::Avoid] {
-            let options = LandmarkOptions { count: 3, strategy, seed: 7 };
+            let options = LandmarkOptions {
+                count: 3,
+                strategy,
+                seed: 7,
+            };
             let t = Landmarks::build(&g, &options).unwrap();
-            out.push(format!("count {} nodes {} ids {:?}", t.count(), t.node_count(), t.ids()));
+            out.push(format!(
+                "count {} nodes {} ids {:?}",
+                t.count(),
+                t.node_count(),
+                t.ids()
+            ));
             for l in 0..=t.count() {
                 for v in 0..=6u32 {
                     out.push(format!(
@@ -61,37 +77,64 @@ macro_rules! observe {
             ));
         }
         let o = GraphOptions::bidirectional();
-        out.push(format!("bidirectional {:?} {}", o.algorithm, o.landmarks.is_some()));
+        out.push(format!(
+            "bidirectional {:?} {}",
+            o.algorithm,
+            o.landmarks.is_some()
+        ));
         // Voxel grid accessors and listener ids.
         let mut v = VoxelGrid::new(19, 5, 3, 2).unwrap();
         let seen = Arc::new(Mutex::new(Vec::new()));
         let log = Arc::clone(&seen);
         let first = v.add_listener(Box::new(move |i, a, b| log.lock().unwrap().push((i, a, b))));
         let second = v.add_listener(Box::new(|_, _, _| {}));
-        out.push(format!("voxel ids {first} {second} remove {}", v.remove_listener(second)));
+        out.push(format!(
+            "voxel ids {first} {second} remove {}",
+            v.remove_listener(second)
+        ));
         out.push(format!("remove again {}", v.remove_listener(second)));
         v.set_voxel(18, 4, 2, 5).unwrap();
         v.set_voxel(0, 0, 0, 2).unwrap();
         v.set_voxel(3, 1, 1, WALL).unwrap();
         v.set_area_multiplier(5, 2.25).unwrap();
-        out.push(format!("voxel size {:?} version {} restores {}", v.size(), v.version(), v.restore_count()));
+        out.push(format!(
+            "voxel size {:?} version {} restores {}",
+            v.size(),
+            v.version(),
+            v.restore_count()
+        ));
         out.push(format!("area version {}", v.area_version()));
         for chunk in 0..8 {
             out.push(format!("chunk {chunk} {}", v.is_chunk_allocated(chunk)));
         }
         for area in [0u8, 1, 2, 5, WALL] {
-            out.push(format!("mult {area} {:?}", v.area_multiplier(area).map(real)));
+            out.push(format!(
+                "mult {area} {:?}",
+                v.area_multiplier(area).map(real)
+            ));
         }
         out.push(format!("voxel calls {:?}", seen.lock().unwrap()));
         // Square grid coordinates and listener ids.
         let mut grid = Grid::new(7, 5).unwrap();
         let a = grid.add_listener(Box::new(|_, _, _| {}));
         let b = grid.add_listener(Box::new(|_, _, _| {}));
-        out.push(format!("grid ids {a} {b} {} {}", grid.remove_listener(a), grid.remove_listener(a)));
+        out.push(format!(
+            "grid ids {a} {b} {} {}",
+            grid.remove_listener(a),
+            grid.remove_listener(a)
+        ));
         for i in [0u32, 1, 6, 7, 13, 34, 35, 36, u32::MAX] {
             out.push(format!("xy {i} {:?}", grid.cell_xy(i)));
         }
-        for (x, y) in [(0, 0), (6, 0), (7, 0), (0, 4), (6, 4), (0, 5), (usize::MAX, 0)] {
+        for (x, y) in [
+            (0, 0),
+            (6, 0),
+            (7, 0),
+            (0, 4),
+            (6, 4),
+            (0, 5),
+            (usize::MAX, 0),
+        ] {
             out.push(format!("index {x} {y} {:?}", grid.cell_index(x, y)));
         }
         // nearest_node on a point graph.
@@ -99,10 +142,23 @@ macro_rules! observe {
             .iter()
             .map(|&(x, y)| Point3::new(x, y, 0.0))
             .collect();
-        let links = LinkOptions { max_distance: 3.5, ..LinkOptions::default() };
+        let links = LinkOptions {
+            max_distance: 3.5,
+            ..LinkOptions::default()
+        };
         let pg = PointGraph::new(&points, &links).unwrap();
-        for (x, y) in [(0.1, 0.1), (2.9, 3.9), (1.5, 2.0), (1.5, 1.0), (-9.0, 9.0), (1.5, 0.0)] {
-            out.push(format!("nearest {x} {y} {:?}", pg.nearest_node(Point3::new(x, y, 0.0)).ok()));
+        for (x, y) in [
+            (0.1, 0.1),
+            (2.9, 3.9),
+            (1.5, 2.0),
+            (1.5, 1.0),
+            (-9.0, 9.0),
+            (1.5, 0.0),
+        ] {
+            out.push(format!(
+                "nearest {x} {y} {:?}",
+                pg.nearest_node(Point3::new(x, y, 0.0)).ok()
+            ));
         }
         out
     }};
