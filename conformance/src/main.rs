@@ -493,14 +493,7 @@ fn certify(
 
 /// The `vectors/` folder of the onepath-rs checkout that contains the current directory.
 fn checkout_vectors_dir() -> Option<PathBuf> {
-    let cwd = std::env::current_dir().ok()?;
-    cwd.ancestors()
-        .find(|d| {
-            d.join("Cargo.toml").is_file()
-                && d.join("spec/conformance.md").is_file()
-                && d.join("vectors/MANIFEST.json").is_file()
-        })
-        .map(|d| d.join("vectors"))
+    onepath_conformance::clauses::cli::checkout_root().map(|d| d.join("vectors"))
 }
 
 /// [CONF.CLI.VECTORS]
