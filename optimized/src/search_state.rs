@@ -46,14 +46,16 @@ pub(crate) struct SearchFields {
     pub path_cost: f64,
 }
 
-/// [STATE.SEARCH] [STATE.SEARCH.FIELDS] [STATE.BUFFERS] The bytes of a search over `n` nodes
-/// (kinds 8-11): the fixed fields, then, unless NotStarted, the buffers.
+/// [STATE.SEARCH] [STATE.SEARCH.FIELDS] [STATE.BUFFERS] Appends the bytes of a search over `n`
+/// nodes (kinds 8-11) to `out`: the fixed fields, then, unless NotStarted, the buffers. The
+/// visited entries come from the buffers' visit set (only what was reached, in increasing node
+/// order) and every list is written into space reserved at once.
 pub(crate) fn write_search_state<const D: usize>(
     f: &SearchFields,
     n: usize,
     s: &Buffers<D>,
-) -> Vec<u8> {
-    let mut out = Vec::with_capacity(64 + 20 * s.heap().len() + 4 * s.record.len());
+    out: &mut Vec<u8>,
+) {
     out.put_header(f.kind);
     out.put_i32(n as i32);
     out.put_u8(f.status as u8);
@@ -64,37 +66,46 @@ pub(crate) fn write_search_state<const D: usize>(
         out.put_i32(0);
         out.put_i32(0);
         out.put_f64(f64::INFINITY);
-        return out;
+        return;
     }
     out.put_i32(f.start.map_or(-1, |v| v as i32));
     out.put_i32(f.goal as i32);
     out.put_i32(wide(f.expanded));
     out.put_i32(wide(f.iterations));
     out.put_f64(f.path_cost);
-    let count_at = out.len();
-    out.put_i32(0);
-    let mut visited = 0i32;
-    for (v, slot) in s.slots[..n].iter().enumerate() {
-        if slot.stamp == s.epoch {
-            visited += 1;
-            out.put_i32(v as i32);
-            out.put_u8((slot.pos == NOT_IN_HEAP) as u8);
-            out.put_f64(slot.g);
-            out.put_i32(slot.parent as i32);
+    debug_assert!(D == 2, "only the binary-heap buffers keep their visit set");
+    let visited = s.visits.count();
+    out.put_i32(visited as i32);
+    let heap = s.heap();
+    let at = out.len();
+    out.resize(
+        at + VISITED_BYTES * visited + 4 + SLOT_BYTES * heap.len() + 4 + 4 * s.record.len(),
+        0,
+    );
+    let (entries, rest) = out[at..].split_at_mut(VISITED_BYTES * visited);
+    let mut chunks = entries.chunks_exact_mut(VISITED_BYTES);
+    s.visits.for_each(|v| {
+        let slot = &s.slots[v];
+        if let Some(c) = chunks.next() {
+            c[0..4].copy_from_slice(&(v as u32).to_le_bytes());
+            c[4] = (slot.pos == NOT_IN_HEAP) as u8;
+            c[5..13].copy_from_slice(&slot.g.to_bits().to_le_bytes());
+            c[13..17].copy_from_slice(&slot.parent.to_le_bytes());
         }
+    });
+    let (count, rest) = rest.split_at_mut(4);
+    count.copy_from_slice(&(heap.len() as u32).to_le_bytes());
+    let (slots, rest) = rest.split_at_mut(SLOT_BYTES * heap.len());
+    for (c, e) in slots.chunks_exact_mut(SLOT_BYTES).zip(heap) {
+        c[0..4].copy_from_slice(&e.node.to_le_bytes());
+        c[4..12].copy_from_slice(&e.f().to_bits().to_le_bytes());
+        c[12..20].copy_from_slice(&e.g().to_bits().to_le_bytes());
     }
-    out[count_at..count_at + 4].copy_from_slice(&visited.to_le_bytes());
-    out.put_i32(s.heap().len() as i32);
-    for e in s.heap() {
-        out.put_i32(e.node as i32);
-        out.put_f64(e.f());
-        out.put_f64(e.g());
+    let (count, rest) = rest.split_at_mut(4);
+    count.copy_from_slice(&(s.record.len() as u32).to_le_bytes());
+    for (c, &v) in rest.chunks_exact_mut(4).zip(&s.record) {
+        c.copy_from_slice(&v.to_le_bytes());
     }
-    out.put_i32(s.record.len() as i32);
-    for &v in &s.record {
-        out.put_i32(v as i32);
-    }
-    out
 }
 
 /// The validated visited entries, in increasing node order: `(node, node field offset)`.
@@ -130,8 +141,9 @@ impl<'a> Visited<'a> {
 }
 
 impl<C: GraphCost, H: GraphHeuristic, const D: usize> Engine<'_, C, H, D> {
-    /// [STATE.SEARCH] [STATE.SEARCH.FIELDS] [STATE.BUFFERS] The state bytes of this search.
-    fn save(&self) -> Vec<u8> {
+    /// [STATE.SEARCH] [STATE.SEARCH.FIELDS] [STATE.BUFFERS] Appends the state bytes of this
+    /// search to `out`.
+    fn save(&self, out: &mut Vec<u8>) {
         let fields = SearchFields {
             kind: KIND_GRAPH_ASTAR,
             status: self.status,
@@ -142,7 +154,7 @@ impl<C: GraphCost, H: GraphHeuristic, const D: usize> Engine<'_, C, H, D> {
             iterations: self.iterations,
             path_cost: self.path_cost(),
         };
-        write_search_state(&fields, self.graph.node_count(), &self.scratch)
+        write_search_state(&fields, self.graph.node_count(), &self.scratch, out)
     }
 
     /// [STATE.SEARCH_FAILED] The definite state after a failed restore: `NotStarted`, counters
@@ -274,6 +286,9 @@ pub(crate) fn read_search_buffers<'b, const D: usize>(
         slot.parent = if p == -1 { NO_PARENT } else { p as u32 };
         slot.stamp = epoch;
         slot.pos = if closed { NOT_IN_HEAP } else { PENDING };
+        if D == 2 {
+            s.visits.insert(v as usize);
+        }
     }
     let heap_at = r.pos;
     let h = r.count(count, SLOT_BYTES, "heap count")?;
@@ -424,7 +439,17 @@ impl<C: GraphCost, H: GraphHeuristic> GraphAStar<'_, C, H> {
     /// The state bytes (kind 11): the header fields, then (unless `NotStarted`) the visited
     /// entries in increasing node order, the binary heap as it lies and the recorded list.
     pub fn save_state(&self) -> Vec<u8> {
-        self.e.save()
+        let mut out = Vec::new();
+        self.save_state_into(&mut out);
+        out
+    }
+
+    /// [STATE.API.INTO] The bytes of [`GraphAStar::save_state`] written into `out` (cleared
+    /// first; its allocation is reused, so a host saving every frame allocates nothing once
+    /// `out` has grown to the state's size).
+    pub fn save_state_into(&self, out: &mut Vec<u8>) {
+        out.clear();
+        self.e.save(out);
     }
 
     /// [STATE.SEARCH.RESTORE] [STATE.SAME_WAY] [STATE.SEARCH.CHECKS] [STATE.SEARCH.RECORD]
