@@ -349,30 +349,70 @@ pub(crate) fn search_cross_checks<const D: usize>(
     path_cost_at: usize,
 ) -> Result<(), Fault> {
     let epoch = s.epoch;
-    for (v, at) in vis.iter() {
-        if s.slots[v as usize].pos == PENDING {
-            return fail(Class::MissingOpenNode, at, "visited node");
-        }
-    }
-    for (v, at) in vis.iter() {
-        let sl = &s.slots[v as usize];
-        let bad = match start {
-            Some(start) => (sl.parent == NO_PARENT) != (v == start) || (v == start && sl.g != 0.0),
-            None => sl.parent == NO_PARENT && sl.g != 0.0,
-        };
-        if bad {
-            return fail(Class::BadParent, at, "visited node");
-        }
-    }
+    // The three per-entry checks in one pass over the entries; each keeps its first fault, and
+    // the faults are reported in the order of the separate passes of [STATE.SEARCH.CHECKS]
+    // (missing open node, then the start rule, then the parent rule), so the result is that of
+    // three passes.
+    let (mut missing, mut start_rule, mut parent_rule) = (None, None, None);
+    // Whether some parent has the same g as its child: a parent cycle needs one on every link
+    // (g never decreases from parent to child around it), so without one no walk is needed.
+    let mut equal_link = false;
     for (v, at) in vis.iter() {
         let sl = s.slots[v as usize];
+        if missing.is_none() && sl.pos == PENDING {
+            missing = Some(at);
+        }
+        if start_rule.is_none() {
+            let bad = match start {
+                Some(start) => {
+                    (sl.parent == NO_PARENT) != (v == start) || (v == start && sl.g != 0.0)
+                }
+                None => sl.parent == NO_PARENT && sl.g != 0.0,
+            };
+            if bad {
+                start_rule = Some(at);
+            }
+        }
         if sl.parent != NO_PARENT {
             let p = s.slots[sl.parent as usize];
             if p.stamp != epoch || p.g > sl.g {
-                return fail(Class::BadParent, at, "visited node");
+                if parent_rule.is_none() {
+                    parent_rule = Some(at);
+                }
+            } else if p.g == sl.g {
+                equal_link = true;
             }
         }
     }
+    if let Some(at) = missing {
+        return fail(Class::MissingOpenNode, at, "visited node");
+    }
+    if let Some(at) = start_rule {
+        return fail(Class::BadParent, at, "visited node");
+    }
+    if let Some(at) = parent_rule {
+        return fail(Class::BadParent, at, "visited node");
+    }
+    if equal_link {
+        parent_cycles(s, vis)?;
+    }
+    if status == SearchStatus::Found {
+        let sl = s.slots[goal as usize];
+        match vis.offset_of(goal) {
+            None => return fail(Class::OutOfRange, path_cost_at, "path_cost"),
+            Some(at) if sl.pos != NOT_IN_HEAP || sl.g != path_cost => {
+                return fail(Class::OutOfRange, at, "visited node")
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(())
+}
+
+/// [STATE.SEARCH.CHECKS] The parent-cycle check: a colour walk from every entry in increasing
+/// node order; a cycle is reported at its smallest node. `pos` is borrowed for the colours and
+/// restored to the open / closed marks afterwards.
+fn parent_cycles<const D: usize>(s: &mut Buffers<D>, vis: Visited<'_>) -> Result<(), Fault> {
     // Colour walk: pos 0 = unwalked, k + 1 = on the walk started at entry k, DONE = acyclic.
     for (v, _) in vis.iter() {
         s.slots[v as usize].pos = 0;
@@ -420,16 +460,6 @@ pub(crate) fn search_cross_checks<const D: usize>(
     for i in 0..s.heap().len() {
         let v = s.heap()[i].node;
         s.slots[v as usize].pos = i as u32;
-    }
-    if status == SearchStatus::Found {
-        let sl = s.slots[goal as usize];
-        match vis.offset_of(goal) {
-            None => return fail(Class::OutOfRange, path_cost_at, "path_cost"),
-            Some(at) if sl.pos != NOT_IN_HEAP || sl.g != path_cost => {
-                return fail(Class::OutOfRange, at, "visited node")
-            }
-            Some(_) => {}
-        }
     }
     Ok(())
 }
