@@ -28,6 +28,20 @@ pub(crate) fn wide(v: u64) -> i32 {
     v.min(i32::MAX as u64) as i32
 }
 
+/// A little-endian `u32` of a 4-byte slice.
+#[inline(always)]
+fn le_u32(c: &[u8]) -> u32 {
+    u32::from_le_bytes([c[0], c[1], c[2], c[3]])
+}
+
+/// A little-endian `f64` of an 8-byte slice.
+#[inline(always)]
+fn le_f64(c: &[u8]) -> f64 {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&c[..8]);
+    f64::from_bits(u64::from_le_bytes(b))
+}
+
 /// The node id of an already validated visited entry (input offset of its node field).
 fn node_at(bytes: &[u8], at: usize) -> u32 {
     u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
@@ -259,10 +273,13 @@ pub(crate) fn read_search_buffers<'b, const D: usize>(
         first: r.pos,
         count,
     };
+    // The count fits the bytes left ([STATE.COUNT]), so the whole list is read as one block and
+    // each field is checked in byte order, as the field-by-field reads would.
+    let block = r.take(VISITED_BYTES * count, "visited")?;
     let mut prev: Option<u32> = None;
-    for _ in 0..count {
-        let at = r.pos;
-        let v = r.i32("visited node")? as u32;
+    for (k, c) in block.chunks_exact(VISITED_BYTES).enumerate() {
+        let at = vis.first + VISITED_BYTES * k;
+        let v = le_u32(&c[0..4]);
         if v as usize >= n {
             return fail(Class::IndexOutOfRange, at, "visited node");
         }
@@ -270,20 +287,25 @@ pub(crate) fn read_search_buffers<'b, const D: usize>(
             return fail(Class::NotIncreasing, at, "visited node");
         }
         prev = Some(v);
-        let closed = r.flag("closed")?;
-        let at = r.pos;
-        let g = r.f64("g")?;
-        if !(g.is_finite() && g >= 0.0) {
-            return fail(Class::OutOfRange, at, "g");
+        let closed = match c[4] {
+            0 => false,
+            1 => true,
+            _ => return fail(Class::BadFlag, at + 4, "closed"),
+        };
+        let g = le_f64(&c[5..13]);
+        if g.is_nan() {
+            return fail(Class::Nan, at + 5, "g");
         }
-        let at = r.pos;
-        let p = r.i32("parent")?;
-        if p != -1 && p as u32 as usize >= n {
-            return fail(Class::IndexOutOfRange, at, "parent");
+        if !(g.is_finite() && g >= 0.0) {
+            return fail(Class::OutOfRange, at + 5, "g");
+        }
+        let p = le_u32(&c[13..17]);
+        if p != NO_PARENT && p as usize >= n {
+            return fail(Class::IndexOutOfRange, at + 13, "parent");
         }
         let slot = &mut s.slots[v as usize];
         slot.g = g;
-        slot.parent = if p == -1 { NO_PARENT } else { p as u32 };
+        slot.parent = p;
         slot.stamp = epoch;
         slot.pos = if closed { NOT_IN_HEAP } else { PENDING };
         if D == 2 {
@@ -293,9 +315,10 @@ pub(crate) fn read_search_buffers<'b, const D: usize>(
     let heap_at = r.pos;
     let h = r.count(count, SLOT_BYTES, "heap count")?;
     s.reserve_heap(h);
-    for i in 0..h {
-        let at = r.pos;
-        let v = r.i32("heap node")? as u32;
+    let block = r.take(SLOT_BYTES * h, "heap")?;
+    for (i, c) in block.chunks_exact(SLOT_BYTES).enumerate() {
+        let at = heap_at + 4 + SLOT_BYTES * i;
+        let v = le_u32(&c[0..4]);
         let slot = match s.slots.get(v as usize) {
             Some(&sl) if (v as usize) < n && sl.stamp == epoch && sl.pos != NOT_IN_HEAP => sl,
             _ => return fail(Class::BadHeapNode, at, "heap node"),
@@ -303,12 +326,16 @@ pub(crate) fn read_search_buffers<'b, const D: usize>(
         if slot.pos != PENDING {
             return fail(Class::DuplicateNode, at, "heap node");
         }
-        let node_g = slot.g;
-        let f = r.f64("heap f")?;
-        let at_g = r.pos;
-        let g = r.f64("heap g")?;
-        if g.to_bits() != node_g.to_bits() {
-            return fail(Class::OutOfRange, at_g, "heap g");
+        let f = le_f64(&c[4..12]);
+        if f.is_nan() {
+            return fail(Class::Nan, at + 4, "heap f");
+        }
+        let g = le_f64(&c[12..20]);
+        if g.is_nan() {
+            return fail(Class::Nan, at + 12, "heap g");
+        }
+        if g.to_bits() != slot.g.to_bits() {
+            return fail(Class::OutOfRange, at + 12, "heap g");
         }
         s.slots[v as usize].pos = i as u32;
         s.push_raw(Entry::exact(f, g, v));
@@ -319,15 +346,16 @@ pub(crate) fn read_search_buffers<'b, const D: usize>(
             return fail(Class::HeapOrder, heap_at + 4 + SLOT_BYTES * i, "heap node");
         }
     }
+    let rec_at = r.pos;
     let rc = r.count(expanded, 4, "recorded")?;
     s.record.reserve(rc);
-    for _ in 0..rc {
-        let at = r.pos;
-        let v = r.i32("recorded node")? as u32;
+    let block = r.take(4 * rc, "recorded")?;
+    for (i, c) in block.chunks_exact(4).enumerate() {
+        let v = le_u32(c);
         match s.slots.get(v as usize) {
             // Visited is enough: an expanded node may have been reopened since.
             Some(sl) if (v as usize) < n && sl.stamp == epoch => {}
-            _ => return fail(Class::BadHeapNode, at, "recorded node"),
+            _ => return fail(Class::BadHeapNode, rec_at + 4 + 4 * i, "recorded node"),
         }
         s.record.push(v);
     }

@@ -56,6 +56,39 @@ pub(crate) fn octile_pair(dx: u32, dy: u32) -> (u32, u32) {
     (hi - lo, lo)
 }
 
+/// Division of indexes below `2^32` by a fixed divisor without a divide instruction (the
+/// multiply-high method of Lemire, Kaser and Kurz, "Faster remainder by direct computation",
+/// 2019: `n / d = (ceil(2^64 / d) * n) >> 64` for all 32-bit `n` and `2 <= d < 2^32`).
+/// Grid and padded indexes are below `2^28` ([GRID.SQUARE.SIZE]).
+#[derive(Clone, Copy)]
+pub(crate) struct Divisor {
+    d: u64,
+    /// `ceil(2^64 / d)`; 0 for `d = 1`.
+    m: u64,
+}
+
+impl Divisor {
+    pub fn new(d: usize) -> Divisor {
+        debug_assert!(d >= 1 && d < 1 << 32);
+        let d = d as u64;
+        Divisor {
+            d,
+            m: if d == 1 { 0 } else { u64::MAX / d + 1 },
+        }
+    }
+
+    /// `(n / d, n % d)` for `n < 2^32`.
+    #[inline(always)]
+    pub fn div_rem(self, n: usize) -> (usize, usize) {
+        debug_assert!(n < 1 << 32);
+        if self.m == 0 {
+            return (n, 0);
+        }
+        let q = ((self.m as u128 * n as u128) >> 64) as u64;
+        (q as usize, (n as u64 - q * self.d) as usize)
+    }
+}
+
 /// The search context: options, sizes, the padded passability map and the area table.
 pub(crate) struct Ctx<'g> {
     pub grid: &'g Grid,
@@ -65,6 +98,9 @@ pub(crate) struct Ctx<'g> {
     pub n: usize,
     /// Padded row length `w + 2`.
     pub pw: usize,
+    /// Division by `w` and by `pw` (index to coordinates).
+    div_w: Divisor,
+    div_pw: Divisor,
     /// [GS.PASS] Padded passability without the `blocked` hook (clearance >= agent size).
     base: Vec<u8>,
     /// [GS.PASS] Padded passability (`base` and not `blocked`); equal to `base` without a hook.
@@ -138,6 +174,8 @@ impl<'g> Ctx<'g> {
             h,
             n: w * h,
             pw,
+            div_w: Divisor::new(w),
+            div_pw: Divisor::new(pw),
             base,
             pass,
             off,
@@ -168,26 +206,29 @@ impl<'g> Ctx<'g> {
     /// Padded index of cell `c`.
     #[inline(always)]
     pub fn pad(&self, c: u32) -> usize {
-        let c = c as usize;
-        (c / self.w + 1) * self.pw + c % self.w + 1
+        let (y, x) = self.div_w.div_rem(c as usize);
+        (y + 1) * self.pw + x + 1
     }
 
     /// Cell index of padded index `p`.
     #[inline(always)]
     pub fn cell(&self, p: usize) -> u32 {
-        ((p / self.pw - 1) * self.w + p % self.pw - 1) as u32
+        let (y, x) = self.div_pw.div_rem(p);
+        ((y - 1) * self.w + x - 1) as u32
     }
 
     /// `(x, y)` of padded index `p`.
     #[inline(always)]
     pub fn pxy(&self, p: usize) -> (u32, u32) {
-        ((p % self.pw - 1) as u32, (p / self.pw - 1) as u32)
+        let (y, x) = self.div_pw.div_rem(p);
+        ((x - 1) as u32, (y - 1) as u32)
     }
 
     /// `(x, y)` of cell `c`.
     #[inline(always)]
     pub fn xy(&self, c: u32) -> (u32, u32) {
-        ((c as usize % self.w) as u32, (c as usize / self.w) as u32)
+        let (y, x) = self.div_w.div_rem(c as usize);
+        (x as u32, y as u32)
     }
 
     /// [GS.PASS] Whether cell `c` is passable.
@@ -397,6 +438,29 @@ mod tests {
                     let r = (b2 as f64 - b1 as f64) * 141421356237309504880.0;
                     assert_eq!(exact, l < r, "{a1},{b1} vs {a2},{b2}");
                 }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod divisor_tests {
+    use super::Divisor;
+
+    #[test]
+    fn divides_like_the_instruction() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for d in (1..=300usize).chain([1 << 13, (1 << 26) + 2, (1 << 31) + 11, u32::MAX as usize]) {
+            let div = Divisor::new(d);
+            for n in [0usize, 1, d - 1, d, d + 1, (1 << 28) - 1, u32::MAX as usize] {
+                assert_eq!(div.div_rem(n), (n / d, n % d), "{n} / {d}");
+            }
+            for _ in 0..200 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let n = (x as u32) as usize;
+                assert_eq!(div.div_rem(n), (n / d, n % d), "{n} / {d}");
             }
         }
     }

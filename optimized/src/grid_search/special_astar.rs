@@ -524,12 +524,19 @@ impl SpecA {
                 return fail(Class::BadParent, cell_at(k), "cell");
             }
         }
+        // The open list is rebuilt in the same pass as the parent checks (one walk over the
+        // cells); a later failure clears it with the rest ([GS.STATE.FAILED]).
+        self.goal_xy = ctx.xy(f.goal);
         let mut closed = 0u64;
         for k in 0..count {
             let c = cell_of(k);
             let p = ctx.pad(c);
             let cell = self.cells[p];
             closed += (cell.flags & 1) as u64;
+            if cell.flags & 1 == 0 {
+                let (x, y) = ctx.pxy(p);
+                self.push(ctx, p, x, y, cell.a, cell.b);
+            }
             if c == f.start {
                 continue;
             }
@@ -562,14 +569,6 @@ impl SpecA {
         self.goal_xy = ctx.xy(f.goal);
         self.iterations = f.iterations;
         self.expanded = f.expanded;
-        for k in 0..count {
-            let p = ctx.pad(cell_of(k));
-            let c = self.cells[p];
-            if c.flags & 1 == 0 {
-                let (x, y) = ctx.pxy(p);
-                self.push(ctx, p, x, y, c.a, c.b);
-            }
-        }
         Ok(())
     }
 }

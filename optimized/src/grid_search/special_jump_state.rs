@@ -181,34 +181,40 @@ impl SpecJ {
         heap_at: usize,
     ) -> Result<(), Fault> {
         let epoch = self.epoch;
-        let cells = || (0..count).map(|k| cell_at(bytes, first, k));
-        // (1) the start rule.
-        if count > 0 {
-            let s = self.cells[ctx.pad(f.start)];
-            if s.stamp != epoch {
-                return fail(Class::BadParent, f.base + 2, "start");
-            }
-            for (at, c) in cells() {
-                let cell = self.cells[ctx.pad(c)];
-                let bad = if c == f.start {
-                    cell.a != 0
-                        || cell.b != 0
-                        || cell.parent != NONE
-                        || (f.iterations != 0 && cell.flags & 1 == 0)
-                } else {
-                    cell.parent == NONE
-                };
-                if bad {
-                    return fail(Class::BadParent, at, "cell");
-                }
-            }
+        if count > 0 && self.cells[ctx.pad(f.start)].stamp != epoch {
+            return fail(Class::BadParent, f.base + 2, "start");
         }
-        // (2) hops.
-        for (at, c) in cells() {
+        // Checks (1) the start rule, (2) hops, (3) the closed count and (6) open cells with
+        // entries, in one pass over the cells; each keeps its first fault, reported below in the
+        // order of the separate checks, so the result is that of separate passes.
+        let (mut start_fault, mut hop_fault, mut entry_fault) = (None, None, None);
+        let mut closed = 0u64;
+        for k in 0..count {
+            let (at, c) = cell_at(bytes, first, k);
+            let cell = self.cells[ctx.pad(c)];
+            closed += (cell.flags & 1) as u64;
+            if entry_fault.is_none() && cell.flags & 1 == 0 && cell.flags & HAS_ENTRY == 0 {
+                entry_fault = Some(at);
+            }
             if c == f.start {
+                let bad = cell.a != 0
+                    || cell.b != 0
+                    || cell.parent != NONE
+                    || (f.iterations != 0 && cell.flags & 1 == 0);
+                if bad && start_fault.is_none() {
+                    start_fault = Some(at);
+                }
                 continue;
             }
-            let cell = self.cells[ctx.pad(c)];
+            if cell.parent == NONE {
+                if start_fault.is_none() {
+                    start_fault = Some(at);
+                }
+                continue;
+            }
+            if hop_fault.is_some() || start_fault.is_some() {
+                continue;
+            }
             let par = self.cells[cell.parent as usize];
             let (xc, yc) = ctx.xy(c);
             let (xp, yp) = ctx.pxy(cell.parent as usize);
@@ -222,13 +228,15 @@ impl SpecJ {
                 && par.b as u64 + hb as u64 == cell.b as u64
                 && (cell.flags >> 1) & 7 == dir_index(dx.signum() as i32, dy.signum() as i32) as u8;
             if !ok {
-                return fail(Class::BadParent, at, "cell");
+                hop_fault = Some(at);
             }
         }
-        // (3) counters.
-        let closed = cells()
-            .filter(|&(_, c)| self.cells[ctx.pad(c)].flags & 1 != 0)
-            .count() as u64;
+        if let Some(at) = start_fault {
+            return fail(Class::BadParent, at, "cell");
+        }
+        if let Some(at) = hop_fault {
+            return fail(Class::BadParent, at, "cell");
+        }
         check_counters(f, closed)?;
         // (4) the goal.
         let g = self.cells[ctx.pad(f.goal)];
@@ -242,11 +250,8 @@ impl SpecJ {
             return fail(Class::OutOfRange, level_at, "level");
         }
         // (6) open cells have entries.
-        for (at, c) in cells() {
-            let fl = self.cells[ctx.pad(c)].flags;
-            if fl & 1 == 0 && fl & HAS_ENTRY == 0 {
-                return fail(Class::MissingOpenNode, at, "cell");
-            }
+        if let Some(at) = entry_fault {
+            return fail(Class::MissingOpenNode, at, "cell");
         }
         // (7) NotFound has no entries.
         if f.status == SearchStatus::NotFound && (!self.heap.is_empty() || !self.stack.is_empty()) {
