@@ -66,10 +66,12 @@ const S62: u64 = 0x5a82_7999_fcef_3242;
 /// Writing `v = a + b√2`: `b · S62 / 2^(62 - k) = b√2 · 2^k - b (√2 · 2^62 - S62) / 2^(62 - k)`,
 /// so `K_k(a, b) = v · 2^k - δ` with `0 <= δ < 1 + b / 2^(62 - k)` (the second term is in
 /// `[0, b / 2^(62 - k))`, the floor takes off less than 1 more). In particular `K_k(a, b) <=
-/// v · 2^k`, and equal pairs have equal keys. See [`Layout::scale`] for the order.
+/// v · 2^k`, and equal pairs have equal keys. See [`Layout::scale`] for the order. (The mask
+/// `& 63` changes nothing, `62 - k` being below 64; it spares the u128 shift's case of 64 or
+/// more.)
 #[inline(always)]
 fn fix(a: u32, b: u32, k: u32) -> u64 {
-    ((a as u64) << k) + ((b as u128 * S62 as u128) >> (62 - k)) as u64
+    ((a as u64) << k) + ((b as u128 * S62 as u128) >> ((62 - k) & 63)) as u64
 }
 
 /// An integer upper bound of `b√2` (`b < 2^62`): `b√2 < (b · S62 + b) / 2^62 <
@@ -109,7 +111,7 @@ struct Layout {
     kh: u32,
     /// Shift of the f field: `hbits + cbits`.
     fshift: u32,
-    /// Shift of the h field: `cbits`.
+    /// Shift of the h field: `cbits` (below 64).
     hshift: u32,
     /// `2^cbits - 1`.
     cmask: u64,
@@ -161,7 +163,7 @@ impl Layout {
         let (kf, fbits) = Layout::scale(f)?;
         let (kh, hbits) = Layout::scale(e)?;
         let cbits = bits(padded as u128 - 1);
-        (fbits + hbits + cbits <= 128).then_some(Layout {
+        (fbits + hbits + cbits <= 128 && cbits < 64).then_some(Layout {
             kf,
             kh,
             fshift: hbits + cbits,
@@ -206,11 +208,12 @@ impl Layout {
         (f, e)
     }
 
-    /// The key of an entry with f pair `(fa, fb)`, estimate pair `(ha, hb)` and padded cell `p`.
+    /// The key of an entry with f pair `(fa, fb)`, estimate pair `(ha, hb)` and padded cell `p`
+    /// (the mask `& 63` changes nothing, `hshift` being below 64).
     #[inline(always)]
     fn key(&self, fa: u32, fb: u32, ha: u32, hb: u32, p: usize) -> u128 {
         (fix(fa, fb, self.kf) as u128) << self.fshift
-            | (fix(ha, hb, self.kh) as u128) << self.hshift
+            | (fix(ha, hb, self.kh) as u128) << (self.hshift & 63)
             | p as u128
     }
 }
