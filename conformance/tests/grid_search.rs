@@ -192,12 +192,13 @@ fn clearance_is_recomputed_after_edits_and_restores_in_both_crates() {
     clearance_case!(onepath);
 }
 
-/// The optimized crate's mode-1 open list switches to its exact pair heap when a grid is too
-/// large for its quantised keys (about 2.8 million cells); the kit's generated maps are small, so
-/// this test covers that path: a 1700 × 1700 grid, local queries with ties, A* and Dijkstra
-/// through the handle, whole and sliced with a snapshot, equal bit for bit to the reference.
+/// The optimized crate's mode-1 open list used to switch to its exact pair heap past about
+/// 2.8 million cells (the limit of its former f64-quantised keys); its fixed-point keys now
+/// serve such grids too. The kit's generated maps are small, so this test covers a grid past
+/// that old limit: 1700 × 1700, local queries with ties, A* and Dijkstra through the handle,
+/// whole and sliced with a snapshot, equal bit for bit to the reference.
 #[test]
-fn mode1_on_a_grid_too_large_for_quantised_keys_matches_the_reference() {
+fn mode1_on_a_grid_past_the_old_quantised_key_limit_matches_the_reference() {
     use onepath_conformance::grid::{GridApi, GridMap, GridOptionsData, GridRequest};
     let (w, h) = (1700u32, 1700u32);
     let mut cells = vec![0u8; (w * h) as usize];

@@ -1,7 +1,9 @@
 //! The specialised A* engine, `GridSearch` mode 1 ([GS.SA.PAIRS] .. [GS.SA.DIRECTION]) and its
 //! state ([GS.STATE.MODE1], [GS.STATE.MODE1.CHECKS]). Costs are exact integer pairs; the open
-//! list is a 4-ary heap with lazy deletion keyed by the pairs' f64 values, falling back to the
-//! exact pair comparison of [GS.COST.PAIR] on near ties, so pops follow [GS.SA.ORDER] exactly.
+//! list is a 4-ary heap with lazy deletion of `u128` keys, exact fixed-point images of the
+//! pairs ([`Layout`]), on every grid but very thin long ones; those use a 4-ary heap keyed by
+//! the pairs' f64 values, falling back to the exact pair comparison of [GS.COST.PAIR] on near
+//! ties. Either way pops follow [GS.SA.ORDER] exactly.
 
 use super::ctx::{octile_pair, pair_f64, pair_less, Ctx, DX, DY};
 use super::generic_state::wide;
@@ -55,25 +57,171 @@ fn precedes(x: &AEntry, y: &AEntry) -> bool {
     x.p < y.p
 }
 
-/// Scale of the quantised f64 keys of the fast open list (see [`SpecA::fast`]).
-const QSCALE: f64 = (1u64 << 24) as f64;
-/// Bits of a quantised key: values below `2^22` times `2^24`.
-const QBITS: u32 = 46;
-const QMASK: u64 = (1u64 << QBITS) - 1;
-/// Largest pair value (bound) for which the fast keys are exact.
-const FAST_LIMIT: f64 = (1u64 << 22) as f64;
+/// `floor(√2 · 2^62)`: `S62² <= 2^125 < (S62 + 1)²` (checked by a test), so
+/// `√2 · 2^62 - 1 < S62 < √2 · 2^62` (√2 is irrational).
+const S62: u64 = 0x5a82_7999_fcef_3242;
 
-/// The quantised key of a pair with f64 value `v` (`v < 2^22`): `floor(v * 2^24)`.
+/// The fixed-point key `K_k(a, b) = a · 2^k + floor(b · S62 / 2^(62 - k))` of the pair `(a, b)`
+/// (`k <= 62`; the caller's [`Layout`] guarantees the sum fits in 64 bits).
 ///
-/// Exactness: for pairs of value below `2^22`, `pair_f64` is within `3 * 2^-53` relative
-/// (`< 2^-29` absolute) of the real value, while two different pairs differ by at least
-/// `1 / (|p| + |q|√2) >= 2^-23` as reals (`p + q√2` with integers `p, q` not both 0). So the
-/// f64 values of different pairs are more than `2^-24` apart and in the real order, and their
-/// floors at scale `2^24` differ in the same order; equal pairs give equal keys.
+/// Writing `v = a + b√2`: `b · S62 / 2^(62 - k) = b√2 · 2^k - b (√2 · 2^62 - S62) / 2^(62 - k)`,
+/// so `K_k(a, b) = v · 2^k - δ` with `0 <= δ < 1 + b / 2^(62 - k)` (the second term is in
+/// `[0, b / 2^(62 - k))`, the floor takes off less than 1 more). In particular `K_k(a, b) <=
+/// v · 2^k`, and equal pairs have equal keys. See [`Layout::scale`] for the order. (The mask
+/// `& 63` changes nothing, `62 - k` being below 64; it spares the u128 shift's case of 64 or
+/// more.)
 #[inline(always)]
-fn quant(v: f64) -> u64 {
-    (v * QSCALE) as u64
+fn fix(a: u32, b: u32, k: u32) -> u64 {
+    ((a as u64) << k) + ((b as u128 * S62 as u128) >> ((62 - k) & 63)) as u64
 }
+
+/// An integer upper bound of `b√2` (`b < 2^62`): `b√2 < (b · S62 + b) / 2^62 <
+/// floor(b · S62 / 2^62) + 2`.
+fn up(b: u64) -> u64 {
+    ((b as u128 * S62 as u128) >> 62) as u64 + 2
+}
+
+/// Bits needed to hold `x`.
+fn bits(x: u128) -> u32 {
+    128 - x.leading_zeros()
+}
+
+/// Bounds of a class of pairs `(a, b)`: `a <= a_max`, `b <= b_max` and `a + b√2 <= v_max`.
+#[derive(Clone, Copy, Debug)]
+struct Bound {
+    a_max: u64,
+    b_max: u64,
+    v_max: u64,
+}
+
+/// The bit layout of the fast open list's `u128` keys ([`SpecA::fheap`]):
+/// `K_kf(f) << (hbits + cbits) | K_kh(h) << cbits | padded cell`, where `h = f - g` is the
+/// entry's estimate pair (see [`fix`]).
+///
+/// Order: an entry is `(f, g, cell)` with `f = g + h` componentwise ([`SpecA::push`]).
+/// [`Layout::scale`] makes `K_kf` strictly increasing in the real value of f and `K_kh` in that
+/// of h, equal pairs giving equal keys, and each field fits its width, so comparing keys compares
+/// f first; on equal f pairs it compares h, and for equal f, `h1 < h2` exactly when
+/// `g1 = f - h1 > g2 = f - h2` (equal h pairs exactly when equal g pairs); then the padded cell,
+/// whose order is the cell order. That is [GS.SA.ORDER] (smaller f, larger g, smaller cell).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Layout {
+    /// Scale of the f field.
+    kf: u32,
+    /// Scale of the h field.
+    kh: u32,
+    /// Shift of the f field: `hbits + cbits`.
+    fshift: u32,
+    /// Shift of the h field: `cbits` (below 64).
+    hshift: u32,
+    /// `2^cbits - 1`.
+    cmask: u64,
+}
+
+impl Layout {
+    /// The scale `k` of the keys of a class of pairs and the width of its field, or `None`
+    /// when the proof below does not apply (never for a grid of at most 2^26 cells).
+    ///
+    /// With `D = a_max + up(b_max) >= a_max + b_max√2`, two different pairs `x < y` of the
+    /// class differ by `y - x = p + q√2` with integers `|p| <= a_max`, `|q| <= b_max`, not both 0:
+    /// if `q = 0` it is at least 1, if `p = 0` at least √2, else `|p² - 2q²| >= 1` (√2 is
+    /// irrational) gives `|p + q√2| >= 1 / |p - q√2| >= 1 / (|p| + |q|√2)`; so always
+    /// `y - x >= 1 / D`. Take the smallest `k` with `2^k >= 2D` and require `b_max · D <= 2^60`
+    /// and `k <= 62`. Then by [`fix`], `K(y) - K(x) = (y - x) 2^k - δ_y + δ_x > 2^k / D - 1 -
+    /// b_max · 2^k / 2^62 = (2^k / D)(1 - b_max · D / 2^62) - 1 >= 2 · 3/4 - 1 > 0`. The keys
+    /// are at most `v_max · 2^k`, so the field is `bits(v_max · 2^k)` wide (at most 64).
+    fn scale(c: Bound) -> Option<(u32, u32)> {
+        let d = c.a_max.checked_add(up(c.b_max))?;
+        let k = bits(2 * d as u128 - 1);
+        if k > 62 || (c.b_max as u128) * (d as u128) > 1u128 << 60 {
+            return None;
+        }
+        let width = bits((c.v_max as u128) << k);
+        (width <= 64).then_some((k, width))
+    }
+
+    /// The layout for a `w x h` grid (`n = w * h` cells, `padded` padded cells) with `nd`
+    /// directions and the zero estimate or not; `None` when the three fields do not fit in 128
+    /// bits, and the engine then uses the exact open list [`SpecA::heap`].
+    ///
+    /// Bounds. g: every g is the pair of a chain of distinct cells back to the start, one step
+    /// per cell (a search sets `g = g(parent) + step` with the parent closed, so fixed; a
+    /// restored state is checked to be such by [GS.STATE.MODE1.CHECKS] (1) and (2), whatever
+    /// its directions), so `a + b <= n - 1` and `a + b√2 <= (n - 1)√2`. h ([`SpecA::hpair`],
+    /// `dx < w`, `dy < h`): zero `(0, 0)`; 4 directions `(dx + dy, 0)`; 8 directions
+    /// `(hi - lo, lo)` with `hi <= max(w, h) - 1 = X`, `lo <= min(w, h) - 1 = m`, of value
+    /// `hi + lo(√2 - 1) <= X - m + m√2`. f = g + h componentwise. (The weight is 1: mode 1
+    /// is never selected with another, [GS.HANDLE.SELECT].)
+    ///
+    /// Fit (checked by the tests): `8192²` with 8 directions needs 56 + 30 + 27 = 113 bits
+    /// (112 with 4 directions, 83 with the zero estimate, whose h field is empty). Every grid
+    /// with `min(w, h) >= 17` fits, and every zero-estimate grid; the exact open list is left
+    /// only to thin long grids searched with an estimate, `min(w, h) <= 16` and `max(w, h) >
+    /// 4194282`, so of at least `2^24 - 1` cells (the longest that fit: `1 x 16777214` with 8
+    /// directions, `1 x 16777215` with 4, `2 x 11514060`, `16 x 4194282`).
+    fn new(w: usize, h: usize, nd: usize, zero: bool, padded: usize) -> Option<Layout> {
+        let (f, e) = Layout::classes(w, h, nd, zero);
+        let (kf, fbits) = Layout::scale(f)?;
+        let (kh, hbits) = Layout::scale(e)?;
+        let cbits = bits(padded as u128 - 1);
+        (fbits + hbits + cbits <= 128 && cbits < 64).then_some(Layout {
+            kf,
+            kh,
+            fshift: hbits + cbits,
+            hshift: cbits,
+            cmask: (1u64 << cbits) - 1,
+        })
+    }
+
+    /// The f and estimate classes of [`Layout::new`].
+    fn classes(w: usize, h: usize, nd: usize, zero: bool) -> (Bound, Bound) {
+        let (w, h, n) = (w as u64, h as u64, (w * h) as u64);
+        let g = Bound {
+            a_max: n - 1,
+            b_max: n - 1,
+            v_max: up(n - 1),
+        };
+        let e = if zero {
+            Bound {
+                a_max: 0,
+                b_max: 0,
+                v_max: 0,
+            }
+        } else if nd == 4 {
+            Bound {
+                a_max: w + h - 2,
+                b_max: 0,
+                v_max: w + h - 2,
+            }
+        } else {
+            let (x, m) = (w.max(h) - 1, w.min(h) - 1);
+            Bound {
+                a_max: x,
+                b_max: m,
+                v_max: x - m + up(m),
+            }
+        };
+        let f = Bound {
+            a_max: g.a_max + e.a_max,
+            b_max: g.b_max + e.b_max,
+            v_max: g.v_max + e.v_max,
+        };
+        (f, e)
+    }
+
+    /// The key of an entry with f pair `(fa, fb)`, estimate pair `(ha, hb)` and padded cell `p`
+    /// (the mask `& 63` changes nothing, `hshift` being below 64).
+    #[inline(always)]
+    fn key(&self, fa: u32, fb: u32, ha: u32, hb: u32, p: usize) -> u128 {
+        (fix(fa, fb, self.kf) as u128) << self.fshift
+            | (fix(ha, hb, self.kh) as u128) << (self.hshift & 63)
+            | p as u128
+    }
+}
+
+// The proofs' checks and the fast list against the exact one on large grids.
+#[cfg(test)]
+mod tests;
 
 /// The mode-1 engine.
 pub(crate) struct SpecA {
@@ -81,14 +229,14 @@ pub(crate) struct SpecA {
     epoch: u32,
     /// Exactly the padded cells whose `stamp` is the epoch (what a save walks).
     visits: VisitSet,
-    /// Exact open list (grids too large for the fast keys).
+    /// Exact open list, for the grids whose keys do not fit [`Layout`] (very thin long grids
+    /// only, see [`Layout::new`]).
     heap: Vec<AEntry>,
-    /// Fast open list: `quant(f) << 82 | (QMASK - quant(g)) << 36 | padded cell`, a total
-    /// order equal to [GS.SA.ORDER] (see [`quant`]).
+    /// Fast open list: integer keys of [`Layout`], whose order is [GS.SA.ORDER] exactly.
     fheap: Vec<u128>,
-    /// Whether every pair value of a search is below [`FAST_LIMIT`]: g is the cost of a simple
-    /// path (at most `n - 1` steps of at most √2; restored pairs are checked to be such
-    /// costs), the estimate at most `w + h` steps.
+    /// The fast keys' layout (meaningful when `fast`).
+    layout: Layout,
+    /// Whether the fast open list is used: the grid's [`Layout`] fits in 128 bits.
     fast: bool,
     /// Per padded cell: bit `d` set when the move in direction `d` is allowed
     /// ([GS.MOVE.STRAIGHT] [GS.MOVE.DIAGONAL]; mode 1 has no `blocked` hook).
@@ -121,14 +269,15 @@ impl SpecA {
                 moves[p] = m;
             }
         }
-        let bound = (ctx.n as f64 + ctx.w as f64 + ctx.h as f64 + 4.0) * 1.5;
+        let layout = Layout::new(ctx.w, ctx.h, ctx.nd, zero, ctx.pass.len());
         SpecA {
             cells: vec![ACell::default(); ctx.pass.len()],
             epoch: 0,
             visits: VisitSet::with_len(ctx.pass.len()),
             heap: Vec::new(),
             fheap: Vec::new(),
-            fast: bound < FAST_LIMIT && ctx.pass.len() < (1usize << 36),
+            layout: layout.unwrap_or_default(),
+            fast: layout.is_some(),
             moves,
             record: Vec::new(),
             status: SearchStatus::NotStarted,
@@ -177,9 +326,7 @@ impl SpecA {
         let (ha, hb) = self.hpair(ctx, x, y);
         let (fa, fb) = (ga + ha, gb + hb);
         if self.fast {
-            let qf = quant(pair_f64(fa, fb));
-            let qg = QMASK - quant(pair_f64(ga, gb));
-            let e = (qf as u128) << (QBITS + 36) | (qg as u128) << 36 | p as u128;
+            let e = self.layout.key(fa, fb, ha, hb, p);
             let h = &mut self.fheap;
             let mut i = h.len();
             h.push(e);
@@ -257,7 +404,7 @@ impl SpecA {
             }
             h[i] = last;
         }
-        (top as u64 & ((1u64 << 36) - 1)) as usize
+        (top as u64 & self.layout.cmask) as usize
     }
 
     fn pop(&mut self) -> AEntry {
@@ -289,14 +436,16 @@ impl SpecA {
     }
 
     /// Drops stale tops and returns the top's padded cell (`None`: the open list is empty).
-    /// An entry is stale exactly when its cell is closed: pushes happen only on a strict
-    /// improvement of g (so of f, the estimate being fixed per cell), so a cell's newest
-    /// entry precedes its older ones and closes it before they reach the top.
+    /// Fast list: an entry is stale exactly when its cell is closed. Pushes happen only on a
+    /// strict improvement of g (so of f, the estimate being fixed per cell; a restore pushes
+    /// one entry per open cell), and the f field of a [`Layout`] key is strictly increasing in
+    /// f, so a cell's newest entry (the one with its current g) precedes its older ones and
+    /// closes it before they reach the top.
     #[inline(always)]
     fn settle(&mut self) -> Option<usize> {
         if self.fast {
             while let Some(&e) = self.fheap.first() {
-                let p = (e as u64 & ((1u64 << 36) - 1)) as usize;
+                let p = (e as u64 & self.layout.cmask) as usize;
                 if self.cells[p].flags & 1 != 0 {
                     self.fpop();
                 } else {
