@@ -18,6 +18,9 @@ pub enum Source {
     HandEdgeCases,
     /// Small hand-written graph whose edges include `-0.0` weights on the only cheapest routes.
     HandNegativeZero,
+    /// 16,385 nodes, no edge, and a landmark table of 16,384 landmarks: `k * N` is over
+    /// `MAX_LANDMARK_ENTRIES` ([GRAPH.ALT.LIMIT]), so the build fails before any allocation.
+    HandLandmarkLimit,
 }
 
 /// One named recipe.
@@ -57,7 +60,7 @@ const fn r(
 
 use Kind::*;
 use PointMode::*;
-use Source::{Generated as G, HandEdgeCases, HandNegativeZero, HandTies};
+use Source::{Generated as G, HandEdgeCases, HandLandmarkLimit, HandNegativeZero, HandTies};
 
 /// Every recipe, in id order.
 pub const RECIPES: &[Recipe] = &[
@@ -80,6 +83,7 @@ pub const RECIPES: &[Recipe] = &[
     r("GRAPH-0017", "tiny sparse graph (2 nodes)", G(Sparse), 17, 2, 4),
     r("GRAPH-0018", "lattice, many queries", G(Grid), 18, 49, 12),
     r("GRAPH-0019", "hand-made -0.0 weights: from_edges stores them as +0.0, so the table's fingerprint (oplm_sha256) is that of +0.0 weights [GRAPH.VAL.NEG_ZERO] [GRAPH.CSR.FINGERPRINT]; a -0.0 cost is not negative and is used, so the cheapest routes run over them [GRAPH.ASTAR.EXPAND]", HandNegativeZero, 19, 6, 6),
+    r("GRAPH-0020", "hand-made landmark limit: 16385 nodes without edges and a table of 16384 landmarks; k = min(count, N) = 16384 and k * N = 2^28 + 2^14 is over MAX_LANDMARK_ENTRIES = 2^28, so build_landmarks fails with too_many_nodes and no index [GRAPH.ALT.LIMIT], before any root is drawn or table allocated (oplm_sha256 is the hash of that error, every alt variant answers it); the other variants find no path from 0 (no edges), find start == goal at once and reject the goal 16385 (node_out_of_range)", HandLandmarkLimit, 20, 16385, 3),
 ];
 
 fn hand_ties() -> (GraphSpec, Vec<(u32, u32)>) {
@@ -138,6 +142,16 @@ fn hand_edge_cases() -> (GraphSpec, Vec<(u32, u32)>) {
     (graph, vec![(0, 4), (4, 0), (2, 2), (0, 5), (3, 1), (0, 6)])
 }
 
+fn hand_landmark_limit() -> (GraphSpec, Vec<(u32, u32)>) {
+    let graph = GraphSpec::Edges {
+        node_count: 16_385,
+        directed: true,
+        edges: vec![],
+        positions: None,
+    };
+    (graph, vec![(0, 16_384), (16_384, 16_384), (3, 16_385)])
+}
+
 fn hand_negative_zero() -> (GraphSpec, Vec<(u32, u32)>) {
     // 0 -> 1 -> 2 -> 3 costs 1 over two -0.0 edges (the direct 0 -> 3 costs 2); 3 -> 4 and
     // 5 -> 0 are -0.0 too, and 2 has a -0.0 self-loop.
@@ -170,10 +184,14 @@ impl Recipe {
                 g.provenance.insert("recipe".into(), Value::from(self.id));
                 g
             }
-            Source::HandTies | Source::HandEdgeCases | Source::HandNegativeZero => {
+            Source::HandTies
+            | Source::HandEdgeCases
+            | Source::HandNegativeZero
+            | Source::HandLandmarkLimit => {
                 let (graph, queries) = match self.source {
                     Source::HandTies => hand_ties(),
                     Source::HandEdgeCases => hand_edge_cases(),
+                    Source::HandLandmarkLimit => hand_landmark_limit(),
                     _ => hand_negative_zero(),
                 };
                 let mut rng = SplitMix64::new(self.seed);
@@ -186,13 +204,18 @@ impl Recipe {
                     ));
                 }
                 let landmarks = LandmarkSpec {
-                    count: 2,
+                    count: if self.source == Source::HandLandmarkLimit {
+                        16_384
+                    } else {
+                        2
+                    },
                     strategy: StrategySpec::Avoid,
                     seed: self.seed,
                 };
                 let name = match self.source {
                     Source::HandTies => "hand_ties",
                     Source::HandEdgeCases => "hand_edge_cases",
+                    Source::HandLandmarkLimit => "hand_landmark_limit",
                     _ => "hand_negative_zero",
                 };
                 let provenance = match json!({"kind": name, "seed": self.seed, "recipe": self.id}) {

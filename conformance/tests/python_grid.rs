@@ -30,8 +30,8 @@ fn vectors() -> std::path::PathBuf {
 fn python_port_matches_every_grid_vector() {
     let (ok, text) = check(&vectors());
     assert!(ok, "{text}");
-    assert!(text.contains("812 of 812 runs match"), "{text}");
-    assert!(text.contains("265 of 265 match"), "{text}");
+    assert!(text.contains("992 of 992 runs match"), "{text}");
+    assert!(text.contains("331 of 331 match"), "{text}");
 }
 
 #[test]

@@ -224,8 +224,12 @@ fn committed_state_vectors_cover_every_kind_and_class() {
         })
         .sum();
     println!("vectors/state/ holds {size} bytes");
-    // 29 graph/grid goldens (1.8 MB) and 23 grid-search goldens (1.15 MB) with their hostile files.
-    assert!(size < 3_000_000, "state vectors grew to {size} bytes");
+    // 29 graph/grid goldens (1.8 MB) and 25 grid-search goldens (1.2 MB) with their hostile
+    // files: 3.01 MB. The cap was 3 MB until STATE-GRIDSEARCH-0013 and 0014 (mode 1 with
+    // `expanded = 0`, and with no visited cell) and the appended mutation families (the start
+    // as its own parent, the header of a mode-2 handle's embedded state) grew the folder past
+    // it; 3.2 MB leaves room for a few more goldens, not for a new family of large states.
+    assert!(size < 3_200_000, "state vectors grew to {size} bytes");
 }
 
 #[test]

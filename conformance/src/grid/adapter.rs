@@ -16,9 +16,14 @@ macro_rules! define_grid_adapter {
 
             /// Builds the grid of a map.
             pub(crate) fn build_grid(map: &GridMap) -> Result<op::Grid, String> {
+                let g = op::Grid::new(map.width as usize, map.height as usize)
+                    .map_err(|e| format!("harness: Grid::new failed: {e}"))?;
+                fill_grid(g, map)
+            }
+
+            /// The multipliers, the space and the cells of a map, on a new grid of its size.
+            fn fill_grid(mut g: op::Grid, map: &GridMap) -> Result<op::Grid, String> {
                 let harness = |what: &str, e: &dyn std::fmt::Display| format!("harness: {what} failed: {e}");
-                let mut g = op::Grid::new(map.width as usize, map.height as usize)
-                    .map_err(|e| harness("Grid::new", &e))?;
                 for &(a, m) in &map.multipliers {
                     g.set_area_multiplier(a, m).map_err(|e| harness("set_area_multiplier", &e))?;
                 }
@@ -241,7 +246,12 @@ macro_rules! define_grid_adapter {
             }
 
             fn outcome(r: &GridRequest) -> Result<GridOutcome, String> {
-                let grid = build_grid(&r.map)?;
+                // [CONF.GRID.MAP] A map `Grid::new` rejects ([GRID.SQUARE.SIZE]) is that error's
+                // class, as an error of `new` or `begin` is.
+                let grid = match op::Grid::new(r.map.width as usize, r.map.height as usize) {
+                    Ok(g) => fill_grid(g, &r.map)?,
+                    Err(e) => return Ok(Err(e.class().to_string())),
+                };
                 let opts = options(&r.options);
                 Ok(match r.api {
                     GridApi::Tier1 => match op::find_grid_path(&grid, at(r.start), at(r.goal), &opts) {

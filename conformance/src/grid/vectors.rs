@@ -418,7 +418,9 @@ pub fn extra_runs() -> Vec<(GridApi, GridOptionsData, Vec<usize>)> {
 struct GridRecipe {
     id: String,
     comment: String,
-    kind: MapKind,
+    /// The generated map's kind; `None`: a map of no cells (a side of 0), which `Grid::new`
+    /// rejects, so every run's reply is that error.
+    kind: Option<MapKind>,
     width: u32,
     height: u32,
     seed: u64,
@@ -458,7 +460,7 @@ fn recipes() -> Vec<GridRecipe> {
                     100 + i,
                     if areas { ", areas 1-3 with multipliers 0.5, 2, 3.25 on every fifth open cell" } else { ", uniform costs" }
                 ),
-                kind: *kind,
+                kind: Some(*kind),
                 width: 21,
                 height: 17,
                 seed: 100 + i as u64,
@@ -481,7 +483,7 @@ fn recipes() -> Vec<GridRecipe> {
     out.push(GridRecipe {
         id: "GRID-0009".into(),
         comment: "A 21x17 map of random obstacles (10 %, seed 115), uniform costs, the runs of GRID-0001 and more. Queries 0 and 1 through JPS and JPS+ (tier 1 and the handle) expand in an order that depends on the successor order after a diagonal arrival, (dx, 0), (0, dy), (dx, dy) [GS.JUMP.SUCCESSORS]: trying the diagonal before a straight changes the expansion list, and the handle's final state bytes change under every other order. The space is (-0.0, 0.0, -0.0): all zero, so unassigned, and the world points are the centres for origin 0 and cell size 1 [GRID.SPACE.UNASSIGNED] [GRID.SPACE.CENTER]. The last runs add a cell_cost hook whose extra is -0.0 on every move with (from + 3*to) % 3 == 0: -0.0 counts as 0, so those moves are allowed and cost their base [GS.COST.MOVE] (tier 1 A*, the handle with Dijkstra, which runs mode 2, and the generic AStar). Expected replies from onepath-reference (spec/conformance.md CONF.GRID.VECTOR).".into(),
-        kind: MapKind::Random { density: 0.1 },
+        kind: Some(MapKind::Random { density: 0.1 }),
         width: 21,
         height: 17,
         seed: 115,
@@ -492,6 +494,44 @@ fn recipes() -> Vec<GridRecipe> {
             (GridApi::Handle, with_hook(1), vec![0, 1]),
             (GridApi::AStar, with_hook(0), vec![0, 1]),
         ],
+    });
+    // GRID-0010: JPS searches that lower the g of a jump point they have already reached.
+    let jps = |algorithm: u8, blocked: Option<super::CellBlockRule>| GridOptionsData {
+        algorithm,
+        blocked,
+        ..GridOptionsData::default()
+    };
+    let blocked = Some(super::CellBlockRule {
+        modulus: 7,
+        residue: 3,
+    });
+    out.push(GridRecipe {
+        id: "GRID-0010".into(),
+        comment: "A 21x17 map of random obstacles (25 %, seed 125), uniform costs, the runs of GRID-0001 and more. The generic JumpSearch (JPS and JPS+, no hook, queries 0-2; a blocked hook, query 2) and the handle with a blocked hook (mode 2, an embedded JumpSearch, query 2) reach jump points a second time over a cheaper hop and lower their g: the strictly-better rule of [GRAPH.ASTAR.EXPAND] as [GS.JPSG.RULES] applies it (without a hook query 0 lowers three jump points and queries 1 and 2 one each; queries 0 and 1 also reach jump points again at an equal g, which is no update). A search that never lowers a reached g, or that re-pushes a jump point reached at an equal g, expands other cells, finds other paths or saves other bytes. Expected replies from onepath-reference (spec/conformance.md CONF.GRID.VECTOR).".into(),
+        kind: Some(MapKind::Random { density: 0.25 }),
+        width: 21,
+        height: 17,
+        seed: 125,
+        areas: false,
+        space: [-3.5, 10.0, 0.5],
+        own_runs: vec![
+            (GridApi::Jump, jps(2, None), vec![0, 1, 2]),
+            (GridApi::Jump, jps(3, None), vec![0, 1, 2]),
+            (GridApi::Jump, jps(2, blocked), vec![2]),
+            (GridApi::Handle, jps(2, blocked), vec![2]),
+        ],
+    });
+    // GRID-0011: a map Grid::new rejects.
+    out.push(GridRecipe {
+        id: "GRID-0011".into(),
+        comment: "A map of width 0 and height 4 (no cells): Grid::new rejects it with invalid_size [GRID.SQUARE.SIZE], so every run of the usual list (every algorithm x rule through find_grid_path, the handle, the extra runs) replies that error, before any option or cell is looked at [CONF.GRID.MAP]. Its queries are all (0, 0) to (0, 0). Expected replies from onepath-reference (spec/conformance.md CONF.GRID.VECTOR).".into(),
+        kind: None,
+        width: 0,
+        height: 4,
+        seed: 0,
+        areas: false,
+        space: [-3.5, 10.0, 0.5],
+        own_runs: vec![],
     });
     out
 }
@@ -512,8 +552,10 @@ pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
             space,
             own_runs,
         } = recipe;
-        let m = generate_map(kind, w as usize, h as usize, seed);
-        let mut cells = cells_of(&m);
+        let mut cells = match kind {
+            Some(kind) => cells_of(&generate_map(kind, w as usize, h as usize, seed)),
+            None => vec![0; (w * h) as usize],
+        };
         if areas {
             let mut k = 0;
             for c in cells.iter_mut().filter(|c| **c == 0) {
@@ -529,6 +571,9 @@ pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
         let at = |k: usize| open[(k * 7919) % open.len()];
         let queries: Vec<[u32; 4]> = (0..3)
             .map(|q| {
+                if open.is_empty() {
+                    return [0, 0, 0, 0];
+                }
                 let (s, g) = (at(q), at(q * 3 + open.len() / 2 + 1));
                 [s % w, s / w, g % w, g / w]
             })

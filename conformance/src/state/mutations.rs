@@ -260,7 +260,69 @@ pub fn mutations(id: &str, kind: StateKind, golden: &[u8]) -> Vec<Mutation> {
             }
         }
     }
+    // Families appended after every family above (so each existing `-HNNNN` keeps its meaning).
+    appended_mutations(kind, &l, golden, &mut m);
     out
+}
+
+/// The families appended to [CONF.STATE.MUTATIONS] after the first list, in this order:
+/// - the start made its own parent: [STATE.SEARCH.CHECKS] pass 2 reports `bad_parent` at the
+///   start's entry, before the parent-cycle pass could report `parent_cycle` there (a parent of
+///   the start with a larger g fails pass 3 at the same entry, so only a parent of equal g, the
+///   start itself, tells the start rule apart);
+/// - the header of the state embedded in a mode-2 handle ([GS.STATE.MODE2], [STATE.HEADER] at
+///   absolute offsets): each magic byte flipped, versions 0, 2, 65535, and kinds 0, 10, 11, 12,
+///   65535 and the other of 8 and 9.
+fn appended_mutations(
+    kind: StateKind,
+    l: &Layout,
+    golden: &[u8],
+    m: &mut impl FnMut(String, Vec<Splice>),
+) {
+    if let Some(s) = &l.search {
+        if let Some(e) = s.visited.iter().find(|e| e.node == s.start) {
+            if e.parent != e.node {
+                m(
+                    format!("the start {} made its own parent (bad parent)", e.node),
+                    vec![set_i32(e.at + 13, e.node)],
+                );
+            }
+        }
+    }
+    if kind == StateKind::GridSearch && golden[8] == 2 {
+        let at = |name: &str| {
+            l.fields
+                .iter()
+                .find(|f| f.name == name)
+                .map(|f| f.offset)
+                .expect("a mode-2 layout names the embedded header")
+        };
+        let (magic, version, ekind) = (
+            at("embedded.magic"),
+            at("embedded.version"),
+            at("embedded.kind"),
+        );
+        for i in 0..4 {
+            m(
+                format!("embedded magic byte {i} flipped"),
+                vec![set(magic + i, &[golden[magic + i] ^ 0xFF])],
+            );
+        }
+        for v in [0u16, 2, 0xFFFF] {
+            m(
+                format!("embedded version {v}"),
+                vec![set(version, &v.to_le_bytes())],
+            );
+        }
+        let cur = u16::from_le_bytes([golden[ekind], golden[ekind + 1]]);
+        let other = if cur == 8 { 9 } else { 8 };
+        for k in [0u16, other, 10, 11, 12, 0xFFFF] {
+            m(
+                format!("embedded kind {k}"),
+                vec![set(ekind, &k.to_le_bytes())],
+            );
+        }
+    }
 }
 
 /// Structural faults of a kind-12 mode-1 or mode-3 state ([GS.STATE.MODE1.CHECKS],

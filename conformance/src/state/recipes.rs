@@ -636,5 +636,44 @@ pub fn goldens() -> Vec<Golden> {
         grid(4, 3, Some([-0.0, 0.0, -0.0]), vec![], vec![(1, 1, 255), (2, 0, 7)]),
         None,
     );
+    grid_search_mode1_edges(&mut push);
     out
+}
+
+/// STATE-GRIDSEARCH-0013 and 0014: the two mode-1 states at the edges of [GS.STATE.MODE1.CHECKS]
+/// that no earlier golden has, `expanded = 0` and no visited cell.
+fn grid_search_mode1_edges(
+    push: &mut dyn FnMut(StateKind, &'static str, StateRecipe, Option<Patch>),
+) {
+    use crate::grid::{GridApi, GridOptionsData};
+    use crate::movingai::MapKind;
+    let rooms = (MapKind::Rooms { room_size: 3 }, 13, 11, 7);
+    push(
+        StateKind::GridSearch,
+        "Mode 1 (specialised A*) just begun: begin, no step. The start alone is visited and open, expanded = iterations = 0 [GS.SA.BEGIN]; expanded >= 0 and expanded <= iterations accept 0 [GS.STATE.MODE1.CHECKS].",
+        grid_search(
+            rooms,
+            false,
+            GridApi::Handle,
+            GridOptionsData::default(),
+            Some(((1, 1), (11, 9))),
+            vec![],
+            false,
+        ),
+        None,
+    );
+    push(
+        StateKind::GridSearch,
+        "Mode 1 NotFound at begin: the goal (0, 5) is a wall, so the search ends at once with nothing visited, the start included [GS.ASTAR.BEGIN] [GS.SA.BEGIN]; the visited count is 0, so the start rule (1) of [GS.STATE.MODE1.CHECKS] does not apply and the restore accepts the state.",
+        grid_search(
+            rooms,
+            false,
+            GridApi::Handle,
+            GridOptionsData::default(),
+            Some(((1, 1), (0, 5))),
+            vec![],
+            false,
+        ),
+        None,
+    );
 }

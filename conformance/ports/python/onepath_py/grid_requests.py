@@ -142,8 +142,17 @@ def _tier2(grid, api, start, goal, opts, o, schedule, snapshot_after):
 
 
 def run_grid(a):
-    """[DRIVER.OP.RUN_GRID] One request; the reply payload."""
-    grid = build_grid(a["map"])
+    """[DRIVER.OP.RUN_GRID] One request; the reply payload.
+
+    [CONF.GRID.MAP] A map whose size ``Grid.__init__`` rejects ([GRID.SQUARE.SIZE]) is the
+    failure ``invalid_size``, as an error of ``new`` or ``begin`` is; other map errors stay
+    exceptions (the kit never sends such a map)."""
+    try:
+        grid = build_grid(a["map"])
+    except gs.GridError as e:
+        if e.error_class != "invalid_size":
+            raise
+        return {"failure": e.error_class}
     o = a["options"]
     start, goal = tuple(a["start"]), tuple(a["goal"])
     try:

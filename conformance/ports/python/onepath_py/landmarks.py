@@ -10,6 +10,7 @@ from .random import SeededRandom
 
 INF = math.inf
 MAGIC = b"OPLM"
+MAX_LANDMARK_ENTRIES = 1 << 28  # [GRAPH.ALT.LIMIT] distances per direction
 # [GRAPH.OPLM.LAYOUT] 24-byte header (magic 0, version 4, N 8, k 12, fingerprint 16); ids at 24.
 HEADER = 24
 
@@ -94,7 +95,7 @@ class Landmarks(object):
 
     @staticmethod
     def build(graph, options=None):
-        """[GRAPH.ALT.COUNT] [GRAPH.ALT.ROOTS] [GRAPH.ALT.FARTHEST] [GRAPH.ALT.AVOID] [GRAPH.ALT.FALLBACK]
+        """[GRAPH.ALT.COUNT] [GRAPH.ALT.LIMIT] [GRAPH.ALT.ROOTS] [GRAPH.ALT.FARTHEST] [GRAPH.ALT.AVOID] [GRAPH.ALT.FALLBACK]
 
         The count check precedes the empty-graph check (the clause lists them in that order).
         Each landmark's tables are computed as soon as it is chosen.
@@ -107,6 +108,9 @@ class Landmarks(object):
         if n == 0:
             raise errors.EmptyGraph()
         k = min(options.count, n)
+        if k * n > MAX_LANDMARK_ENTRIES:
+            # [GRAPH.ALT.LIMIT] after the count and empty-graph checks, before any root.
+            raise errors.TooManyNodes()
         rng = SeededRandom(options.seed)
         ids = []
         is_lm = [False] * n
