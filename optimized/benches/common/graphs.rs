@@ -88,8 +88,8 @@ impl QuerySet {
 
 /// Query counts per batch, chosen so that one batch stays well under a few seconds for the
 /// slowest peer on 2 cores (criterion runs 11 batches per group).
-pub const LOCAL_QUERIES: usize = 50;
-pub const LONG_QUERIES: usize = 8;
+pub const LOCAL_QUERIES: usize = 12;
+pub const LONG_QUERIES: usize = 3;
 
 fn build(
     name: &'static str,
