@@ -4,6 +4,8 @@
 //! layout used where the heap is never saved (tier 1, bidirectional, landmarks): the pop order is
 //! the same for both because [GRAPH.OPEN.ORDER] is a strict total order.
 
+use crate::visit_set::VisitSet;
+
 /// `pos` value of a reached node that is not in the open set (closed).
 pub(crate) const NOT_IN_HEAP: u32 = u32::MAX;
 /// `parent` value of a node without parent.
@@ -106,13 +108,16 @@ pub(crate) fn less(a: &Entry, b: &Entry) -> bool {
 }
 
 /// Reusable search buffers: per-node slots reset by an epoch counter, the `D`-ary open set, and
-/// the recorded expansion list.
+/// the recorded expansion list. `D = 2` buffers (the saved ones) also keep the set of reached
+/// nodes, so that a save and a reset walk only what was reached.
 #[derive(Default)]
 pub(crate) struct Buffers<const D: usize> {
     pub slots: Vec<Slot>,
     heap: Vec<Entry>,
     pub epoch: u32,
     pub record: Vec<u32>,
+    /// `D = 2` only: exactly the nodes whose `stamp` is the epoch.
+    pub visits: VisitSet,
 }
 
 /// The 4-ary buffers of searches whose heap is never saved.
@@ -122,6 +127,9 @@ impl<const D: usize> Buffers<D> {
     pub fn with_nodes(n: usize) -> Self {
         let mut s = Self::default();
         s.slots.resize(n, Slot::default());
+        if D == 2 {
+            s.visits = VisitSet::with_len(n);
+        }
         s
     }
 
@@ -132,6 +140,10 @@ impl<const D: usize> Buffers<D> {
         }
         self.heap.clear();
         self.record.clear();
+        if D == 2 {
+            self.visits.grow(n);
+            self.visits.clear();
+        }
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
             for s in &mut self.slots {
@@ -211,6 +223,9 @@ impl<const D: usize> Buffers<D> {
         let old = if slot.stamp == epoch {
             slot.pos
         } else {
+            if D == 2 {
+                self.visits.insert(v as usize);
+            }
             NOT_IN_HEAP
         };
         slot.g = g;

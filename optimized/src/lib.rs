@@ -29,6 +29,7 @@ mod rng;
 mod search_state;
 mod tier1;
 mod values;
+mod visit_set;
 mod voxel;
 mod wire;
 

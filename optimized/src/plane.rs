@@ -22,12 +22,23 @@ pub(crate) struct Plane {
     listeners: Listeners,
     /// [GS.CLEAR.GRID] The clearance of every cell once computed (square grids only).
     clearance: Option<Vec<u8>>,
+    /// The cells before a restore with listeners, kept for the comparison (reused, so a
+    /// restore allocates nothing once it has grown).
+    previous: Vec<u8>,
 }
 
 /// [GS.CLEAR.VALUE] The clearance of every cell of a `w x h` row-major grid: 0 for a wall,
 /// else `1 + min` of the east, south and south-east neighbours (0 outside), saturating at 255.
 pub(crate) fn clearance_map(cells: &[u8], w: usize, h: usize) -> Vec<u8> {
-    let mut c = vec![0u8; w * h];
+    let mut c = Vec::new();
+    clearance_into(cells, w, h, &mut c);
+    c
+}
+
+/// [`clearance_map`] written into `c` (resized to `w * h`; its allocation is reused).
+fn clearance_into(cells: &[u8], w: usize, h: usize, c: &mut Vec<u8>) {
+    c.clear();
+    c.resize(w * h, 0);
     for y in (0..h).rev() {
         for x in (0..w).rev() {
             let i = y * w + x;
@@ -44,7 +55,6 @@ pub(crate) fn clearance_map(cells: &[u8], w: usize, h: usize) -> Vec<u8> {
             c[i] = e.min(s).min(se).saturating_add(1);
         }
     }
-    c
 }
 
 /// A validated state, borrowing its cells from the input.
@@ -91,6 +101,7 @@ impl Plane {
             space: GridSpace::default(),
             listeners: Listeners::default(),
             clearance: None,
+            previous: Vec::new(),
         })
     }
 
@@ -126,8 +137,8 @@ impl Plane {
 
     /// [GS.CLEAR.GRID] Recomputes the clearance if it had been computed.
     fn recompute_clearance(&mut self) {
-        if self.clearance.is_some() {
-            self.clearance = Some(clearance_map(&self.cells, self.width, self.height));
+        if let Some(c) = &mut self.clearance {
+            clearance_into(&self.cells, self.width, self.height, c);
         }
     }
 
@@ -142,8 +153,10 @@ impl Plane {
     }
 
     /// [STATE.GRID] [STATE.HEX] Header, sizes (and layout), version, space, areas, cells.
-    fn save(&self, kind: u16, layout: Option<i32>) -> Vec<u8> {
-        let mut out = Vec::with_capacity(8 + 16 + 32 + 4 + 255 * 8 + self.cells.len());
+    /// Writes the state bytes into `out` (cleared first, reserved at once).
+    fn save(&self, kind: u16, layout: Option<i32>, out: &mut Vec<u8>) {
+        out.clear();
+        out.reserve(8 + 16 + 32 + 4 + 255 * 8 + self.cells.len());
         out.put_header(kind);
         out.put_i32(self.width as i32);
         out.put_i32(self.height as i32);
@@ -154,9 +167,8 @@ impl Plane {
         out.put_f64(self.space.origin_x);
         out.put_f64(self.space.origin_y);
         out.put_f64(self.space.cell_size);
-        self.areas.write(&mut out);
+        self.areas.write(out);
         out.extend_from_slice(&self.cells);
-        out
     }
 
     /// [STATE.ORDER] [STATE.GRID] [STATE.HEX] Reads and checks every field in byte order.
@@ -239,9 +251,11 @@ impl Plane {
         if self.listeners.is_empty() {
             self.cells.copy_from_slice(p.cells);
         } else {
-            let old = std::mem::replace(&mut self.cells, p.cells.to_vec());
+            std::mem::swap(&mut self.previous, &mut self.cells);
+            self.cells.clear();
+            self.cells.extend_from_slice(p.cells);
             self.recompute_clearance();
-            self.listeners.notify_diff(0, &old, &self.cells);
+            self.listeners.notify_diff(0, &self.previous, &self.cells);
             return;
         }
         self.recompute_clearance();
@@ -258,6 +272,7 @@ impl Plane {
             space: p.space,
             listeners: Listeners::default(),
             clearance: None,
+            previous: Vec::new(),
         }
     }
 
@@ -414,7 +429,15 @@ impl Grid {
 
     /// [STATE.GRID] [STATE.STABLE] The state bytes (kind 1).
     pub fn save_state(&self) -> Vec<u8> {
-        self.p.save(KIND_GRID, None)
+        let mut out = Vec::new();
+        self.save_state_into(&mut out);
+        out
+    }
+
+    /// [STATE.API.INTO] The bytes of [`Grid::save_state`] written into `out` (cleared first; its
+    /// allocation is reused).
+    pub fn save_state_into(&self, out: &mut Vec<u8>) {
+        self.p.save(KIND_GRID, None, out);
     }
 
     /// [STATE.GRID] [STATE.ATOMIC] [STATE.GRID.RESTORE] Validates everything, then installs the
@@ -467,7 +490,15 @@ impl HexGrid {
 
     /// [STATE.HEX] [STATE.STABLE] The state bytes (kind 2).
     pub fn save_state(&self) -> Vec<u8> {
-        self.p.save(KIND_HEX, Some(self.layout as i32))
+        let mut out = Vec::new();
+        self.save_state_into(&mut out);
+        out
+    }
+
+    /// [STATE.API.INTO] The bytes of [`HexGrid::save_state`] written into `out` (cleared first;
+    /// its allocation is reused).
+    pub fn save_state_into(&self, out: &mut Vec<u8>) {
+        self.p.save(KIND_HEX, Some(self.layout as i32), out);
     }
 
     /// [STATE.HEX] [STATE.ATOMIC] [STATE.GRID.RESTORE] Validates everything (width, height and

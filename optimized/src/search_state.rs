@@ -46,14 +46,16 @@ pub(crate) struct SearchFields {
     pub path_cost: f64,
 }
 
-/// [STATE.SEARCH] [STATE.SEARCH.FIELDS] [STATE.BUFFERS] The bytes of a search over `n` nodes
-/// (kinds 8-11): the fixed fields, then, unless NotStarted, the buffers.
+/// [STATE.SEARCH] [STATE.SEARCH.FIELDS] [STATE.BUFFERS] Appends the bytes of a search over `n`
+/// nodes (kinds 8-11) to `out`: the fixed fields, then, unless NotStarted, the buffers. The
+/// visited entries come from the buffers' visit set (only what was reached, in increasing node
+/// order) and every list is written into space reserved at once.
 pub(crate) fn write_search_state<const D: usize>(
     f: &SearchFields,
     n: usize,
     s: &Buffers<D>,
-) -> Vec<u8> {
-    let mut out = Vec::with_capacity(64 + 20 * s.heap().len() + 4 * s.record.len());
+    out: &mut Vec<u8>,
+) {
     out.put_header(f.kind);
     out.put_i32(n as i32);
     out.put_u8(f.status as u8);
@@ -64,37 +66,46 @@ pub(crate) fn write_search_state<const D: usize>(
         out.put_i32(0);
         out.put_i32(0);
         out.put_f64(f64::INFINITY);
-        return out;
+        return;
     }
     out.put_i32(f.start.map_or(-1, |v| v as i32));
     out.put_i32(f.goal as i32);
     out.put_i32(wide(f.expanded));
     out.put_i32(wide(f.iterations));
     out.put_f64(f.path_cost);
-    let count_at = out.len();
-    out.put_i32(0);
-    let mut visited = 0i32;
-    for (v, slot) in s.slots[..n].iter().enumerate() {
-        if slot.stamp == s.epoch {
-            visited += 1;
-            out.put_i32(v as i32);
-            out.put_u8((slot.pos == NOT_IN_HEAP) as u8);
-            out.put_f64(slot.g);
-            out.put_i32(slot.parent as i32);
+    debug_assert!(D == 2, "only the binary-heap buffers keep their visit set");
+    let visited = s.visits.count();
+    out.put_i32(visited as i32);
+    let heap = s.heap();
+    let at = out.len();
+    out.resize(
+        at + VISITED_BYTES * visited + 4 + SLOT_BYTES * heap.len() + 4 + 4 * s.record.len(),
+        0,
+    );
+    let (entries, rest) = out[at..].split_at_mut(VISITED_BYTES * visited);
+    let mut chunks = entries.chunks_exact_mut(VISITED_BYTES);
+    s.visits.for_each(|v| {
+        let slot = &s.slots[v];
+        if let Some(c) = chunks.next() {
+            c[0..4].copy_from_slice(&(v as u32).to_le_bytes());
+            c[4] = (slot.pos == NOT_IN_HEAP) as u8;
+            c[5..13].copy_from_slice(&slot.g.to_bits().to_le_bytes());
+            c[13..17].copy_from_slice(&slot.parent.to_le_bytes());
         }
+    });
+    let (count, rest) = rest.split_at_mut(4);
+    count.copy_from_slice(&(heap.len() as u32).to_le_bytes());
+    let (slots, rest) = rest.split_at_mut(SLOT_BYTES * heap.len());
+    for (c, e) in slots.chunks_exact_mut(SLOT_BYTES).zip(heap) {
+        c[0..4].copy_from_slice(&e.node.to_le_bytes());
+        c[4..12].copy_from_slice(&e.f().to_bits().to_le_bytes());
+        c[12..20].copy_from_slice(&e.g().to_bits().to_le_bytes());
     }
-    out[count_at..count_at + 4].copy_from_slice(&visited.to_le_bytes());
-    out.put_i32(s.heap().len() as i32);
-    for e in s.heap() {
-        out.put_i32(e.node as i32);
-        out.put_f64(e.f());
-        out.put_f64(e.g());
+    let (count, rest) = rest.split_at_mut(4);
+    count.copy_from_slice(&(s.record.len() as u32).to_le_bytes());
+    for (c, &v) in rest.chunks_exact_mut(4).zip(&s.record) {
+        c.copy_from_slice(&v.to_le_bytes());
     }
-    out.put_i32(s.record.len() as i32);
-    for &v in &s.record {
-        out.put_i32(v as i32);
-    }
-    out
 }
 
 /// The validated visited entries, in increasing node order: `(node, node field offset)`.
@@ -130,8 +141,9 @@ impl<'a> Visited<'a> {
 }
 
 impl<C: GraphCost, H: GraphHeuristic, const D: usize> Engine<'_, C, H, D> {
-    /// [STATE.SEARCH] [STATE.SEARCH.FIELDS] [STATE.BUFFERS] The state bytes of this search.
-    fn save(&self) -> Vec<u8> {
+    /// [STATE.SEARCH] [STATE.SEARCH.FIELDS] [STATE.BUFFERS] Appends the state bytes of this
+    /// search to `out`.
+    fn save(&self, out: &mut Vec<u8>) {
         let fields = SearchFields {
             kind: KIND_GRAPH_ASTAR,
             status: self.status,
@@ -142,7 +154,7 @@ impl<C: GraphCost, H: GraphHeuristic, const D: usize> Engine<'_, C, H, D> {
             iterations: self.iterations,
             path_cost: self.path_cost(),
         };
-        write_search_state(&fields, self.graph.node_count(), &self.scratch)
+        write_search_state(&fields, self.graph.node_count(), &self.scratch, out)
     }
 
     /// [STATE.SEARCH_FAILED] The definite state after a failed restore: `NotStarted`, counters
@@ -274,6 +286,9 @@ pub(crate) fn read_search_buffers<'b, const D: usize>(
         slot.parent = if p == -1 { NO_PARENT } else { p as u32 };
         slot.stamp = epoch;
         slot.pos = if closed { NOT_IN_HEAP } else { PENDING };
+        if D == 2 {
+            s.visits.insert(v as usize);
+        }
     }
     let heap_at = r.pos;
     let h = r.count(count, SLOT_BYTES, "heap count")?;
@@ -334,30 +349,70 @@ pub(crate) fn search_cross_checks<const D: usize>(
     path_cost_at: usize,
 ) -> Result<(), Fault> {
     let epoch = s.epoch;
-    for (v, at) in vis.iter() {
-        if s.slots[v as usize].pos == PENDING {
-            return fail(Class::MissingOpenNode, at, "visited node");
-        }
-    }
-    for (v, at) in vis.iter() {
-        let sl = &s.slots[v as usize];
-        let bad = match start {
-            Some(start) => (sl.parent == NO_PARENT) != (v == start) || (v == start && sl.g != 0.0),
-            None => sl.parent == NO_PARENT && sl.g != 0.0,
-        };
-        if bad {
-            return fail(Class::BadParent, at, "visited node");
-        }
-    }
+    // The three per-entry checks in one pass over the entries; each keeps its first fault, and
+    // the faults are reported in the order of the separate passes of [STATE.SEARCH.CHECKS]
+    // (missing open node, then the start rule, then the parent rule), so the result is that of
+    // three passes.
+    let (mut missing, mut start_rule, mut parent_rule) = (None, None, None);
+    // Whether some parent has the same g as its child: a parent cycle needs one on every link
+    // (g never decreases from parent to child around it), so without one no walk is needed.
+    let mut equal_link = false;
     for (v, at) in vis.iter() {
         let sl = s.slots[v as usize];
+        if missing.is_none() && sl.pos == PENDING {
+            missing = Some(at);
+        }
+        if start_rule.is_none() {
+            let bad = match start {
+                Some(start) => {
+                    (sl.parent == NO_PARENT) != (v == start) || (v == start && sl.g != 0.0)
+                }
+                None => sl.parent == NO_PARENT && sl.g != 0.0,
+            };
+            if bad {
+                start_rule = Some(at);
+            }
+        }
         if sl.parent != NO_PARENT {
             let p = s.slots[sl.parent as usize];
             if p.stamp != epoch || p.g > sl.g {
-                return fail(Class::BadParent, at, "visited node");
+                if parent_rule.is_none() {
+                    parent_rule = Some(at);
+                }
+            } else if p.g == sl.g {
+                equal_link = true;
             }
         }
     }
+    if let Some(at) = missing {
+        return fail(Class::MissingOpenNode, at, "visited node");
+    }
+    if let Some(at) = start_rule {
+        return fail(Class::BadParent, at, "visited node");
+    }
+    if let Some(at) = parent_rule {
+        return fail(Class::BadParent, at, "visited node");
+    }
+    if equal_link {
+        parent_cycles(s, vis)?;
+    }
+    if status == SearchStatus::Found {
+        let sl = s.slots[goal as usize];
+        match vis.offset_of(goal) {
+            None => return fail(Class::OutOfRange, path_cost_at, "path_cost"),
+            Some(at) if sl.pos != NOT_IN_HEAP || sl.g != path_cost => {
+                return fail(Class::OutOfRange, at, "visited node")
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(())
+}
+
+/// [STATE.SEARCH.CHECKS] The parent-cycle check: a colour walk from every entry in increasing
+/// node order; a cycle is reported at its smallest node. `pos` is borrowed for the colours and
+/// restored to the open / closed marks afterwards.
+fn parent_cycles<const D: usize>(s: &mut Buffers<D>, vis: Visited<'_>) -> Result<(), Fault> {
     // Colour walk: pos 0 = unwalked, k + 1 = on the walk started at entry k, DONE = acyclic.
     for (v, _) in vis.iter() {
         s.slots[v as usize].pos = 0;
@@ -406,16 +461,6 @@ pub(crate) fn search_cross_checks<const D: usize>(
         let v = s.heap()[i].node;
         s.slots[v as usize].pos = i as u32;
     }
-    if status == SearchStatus::Found {
-        let sl = s.slots[goal as usize];
-        match vis.offset_of(goal) {
-            None => return fail(Class::OutOfRange, path_cost_at, "path_cost"),
-            Some(at) if sl.pos != NOT_IN_HEAP || sl.g != path_cost => {
-                return fail(Class::OutOfRange, at, "visited node")
-            }
-            Some(_) => {}
-        }
-    }
     Ok(())
 }
 
@@ -424,7 +469,17 @@ impl<C: GraphCost, H: GraphHeuristic> GraphAStar<'_, C, H> {
     /// The state bytes (kind 11): the header fields, then (unless `NotStarted`) the visited
     /// entries in increasing node order, the binary heap as it lies and the recorded list.
     pub fn save_state(&self) -> Vec<u8> {
-        self.e.save()
+        let mut out = Vec::new();
+        self.save_state_into(&mut out);
+        out
+    }
+
+    /// [STATE.API.INTO] The bytes of [`GraphAStar::save_state`] written into `out` (cleared
+    /// first; its allocation is reused, so a host saving every frame allocates nothing once
+    /// `out` has grown to the state's size).
+    pub fn save_state_into(&self, out: &mut Vec<u8>) {
+        out.clear();
+        self.e.save(out);
     }
 
     /// [STATE.SEARCH.RESTORE] [STATE.SAME_WAY] [STATE.SEARCH.CHECKS] [STATE.SEARCH.RECORD]

@@ -24,6 +24,12 @@ pub struct VoxelGrid {
     areas: Areas,
     space: VoxelSpace,
     listeners: Listeners,
+    /// Chunk buffers no longer in use (a restore unallocated them), reused by the next chunk a
+    /// write or a restore allocates, so a save / edit / restore loop allocates nothing in steady
+    /// state. At most one per chunk; not part of the state.
+    spare: Vec<Chunk>,
+    /// The previous chunks of a restore with listeners, kept for the comparison (reused).
+    previous: Vec<Option<Chunk>>,
 }
 
 /// A validated state; chunk data is re-read from the input at `chunks_at`.
@@ -106,6 +112,8 @@ impl VoxelGrid {
             areas: Areas::default(),
             space: VoxelSpace::default(),
             listeners: Listeners::default(),
+            spare: Vec::new(),
+            previous: Vec::new(),
         }
     }
 
@@ -155,7 +163,14 @@ impl VoxelGrid {
         if old == area {
             return Ok(());
         }
-        self.chunks[c].get_or_insert_with(|| filled(d))[i] = area;
+        let spare = &mut self.spare;
+        self.chunks[c].get_or_insert_with(|| match spare.pop() {
+            Some(mut b) => {
+                b.fill(d);
+                b
+            }
+            None => filled(d),
+        })[i] = area;
         self.version = bump(self.version);
         let node = x + self.size[0] * (y + self.size[1] * z);
         self.listeners.notify(node as u32, old, area);
@@ -222,9 +237,17 @@ impl VoxelGrid {
     /// [STATE.VOXEL] [STATE.STABLE] [GRID.VOXEL.PADDING] The state bytes (kind 3): chunks in
     /// chunk-index order, each a flag and, when allocated, its 4096 bytes (padding included).
     pub fn save_state(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.save_state_into(&mut out);
+        out
+    }
+
+    /// [STATE.API.INTO] The bytes of [`VoxelGrid::save_state`] written into `out` (cleared
+    /// first; its allocation is reused).
+    pub fn save_state_into(&self, out: &mut Vec<u8>) {
         let allocated = self.chunks.iter().filter(|c| c.is_some()).count();
-        let mut out =
-            Vec::with_capacity(8 + 13 + 4 + 32 + 2044 + self.chunks.len() + allocated * CHUNK);
+        out.clear();
+        out.reserve(8 + 13 + 4 + 32 + 2044 + self.chunks.len() + allocated * CHUNK);
         out.put_header(KIND_VOXEL);
         for s in self.size {
             out.put_i32(s as i32);
@@ -235,7 +258,7 @@ impl VoxelGrid {
         for v in [s.origin_x, s.origin_y, s.origin_z, s.cell_size] {
             out.put_f64(v);
         }
-        self.areas.write(&mut out);
+        self.areas.write(out);
         for c in &self.chunks {
             match c {
                 Some(b) => {
@@ -245,7 +268,6 @@ impl VoxelGrid {
                 None => out.put_u8(0),
             }
         }
-        out
     }
 
     /// [STATE.ORDER] [STATE.VOXEL] Checks every field in byte order without allocating.
@@ -315,18 +337,37 @@ impl VoxelGrid {
         self.areas = p.areas;
         self.restore_count += 1;
         let list = chunk_list(bytes, p.chunks_at, self.chunks.len());
+        let spare = &mut self.spare;
+        let reuse = |spare: &mut Vec<Chunk>, d: &[u8]| match spare.pop() {
+            Some(mut b) => {
+                b.copy_from_slice(d);
+                b
+            }
+            None => copied(d),
+        };
         if self.listeners.is_empty() {
             for (slot, data) in self.chunks.iter_mut().zip(list) {
                 match (data, slot.as_mut()) {
                     (Some(d), Some(c)) => c.copy_from_slice(d),
-                    (Some(d), None) => *slot = Some(copied(d)),
-                    (None, _) => *slot = None,
+                    (Some(d), None) => *slot = Some(reuse(spare, d)),
+                    (None, _) => {
+                        if let Some(b) = slot.take() {
+                            spare.push(b);
+                        }
+                    }
                 }
             }
         } else {
-            let new: Vec<Option<Chunk>> = list.map(|d| d.map(copied)).collect();
-            let old = std::mem::replace(&mut self.chunks, new);
+            let mut old = std::mem::take(&mut self.previous);
+            old.clear();
+            for (slot, data) in self.chunks.iter_mut().zip(list) {
+                let prev = slot.take();
+                *slot = data.map(|d| reuse(spare, d));
+                old.push(prev);
+            }
             self.notify_restore(&old);
+            self.spare.extend(old.iter_mut().filter_map(Option::take));
+            self.previous = old;
         }
         Ok(())
     }

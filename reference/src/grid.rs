@@ -405,6 +405,13 @@ macro_rules! plane_methods {
             pub fn save_state(&self) -> Vec<u8> {
                 crate::state::grid::save_plane(&self.plane, $kind, self.layout_value())
             }
+
+            /// [STATE.API.INTO] The bytes of `save_state()` left in `out` (cleared first; its
+            /// allocation is reused).
+            pub fn save_state_into(&self, out: &mut Vec<u8>) {
+                out.clear();
+                out.extend_from_slice(&self.save_state());
+            }
             /// [STATE.API] [STATE.ATOMIC] [STATE.GRID.RESTORE] Replaces the state by `bytes`,
             /// validating everything first; a failure changes nothing and calls no listener.
             pub fn restore_state(&mut self, bytes: &[u8]) -> Result<(), GridStateError> {

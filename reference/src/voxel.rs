@@ -201,6 +201,13 @@ impl VoxelGrid {
         crate::state::grid::save_voxel(&self.state)
     }
 
+    /// [STATE.API.INTO] The bytes of `save_state()` left in `out` (cleared first; its
+    /// allocation is reused).
+    pub fn save_state_into(&self, out: &mut Vec<u8>) {
+        out.clear();
+        out.extend_from_slice(&self.save_state());
+    }
+
     /// [STATE.API] [STATE.ATOMIC] [STATE.GRID.RESTORE] [GRID.LISTEN.RESTORE] [GRID.VOXEL.PADDING]
     /// Replaces the state by `bytes` (validated first), then tells the listeners about every voxel
     /// whose value changed, in ascending node index.

@@ -184,7 +184,20 @@ macro_rules! define_grid_adapter {
                     Ok(StateReply {
                         before,
                         restore,
-                        after: s.save_state(),
+                        after: {
+                            // [STATE.API.INTO] save_state_into into a dirty buffer must agree.
+                            let bytes = s.save_state();
+                            let mut into = vec![0xA5u8; 3];
+                            s.save_state_into(&mut into);
+                            if into != bytes {
+                                return Err(format!(
+                                    "crate: save_state_into gave {} bytes that differ from save_state's {}",
+                                    into.len(),
+                                    bytes.len()
+                                ));
+                            }
+                            bytes
+                        },
                         cells: vec![],
                         search: Some(SearchSummary {
                             status: code,

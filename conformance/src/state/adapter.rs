@@ -69,6 +69,24 @@ macro_rules! define_state_adapter {
                 log.lock().expect("listener log").clone()
             }
 
+            /// [STATE.API.INTO] The object's `save_state()`, checked against `save_state_into`
+            /// into a dirty reused buffer: a difference is a crate bug, reported as an error.
+            macro_rules! saved {
+                ($g:expr) => {{
+                    let bytes = $g.save_state();
+                    let mut into = vec![0xA5u8; 3];
+                    $g.save_state_into(&mut into);
+                    if into != bytes {
+                        return Err(format!(
+                            "crate: save_state_into gave {} bytes that differ from save_state's {}",
+                            into.len(),
+                            bytes.len()
+                        ));
+                    }
+                    bytes
+                }};
+            }
+
             macro_rules! plane {
                 ($g:expr, $space:expr, $mults:expr, $edits:expr, $bytes:expr) => {{
                     let mut g = $g;
@@ -95,7 +113,7 @@ macro_rules! define_state_adapter {
                     Ok(StateReply {
                         before,
                         restore,
-                        after: g.save_state(),
+                        after: saved!(g),
                         cells: taken(&log),
                         search: None,
                     })
@@ -188,7 +206,7 @@ macro_rules! define_state_adapter {
                         Ok(StateReply {
                             before,
                             restore,
-                            after: g.save_state(),
+                            after: saved!(g),
                             cells: taken(&log),
                             search: None,
                         })
@@ -200,7 +218,7 @@ macro_rules! define_state_adapter {
                         Ok(StateReply {
                             before,
                             restore,
-                            after: g.save_state(),
+                            after: saved!(g),
                             cells: vec![],
                             search: None,
                         })
@@ -246,7 +264,7 @@ macro_rules! define_state_adapter {
                         Ok(StateReply {
                             before,
                             restore,
-                            after: s.save_state(),
+                            after: saved!(s),
                             cells: vec![],
                             search: Some(search),
                         })
@@ -262,19 +280,19 @@ macro_rules! define_state_adapter {
             fn from_state(kind: StateKind, bytes: &[u8]) -> Result<StateReply, String> {
                 let (restore, after) = match kind {
                     StateKind::Grid => match op::Grid::from_state(bytes) {
-                        Ok(g) => (Ok(()), g.save_state()),
+                        Ok(g) => (Ok(()), saved!(g)),
                         Err(e) => (Err(grid_err(e)), vec![]),
                     },
                     StateKind::HexGrid => match op::HexGrid::from_state(bytes) {
-                        Ok(g) => (Ok(()), g.save_state()),
+                        Ok(g) => (Ok(()), saved!(g)),
                         Err(e) => (Err(grid_err(e)), vec![]),
                     },
                     StateKind::VoxelGrid => match op::VoxelGrid::from_state(bytes) {
-                        Ok(g) => (Ok(()), g.save_state()),
+                        Ok(g) => (Ok(()), saved!(g)),
                         Err(e) => (Err(grid_err(e)), vec![]),
                     },
                     StateKind::Graph => match op::Graph::from_state(bytes) {
-                        Ok(g) => (Ok(()), g.save_state()),
+                        Ok(g) => (Ok(()), saved!(g)),
                         Err(e) => (Err(graph_err(e)), vec![]),
                     },
                     k => return Err(format!("harness: {k:?} has no from_state")),

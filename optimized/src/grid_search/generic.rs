@@ -277,7 +277,16 @@ macro_rules! sliced_surface {
 
         /// [GS.STATE.SEARCHES] [STATE.SEARCH] The state bytes.
         pub fn save_state(&self) -> Vec<u8> {
-            self.core.save()
+            let mut out = Vec::new();
+            self.save_state_into(&mut out);
+            out
+        }
+
+        /// [STATE.API.INTO] The bytes of `save_state` written into `out` (cleared first; its
+        /// allocation is reused).
+        pub fn save_state_into(&self, out: &mut Vec<u8>) {
+            out.clear();
+            self.core.save(out);
         }
 
         /// [GS.STATE.SEARCHES] [STATE.SEARCH.CHECKS] [GS.STATE.FAILED] Restores a state saved

@@ -31,8 +31,9 @@ impl Core<'_> {
         }
     }
 
-    /// [STATE.SEARCH] [STATE.SEARCH.FIELDS] [STATE.BUFFERS] [GS.STATE.SEARCHES] The bytes.
-    pub(crate) fn save(&self) -> Vec<u8> {
+    /// [STATE.SEARCH] [STATE.SEARCH.FIELDS] [STATE.BUFFERS] [GS.STATE.SEARCHES] Appends the
+    /// bytes to `out`.
+    pub(crate) fn save(&self, out: &mut Vec<u8>) {
         let fields = SearchFields {
             kind: self.kind(),
             status: self.status,
@@ -43,7 +44,7 @@ impl Core<'_> {
             iterations: self.iterations,
             path_cost: self.path_cost(),
         };
-        write_search_state(&fields, self.ctx.n, &self.buf)
+        write_search_state(&fields, self.ctx.n, &self.buf, out)
     }
 
     /// [GS.STATE.SEARCHES] [GS.STATE.FAILED] A whole standalone state; on error NotStarted.

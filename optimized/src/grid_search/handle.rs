@@ -257,30 +257,40 @@ impl<'g> GridSearch<'g> {
     /// [GS.STATE.HEADER12] [GS.STATE.MODE1] [GS.STATE.MODE2] [GS.STATE.MODE3] The state bytes.
     pub fn save_state(&self) -> Vec<u8> {
         let mut out = Vec::new();
+        self.save_state_into(&mut out);
+        out
+    }
+
+    /// [STATE.API.INTO] The bytes of [`GridSearch::save_state`] written into `out` (cleared
+    /// first; its allocation is reused). A mode-2 state writes its embedded state in place and
+    /// patches the length field afterwards.
+    pub fn save_state_into(&self, out: &mut Vec<u8>) {
+        out.clear();
         out.put_header(KIND_GRID_SEARCH);
         out.put_u8(self.mode);
         out.put_i32(self.ctx.w as i32);
         out.put_i32(self.ctx.h as i32);
         if self.mode == 0 {
-            return out;
+            return;
         }
         match &self.engine {
-            Engine::SpecA(e) => e.save(&self.ctx, &mut out),
-            Engine::SpecJ(e) => e.save(&self.ctx, &mut out),
+            Engine::SpecA(e) => e.save(&self.ctx, out),
+            Engine::SpecJ(e) => e.save(&self.ctx, out),
             Engine::AStar(_) | Engine::Jump(_) => {
-                let inner = match &self.engine {
-                    Engine::AStar(e) => e.core.save(),
-                    Engine::Jump(e) => e.core.save(),
-                    _ => Vec::new(),
-                };
                 for v in [self.start.0, self.start.1, self.goal.0, self.goal.1] {
                     out.put_i32(v as i32);
                 }
-                out.put_i32(inner.len() as i32);
-                out.extend_from_slice(&inner);
+                let len_at = out.len();
+                out.put_i32(0);
+                match &self.engine {
+                    Engine::AStar(e) => e.core.save(out),
+                    Engine::Jump(e) => e.core.save(out),
+                    _ => {}
+                }
+                let len = (out.len() - len_at - 4) as i32;
+                out[len_at..len_at + 4].copy_from_slice(&len.to_le_bytes());
             }
         }
-        out
     }
 
     fn clear(&mut self) {

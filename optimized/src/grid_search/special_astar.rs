@@ -6,6 +6,7 @@
 use super::ctx::{octile_pair, pair_f64, pair_less, Ctx, DX, DY};
 use super::generic_state::wide;
 use crate::astar::SearchStatus;
+use crate::visit_set::VisitSet;
 use crate::wire::{fail, Class, Fault, Put, Reader};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -78,6 +79,8 @@ fn quant(v: f64) -> u64 {
 pub(crate) struct SpecA {
     cells: Vec<ACell>,
     epoch: u32,
+    /// Exactly the padded cells whose `stamp` is the epoch (what a save walks).
+    visits: VisitSet,
     /// Exact open list (grids too large for the fast keys).
     heap: Vec<AEntry>,
     /// Fast open list: `quant(f) << 82 | (QMASK - quant(g)) << 36 | padded cell`, a total
@@ -122,6 +125,7 @@ impl SpecA {
         SpecA {
             cells: vec![ACell::default(); ctx.pass.len()],
             epoch: 0,
+            visits: VisitSet::with_len(ctx.pass.len()),
             heap: Vec::new(),
             fheap: Vec::new(),
             fast: bound < FAST_LIMIT && ctx.pass.len() < (1usize << 36),
@@ -141,6 +145,7 @@ impl SpecA {
         self.heap.clear();
         self.fheap.clear();
         self.record.clear();
+        self.visits.clear();
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
             for c in &mut self.cells {
@@ -329,6 +334,7 @@ impl SpecA {
             b: 0,
             flags: 0,
         };
+        self.visits.insert(p);
         let (x, y) = ctx.xy(start);
         self.push(ctx, p, x, y, 0, 0);
     }
@@ -383,6 +389,9 @@ impl SpecA {
                 let c = self.cells[q];
                 if c.stamp == epoch && (c.flags & 1 != 0 || !pair_less(ga, gb, c.a, c.b)) {
                     continue;
+                }
+                if c.stamp != epoch {
+                    self.visits.insert(q);
                 }
                 self.cells[q] = ACell {
                     stamp: epoch,
@@ -445,22 +454,21 @@ impl SpecA {
             (self.expanded, self.iterations),
             found,
         );
-        let count_at = out.len();
-        out.put_i32(0);
-        let mut visited = 0i32;
-        for y in 0..ctx.h {
-            for x in 0..ctx.w {
-                let c = self.cells[(y + 1) * ctx.pw + x + 1];
-                if c.stamp == self.epoch {
-                    visited += 1;
-                    out.put_i32((y * ctx.w + x) as i32);
-                    out.put_i32(c.a as i32);
-                    out.put_i32(c.b as i32);
-                    out.put_u8(c.flags);
-                }
+        // The visit set holds exactly the stamped padded cells; padded order is cell order.
+        let visited = self.visits.count();
+        out.put_i32(visited as i32);
+        let at = out.len();
+        out.resize(at + 13 * visited, 0);
+        let mut chunks = out[at..].chunks_exact_mut(13);
+        self.visits.for_each(|p| {
+            let c = self.cells[p];
+            if let Some(o) = chunks.next() {
+                o[0..4].copy_from_slice(&ctx.cell(p).to_le_bytes());
+                o[4..8].copy_from_slice(&c.a.to_le_bytes());
+                o[8..12].copy_from_slice(&c.b.to_le_bytes());
+                o[12] = c.flags;
             }
-        }
-        out[count_at..count_at + 4].copy_from_slice(&visited.to_le_bytes());
+        });
     }
 
     /// [GS.STATE.FAILED] Nothing visited, NotStarted.
@@ -498,6 +506,7 @@ impl SpecA {
                 b,
                 flags,
             };
+            self.visits.insert(ctx.pad(c));
         }
         let cell_at = |k: usize| first + 13 * k;
         let cell_of = |k: usize| {

@@ -7,6 +7,7 @@ use super::ctx::{octile_pair, pair_f64, pair_less, Ctx, NONE};
 use super::jps_plus::Tables;
 use super::jump::Jumper;
 use crate::astar::SearchStatus;
+use crate::visit_set::VisitSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// [GS.STATE.WRITE] The canonical NaN of an unpopped level.
@@ -40,6 +41,8 @@ pub(crate) fn t_key(gf: f64, c: u32) -> u64 {
 pub(crate) struct SpecJ {
     pub cells: Vec<JCell>,
     pub epoch: u32,
+    /// Exactly the padded cells whose `stamp` is the epoch (what a save walks).
+    pub visits: VisitSet,
     pub level: f64,
     pub heap: Vec<(f64, u64)>,
     /// Padded cells of the current level.
@@ -64,6 +67,7 @@ impl SpecJ {
         SpecJ {
             cells: vec![JCell::default(); ctx.pass.len()],
             epoch: 0,
+            visits: VisitSet::with_len(ctx.pass.len()),
             level: f64::from_bits(LEVEL_NAN),
             heap: Vec::new(),
             stack: Vec::new(),
@@ -85,6 +89,7 @@ impl SpecJ {
         self.heap.clear();
         self.stack.clear();
         self.record.clear();
+        self.visits.clear();
         self.level = f64::from_bits(LEVEL_NAN);
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
@@ -194,6 +199,7 @@ impl SpecJ {
             parent: NONE,
             flags: 0,
         };
+        self.visits.insert(p);
         self.push(ctx, p, ctx.xy(goal));
     }
 
@@ -313,6 +319,9 @@ impl SpecJ {
                 let (ga, gb) = (c.a + ha, c.b + hb);
                 if cj.stamp == epoch && (cj.flags & 1 != 0 || !pair_less(ga, gb, cj.a, cj.b)) {
                     continue;
+                }
+                if cj.stamp != epoch {
+                    self.visits.insert(j);
                 }
                 self.cells[j] = JCell {
                     stamp: epoch,

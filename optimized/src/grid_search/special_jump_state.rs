@@ -23,27 +23,27 @@ impl SpecJ {
             (self.expanded, self.iterations),
             found,
         );
-        let count_at = out.len();
-        out.put_i32(0);
-        let mut visited = 0i32;
-        for y in 0..ctx.h {
-            for x in 0..ctx.w {
-                let c = self.cells[(y + 1) * ctx.pw + x + 1];
-                if c.stamp == self.epoch {
-                    visited += 1;
-                    out.put_i32((y * ctx.w + x) as i32);
-                    out.put_i32(c.a as i32);
-                    out.put_i32(c.b as i32);
-                    out.put_i32(if c.parent == NONE {
-                        -1
-                    } else {
-                        ctx.cell(c.parent as usize) as i32
-                    });
-                    out.put_u8(c.flags);
-                }
+        // The visit set holds exactly the stamped padded cells; padded order is cell order.
+        let visited = self.visits.count();
+        out.put_i32(visited as i32);
+        let at = out.len();
+        out.resize(at + 17 * visited, 0);
+        let mut chunks = out[at..].chunks_exact_mut(17);
+        self.visits.for_each(|p| {
+            let c = self.cells[p];
+            if let Some(o) = chunks.next() {
+                let parent = if c.parent == NONE {
+                    u32::MAX
+                } else {
+                    ctx.cell(c.parent as usize)
+                };
+                o[0..4].copy_from_slice(&ctx.cell(p).to_le_bytes());
+                o[4..8].copy_from_slice(&c.a.to_le_bytes());
+                o[8..12].copy_from_slice(&c.b.to_le_bytes());
+                o[12..16].copy_from_slice(&parent.to_le_bytes());
+                o[16] = c.flags;
             }
-        }
-        out[count_at..count_at + 4].copy_from_slice(&visited.to_le_bytes());
+        });
         if self.level.is_nan() {
             out.put_u64(LEVEL_NAN);
         } else {
@@ -105,6 +105,7 @@ impl SpecJ {
                 },
                 flags,
             };
+            self.visits.insert(ctx.pad(c));
         }
         let level_at = r.pos;
         let bits = r.u64("level")?;

@@ -128,6 +128,13 @@ impl AStar<'_> {
         save_core(KIND_ASTAR, &self.core, self.options.heuristic_weight, false)
     }
 
+    /// [STATE.API.INTO] The bytes of `save_state()` left in `out` (cleared first; its
+    /// allocation is reused).
+    pub fn save_state_into(&self, out: &mut Vec<u8>) {
+        out.clear();
+        out.extend_from_slice(&self.save_state());
+    }
+
     /// [GS.STATE.SEARCHES] [GS.STATE.FAILED] Restores a kind 8 state; a failure leaves the
     /// search as newly created.
     pub fn restore_state(&mut self, bytes: &[u8]) -> Result<(), GridStateError> {
@@ -142,6 +149,13 @@ impl JumpSearch<'_> {
         save_core(KIND_JUMP, &self.core, 1.0, true)
     }
 
+    /// [STATE.API.INTO] The bytes of `save_state()` left in `out` (cleared first; its
+    /// allocation is reused).
+    pub fn save_state_into(&self, out: &mut Vec<u8>) {
+        out.clear();
+        out.extend_from_slice(&self.save_state());
+    }
+
     /// [GS.STATE.SEARCHES] [GS.STATE.FAILED] Restores a kind 9 state; a failure leaves the
     /// search as newly created.
     pub fn restore_state(&mut self, bytes: &[u8]) -> Result<(), GridStateError> {
@@ -154,6 +168,13 @@ impl ThetaSearch<'_> {
     /// [GS.STATE.SEARCHES] [STATE.STABLE] The state bytes (kind 10; start `-1`).
     pub fn save_state(&self) -> Vec<u8> {
         save_core(KIND_THETA, &self.core, self.options.heuristic_weight, true)
+    }
+
+    /// [STATE.API.INTO] The bytes of `save_state()` left in `out` (cleared first; its
+    /// allocation is reused).
+    pub fn save_state_into(&self, out: &mut Vec<u8>) {
+        out.clear();
+        out.extend_from_slice(&self.save_state());
     }
 
     /// [GS.STATE.SEARCHES] [GS.STATE.FAILED] Restores a kind 10 state; a failure leaves the

@@ -159,6 +159,13 @@ impl<'g> GridSearch<'g> {
         w.out
     }
 
+    /// [STATE.API.INTO] The bytes of `save_state()` left in `out` (cleared first; its
+    /// allocation is reused).
+    pub fn save_state_into(&self, out: &mut Vec<u8>) {
+        out.clear();
+        out.extend_from_slice(&self.save_state());
+    }
+
     /// [GS.STATE.HEADER12] [GS.STATE.FAILED] [GS.STATE.RESTORE] [GS.HANDLE.RECORD] Restores a
     /// kind 12 state; every check runs first and a failure leaves the handle in mode 0.
     pub fn restore_state(&mut self, bytes: &[u8]) -> Result<(), GridStateError> {

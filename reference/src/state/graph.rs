@@ -93,6 +93,13 @@ impl Graph {
         save_graph(self)
     }
 
+    /// [STATE.API.INTO] The bytes of `save_state()` left in `out` (cleared first; its
+    /// allocation is reused).
+    pub fn save_state_into(&self, out: &mut Vec<u8>) {
+        out.clear();
+        out.extend_from_slice(&self.save_state());
+    }
+
     /// [STATE.API] [STATE.ATOMIC] [STATE.GRAPH.RESTORE] Replaces the node count and the whole edge
     /// list (validated first); the compiled form is dropped.
     pub fn restore_state(&mut self, bytes: &[u8]) -> Result<(), GraphStateError> {
@@ -243,6 +250,13 @@ impl<C: GraphCost, H: GraphHeuristic> GraphAStar<'_, C, H> {
             heap: self.open.entries(),
             recorded: &self.recorded,
         })
+    }
+
+    /// [STATE.API.INTO] The bytes of `save_state()` left in `out` (cleared first; its
+    /// allocation is reused).
+    pub fn save_state_into(&self, out: &mut Vec<u8>) {
+        out.clear();
+        out.extend_from_slice(&self.save_state());
     }
 
     /// [STATE.API] [STATE.SEARCH.CHECKS] [STATE.SEARCH_FAILED] [STATE.SEARCH.RECORD]
