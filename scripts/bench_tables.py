@@ -85,7 +85,7 @@ SPECS = {
     "graph_reference": dict(ref="onepath", funcs=["onepath", "reference", "baseline"], per="query"),
     "grid_large": dict(ref="onepath_astar", funcs=["onepath_astar", "pathfinding_astar"], per="query"),
     "alt": dict(ref=None, funcs=None, per="query"),
-    "state": dict(ref="memcpy", funcs=["save", "restore", "memcpy"], per="batch"),
+    "state": dict(ref="memcpy", funcs=["save_into", "save", "restore", "memcpy"], per="batch"),
 }
 
 

@@ -9,9 +9,10 @@
 //! - grids: 2048 x 2048 (fits the L3) and 8192 x 8192 (64 MiB of cells) `Grid`s with random areas,
 //!   and a full 256^3 `VoxelGrid`.
 //!
-//! Save writes into a reused buffer when the type has `save_state_into` (see `save!` below);
-//! before timing, each object's restore of its own bytes is asserted to round-trip
-//! (`save` after `restore` gives the same bytes).
+//! Entries: `save_into` (`save_state_into`, a reused buffer), `save` (`save_state()`, a fresh
+//! `Vec` per call), `restore`, `memcpy`. Before timing, each object's restore of its own bytes is
+//! asserted to round-trip (a save after the restore gives the same bytes) and `save_state_into`
+//! is asserted to write the bytes of `save_state()`.
 //!
 //! `CARGO_TARGET_DIR=/tmp/t-bench cargo bench -p onepath --bench state`
 
@@ -77,15 +78,20 @@ fn full_voxels() -> VoxelGrid {
     v
 }
 
-/// One group: `save` (into a reused buffer via `save_into`), `restore` and `memcpy`.
+/// One group: `save_into` (a reused buffer), `save` (a fresh `Vec`), `restore` and `memcpy`.
 fn group(
     c: &mut Criterion,
     name: &str,
     mut save_into: impl FnMut(&mut Vec<u8>),
+    save: impl Fn() -> Vec<u8>,
     mut restore: impl FnMut(&[u8]),
 ) {
-    let mut bytes = Vec::new();
+    let mut bytes = vec![0xAA; 3];
     save_into(&mut bytes);
+    assert!(
+        bytes == save(),
+        "{name}: save_state_into differs from save_state"
+    );
     // Round trip before timing.
     restore(&bytes);
     let mut again = Vec::new();
@@ -98,19 +104,20 @@ fn group(
         .warm_up_time(Duration::from_millis(300));
     g.throughput(Throughput::Bytes(bytes.len() as u64));
     let mut out = Vec::new();
-    let mut entries: Vec<&str> = vec!["save", "restore", "memcpy"];
+    let mut entries: Vec<&str> = vec!["save_into", "save", "restore", "memcpy"];
     if common::graphs::reverse_order() {
         entries.reverse();
     }
     let mut dst = vec![0u8; bytes.len()];
     for e in entries {
         match e {
-            "save" => g.bench_function("save", |b| {
+            "save_into" => g.bench_function("save_into", |b| {
                 b.iter(|| {
                     save_into(&mut out);
                     black_box(&out);
                 })
             }),
+            "save" => g.bench_function("save", |b| b.iter(|| black_box(save()))),
             "restore" => g.bench_function("restore", |b| b.iter(|| restore(black_box(&bytes)))),
             _ => g.bench_function("memcpy", |b| {
                 b.iter(|| {
@@ -123,10 +130,10 @@ fn group(
     g.finish();
 }
 
-/// `out = x.save_state()` through the reusing API when it exists.
+/// Saves `x` into the reused buffer `out` (`save_state_into`).
 macro_rules! save {
     ($x:expr, $out:expr) => {
-        *$out = $x.save_state()
+        $x.save_state_into($out)
     };
 }
 
@@ -145,6 +152,7 @@ fn benches(c: &mut Criterion) {
             c,
             &format!("state_graph_astar_{label}"),
             |o| save!(twin, o),
+            || twin.save_state(),
             |b| dij.restore_state(b).unwrap(),
         );
     }
@@ -175,6 +183,7 @@ fn benches(c: &mut Criterion) {
                     ["small", "medium", "large"][i]
                 ),
                 |o| save!(twin, o),
+                || twin.save_state(),
                 |b| s.restore_state(b).unwrap(),
             );
         }
@@ -189,6 +198,7 @@ fn benches(c: &mut Criterion) {
             c,
             &format!("state_generic_astar_{}", ["small", "medium", "large"][i]),
             |o| save!(twin, o),
+            || twin.save_state(),
             |b| s.restore_state(b).unwrap(),
         );
     }
@@ -202,6 +212,7 @@ fn benches(c: &mut Criterion) {
             c,
             &format!("state_grid_{side}"),
             |o| save!(copy, o),
+            || copy.save_state(),
             |b| grid.restore_state(b).unwrap(),
         );
     }
@@ -213,6 +224,7 @@ fn benches(c: &mut Criterion) {
         c,
         "state_voxel_256_full",
         |o| save!(vcopy, o),
+        || vcopy.save_state(),
         |b| vox.restore_state(b).unwrap(),
     );
 
