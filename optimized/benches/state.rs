@@ -163,8 +163,8 @@ fn benches(c: &mut Criterion) {
     let side = 4096;
     let goal = (side - 1, side - 1);
     for (mode, algorithm, steps) in [
-        ("mode1", GridAlgorithm::AStar, [50_000u64, 200_000, 800_000]),
-        ("mode3", GridAlgorithm::Jps, [20_000, 80_000, 320_000]),
+        ("mode1", GridAlgorithm::AStar, [80_000u64, 320_000, 1_500_000]),
+        ("mode3", GridAlgorithm::Jps, [60_000, 240_000, 900_000]),
     ] {
         let opts = GridOptions {
             algorithm,
@@ -188,7 +188,7 @@ fn benches(c: &mut Criterion) {
             );
         }
     }
-    for (i, k) in [50_000u64, 200_000, 800_000].into_iter().enumerate() {
+    for (i, k) in [60_000u64, 240_000, 1_200_000].into_iter().enumerate() {
         let mut s = AStar::new(&grid, GridOptions::default()).unwrap();
         s.begin((0, 0), goal).unwrap();
         assert_eq!(s.step(k), SearchStatus::Running);
