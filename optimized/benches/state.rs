@@ -163,7 +163,11 @@ fn benches(c: &mut Criterion) {
     let side = 4096;
     let goal = (side - 1, side - 1);
     for (mode, algorithm, steps) in [
-        ("mode1", GridAlgorithm::AStar, [80_000u64, 320_000, 1_500_000]),
+        (
+            "mode1",
+            GridAlgorithm::AStar,
+            [80_000u64, 320_000, 1_500_000],
+        ),
         ("mode3", GridAlgorithm::Jps, [60_000, 240_000, 900_000]),
     ] {
         let opts = GridOptions {
