@@ -129,7 +129,7 @@ def render_generic(target, passes, spec):
     present = [f for f in spec["funcs"] if any(f in fwd[g] for g in groups)]
     ref = spec["ref"]
     others = [f for f in present if f != ref]
-    unit = "per query" if spec["per"] == "query" else "median"
+    unit = spec.get("label") or ("per query" if spec["per"] == "query" else "median")
     head = ["group", "n"] + [f"{f} ({unit})" for f in present] + [f"{f} ÷ {ref}" for f in others]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for g in groups:
@@ -207,6 +207,14 @@ def render(a):
             body = render_alt(passes)
         elif target == "state":
             body = render_state(passes)
+        elif target == "grid_large":
+            # Map groups per query; sweep groups per onepath-expanded cell (their throughput).
+            body = []
+            for prefix, note, label in (("grid_", "Maps (n = queries per batch; time per query):", "per query"),
+                                        ("sweep_", "Size sweep, 25 % random walls (n = cells expanded by onepath per batch; time per expanded cell):", "per expanded cell")):
+                sub = {k: {"rows": [r for r in v["rows"] if r["group"].startswith(prefix)]} for k, v in passes.items() if k in ("forward", "reverse")}
+                if sub["forward"]["rows"]:
+                    body += ["", note, ""] + render_generic(target, sub, dict(SPECS[target], label=label))
         else:
             body = render_generic(target, passes, SPECS.get(target, dict(ref="onepath", funcs=sorted({r["function"] for r in passes["forward"]["rows"]}), per="query")))
         cells = "Cells: `forward / reverse` pass (criterion median" + (", divided by the batch size" if target not in ("state",) else "") + "); ratios are within one pass."

@@ -10,7 +10,7 @@
 //! exist). onepath engines are created once per workload and reused (`begin` + `run` + `path()`).
 //!
 //! `ONEPATH_BENCH_REVERSE=1` reverses the order of the workloads and of the entries in each
-//! group. `scripts/bench-tables` runs both orders and writes the tables of BENCHMARKS.md.
+//! group; `ONEPATH_BENCH_WORKLOADS=lattice,road` runs only the named workloads. `scripts/bench-tables` runs both orders and writes the tables of BENCHMARKS.md.
 //!
 //! `CARGO_TARGET_DIR=/tmp/t-bench cargo bench -p onepath --bench graph`
 
@@ -229,6 +229,10 @@ fn benches(c: &mut Criterion) {
     let mut order = vec!["lattice", "road", "road_relabelled", "rgg"];
     if graphs::reverse_order() {
         order.reverse();
+    }
+    // `ONEPATH_BENCH_WORKLOADS=lattice,road` restricts the run (for profiling one workload).
+    if let Ok(only) = std::env::var("ONEPATH_BENCH_WORKLOADS") {
+        order.retain(|w| only.split(',').any(|o| o == *w));
     }
     let mut road: Option<Workload> = None;
     let mut road_costs: Option<[Vec<f64>; 2]> = None;
