@@ -9,42 +9,15 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use onepath::{GridAlgorithm, GridOptions, GridSearch, SearchStatus};
+mod common;
+
+use common::{connected_queries, onepath_grid, pair_of_path, pathfinding_astar};
 use onepath_conformance::movingai::{generate_map, MapKind, MovingAiMap, OctileCost};
-use onepath_conformance::prng::SplitMix64;
 use std::cmp::Ordering;
 use std::hint::black_box;
 
 const SIDE: usize = 1024;
 const QUERIES: usize = 200;
-
-/// An `Ord` f64 for `pathfinding` (ordered by `total_cmp`; costs are never NaN).
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
-struct OrdF64(f64);
-impl Eq for OrdF64 {}
-impl PartialOrd for OrdF64 {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for OrdF64 {
-    fn cmp(&self, o: &Self) -> Ordering {
-        self.0.total_cmp(&o.0)
-    }
-}
-impl std::ops::Add for OrdF64 {
-    type Output = OrdF64;
-    fn add(self, o: OrdF64) -> OrdF64 {
-        OrdF64(self.0 + o.0)
-    }
-}
-impl pathfinding::num_traits::Zero for OrdF64 {
-    fn zero() -> Self {
-        OrdF64(0.0)
-    }
-    fn is_zero(&self) -> bool {
-        self.0 == 0.0
-    }
-}
 
 struct Bench {
     name: &'static str,
@@ -68,60 +41,14 @@ fn kinds() -> [(&'static str, MapKind); 4] {
     ]
 }
 
-/// Connected components under the MovingAI moves (8-connected, no corner cutting).
-fn components(m: &MovingAiMap) -> Vec<u32> {
-    let (w, h) = (m.width(), m.height());
-    let mut comp = vec![u32::MAX; w * h];
-    let mut next = 0;
-    let mut stack = Vec::new();
-    for s in 0..w * h {
-        if comp[s] != u32::MAX || !m.passable((s % w) as i64, (s / w) as i64) {
-            continue;
-        }
-        comp[s] = next;
-        stack.push(s);
-        while let Some(u) = stack.pop() {
-            let (x, y) = ((u % w) as i64, (u / w) as i64);
-            for &(dx, dy) in &onepath_conformance::movingai::MOVES {
-                if onepath_conformance::movingai::move_allowed(m, x, y, dx, dy) {
-                    let v = (y + dy) as usize * w + (x + dx) as usize;
-                    if comp[v] == u32::MAX {
-                        comp[v] = next;
-                        stack.push(v);
-                    }
-                }
-            }
-        }
-        next += 1;
-    }
-    comp
-}
-
 fn setup() -> Vec<Bench> {
     kinds()
         .into_iter()
         .enumerate()
         .map(|(k, (name, kind))| {
             let map = generate_map(kind, SIDE, SIDE, 0xB0 + k as u64);
-            let mut grid = onepath::Grid::new(SIDE, SIDE).expect("grid");
-            for y in 0..SIDE {
-                for x in 0..SIDE {
-                    if !map.passable(x as i64, y as i64) {
-                        grid.set_cell(x, y, onepath::WALL).expect("cell");
-                    }
-                }
-            }
-            let comp = components(&map);
-            let open: Vec<usize> = (0..SIDE * SIDE).filter(|&c| comp[c] != u32::MAX).collect();
-            let mut r = SplitMix64::new(0x5EED + k as u64);
-            let mut queries = Vec::new();
-            while queries.len() < QUERIES {
-                let a = open[r.below(open.len() as u64) as usize];
-                let b = open[r.below(open.len() as u64) as usize];
-                if comp[a] == comp[b] && a != b {
-                    queries.push(((a % SIDE, a / SIDE), (b % SIDE, b / SIDE)));
-                }
-            }
+            let grid = onepath_grid(&map);
+            let queries = connected_queries(&map, QUERIES, 0x5EED + k as u64);
             Bench {
                 name,
                 map,
@@ -130,18 +57,6 @@ fn setup() -> Vec<Bench> {
             }
         })
         .collect()
-}
-
-fn pair_of_path(cells: &[(usize, usize)]) -> (OctileCost, bool) {
-    let mut c = OctileCost::default();
-    let mut straight_only_steps = true;
-    for w in cells.windows(2) {
-        let diag = w[0].0 != w[1].0 && w[0].1 != w[1].1;
-        let long = w[0].0.abs_diff(w[1].0) > 1 || w[0].1.abs_diff(w[1].1) > 1;
-        straight_only_steps &= !long;
-        c = c.step(diag);
-    }
-    (c, straight_only_steps)
 }
 
 fn onepath_batch(b: &Bench, algorithm: GridAlgorithm) -> Vec<OctileCost> {
@@ -163,37 +78,6 @@ fn onepath_batch(b: &Bench, algorithm: GridAlgorithm) -> Vec<OctileCost> {
             pair_of_path(&cells).0
         })
         .collect()
-}
-
-fn pathfinding_astar(b: &Bench, a: (usize, usize), g: (usize, usize)) -> Vec<(usize, usize)> {
-    let m = &b.map;
-    pathfinding::prelude::astar(
-        &a,
-        |&(x, y)| {
-            let (x, y) = (x as i64, y as i64);
-            onepath_conformance::movingai::MOVES
-                .iter()
-                .filter(move |&&(dx, dy)| {
-                    onepath_conformance::movingai::move_allowed(m, x, y, dx, dy)
-                })
-                .map(move |&(dx, dy)| {
-                    let c = if dx != 0 && dy != 0 {
-                        std::f64::consts::SQRT_2
-                    } else {
-                        1.0
-                    };
-                    (((x + dx) as usize, (y + dy) as usize), OrdF64(c))
-                })
-                .collect::<Vec<_>>()
-        },
-        |&(x, y)| {
-            let (dx, dy) = (x.abs_diff(g.0) as f64, y.abs_diff(g.1) as f64);
-            OrdF64(dx.max(dy) - dx.min(dy) + dx.min(dy) * std::f64::consts::SQRT_2)
-        },
-        |&p| p == g,
-    )
-    .expect("connected")
-    .0
 }
 
 fn grid_pathfinding_grid(b: &Bench) -> grid_pathfinding::PathingGrid {
@@ -250,7 +134,7 @@ fn bench(c: &mut Criterion) {
         );
         let mut pf_worse = 0;
         for (q, &(a, g)) in b.queries.iter().enumerate() {
-            let (pair, _) = pair_of_path(&pathfinding_astar(b, a, g));
+            let (pair, _) = pair_of_path(&pathfinding_astar(&b.map, a, g));
             if pair != astar[q] {
                 pf_worse += 1;
             }
@@ -317,7 +201,7 @@ fn bench(c: &mut Criterion) {
         group.bench_function("pathfinding_astar", |bn| {
             bn.iter(|| {
                 for &(a, g) in &b.queries {
-                    black_box(pathfinding_astar(b, a, g));
+                    black_box(pathfinding_astar(&b.map, a, g));
                 }
             })
         });

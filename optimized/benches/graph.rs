@@ -1,248 +1,63 @@
-//! Road-like graph benchmark: onepath vs petgraph and pathfinding on the same graph and queries.
+//! Graph search benchmark: onepath's `GraphAStar` (Dijkstra and A*) beside the plain hand-written
+//! baseline (`common/baseline.rs`), petgraph and pathfinding, on four seeded workloads
+//! (`common/graphs.rs`: `lattice`, `road`, `road_relabelled`, `rgg`) and two query sets each
+//! (`local`, `long`). Each criterion group is one (workload, query set, algorithm); each entry
+//! measures the whole batch of queries (`Throughput::Elements` = the batch size).
 //!
-//! Graph: a 1000 x 1000 lattice with every node jittered by up to +-0.3 in x and y, about 15% of
-//! the lattice edges removed, undirected (both directions stored), weight = Euclidean length x a
-//! factor in [1, 1.3]. Queries: 200 seeded one-to-one pairs, start uniform over the lattice, goal
-//! = start + an offset uniform in [-200, 200]^2 (clipped to the lattice) so one batch stays in
-//! the seconds range for every crate. Each benchmark measures the whole batch of 200 queries.
+//! Before timing, every entry's costs are asserted equal to onepath Dijkstra's within 1e-9
+//! relative, and the number of bit-identical costs is printed (baseline and onepath add the same
+//! weights along the same optimal path, so they agree bit for bit unless two optimal paths
+//! exist). onepath engines are created once per workload and reused (`begin` + `run` + `path()`).
 //!
-//! The pathfinding crate needs `Ord` costs: f64 weights are wrapped in `OrdF64`, ordered by
-//! `f64::total_cmp` (all costs are finite and non-negative, so this is the usual order), with
-//! `Zero` and `Add` forwarding to f64. Nothing is scaled; costs are compared with onepath's.
+//! `ONEPATH_BENCH_REVERSE=1` reverses the order of the workloads and of the entries in each
+//! group; `ONEPATH_BENCH_WORKLOADS=lattice,road` runs only the named workloads. `scripts/bench-tables` runs both orders and writes the tables of BENCHMARKS.md.
+//!
+//! `CARGO_TARGET_DIR=/tmp/t-bench cargo bench -p onepath --bench graph`
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion, SamplingMode};
+mod common;
+
+use common::baseline;
+use common::graphs::{self, assert_close, QuerySet, Workload};
+use common::peers::{self, Peers};
+use common::{group, timed, Entry};
+use criterion::{criterion_group, criterion_main, Criterion};
 use onepath::*;
-use onepath_reference as R;
-use pathfinding::num_traits::Zero;
-use petgraph::graph::{DiGraph, NodeIndex};
-use std::cmp::Ordering;
-use std::ops::Add;
-use std::time::{Duration, Instant};
+use std::hint::black_box;
+use std::sync::Arc;
 
-const SIDE: u32 = 1000;
-const QUERIES: usize = 200;
-const LANDMARKS: usize = 16;
-
-/// The bench's own small PRNG (xorshift64*).
-struct Prng(u64);
-impl Prng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
-struct OrdF64(f64);
-impl Eq for OrdF64 {}
-#[allow(clippy::derive_ord_xor_partial_ord)]
-impl Ord for OrdF64 {
-    fn cmp(&self, o: &Self) -> Ordering {
-        self.0.total_cmp(&o.0)
-    }
-}
-impl Add for OrdF64 {
-    type Output = OrdF64;
-    fn add(self, o: OrdF64) -> OrdF64 {
-        OrdF64(self.0 + o.0)
-    }
-}
-impl Zero for OrdF64 {
-    fn zero() -> Self {
-        OrdF64(0.0)
-    }
-    fn is_zero(&self) -> bool {
-        self.0 == 0.0
-    }
-}
-
-struct Setup {
-    points: Vec<Point3>,
-    csr: CsrGraph,
-    pet: DiGraph<(), f64>,
-    adj: Vec<Vec<(u32, f64)>>,
-    queries: Vec<(u32, u32)>,
-    landmarks: Landmarks,
-}
-
-fn setup() -> Setup {
-    let mut rng = Prng(0x9E37_79B9_7F4A_7C15);
-    let n = (SIDE * SIDE) as usize;
-    let points: Vec<Point3> = (0..n as u32)
-        .map(|v| {
-            let (x, y) = ((v % SIDE) as f64, (v / SIDE) as f64);
-            Point3::new(x + 0.6 * rng.unit() - 0.3, y + 0.6 * rng.unit() - 0.3, 0.0)
-        })
-        .collect();
-    let mut edges = Vec::new();
-    for v in 0..n as u32 {
-        let (x, y) = (v % SIDE, v / SIDE);
-        let mut link = |u: u32, rng: &mut Prng| {
-            if rng.unit() < 0.15 {
-                return;
-            }
-            let w = distance(points[v as usize], points[u as usize]) * (1.0 + 0.3 * rng.unit());
-            edges.push(GraphEdge::new(v, u, w));
-            edges.push(GraphEdge::new(u, v, w));
-        };
-        if x + 1 < SIDE {
-            link(v + 1, &mut rng);
-        }
-        if y + 1 < SIDE {
-            link(v + SIDE, &mut rng);
-        }
-    }
-    let csr = CsrGraph::new(n, &edges).unwrap();
-    let mut pet = DiGraph::<(), f64>::with_capacity(n, edges.len());
-    for _ in 0..n {
-        pet.add_node(());
-    }
-    let mut adj = vec![Vec::new(); n];
-    for e in &edges {
-        pet.add_edge(
-            NodeIndex::new(e.from as usize),
-            NodeIndex::new(e.to as usize),
-            e.weight,
-        );
-        adj[e.from as usize].push((e.to, e.weight));
-    }
-    let queries = (0..QUERIES)
-        .map(|_| {
-            let s = rng.below(n as u64) as u32;
-            let (x, y) = ((s % SIDE) as i64, (s / SIDE) as i64);
-            let tx = (x + rng.below(401) as i64 - 200).clamp(0, SIDE as i64 - 1);
-            let ty = (y + rng.below(401) as i64 - 200).clamp(0, SIDE as i64 - 1);
-            (s, (ty * SIDE as i64 + tx) as u32)
-        })
-        .collect();
-    let t0 = Instant::now();
-    let landmarks = Landmarks::build(
-        &csr,
-        &LandmarkOptions {
-            count: LANDMARKS,
-            ..Default::default()
-        },
-    )
-    .unwrap();
-    eprintln!(
-        "graph: {} nodes, {} edges; landmarks built in {:?}",
-        n,
-        csr.edge_count(),
-        t0.elapsed()
-    );
-    Setup {
-        points,
-        csr,
-        pet,
-        adj,
-        queries,
-        landmarks,
-    }
-}
-
-/// The same graph built with `onepath-reference`.
-fn reference_graph(st: &Setup) -> (Vec<R::Point3>, R::CsrGraph) {
-    let points = st
-        .points
-        .iter()
-        .map(|p| R::Point3::new(p.x, p.y, p.z))
-        .collect();
-    let (off, tg, wt) = (st.csr.offsets(), st.csr.targets(), st.csr.weights());
-    let mut edges = Vec::with_capacity(tg.len());
-    for u in 0..st.csr.node_count() {
-        for k in off[u] as usize..off[u + 1] as usize {
-            edges.push(R::GraphEdge::new(u as u32, tg[k], wt[k]));
-        }
-    }
-    (
-        points,
-        R::CsrGraph::new(st.csr.node_count(), &edges).unwrap(),
-    )
-}
-
-/// One batch of queries on a reusable tier-2 search: `begin`, `run`, `path()`, cost. The three
-/// search types share these methods but no trait, so one macro body serves them all.
-macro_rules! batch_fn {
-    ($name:ident, $search:ident, $cost:path, $heur:path) => {
-        fn $name<C: $cost, H: $heur>(
-            s: &mut $search<'_, C, H>,
-            queries: &[(u32, u32)],
-        ) -> Vec<f64> {
-            queries
-                .iter()
-                .map(|&(a, b)| {
-                    s.begin(a, b).unwrap();
-                    s.run(None);
-                    black_box(s.path());
-                    s.path_cost()
-                })
-                .collect()
-        }
-    };
-}
-use R::GraphAStar as RefGraphAStar;
-batch_fn!(
-    reference_batch,
-    RefGraphAStar,
-    R::GraphCost,
-    R::GraphHeuristic
-);
-batch_fn!(onepath_batch, GraphAStar, GraphCost, GraphHeuristic);
-batch_fn!(
-    bidi_batch,
-    BidirectionalGraphSearch,
-    GraphCost,
-    GraphHeuristic
-);
-
-fn bits_equal(name: &str, a: &[f64], b: &[f64]) {
-    for (i, (x, y)) in a.iter().zip(b).enumerate() {
-        assert_eq!(x.to_bits(), y.to_bits(), "{name}: query {i}: {x} vs {y}");
-    }
-}
-
-fn euclid(p: &[Point3], a: usize, b: usize) -> f64 {
-    distance(p[a], p[b])
-}
-
-fn pet_dijkstra(st: &Setup) -> Vec<f64> {
-    st.queries
-        .iter()
+/// One batch on a reusable `GraphAStar`: `begin`, `run`, `path()`, cost.
+fn onepath_batch<C: GraphCost, H: GraphHeuristic>(
+    s: &mut GraphAStar<'_, C, H>,
+    q: &[(u32, u32)],
+) -> Vec<f64> {
+    q.iter()
         .map(|&(a, b)| {
-            let m = petgraph::algo::dijkstra(
-                &st.pet,
-                NodeIndex::new(a as usize),
-                Some(NodeIndex::new(b as usize)),
-                |e| *e.weight(),
-            );
-            m.get(&NodeIndex::new(b as usize))
-                .copied()
-                .unwrap_or(f64::INFINITY)
+            s.begin(a, b).unwrap();
+            s.run(None);
+            black_box(s.path());
+            s.path_cost()
         })
         .collect()
 }
 
-fn pet_astar(st: &Setup) -> Vec<f64> {
-    st.queries
-        .iter()
+fn bidi_batch<C: GraphCost, H: GraphHeuristic>(
+    s: &mut BidirectionalGraphSearch<'_, C, H>,
+    q: &[(u32, u32)],
+) -> Vec<f64> {
+    q.iter()
         .map(|&(a, b)| {
-            let goal = NodeIndex::new(b as usize);
-            petgraph::algo::astar(
-                &st.pet,
-                NodeIndex::new(a as usize),
-                |n| n == goal,
-                |e| *e.weight(),
-                |n| euclid(&st.points, n.index(), b as usize),
-            )
-            .map_or(f64::INFINITY, |(c, path)| {
+            s.begin(a, b).unwrap();
+            s.run(None);
+            black_box(s.path());
+            s.path_cost()
+        })
+        .collect()
+}
+
+fn baseline_dijkstra(s: &mut baseline::Search, g: &baseline::Csr, q: &[(u32, u32)]) -> Vec<f64> {
+    q.iter()
+        .map(|&(a, b)| {
+            s.dijkstra(g, a, b).map_or(f64::INFINITY, |(c, path)| {
                 black_box(path);
                 c
             })
@@ -250,200 +65,214 @@ fn pet_astar(st: &Setup) -> Vec<f64> {
         .collect()
 }
 
-fn pf_dijkstra(st: &Setup) -> Vec<f64> {
-    st.queries
-        .iter()
+fn baseline_astar(
+    s: &mut baseline::Search,
+    g: &baseline::Csr,
+    pts: &[Point3],
+    q: &[(u32, u32)],
+) -> Vec<f64> {
+    q.iter()
         .map(|&(a, b)| {
-            pathfinding::prelude::dijkstra(
-                &a,
-                |&v| st.adj[v as usize].iter().map(|&(t, w)| (t, OrdF64(w))),
-                |&v| v == b,
+            let pb = pts[b as usize];
+            s.astar(g, a, b, |v| distance(pts[v as usize], pb)).map_or(
+                f64::INFINITY,
+                |(c, path)| {
+                    black_box(path);
+                    c
+                },
             )
-            .map_or(f64::INFINITY, |(path, c)| {
-                black_box(path);
-                c.0
-            })
         })
         .collect()
 }
 
-fn pf_astar(st: &Setup) -> Vec<f64> {
-    st.queries
-        .iter()
-        .map(|&(a, b)| {
-            pathfinding::prelude::astar(
-                &a,
-                |&v| st.adj[v as usize].iter().map(|&(t, w)| (t, OrdF64(w))),
-                |&v| OrdF64(euclid(&st.points, v as usize, b as usize)),
-                |&v| v == b,
-            )
-            .map_or(f64::INFINITY, |(path, c)| {
-                black_box(path);
-                c.0
-            })
-        })
-        .collect()
+fn baseline_graph(w: &Workload) -> baseline::Csr {
+    let edges: Vec<(u32, u32, f64)> = w.edges.iter().map(|e| (e.from, e.to, e.weight)).collect();
+    baseline::Csr::from_edges(w.node_count(), &edges)
 }
 
-fn same(name: &str, a: &[f64], b: &[f64]) {
-    for (i, (&x, &y)) in a.iter().zip(b).enumerate() {
-        let ok =
-            (x.is_infinite() && y.is_infinite()) || (x - y).abs() <= 1e-9 * x.abs().max(y.abs());
-        assert!(ok, "{name}: query {i}: onepath {x} vs peer {y}");
-    }
-}
-
-fn timed<T>(label: &str, f: impl FnOnce() -> T) -> T {
-    let t = Instant::now();
-    let r = f();
+/// Checks every engine on both query sets, then times the groups of one workload. Returns
+/// onepath's Dijkstra costs per query set (to compare a relabelled copy with).
+fn run_workload(c: &mut Criterion, w: &Workload) -> [Vec<f64>; 2] {
     eprintln!(
-        "check run {label}: {:?} for {} queries",
-        t.elapsed(),
-        QUERIES
+        "workload {}: {} nodes, {} directed edges, {} local + {} long queries",
+        w.name,
+        w.node_count(),
+        w.csr.edge_count(),
+        w.local.len(),
+        w.long.len()
     );
-    r
-}
-
-fn benches(c: &mut Criterion) {
-    let st = setup();
-    let q = &st.queries;
-    let mut dij = GraphAStar::new(&st.csr, DefaultGraphCost, ZeroGraphHeuristic);
+    let peers = Peers::new(w);
+    let bg = baseline_graph(w);
+    let mut bs = baseline::Search::new(w.node_count());
+    let mut dij = GraphAStar::new(&w.csr, DefaultGraphCost, ZeroGraphHeuristic);
     let mut ast = GraphAStar::new(
-        &st.csr,
+        &w.csr,
         DefaultGraphCost,
-        EuclideanGraphHeuristic::new(&st.points),
+        EuclideanGraphHeuristic::new(&w.est_points),
     );
+    let ep = &w.est_points;
+    let lattice = w.name == "lattice";
+    // Tier 1 and bidirectional A* on the historical lattice only (continuity with the earlier
+    // tables).
+    let mg = lattice.then(|| {
+        let g = Graph::from_edges(&w.edges, Some(w.node_count()), true).unwrap();
+        g.compile();
+        g
+    });
     let mut bid = BidirectionalGraphSearch::new(
-        &st.csr,
+        &w.csr,
         DefaultGraphCost,
-        EuclideanGraphHeuristic::new(&st.points),
+        EuclideanGraphHeuristic::new(&w.est_points),
     );
-    let mut alt = GraphAStar::new(
-        &st.csr,
-        DefaultGraphCost,
-        AltGraphHeuristic::new(&st.landmarks),
-    );
-
-    // Correctness check before timing: every engine's costs against the peers'.
-    let base = timed("onepath dijkstra", || onepath_batch(&mut dij, q));
-    same(
-        "onepath A*",
-        &timed("onepath A*", || onepath_batch(&mut ast, q)),
-        &base,
-    );
-    same(
-        "onepath bidi A*",
-        &timed("onepath bidi A*", || bidi_batch(&mut bid, q)),
-        &base,
-    );
-    same(
-        "onepath ALT",
-        &timed("onepath ALT", || onepath_batch(&mut alt, q)),
-        &base,
-    );
-    same(
-        "petgraph dijkstra",
-        &base,
-        &timed("petgraph dijkstra", || pet_dijkstra(&st)),
-    );
-    same(
-        "petgraph astar",
-        &base,
-        &timed("petgraph astar", || pet_astar(&st)),
-    );
-    same(
-        "pathfinding dijkstra",
-        &base,
-        &timed("pathfinding dijkstra", || pf_dijkstra(&st)),
-    );
-    same(
-        "pathfinding astar",
-        &base,
-        &timed("pathfinding astar", || pf_astar(&st)),
-    );
-    eprintln!(
-        "found: {} of {}",
-        base.iter().filter(|c| c.is_finite()).count(),
-        QUERIES
-    );
-
-    let mut group = |name: &str, f: &mut dyn FnMut() -> Vec<f64>| {
-        let mut g = c.benchmark_group(name);
-        g.sample_size(10)
-            .sampling_mode(SamplingMode::Flat)
-            .warm_up_time(Duration::from_millis(1))
-            .measurement_time(Duration::from_millis(100));
-        g.bench_function("batch200", |b| b.iter(|| black_box(f())));
-        g.finish();
-    };
-    group("dijkstra_onepath", &mut || onepath_batch(&mut dij, q));
-    // Tier 1 (`Graph::find_path`, pooled 4-ary heap) over the same edges.
-    let (off, tg, wt) = (st.csr.offsets(), st.csr.targets(), st.csr.weights());
-    let mut edges = Vec::with_capacity(tg.len());
-    for u in 0..st.csr.node_count() {
-        for k in off[u] as usize..off[u + 1] as usize {
-            edges.push(GraphEdge::new(u as u32, tg[k], wt[k]));
-        }
-    }
-    let mg = Graph::from_edges(&edges, Some(st.csr.node_count()), true).unwrap();
-    mg.compile();
-    let opts = GraphOptions::default();
-    let tier1 = || -> Vec<f64> {
-        q.iter()
-            .map(|&(a, b)| mg.find_path(a, b, &opts).unwrap().cost)
-            .collect()
-    };
-    same("onepath tier-1 dijkstra", &tier1(), &base);
-    group("dijkstra_onepath_tier1", &mut || tier1());
-    group("dijkstra_petgraph", &mut || pet_dijkstra(&st));
-    group("dijkstra_pathfinding", &mut || pf_dijkstra(&st));
-    group("astar_onepath", &mut || onepath_batch(&mut ast, q));
-    // Tier 1 A*: the Euclidean estimate through the `heuristic` hook (pooled 4-ary heap).
-    let pts = std::sync::Arc::new(st.points.clone());
-    let hook_pts = pts.clone();
+    let hook_pts = Arc::new(w.est_points.clone());
     let aopts = GraphOptions {
         algorithm: Algorithm::AStar,
-        heuristic: Some(std::sync::Arc::new(move |a: u32, b: u32| {
-            euclid(&hook_pts, a as usize, b as usize)
+        heuristic: Some(Arc::new(move |a: u32, b: u32| {
+            distance(hook_pts[a as usize], hook_pts[b as usize])
         })),
         ..GraphOptions::default()
     };
-    let tier1_astar = || -> Vec<f64> {
+    let dopts = GraphOptions::default();
+    let tier1 = |q: &[(u32, u32)], o: &GraphOptions| -> Vec<f64> {
+        let g = mg.as_ref().unwrap();
         q.iter()
-            .map(|&(a, b)| mg.find_path(a, b, &aopts).unwrap().cost)
+            .map(|&(a, b)| g.find_path(a, b, o).unwrap().cost)
             .collect()
     };
-    bits_equal(
-        "onepath tier-1 A*",
-        &tier1_astar(),
-        &onepath_batch(&mut ast, q),
-    );
-    group("astar_onepath_tier1", &mut || tier1_astar());
-    group("astar_petgraph", &mut || pet_astar(&st));
-    group("astar_pathfinding", &mut || pf_astar(&st));
-    group("bidi_astar_onepath", &mut || bidi_batch(&mut bid, q));
-    // The reference crate on the same graph and queries (its results must be bit-identical).
-    let (rp, rcsr) = reference_graph(&st);
-    let mut rdij = R::GraphAStar::new(&rcsr, R::DefaultGraphCost, R::ZeroGraphHeuristic);
-    let mut rast = R::GraphAStar::new(
-        &rcsr,
-        R::DefaultGraphCost,
-        R::EuclideanGraphHeuristic::new(&rp),
-    );
-    bits_equal(
-        "reference dijkstra",
-        &timed("reference dijkstra", || reference_batch(&mut rdij, q)),
-        &base,
-    );
-    let onepath_astar = onepath_batch(&mut ast, q);
-    bits_equal(
-        "reference A*",
-        &timed("reference A*", || reference_batch(&mut rast, q)),
-        &onepath_astar,
-    );
-    group("dijkstra_reference", &mut || reference_batch(&mut rdij, q));
-    group("astar_reference", &mut || reference_batch(&mut rast, q));
-    group("alt16_astar_onepath", &mut || onepath_batch(&mut alt, q));
+
+    let mut out = [Vec::new(), Vec::new()];
+    for (k, set) in [QuerySet::Local, QuerySet::Long].into_iter().enumerate() {
+        let q = w.queries(set);
+        eprintln!(" {} {}:", w.name, set.name());
+        let base = timed("onepath dijkstra", || onepath_batch(&mut dij, q));
+        let check = |name: &str, costs: Vec<f64>| {
+            let exact = assert_close(name, &base, &costs);
+            eprintln!(
+                "  {name}: costs agree (1e-9 rel) on {0}/{0}, bit-identical on {exact}",
+                q.len()
+            );
+        };
+        check(
+            "onepath A*",
+            timed("onepath A*", || onepath_batch(&mut ast, q)),
+        );
+        check(
+            "baseline dijkstra",
+            timed("baseline dijkstra", || baseline_dijkstra(&mut bs, &bg, q)),
+        );
+        check(
+            "baseline A*",
+            timed("baseline A*", || baseline_astar(&mut bs, &bg, ep, q)),
+        );
+        check(
+            "petgraph dijkstra",
+            timed("petgraph dijkstra", || peers::pet_dijkstra(&peers, q)),
+        );
+        check(
+            "petgraph A*",
+            timed("petgraph A*", || peers::pet_astar(&peers, ep, q)),
+        );
+        check(
+            "pathfinding dijkstra",
+            timed("pathfinding dijkstra", || peers::pf_dijkstra(&peers, q)),
+        );
+        check(
+            "pathfinding A*",
+            timed("pathfinding A*", || peers::pf_astar(&peers, ep, q)),
+        );
+        let extras = lattice && set == QuerySet::Local;
+        if extras {
+            check(
+                "onepath tier-1 dijkstra",
+                timed("tier-1 dijkstra", || tier1(q, &dopts)),
+            );
+            check("onepath tier-1 A*", timed("tier-1 A*", || tier1(q, &aopts)));
+            check(
+                "onepath bidi A*",
+                timed("bidi A*", || bidi_batch(&mut bid, q)),
+            );
+        }
+        eprintln!(
+            "  found: {} of {}",
+            base.iter().filter(|c| c.is_finite()).count(),
+            q.len()
+        );
+
+        let name = format!("{}_{}", w.name, set.name());
+        let mut e: Vec<Entry> = vec![
+            ("onepath", Box::new(|| onepath_batch(&mut dij, q))),
+            ("baseline", Box::new(|| baseline_dijkstra(&mut bs, &bg, q))),
+            ("petgraph", Box::new(|| peers::pet_dijkstra(&peers, q))),
+            ("pathfinding", Box::new(|| peers::pf_dijkstra(&peers, q))),
+        ];
+        if extras {
+            e.insert(1, ("onepath_tier1", Box::new(|| tier1(q, &dopts))));
+        }
+        group(c, &format!("{name}_dijkstra"), q.len(), e);
+        let mut e: Vec<Entry> = vec![
+            ("onepath", Box::new(|| onepath_batch(&mut ast, q))),
+            ("baseline", Box::new(|| baseline_astar(&mut bs, &bg, ep, q))),
+            ("petgraph", Box::new(|| peers::pet_astar(&peers, ep, q))),
+            ("pathfinding", Box::new(|| peers::pf_astar(&peers, ep, q))),
+        ];
+        if extras {
+            e.insert(1, ("onepath_tier1", Box::new(|| tier1(q, &aopts))));
+            e.insert(2, ("onepath_bidi", Box::new(|| bidi_batch(&mut bid, q))));
+        }
+        group(c, &format!("{name}_astar"), q.len(), e);
+        out[k] = base;
+    }
+    out
+}
+
+fn benches(c: &mut Criterion) {
+    let mut order = vec!["lattice", "road", "road_relabelled", "rgg"];
+    if graphs::reverse_order() {
+        order.reverse();
+    }
+    // `ONEPATH_BENCH_WORKLOADS=lattice,road` restricts the run (for profiling one workload).
+    if let Ok(only) = std::env::var("ONEPATH_BENCH_WORKLOADS") {
+        order.retain(|w| only.split(',').any(|o| o == *w));
+    }
+    let mut road: Option<Workload> = None;
+    let mut road_costs: Option<[Vec<f64>; 2]> = None;
+    let mut relabelled_costs: Option<[Vec<f64>; 2]> = None;
+    for name in order {
+        let t = std::time::Instant::now();
+        match name {
+            "lattice" | "rgg" => {
+                let w = if name == "lattice" {
+                    graphs::lattice()
+                } else {
+                    graphs::rgg()
+                };
+                eprintln!("built {} in {:?}", w.name, t.elapsed());
+                run_workload(c, &w);
+            }
+            "road" => {
+                let w = road.get_or_insert_with(graphs::road);
+                eprintln!("built {} in {:?}", w.name, t.elapsed());
+                road_costs = Some(run_workload(c, w));
+            }
+            _ => {
+                let base = road.get_or_insert_with(graphs::road);
+                let w = graphs::relabelled(base, "road_relabelled", 0x00BE_1ABE);
+                eprintln!("built {} in {:?}", w.name, t.elapsed());
+                relabelled_costs = Some(run_workload(c, &w));
+            }
+        }
+    }
+    // The relabelled graph is the same graph: the same costs within rounding.
+    if let (Some(a), Some(b)) = (road_costs, relabelled_costs) {
+        for k in 0..2 {
+            let exact = assert_close("road vs road_relabelled", &a[k], &b[k]);
+            eprintln!(
+                "road vs road_relabelled: {} bit-identical of {}",
+                exact,
+                a[k].len()
+            );
+        }
+    }
 }
 
 criterion_group!(graph, benches);
