@@ -217,7 +217,8 @@ def render(a):
                     body += ["", note, ""] + render_generic(target, sub, dict(SPECS[target], label=label))
         else:
             body = render_generic(target, passes, SPECS.get(target, dict(ref="onepath", funcs=sorted({r["function"] for r in passes["forward"]["rows"]}), per="query")))
-        cells = "Cells: `forward / reverse` pass (criterion median" + (", divided by the batch size" if target not in ("state",) else "") + "); ratios are within one pass."
+        shape = "`forward / reverse` pass" if "reverse" in passes else "forward pass only"
+        cells = f"Cells: {shape} (criterion median" + (", divided by the batch size" if target not in ("state",) else "") + "); ratios are within one pass."
         blocks[target] = [load_line(target, passes), "", cells, ""] + body
     if not a.doc:
         for t, b in blocks.items():
