@@ -1,5 +1,6 @@
-//! Issue 14 (here, not in `optimized/tests`: onepath never names the reference): the specialised grid A* (`GridSearch` mode 1) on grids past the size where its old
-//! f64-keyed open list gave way to the slow exact one (about 1670 x 1670), against
+//! Issue 14 (here, not in `optimized/tests`: onepath never names the reference): the
+//! specialised grid A* (`GridSearch` mode 1) on grids past the size where its old f64-keyed
+//! open list gave way to the slow exact one (about 1670 x 1670), against
 //! onepath-reference, whose open list compares the exact pairs of [GS.SA.ORDER]: expansions in
 //! order, path, cost bits, counters and the saved state, on maps with many ties (open maps, 4
 //! and 8 directions, every diagonal rule, the zero estimate), a serpentine with paths of about
