@@ -14,26 +14,12 @@ mod common;
 
 use common::baseline;
 use common::graphs::{self, assert_close, QuerySet, Workload};
-use common::{group, timed, Entry};
+use common::{group, onepath_batch, timed, Entry};
 use criterion::{criterion_group, criterion_main, Criterion};
 use onepath::*;
 use std::hint::black_box;
 
 const LANDMARKS: usize = 16;
-
-fn onepath_batch<C: GraphCost, H: GraphHeuristic>(
-    s: &mut GraphAStar<'_, C, H>,
-    q: &[(u32, u32)],
-) -> Vec<f64> {
-    q.iter()
-        .map(|&(a, b)| {
-            s.begin(a, b).unwrap();
-            s.run(None);
-            black_box(s.path());
-            s.path_cost()
-        })
-        .collect()
-}
 
 fn run_workload(c: &mut Criterion, w: &Workload) {
     let n = w.node_count();

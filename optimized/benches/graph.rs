@@ -19,26 +19,11 @@ mod common;
 use common::baseline;
 use common::graphs::{self, assert_close, QuerySet, Workload};
 use common::peers::{self, Peers};
-use common::{group, timed, Entry};
+use common::{group, onepath_batch, timed, Entry};
 use criterion::{criterion_group, criterion_main, Criterion};
 use onepath::*;
 use std::hint::black_box;
 use std::sync::Arc;
-
-/// One batch on a reusable `GraphAStar`: `begin`, `run`, `path()`, cost.
-fn onepath_batch<C: GraphCost, H: GraphHeuristic>(
-    s: &mut GraphAStar<'_, C, H>,
-    q: &[(u32, u32)],
-) -> Vec<f64> {
-    q.iter()
-        .map(|&(a, b)| {
-            s.begin(a, b).unwrap();
-            s.run(None);
-            black_box(s.path());
-            s.path_cost()
-        })
-        .collect()
-}
 
 fn bidi_batch<C: GraphCost, H: GraphHeuristic>(
     s: &mut BidirectionalGraphSearch<'_, C, H>,

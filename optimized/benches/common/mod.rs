@@ -9,6 +9,7 @@ pub mod graphs;
 pub mod peers;
 
 use criterion::{Criterion, SamplingMode, Throughput};
+use onepath::{GraphAStar, GraphCost, GraphHeuristic};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -41,4 +42,19 @@ pub fn timed<T>(label: &str, f: impl FnOnce() -> T) -> T {
     let r = f();
     eprintln!("  check run {label}: {:?}", t.elapsed());
     r
+}
+
+/// One batch on a reusable `GraphAStar`: `begin`, `run`, `path()`, cost.
+pub fn onepath_batch<C: GraphCost, H: GraphHeuristic>(
+    s: &mut GraphAStar<'_, C, H>,
+    q: &[(u32, u32)],
+) -> Vec<f64> {
+    q.iter()
+        .map(|&(a, b)| {
+            s.begin(a, b).unwrap();
+            s.run(None);
+            black_box(s.path());
+            s.path_cost()
+        })
+        .collect()
 }
