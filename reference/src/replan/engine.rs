@@ -344,7 +344,7 @@ impl Engine {
     }
 
     /// [REPLAN.RUN.SET_START] LPA*: set and restart; D* Lite: `km += h(old, new)` when
-    /// initialised, then set.
+    /// initialised, then set and clear `found`.
     pub(crate) fn set_start(&mut self, cell: u32) {
         if cell == self.start {
             return;
@@ -357,6 +357,7 @@ impl Engine {
                 self.km += self.h(self.start, cell);
             }
             self.start = cell;
+            self.found = false;
         }
     }
 

@@ -32,6 +32,12 @@ pub enum ReplanMode {
 /// the order of [REPLAN.API.OPTIONS]: [GS.OPT.VALID], a hex agent size, the hooks, the algorithm.
 fn check_options(options: &GridOptions, hex: bool) -> Result<(), GridSearchError> {
     validate(options)?;
+    if options.heuristic_weight != 1.0 {
+        return Err(GridSearchError::options(
+            "heuristic_weight",
+            format!("{:?} (replanners need 1.0)", options.heuristic_weight),
+        ));
+    }
     if hex && options.agent_size != 1 {
         return Err(GridSearchError::options(
             "agent_size",
