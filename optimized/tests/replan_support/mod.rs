@@ -4,6 +4,8 @@
 #![allow(dead_code)]
 use onepath::*;
 
+pub mod sim;
+
 /// Test-local xorshift generator.
 pub struct Xs(pub u64);
 impl Xs {
@@ -171,7 +173,13 @@ impl Shape {
 /// Plain O(N^2) Dijkstra from `source`. `forward`: `d(v) = d(u) + c(u, v)` over moves `u -> v`
 /// (LPA*'s sums); else over reversed moves `v -> u`: `d(v) = c(v, u) + d(u)` (D* Lite's sums).
 /// `c(a, b) = base * m(area(b))`.
-pub fn dijkstra(shape: &Shape, cells: &[u8], mult: &[f64], source: usize, forward: bool) -> Vec<f64> {
+pub fn dijkstra(
+    shape: &Shape,
+    cells: &[u8],
+    mult: &[f64],
+    source: usize,
+    forward: bool,
+) -> Vec<f64> {
     let n = cells.len();
     let mut d = vec![f64::INFINITY; n];
     let mut done = vec![false; n];
