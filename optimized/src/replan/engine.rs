@@ -183,7 +183,8 @@ impl Engine {
             .filter(|&(_, g, r)| g != f64::INFINITY || r != f64::INFINITY)
     }
 
-    /// [REPLAN.KEY.ESTIMATE] `h(a, b) = (o * mmin) * w`; `+0.0` under Dijkstra.
+    /// [REPLAN.KEY.ESTIMATE] [GS.EST.SCALE] [GRID.HEX.ESTIMATE] `h(a, b) = (o * mmin) * w` with
+    /// `o` the octile value (square) or the hex distance as f64 (hex); `+0.0` under Dijkstra.
     #[inline]
     pub fn h<T: Topo>(&self, topo: &T, a: u32, b: u32) -> f64 {
         if self.zero {
@@ -211,7 +212,8 @@ impl Engine {
         Key((m + self.hk(topo, s)) + self.km, m)
     }
 
-    /// [REPLAN.MOVE.COST] `c(u, v) = base * m(area(v))`, the cost of entering `v`.
+    /// [REPLAN.MOVE.COST] [GS.COST.MOVE] [GRID.HEX.COST] `c(u, v) = base * m(area(v))`, the cost
+    /// of entering `v` (hex: base 1.0).
     #[inline(always)]
     fn cost(&self, cells: &[u8], base: f64, v: u32) -> f64 {
         base * self.mult[cells[v as usize] as usize]
@@ -309,6 +311,8 @@ impl Engine {
 
     /// [REPLAN.COMPUTE.LOOP] Repeats: stop when done; stop unfinished after `budget` iterations of
     /// this call (`budget > 0`); else one iteration. Returns whether planning is done.
+    /// [REPLAN.STATE.STRUCTURAL] On any restored state a budget `n > 0` bounds the iterations,
+    /// and every index read is a cell of the grid (validated by the restore).
     pub fn compute<T: Topo>(&mut self, topo: &T, cells: &[u8], budget: u64) -> bool {
         let mut done_here = 0u64;
         loop {
@@ -338,7 +342,8 @@ impl Engine {
     /// `g(v) + c(v, u)`, D* Lite `c(u, v) + g(v)`, the first on ties (strict `<`), finite values
     /// only; a cell with none is `broken_path`, `cells` steps without the source `path_cycle`.
     /// Cells come back start first (LPA* reverses its walk). `cached`: the passability cache is
-    /// current for `cells`.
+    /// current for `cells`. [REPLAN.STATE.STRUCTURAL] On an inconsistent restored state the walk
+    /// fails instead of indexing out of range or looping: at most `cells` steps.
     pub fn walk<T: Topo>(
         &self,
         topo: &T,
