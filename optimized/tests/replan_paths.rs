@@ -183,4 +183,14 @@ fn options_and_ends_errors() {
             .class(),
         "invalid_options"
     );
+    // [REPLAN.API.OPTIONS] The fields of [GS.OPT.VALID] come before the hex agent size.
+    let both = GridOptions {
+        agent_size: 2,
+        heuristic_weight: 0.5,
+        ..o.clone()
+    };
+    let e = HexReplanner::new(&mut hg, both, ReplanMode::Lpa, (0, 0), (1, 1)).unwrap_err();
+    assert!(e.to_string().contains("heuristic_weight"), "{e}");
+    let e = HexReplanner::new(&mut hg, o.clone(), ReplanMode::Lpa, (3, 0), (0, 0)).unwrap_err();
+    assert_eq!(e.class(), "cell_out_of_range");
 }

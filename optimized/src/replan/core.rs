@@ -54,8 +54,6 @@ pub(crate) struct Core {
     pub area_version: i32,
     /// [REPLAN.EDIT.GRID_RESTORE] The grid's restore count as last seen.
     pub restore_count: u64,
-    /// A restart without a grid at hand leaves the scale to be read at the next replan.
-    pub scale_stale: bool,
     sync: Option<SyncPoint>,
     /// Scratch: the pending entries being applied.
     apply: Vec<i32>,
@@ -93,14 +91,14 @@ fn invalid(field: &'static str, value: String) -> GridSearchError {
 }
 
 /// [REPLAN.API.OPTIONS] [REPLAN.API.NO_HOOKS] [REPLAN.API.HEX_OPTIONS] The option checks in
-/// order: [GS.OPT.VALID] (a hex replanner's agent size must be 1, checked with the agent size),
-/// then `cell_cost`, then `blocked` (`invalid_options`), then the algorithm (`AStar` or
-/// `Dijkstra`, else `unsupported_algorithm`).
+/// order: the fields of [GS.OPT.VALID]; a hex replanner's agent size (must be 1); `cell_cost`,
+/// then `blocked` (`invalid_options`); then the algorithm (`AStar` or `Dijkstra`, else
+/// `unsupported_algorithm`). The ends are checked after these, by the caller.
 pub(crate) fn check_options(o: &GridOptions, hex: bool) -> Result<(), GridSearchError> {
+    validate(o)?;
     if hex && o.agent_size != 1 {
         return Err(invalid("agent_size", o.agent_size.to_string()));
     }
-    validate(o)?;
     if o.cell_cost.is_some() {
         return Err(invalid("cell_cost", "a hook".into()));
     }
@@ -148,7 +146,6 @@ impl Core {
             mode,
             area_version: view.area_version,
             restore_count: view.restore_count,
-            scale_stale: false,
             sync: None,
             apply: Vec::new(),
         }
@@ -166,34 +163,25 @@ impl Core {
     }
 
     /// [REPLAN.RUN.RESTART] Uninitialised again ([REPLAN.INIT.STATE]: values, queue, `km`,
-    /// pending entries, overflow and `found` cleared); counters and the recorded list kept; the
-    /// scale is read again (now when a grid is at hand, else at the next replan).
-    pub fn restart(&mut self, mult: Option<&[f64; 256]>) {
+    /// pending entries, overflow and `found` cleared); counters and the recorded list kept.
+    pub fn restart(&mut self) {
         self.e.clear_values();
         self.e.found = false;
-        {
-            let mut s = lock(&self.shared);
-            s.initialized = false;
-            s.overflow = false;
-            s.pending.clear();
-        }
-        match mult {
-            Some(m) => {
-                self.e.scale = scale_of(m);
-                self.scale_stale = false;
-            }
-            None => self.scale_stale = true,
-        }
+        let mut s = lock(&self.shared);
+        s.initialized = false;
+        s.overflow = false;
+        s.pending.clear();
     }
 
-    /// [REPLAN.RUN.REPLAN] (1) restart on another restore count or area version (taking the
-    /// grid's); (2) restart on overflow; (3) `found = false`, `last_expanded = 0`, recorded list
+    /// [REPLAN.RUN.REPLAN] [REPLAN.KEY.SCALE] (1) read the scale; restart on another restore
+    /// count or area version (taking the grid's); (2) restart on overflow; (3) `found = false`, `last_expanded = 0`, recorded list
     /// emptied; (4) initialise, or apply the pending entries in order and empty the list; (5)
     /// compute with the budget; (6) `Found` / `NotFound` when done, else `Running`.
     pub fn replan(&mut self, view: &GridView<'_>, budget: u64) -> SearchStatus {
         self.e.mult = view.mult;
+        self.e.scale = scale_of(&view.mult);
         if view.restore_count != self.restore_count || view.area_version != self.area_version {
-            self.restart(Some(&view.mult));
+            self.restart();
         }
         self.restore_count = view.restore_count;
         self.area_version = view.area_version;
@@ -202,11 +190,7 @@ impl Core {
             (s.initialized, s.overflow)
         };
         if overflow {
-            self.restart(Some(&view.mult));
-        }
-        if self.scale_stale {
-            self.e.scale = scale_of(&view.mult);
-            self.scale_stale = false;
+            self.restart();
         }
         self.e.found = false;
         self.e.last_expanded = 0;
@@ -307,7 +291,7 @@ impl Core {
             self.e.start = c;
         } else {
             self.e.start = c;
-            self.restart(None);
+            self.restart();
         }
         Ok(())
     }
@@ -317,7 +301,7 @@ impl Core {
         let c = cell_of("goal", (x, y), self.w, self.h)?;
         if c != self.e.goal {
             self.e.goal = c;
-            self.restart(None);
+            self.restart();
         }
         Ok(())
     }

@@ -95,7 +95,7 @@ macro_rules! replanner_methods {
         /// [REPLAN.RUN.INVALIDATE] [REPLAN.RUN.RESTART] Restarts: the next `replan` plans from
         /// scratch.
         pub fn invalidate_all(&mut self) {
-            self.c.restart(None);
+            self.c.restart();
         }
 
         /// [REPLAN.PATH.WALK] [REPLAN.PATH.BROKEN] [REPLAN.PATH.USE] The path (cells, start

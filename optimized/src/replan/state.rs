@@ -345,7 +345,6 @@ impl Core {
         e.expansions.clear();
         e.mult = view.mult;
         e.scale = scale_of(&view.mult);
-        self.scale_stale = false;
         self.area_version = l.area_version;
         self.restore_count = view.restore_count;
         let mut s = lock(&self.shared);
