@@ -116,16 +116,14 @@ pub(crate) fn check_options(o: &GridOptions, hex: bool) -> Result<(), GridSearch
 
 impl Core {
     /// [REPLAN.API.NEW] An uninitialised replanner ([REPLAN.INIT.STATE]) for a checked grid view;
-    /// the listener is registered by the caller (`listener` is its id).
+    /// the listener is registered by the caller (`listener` is its id, `shared` what it feeds).
     pub fn new(
         shape: Shape,
         view: &GridView<'_>,
         options: &GridOptions,
         mode: ReplanMode,
-        start: u32,
-        goal: u32,
-        shared: Arc<Mutex<Shared>>,
-        listener: usize,
+        (start, goal): (u32, u32),
+        (shared, listener): (Arc<Mutex<Shared>>, usize),
     ) -> Core {
         let n = view.width * view.height;
         let dstar = mode == ReplanMode::DStarLite;

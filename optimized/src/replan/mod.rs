@@ -225,7 +225,14 @@ impl GridReplanner {
         ));
         let shared = new_shared(w * h);
         let id = grid.add_listener(listener(&shared));
-        let c = Core::new(shape, &square_view(grid), &options, mode, s, g, shared, id);
+        let c = Core::new(
+            shape,
+            &square_view(grid),
+            &options,
+            mode,
+            (s, g),
+            (shared, id),
+        );
         Ok(GridReplanner {
             c,
             marks: Marks::default(),
@@ -260,7 +267,7 @@ impl HexReplanner {
         let shape = Shape::Hex(Hex::new(w, h, grid.layout()));
         let shared = new_shared(w * h);
         let id = grid.add_listener(listener(&shared));
-        let c = Core::new(shape, &hex_view(grid), &options, mode, s, g, shared, id);
+        let c = Core::new(shape, &hex_view(grid), &options, mode, (s, g), (shared, id));
         Ok(HexReplanner {
             c,
             marks: Marks::default(),

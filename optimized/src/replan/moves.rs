@@ -307,6 +307,7 @@ mod tests {
 
     /// The cache equals clearance `>= k` after a rebuild and after random wall edits.
     #[test]
+    #[allow(clippy::needless_range_loop)]
     fn cache_follows_clearance() {
         let mut x = 99u64;
         let mut next = |m: u64| {
