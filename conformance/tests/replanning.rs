@@ -27,3 +27,20 @@ fn reference_replies_pass_the_oracle_on_generated_scripts() {
         "found {found}, not found {not_found}"
     );
 }
+
+#[test]
+fn both_crates_agree_on_generated_scripts() {
+    use onepath_conformance::replan::first_difference;
+    use onepath_conformance::OptimizedCrate;
+    for i in 0..300u64 {
+        let r = cases::request(0xD1FF, i, 18, 80);
+        let a = ReferenceCrate.run_replan(&r).expect("reference");
+        let b = OptimizedCrate.run_replan(&r).expect("optimized");
+        if let Some(d) = first_difference(&a, &b) {
+            panic!(
+                "case {i} ({:?}, hex {:?}, options {:?}): {d}",
+                r.mode, r.grid.hex_layout, r.options
+            );
+        }
+    }
+}

@@ -214,12 +214,4 @@ macro_rules! define_replan_adapter {
 }
 
 define_replan_adapter!(reference_adapter, onepath_reference, reference_adapter);
-
-/// The optimized crate has no replanners yet: every request is unimplemented.
-pub mod optimized_adapter {
-    use super::*;
-    /// Unimplemented.
-    pub fn run(_r: &ReplanRequest) -> Result<ReplanReply, HarnessError> {
-        Err(HarnessError::unimplemented())
-    }
-}
+define_replan_adapter!(optimized_adapter, onepath, optimized_adapter);

@@ -96,6 +96,13 @@ fn invalid(field: &'static str, value: String) -> GridSearchError {
 /// `unsupported_algorithm`). The ends are checked after these, by the caller.
 pub(crate) fn check_options(o: &GridOptions, hex: bool) -> Result<(), GridSearchError> {
     validate(o)?;
+    // [REPLAN.API.OPTIONS] LPA* and D* Lite need an admissible estimate: weight exactly 1.0.
+    if o.heuristic_weight != 1.0 {
+        return Err(invalid(
+            "heuristic_weight",
+            format!("{:?}", o.heuristic_weight),
+        ));
+    }
     if hex && o.agent_size != 1 {
         return Err(invalid("agent_size", o.agent_size.to_string()));
     }
@@ -287,6 +294,8 @@ impl Core {
                 self.e.km += shift;
             }
             self.e.start = c;
+            // [REPLAN.RUN.SET_START] The path was the old start's.
+            self.e.found = false;
         } else {
             self.e.start = c;
             self.restart();
