@@ -11,6 +11,7 @@ pub mod vectors;
 
 use crate::grid::vectors::MapFile;
 use crate::grid::GridOptionsData;
+use crate::port::messages::required;
 use crate::port::wire::{Hex, Real};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -20,6 +21,7 @@ use serde::{Deserialize, Serialize};
 #[serde(deny_unknown_fields)]
 pub struct ReplanGrid {
     /// `null` for a square `Grid`, else the [GRID.HEX.LAYOUT] value of a `HexGrid`.
+    #[serde(deserialize_with = "required")]
     pub hex_layout: Option<i32>,
     /// The cells, multipliers and space, as a grid vector's map ([CONF.GRID.VECTOR]).
     pub map: MapFile,
@@ -116,9 +118,11 @@ pub struct ReplanRequest {
 #[serde(deny_unknown_fields)]
 pub struct StepReply {
     /// The class of the step's failed call (`class@offset` for a rejected restore), or null.
+    #[serde(deserialize_with = "required")]
     pub error: Option<String>,
     /// A replan's result ([CONF.OUT.STATUS] code: 1 running, 2 found, 3 not found); null for
     /// other steps and for a failed replan.
+    #[serde(deserialize_with = "required")]
     pub status: Option<u8>,
     /// `found()` after the step.
     pub found: bool,
@@ -127,6 +131,7 @@ pub struct StepReply {
     /// `path(grid)` after the step (empty when it fails).
     pub path: Vec<u32>,
     /// The class of a failed `path(grid)`, or null.
+    #[serde(deserialize_with = "required")]
     pub path_error: Option<String>,
     /// `iterations()`.
     pub iterations: u64,
