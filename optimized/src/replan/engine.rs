@@ -263,14 +263,54 @@ impl Engine {
     }
 
     /// [REPLAN.COMPUTE.STOP] Done when the queue is empty, or when the top key is not less than
-    /// `key(target)` and `rhs(target) == g(target)`.
-    pub fn done<T: Topo>(&self, topo: &T) -> bool {
+    /// `key(target)`, `rhs(target) == g(target)` and the walk from the target meets only
+    /// consistent cells ([`Engine::walk_consistent`]).
+    pub fn done<T: Topo>(&self, topo: &T, cells: &[u8]) -> bool {
         if self.queue.len() == 0 {
             return true;
         }
         let t = self.target();
         let less = self.queue.top_key().less(self.key(topo, t));
-        !(less || self.rhs(t) != self.g(t))
+        if less || self.rhs(t) != self.g(t) {
+            return false;
+        }
+        self.walk_consistent(topo, cells)
+    }
+
+    /// [REPLAN.COMPUTE.STOP] The walk of [REPLAN.PATH.WALK] from the target: false as soon as it
+    /// meets a cell with `g != rhs` (the source included); true when it reaches the source, finds
+    /// no neighbour of finite value, or has taken `cells` steps (those end the walk with the path
+    /// query's errors, not with more planning).
+    fn walk_consistent<T: Topo>(&self, topo: &T, cells: &[u8]) -> bool {
+        let (src, mut u) = (self.source(), self.target());
+        let mut nb: Nbrs = [(0, 0.0); 8];
+        for _ in 0..self.n {
+            if self.g(u) != self.rhs(u) {
+                return false;
+            }
+            if u == src {
+                return true;
+            }
+            let cnt = topo.moves(cells, u, &mut nb);
+            let mut best = f64::INFINITY;
+            let mut next = None;
+            for &(v, base) in &nb[..cnt] {
+                let val = if self.dstar {
+                    self.cost(cells, base, v) + self.g(v)
+                } else {
+                    self.g(v) + self.cost(cells, base, u)
+                };
+                if val < best {
+                    best = val;
+                    next = Some(v);
+                }
+            }
+            match next {
+                Some(v) => u = v,
+                None => return true,
+            }
+        }
+        true
     }
 
     /// [REPLAN.COMPUTE.STEP] One iteration on slot 0's node `u` with saved key `k_old`:
@@ -316,7 +356,7 @@ impl Engine {
     pub fn compute<T: Topo>(&mut self, topo: &T, cells: &[u8], budget: u64) -> bool {
         let mut done_here = 0u64;
         loop {
-            if self.done(topo) {
+            if self.done(topo, cells) {
                 return true;
             }
             if budget > 0 && done_here == budget {
