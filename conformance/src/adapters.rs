@@ -767,6 +767,13 @@ macro_rules! define_adapter {
                 ) -> Result<crate::grid::GridOutcome, crate::error::HarnessError> {
                     crate::grid::adapter::$module::run(request)
                 }
+
+                fn run_replan(
+                    &self,
+                    request: &crate::replan::ReplanRequest,
+                ) -> Result<crate::replan::ReplanReply, crate::error::HarnessError> {
+                    crate::replan::adapter::$module::run(request)
+                }
             }
         }
         pub use $module::$ty;

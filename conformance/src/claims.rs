@@ -19,11 +19,19 @@ pub enum Family {
     /// Square-grid searches (`run_grid`) and their state (kinds 8, 9, 10, 12).
     #[serde(rename = "grid-search")]
     GridSearch,
+    /// Replanners on square and hex grids (`run_replan`) and their state (kinds 5, 6).
+    #[serde(rename = "replanning")]
+    Replanning,
 }
 
 impl Family {
     /// Every family, in report order.
-    pub const ALL: [Family; 3] = [Family::Graph, Family::Grids, Family::GridSearch];
+    pub const ALL: [Family; 4] = [
+        Family::Graph,
+        Family::Grids,
+        Family::GridSearch,
+        Family::Replanning,
+    ];
 
     /// The family's name on the wire and in reports.
     pub fn name(self) -> &'static str {
@@ -31,6 +39,7 @@ impl Family {
             Family::Graph => "graph",
             Family::Grids => "grids",
             Family::GridSearch => "grid-search",
+            Family::Replanning => "replanning",
         }
     }
 }

@@ -22,6 +22,8 @@ pub struct Config {
     pub cancel_graphs: usize,
     /// Generated maps for `grid-search`.
     pub grid_cases: usize,
+    /// Generated edit scripts of the `replanning` section (case 0 is the long script).
+    pub replan_cases: usize,
     /// Side of the `movingai` maps.
     pub movingai_side: usize,
     /// Length buckets of the `movingai` scenarios (two scenarios per bucket).
@@ -141,6 +143,7 @@ impl Config {
             hook_graphs: 300,
             cancel_graphs: 200,
             grid_cases: 48,
+            replan_cases: 40,
             movingai_side: 64,
             movingai_buckets: 16,
             vectors_dir: Some(default_vectors_dir()),
@@ -159,6 +162,7 @@ impl Config {
             hook_graphs: 1_800,
             cancel_graphs: 1_200,
             grid_cases: 400,
+            replan_cases: 400,
             movingai_side: 256,
             movingai_buckets: 64,
             ..Config::ci(seed)
@@ -175,6 +179,7 @@ impl Config {
             self.hook_graphs,
             self.cancel_graphs,
             self.grid_cases,
+            self.replan_cases,
         ]
         .iter()
         .map(|&n| self.shard.ordinals(n).len() as u64)

@@ -431,6 +431,29 @@ pub trait Implementation: Sync {
         Err(crate::error::HarnessError::unimplemented())
     }
 
+    /// Runs one replanner request ([CONF.IMPL.REPLAN]): builds the grid and the replanner and
+    /// runs the script. `Ok(ReplanReply::Failed(class))` is the error class a constructor gave;
+    /// `Err` is a harness problem (the default body: no replanners,
+    /// [`ErrorKind::Unimplemented`](crate::error::ErrorKind::Unimplemented)).
+    fn run_replan(
+        &self,
+        request: &crate::replan::ReplanRequest,
+    ) -> Result<crate::replan::ReplanReply, crate::error::HarnessError> {
+        let _ = request;
+        Err(crate::error::HarnessError::unimplemented())
+    }
+
+    /// As [`Implementation::run_replan`], naming the request (a vector id or a generated case
+    /// name); only a port uses the label ([DRIVER.MSG.REQUEST]).
+    fn run_replan_as(
+        &self,
+        label: &str,
+        request: &crate::replan::ReplanRequest,
+    ) -> Result<crate::replan::ReplanReply, crate::error::HarnessError> {
+        let _ = label;
+        self.run_replan(request)
+    }
+
     /// As [`Implementation::run_state`], naming the request: the golden or hostile state vector id
     /// or the generated case name the state section built it for. Only a port uses the label
     /// (requests, ledger, reports, [DRIVER.MSG.REQUEST]); the default ignores it.

@@ -38,6 +38,7 @@ pub mod outcome;
 pub mod port;
 pub mod prng;
 pub mod recipes;
+pub mod replan;
 pub mod report;
 pub mod report_junit;
 pub mod report_merge;

@@ -44,6 +44,8 @@ pub struct Sizes {
     pub cancel_graphs: usize,
     /// Maps of `grid-search`.
     pub grid_cases: usize,
+    /// Edit scripts of `replanning`.
+    pub replan_cases: usize,
     /// Side of the `movingai` maps.
     pub movingai_side: usize,
     /// Length buckets of `movingai`.
@@ -83,6 +85,7 @@ impl RunInfo {
                 hook_graphs: config.hook_graphs,
                 cancel_graphs: config.cancel_graphs,
                 grid_cases: config.grid_cases,
+                replan_cases: config.replan_cases,
                 movingai_side: config.movingai_side,
                 movingai_buckets: config.movingai_buckets,
             },

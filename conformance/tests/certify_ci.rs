@@ -46,6 +46,7 @@ fn report_json_has_the_stable_shape() {
         hook_graphs: 5,
         cancel_graphs: 5,
         grid_cases: 2,
+        replan_cases: 2,
         movingai_side: 32,
         movingai_buckets: 4,
         ..Config::ci(7)

@@ -112,6 +112,7 @@ fn mode3_state_with_stale_entries_restores_and_finishes_identically() {
 fn grid_sections_pass_for_both_crates() {
     let config = Config {
         grid_cases: 96,
+        replan_cases: 0,
         movingai_side: 96,
         movingai_buckets: 24,
         threads: 2,

@@ -204,6 +204,7 @@ fn small() -> Config {
         hook_graphs: 40,
         cancel_graphs: 30,
         grid_cases: 0,
+        replan_cases: 0,
         movingai_buckets: 0,
         vectors_dir: None,
         threads: default_threads(),

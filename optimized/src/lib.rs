@@ -1,6 +1,6 @@
 //! `onepath`: the optimized implementation of the onepath-rs spec: the graph family
-//! (spec/graphs.md), grids (spec/grids.md), grid search (spec/grid-search.md) and state bytes v1
-//! (spec/state.md).
+//! (spec/graphs.md), grids (spec/grids.md), grid search (spec/grid-search.md), replanning
+//! (spec/replanning.md) and state bytes v1 (spec/state.md).
 //!
 //! Every public item cites the clause ids it implements. Results (statuses, costs bit for bit,
 //! paths, expansion orders, counters, errors, OPLM and state bytes) are those of the spec.
@@ -25,6 +25,7 @@ mod mutable;
 mod oplm;
 mod plane;
 mod points;
+mod replan;
 mod rng;
 mod search_state;
 mod tier1;
@@ -50,6 +51,7 @@ pub use landmarks::{LandmarkOptions, LandmarkStrategy, Landmarks, MAX_LANDMARK_E
 pub use mutable::Graph;
 pub use plane::{Grid, HexGrid};
 pub use points::{LinkOptions, LinkValidFn, PointGraph, MAX_GENERATED_LINKS};
+pub use replan::{GridReplanner, HexReplanner, ReplanMode};
 pub use rng::SeededRandom;
 pub use tier1::{
     Algorithm, BlockedFn, EdgeCostFn, GraphOptions, GraphPath, HeuristicFn, PathStatus,

@@ -1,5 +1,6 @@
 //! Reference implementation of the onepath-rs spec: graphs (spec/graphs.md), grids
-//! (spec/grids.md), grid search (spec/grid-search.md) and state bytes (spec/state.md).
+//! (spec/grids.md), grid search (spec/grid-search.md), replanners (spec/replanning.md) and state bytes
+//! (spec/state.md).
 //!
 //! Every module transcribes one chapter of the spec clause by clause; every public item's
 //! doc comment starts with the clause ids it implements. The crate favours obvious correctness
@@ -25,6 +26,7 @@ mod open_set;
 mod options;
 mod points;
 mod random;
+mod replan;
 mod state;
 mod voxel;
 
@@ -52,4 +54,5 @@ pub use points::{
     PointGraph, MAX_GENERATED_LINKS,
 };
 pub use random::SeededRandom;
+pub use replan::{GridReplanner, HexReplanner, ReplanMode};
 pub use voxel::VoxelGrid;

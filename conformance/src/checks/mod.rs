@@ -8,6 +8,7 @@ pub mod grid_search;
 pub mod hooks;
 pub mod landmarks;
 pub mod links;
+pub mod replanning;
 pub mod sliced;
 pub mod state;
 

@@ -7,7 +7,9 @@ use serde::Serialize;
 use std::path::Path;
 
 /// The families of clause ids ([SPEC.CLAUSE.FORM]).
-pub const FAMILIES: [&str; 7] = ["GRAPH", "STATE", "GRID", "GS", "CONF", "DRIVER", "SPEC"];
+pub const FAMILIES: [&str; 8] = [
+    "GRAPH", "STATE", "GRID", "GS", "REPLAN", "CONF", "DRIVER", "SPEC",
+];
 
 /// A clause's provenance mark.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -9,6 +9,7 @@
 
 mod graph;
 mod grid_search;
+mod replanning;
 mod state;
 mod walk;
 
@@ -28,7 +29,12 @@ pub use walk::{
 };
 
 /// Every family of the kit, in section order ([CONF.FAMILY.REGISTRY]).
-pub static REGISTRY: [&dyn KitFamily; 3] = [&graph::Graph, &grid_search::GridSearch, &state::State];
+pub static REGISTRY: [&dyn KitFamily; 4] = [
+    &graph::Graph,
+    &grid_search::GridSearch,
+    &replanning::Replanning,
+    &state::State,
+];
 
 /// What a run gives a family's sections: the implementations, the sizes and the host's hooks.
 pub struct Run<'a> {

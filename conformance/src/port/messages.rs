@@ -94,6 +94,8 @@ pub enum Request {
     State(StateRequestOp),
     /// Grid-search ops.
     GridSearch(GridSearchRequest),
+    /// Replanning ops.
+    Replanning(ReplanningRequest),
 }
 
 impl Request {
@@ -113,6 +115,7 @@ impl Request {
             },
             Request::State(StateRequestOp::StateRun(_)) => "state_run",
             Request::GridSearch(GridSearchRequest::RunGrid(_)) => "run_grid",
+            Request::Replanning(ReplanningRequest::RunReplan(_)) => "run_replan",
         }
     }
 }
@@ -155,6 +158,15 @@ pub enum StateRequestOp {
 pub enum GridSearchRequest {
     /// [DRIVER.OP.RUN_GRID]; ok [`GridRunReply`].
     RunGrid(GridRunArgs),
+}
+
+/// The replanning op: the request is the kit's own [`crate::replan::ReplanRequest`], whose serde
+/// form is its wire form ([CONF.IMPL.REPLAN]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "op", content = "args", rename_all = "snake_case")]
+pub enum ReplanningRequest {
+    /// [DRIVER.OP.RUN_REPLAN]; ok [`crate::replan::ReplanReply`].
+    RunReplan(crate::replan::ReplanRequest),
 }
 
 /// A case: the scenario members of the graph and the landmark options ([DRIVER.ENC.CASE]).

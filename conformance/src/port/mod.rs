@@ -37,6 +37,8 @@ pub fn op_family(op: &str) -> &'static str {
         "grids"
     } else if op.ends_with(":grid-search") {
         "grid-search"
+    } else if op.ends_with(":replanning") {
+        "replanning"
     } else {
         "graph"
     }
@@ -626,6 +628,46 @@ impl Implementation for PortImpl {
                     levels::grid_break(&expected, &found),
                 );
                 found
+            }
+            Err(e) if e.unimplemented() => Err(HarnessError::unimplemented()),
+            Err(e) => Err(HarnessError::no_answer(e.line)),
+        }
+    }
+
+    fn run_replan(
+        &self,
+        request: &crate::replan::ReplanRequest,
+    ) -> Result<crate::replan::ReplanReply, HarnessError> {
+        self.run_replan_as("replanning", request)
+    }
+
+    /// [DRIVER.OP.RUN_REPLAN] The request under its vector id or case name; a reply with
+    /// another number of steps than the script is a malformed reply.
+    fn run_replan_as(
+        &self,
+        label: &str,
+        request: &crate::replan::ReplanRequest,
+    ) -> Result<crate::replan::ReplanReply, HarnessError> {
+        let wire = Request::Replanning(messages::ReplanningRequest::RunReplan(request.clone()));
+        let ledger_op = format!("run_replan:{}", messages::Family::Replanning.name());
+        let steps = request.script.len();
+        let fit = |r: crate::replan::ReplanReply| match &r {
+            crate::replan::ReplanReply::Ran { steps: got, .. } if got.len() != steps => Err(
+                protocol::Mismatch(format!("{} step replies for a script of {steps}", got.len())),
+            ),
+            _ => Ok(r),
+        };
+        match self.call(label, &ledger_op, &wire, fit) {
+            Ok(found) => {
+                let expected = ReferenceCrate.run_replan(request);
+                self.note(
+                    label,
+                    &ledger_op,
+                    None,
+                    None,
+                    levels::replan_break(&expected, &Ok(found.clone())),
+                );
+                Ok(found)
             }
             Err(e) if e.unimplemented() => Err(HarnessError::unimplemented()),
             Err(e) => Err(HarnessError::no_answer(e.line)),

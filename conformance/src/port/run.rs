@@ -109,6 +109,8 @@ impl PortOptions {
             // [DRIVER.CLI.CASES]: N/25 generated grid maps, MovingAI maps of side 32 with 4
             // length buckets.
             grid_cases: (n / 25).max(1),
+            // [DRIVER.CLI.CASES]: N/50 replanner edit scripts (the first is the long one).
+            replan_cases: (n / 50).max(1),
             movingai_side: 32,
             movingai_buckets: 4,
             vectors_dir: self.vectors_dir.clone(),

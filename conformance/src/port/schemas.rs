@@ -74,7 +74,7 @@ pub fn all() -> Vec<(String, serde_json::Value)> {
             schema::<ReplyLine>("onepath-driver v2: a reply", "Every later line a driver writes ([DRIVER.MSG.REPLY]); the ok member follows the op's ok-<op>.json."),
         ),
     ];
-    let payloads: [(&str, serde_json::Value); 11] = [
+    let payloads: [(&str, serde_json::Value); 12] = [
         (
             "run_case",
             schema::<RunCaseReply>("ok of run_case", "[DRIVER.OP.RUN_CASE]"),
@@ -118,6 +118,10 @@ pub fn all() -> Vec<(String, serde_json::Value)> {
         (
             "run_grid",
             schema::<GridRunReply>("ok of run_grid", "[DRIVER.OP.RUN_GRID]"),
+        ),
+        (
+            "run_replan",
+            schema::<crate::replan::ReplanReply>("ok of run_replan", "[DRIVER.OP.RUN_REPLAN]"),
         ),
     ];
     for (op, s) in payloads {

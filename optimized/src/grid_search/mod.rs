@@ -23,3 +23,7 @@ pub use options::{
     GridPath, GridSearchError,
 };
 pub use theta::ThetaSearch;
+
+// The replanners (crate::replan) reuse the option checks, the error kinds and the move tables.
+pub(crate) use ctx::{Divisor, DX, DY, SQRT_2};
+pub(crate) use options::{unsupported, validate, GsKind};

@@ -160,10 +160,24 @@ pub(crate) enum GsKind {
         algorithm: GridAlgorithm,
         engine: &'static str,
     },
+    /// [REPLAN.API.CLASSES] [REPLAN.RUN.REPLAN] A grid of another size than the replanner's.
+    SizeMismatch {
+        expected: (usize, usize),
+        found: (usize, usize),
+    },
+    /// [REPLAN.API.CLASSES] [REPLAN.PATH.BROKEN] No neighbour with a finite value at `cell`.
+    BrokenPath {
+        cell: u32,
+    },
+    /// [REPLAN.API.CLASSES] [REPLAN.PATH.BROKEN] `steps` steps without reaching the source.
+    PathCycle {
+        steps: usize,
+    },
 }
 
-/// [GS.OPT.VALID] [GS.ASTAR.BEGIN] [GS.ASTAR.ALGORITHMS] A grid search error; `class()` is
-/// `invalid_options`, `cell_out_of_range` or `unsupported_algorithm`.
+/// [GS.OPT.VALID] [GS.ASTAR.BEGIN] [GS.ASTAR.ALGORITHMS] [REPLAN.API.CLASSES] A grid search
+/// error; `class()` is `invalid_options`, `cell_out_of_range`, `unsupported_algorithm` or, from
+/// the replanners, `size_mismatch`, `broken_path` and `path_cycle`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GridSearchError {
     kind: GsKind,
@@ -174,12 +188,16 @@ impl GridSearchError {
         GridSearchError { kind }
     }
 
-    /// [GS.OPT.VALID] [GS.ASTAR.BEGIN] [GS.ASTAR.ALGORITHMS] The stable class name.
+    /// [GS.OPT.VALID] [GS.ASTAR.BEGIN] [GS.ASTAR.ALGORITHMS] [REPLAN.API.CLASSES] The stable
+    /// class name.
     pub fn class(&self) -> &'static str {
         match self.kind {
             GsKind::InvalidOptions { .. } => "invalid_options",
             GsKind::CellOutOfRange { .. } => "cell_out_of_range",
             GsKind::Unsupported { .. } => "unsupported_algorithm",
+            GsKind::SizeMismatch { .. } => "size_mismatch",
+            GsKind::BrokenPath { .. } => "broken_path",
+            GsKind::PathCycle { .. } => "path_cycle",
         }
     }
 }
@@ -203,6 +221,19 @@ impl fmt::Display for GridSearchError {
             GsKind::Unsupported { algorithm, engine } => {
                 write!(f, "{engine} does not run algorithm {algorithm:?}")
             }
+            GsKind::SizeMismatch { expected, found } => write!(
+                f,
+                "the grid is {}x{}, the replanner's is {}x{}",
+                found.0, found.1, expected.0, expected.1
+            ),
+            GsKind::BrokenPath { cell } => write!(
+                f,
+                "cell {cell} has a cost but no neighbour with a finite value (no path)"
+            ),
+            GsKind::PathCycle { steps } => write!(
+                f,
+                "the path walk took {steps} steps without reaching the source (a cycle)"
+            ),
         }
     }
 }

@@ -163,6 +163,16 @@ enum Kind {
         algorithm: GridAlgorithm,
         search: &'static str,
     },
+    SizeMismatch {
+        expected: (usize, usize),
+        found: (usize, usize),
+    },
+    BrokenPath {
+        cell: u32,
+    },
+    PathCycle {
+        cell: u32,
+    },
 }
 
 /// [GS.OPT.VALID] [GS.ASTAR.BEGIN] [GS.ASTAR.ALGORITHMS] A failed grid search call; classes
@@ -195,12 +205,35 @@ impl GridSearchError {
         }
     }
 
-    /// [GS.OPT.VALID] [GS.ASTAR.BEGIN] [GS.ASTAR.ALGORITHMS] The stable class name.
+    /// [REPLAN.API.CLASSES] A grid of another size than the replanner's.
+    pub(crate) fn size_mismatch(expected: (usize, usize), found: (usize, usize)) -> Self {
+        Self {
+            kind: Kind::SizeMismatch { expected, found },
+        }
+    }
+    /// [REPLAN.PATH.BROKEN] A walk that found no neighbour with a finite value at `cell`.
+    pub(crate) fn broken_path(cell: u32) -> Self {
+        Self {
+            kind: Kind::BrokenPath { cell },
+        }
+    }
+    /// [REPLAN.PATH.BROKEN] A walk that took `cells` steps without reaching its end.
+    pub(crate) fn path_cycle(cell: u32) -> Self {
+        Self {
+            kind: Kind::PathCycle { cell },
+        }
+    }
+
+    /// [GS.OPT.VALID] [GS.ASTAR.BEGIN] [GS.ASTAR.ALGORITHMS] [REPLAN.API.CLASSES] The stable
+    /// class name.
     pub fn class(&self) -> &'static str {
         match self.kind {
             Kind::InvalidOptions { .. } => "invalid_options",
             Kind::CellOutOfRange { .. } => "cell_out_of_range",
             Kind::UnsupportedAlgorithm { .. } => "unsupported_algorithm",
+            Kind::SizeMismatch { .. } => "size_mismatch",
+            Kind::BrokenPath { .. } => "broken_path",
+            Kind::PathCycle { .. } => "path_cycle",
         }
     }
 }
@@ -223,6 +256,19 @@ impl fmt::Display for GridSearchError {
             Kind::UnsupportedAlgorithm { algorithm, search } => write!(
                 f,
                 "unsupported_algorithm: {search} cannot run {algorithm:?}"
+            ),
+            Kind::SizeMismatch { expected, found } => write!(
+                f,
+                "size_mismatch: the replanner is {} x {} cells, the grid {} x {}",
+                expected.0, expected.1, found.0, found.1
+            ),
+            Kind::BrokenPath { cell } => write!(
+                f,
+                "broken_path: cell {cell} has a cost but no neighbour with a finite value"
+            ),
+            Kind::PathCycle { cell } => write!(
+                f,
+                "path_cycle: the cost field leads round in a cycle (walk still at cell {cell})"
             ),
         }
     }

@@ -104,6 +104,10 @@ impl<'a> Reader<'a> {
     pub(crate) fn i32(&mut self) -> Result<i32, Fault> {
         Ok(i32::from_le_bytes(self.array()?))
     }
+    /// An `i64`.
+    pub(crate) fn i64(&mut self) -> Result<i64, Fault> {
+        Ok(i64::from_le_bytes(self.array()?))
+    }
     /// [STATE.NAN] An `f64` that is not NaN (`nan` at its offset).
     pub(crate) fn f64(&mut self, what: &str) -> Result<f64, Fault> {
         let at = self.pos;
@@ -171,6 +175,9 @@ impl Writer {
         self.out.extend_from_slice(&v.to_le_bytes());
     }
     pub(crate) fn i32(&mut self, v: i32) {
+        self.out.extend_from_slice(&v.to_le_bytes());
+    }
+    pub(crate) fn i64(&mut self, v: i64) {
         self.out.extend_from_slice(&v.to_le_bytes());
     }
     pub(crate) fn f64(&mut self, v: f64) {

@@ -1,0 +1,217 @@
+//! The replanning half of the in-process adapters ([CONF.IMPL.ADAPTERS]): one `macro_rules!` body
+//! instantiated for both crates, so a difference between them is always a crate bug;
+//! `adapters.rs` forwards [`Implementation::run_replan`](crate::Implementation::run_replan) here.
+
+use super::{sha256_hex, ModeName, ReplanReply, ReplanRequest, ReplanStep, StepReply};
+use crate::error::{ErrorKind, HarnessError};
+use crate::port::wire::{Hex, Real};
+
+/// The cells of a request's map, checked against its size.
+pub(crate) fn map_cells(r: &ReplanRequest) -> Result<Vec<u8>, HarnessError> {
+    let m = &r.grid.map;
+    let cells = hex::decode(&m.cells).map_err(|e| {
+        HarnessError::new(
+            ErrorKind::Schema,
+            format!("replan request: cells are not hex: {e}"),
+        )
+    })?;
+    if cells.len() as u64 != u64::from(m.width) * u64::from(m.height) {
+        return Err(HarnessError::new(
+            ErrorKind::Schema,
+            format!(
+                "replan request: {} cells for a {} x {} map",
+                cells.len(),
+                m.width,
+                m.height
+            ),
+        ));
+    }
+    Ok(cells)
+}
+
+/// [CONF.REPLAN.SCRIPT] A rollback without a save before it.
+pub(crate) fn no_snapshot(step: usize) -> HarnessError {
+    HarnessError::new(
+        ErrorKind::Schema,
+        format!("replan request: step {step} rolls back, but no step saved before it"),
+    )
+}
+
+macro_rules! define_replan_adapter {
+    ($module:ident, $krate:ident, $grid_adapter:ident) => {
+        /// Replanner requests on one crate.
+        pub mod $module {
+            use super::*;
+            use ::$krate as op;
+
+            macro_rules! fill {
+                ($g:expr, $r:expr, $cells:expr) => {{
+                    let harness = |what: &str, e: &dyn std::fmt::Display| {
+                        HarnessError::new(
+                            ErrorKind::Build,
+                            format!("replan request: {what} failed: {e}"),
+                        )
+                    };
+                    for &(a, m) in &$r.grid.map.multipliers {
+                        $g.set_area_multiplier(a, m)
+                            .map_err(|e| harness("set_area_multiplier", &e))?;
+                    }
+                    if let Some([ox, oy, s]) = $r.grid.map.space {
+                        $g.set_space(op::GridSpace {
+                            origin_x: ox,
+                            origin_y: oy,
+                            cell_size: s,
+                        })
+                        .map_err(|e| harness("set_space", &e))?;
+                    }
+                    let w = $r.grid.map.width as usize;
+                    for (i, &c) in $cells.iter().enumerate() {
+                        if c != 0 {
+                            $g.set_cell(i % w, i / w, c)
+                                .map_err(|e| harness("set_cell", &e))?;
+                        }
+                    }
+                }};
+            }
+
+            macro_rules! script {
+                ($grid:expr, $replanner:expr, $r:expr) => {{
+                    let grid = &mut $grid;
+                    let rp = &mut $replanner;
+                    let mut snapshot: Option<(Vec<u8>, Vec<u8>)> = None;
+                    let mut steps = Vec::with_capacity($r.script.len());
+                    for (i, step) in $r.script.iter().enumerate() {
+                        let mut status = None;
+                        let error: Option<String> = match step {
+                            ReplanStep::Replan { budget } => match rp.replan(grid, *budget) {
+                                Ok(s) => {
+                                    status = Some(s as u8);
+                                    None
+                                }
+                                Err(e) => Some(e.class().to_string()),
+                            },
+                            ReplanStep::ReplanUntilDone { budget } => loop {
+                                match rp.replan(grid, (*budget).max(1)) {
+                                    Ok(s) if s as u8 == 1 => continue,
+                                    Ok(s) => {
+                                        status = Some(s as u8);
+                                        break None;
+                                    }
+                                    Err(e) => break Some(e.class().to_string()),
+                                }
+                            },
+                            ReplanStep::SetCell { x, y, area } => grid
+                                .set_cell(*x as usize, *y as usize, *area)
+                                .err()
+                                .map(|e| e.class().to_string()),
+                            ReplanStep::SetArea { area, multiplier } => grid
+                                .set_area_multiplier(*area, *multiplier)
+                                .err()
+                                .map(|e| e.class().to_string()),
+                            ReplanStep::SetStart { x, y } => rp
+                                .set_start(*x as usize, *y as usize)
+                                .err()
+                                .map(|e| e.class().to_string()),
+                            ReplanStep::SetGoal { x, y } => rp
+                                .set_goal(*x as usize, *y as usize)
+                                .err()
+                                .map(|e| e.class().to_string()),
+                            ReplanStep::InvalidateAll {} => {
+                                rp.invalidate_all();
+                                None
+                            }
+                            ReplanStep::Save {} => {
+                                snapshot = Some((grid.save_state(), rp.save_state()));
+                                None
+                            }
+                            ReplanStep::Rollback {} => {
+                                let (g, s) = snapshot.as_ref().ok_or_else(|| no_snapshot(i))?;
+                                match grid.restore_state(g) {
+                                    Err(e) => Some(format!("{}@{}", e.class(), e.offset())),
+                                    Ok(()) => rp
+                                        .restore_state(grid, s)
+                                        .err()
+                                        .map(|e| format!("{}@{}", e.class(), e.offset())),
+                                }
+                            }
+                            ReplanStep::Restore { bytes } => rp
+                                .restore_state(grid, &bytes.0)
+                                .err()
+                                .map(|e| format!("{}@{}", e.class(), e.offset())),
+                        };
+                        let (path, path_error) = match rp.path(grid) {
+                            Ok(p) => (p, None),
+                            Err(e) => (Vec::new(), Some(e.class().to_string())),
+                        };
+                        steps.push(StepReply {
+                            error,
+                            status,
+                            found: rp.found(),
+                            cost: Real(rp.path_cost()),
+                            path,
+                            path_error,
+                            iterations: rp.iterations(),
+                            expanded: rp.expanded_count(),
+                            last_expanded: rp.last_expanded(),
+                            pending: rp.pending_count() as u64,
+                            expansions: rp.expansions().to_vec(),
+                            state_sha256: sha256_hex(&rp.save_state()),
+                        });
+                    }
+                    Ok(ReplanReply::Ran {
+                        steps,
+                        state: Hex(rp.save_state()),
+                    })
+                }};
+            }
+
+            /// [CONF.REPLAN.REQUEST] Builds the grid and the replanner, runs the script.
+            pub fn run(r: &ReplanRequest) -> Result<ReplanReply, HarnessError> {
+                let cells = map_cells(r)?;
+                let options = crate::grid::adapter::$grid_adapter::options(&r.options);
+                let mode = match r.mode {
+                    ModeName::Lpa => op::ReplanMode::Lpa,
+                    ModeName::DStarLite => op::ReplanMode::DStarLite,
+                };
+                let (w, h) = (r.grid.map.width as usize, r.grid.map.height as usize);
+                let start = (r.start.0 as usize, r.start.1 as usize);
+                let goal = (r.goal.0 as usize, r.goal.1 as usize);
+                match r.grid.hex_layout {
+                    None => {
+                        let mut grid = match op::Grid::new(w, h) {
+                            Ok(g) => g,
+                            Err(e) => return Ok(ReplanReply::Failed(e.class().to_string())),
+                        };
+                        fill!(grid, r, cells);
+                        let mut rp =
+                            match op::GridReplanner::new(&mut grid, options, mode, start, goal) {
+                                Ok(rp) => rp,
+                                Err(e) => return Ok(ReplanReply::Failed(e.class().to_string())),
+                            };
+                        script!(grid, rp, r)
+                    }
+                    Some(layout) => {
+                        let layout = match op::HexLayout::try_from(layout) {
+                            Ok(l) => l,
+                            Err(e) => return Ok(ReplanReply::Failed(e.class().to_string())),
+                        };
+                        let mut grid = match op::HexGrid::new(w, h, layout) {
+                            Ok(g) => g,
+                            Err(e) => return Ok(ReplanReply::Failed(e.class().to_string())),
+                        };
+                        fill!(grid, r, cells);
+                        let mut rp =
+                            match op::HexReplanner::new(&mut grid, options, mode, start, goal) {
+                                Ok(rp) => rp,
+                                Err(e) => return Ok(ReplanReply::Failed(e.class().to_string())),
+                            };
+                        script!(grid, rp, r)
+                    }
+                }
+            }
+        }
+    };
+}
+
+define_replan_adapter!(reference_adapter, onepath_reference, reference_adapter);
+define_replan_adapter!(optimized_adapter, onepath, optimized_adapter);
