@@ -21,10 +21,11 @@ pub(crate) struct Engine {
     rhs: Vec<f64>,
     /// Whether a cell is on `touched`.
     mark: Vec<bool>,
+    /// [REPLAN.STATE.SAVE] The touched cells as a two-level bitset, so a save lists the planned
+    /// cells in increasing order without sorting (`O(cells / 4096 + touched words)`).
+    set: crate::visit_set::VisitSet,
     /// Cells given a finite `g` or `rhs` since the last initialisation (each once).
     touched: Vec<u32>,
-    /// How many leading entries of `touched` are known to be in increasing order.
-    sorted: usize,
     pub queue: Queue,
     /// [REPLAN.KEY.CALC] D* Lite's key modifier (`+0.0` under LPA*).
     pub km: f64,
@@ -67,8 +68,8 @@ impl Engine {
             g: vec![f64::INFINITY; n],
             rhs: vec![f64::INFINITY; n],
             mark: vec![false; n],
+            set: crate::visit_set::VisitSet::with_len(n),
             touched: Vec::new(),
-            sorted: 0,
             queue: Queue::new(n),
             km: 0.0,
             found: false,
@@ -120,6 +121,7 @@ impl Engine {
         if !self.mark[c as usize] {
             self.mark[c as usize] = true;
             self.touched.push(c);
+            self.set.insert(c as usize);
         }
     }
 
@@ -148,39 +150,20 @@ impl Engine {
             self.mark[c as usize] = false;
         }
         self.touched.clear();
-        self.sorted = 0;
+        self.set.clear();
         self.queue.clear();
         self.km = 0.0;
     }
 
-    /// [REPLAN.STATE.SAVE] Puts `touched` in increasing order (a rebuild from the marks when it is
-    /// large, a sort otherwise), so that a save can list the planned cells without a scratch
-    /// buffer.
-    pub fn sort_touched(&mut self) {
-        if self.sorted == self.touched.len() {
-            return;
-        }
-        if self.touched.len() >= self.n / 8 {
-            self.touched.clear();
-            for (i, &m) in self.mark.iter().enumerate() {
-                if m {
-                    self.touched.push(i as u32);
-                }
+    /// [REPLAN.STATE.SAVE] Calls `f(cell, g, rhs)` for every cell with a finite `g` or `rhs`, in
+    /// increasing index (the touched set is a bitset, so no sort is needed).
+    pub fn each_planned(&self, mut f: impl FnMut(u32, f64, f64)) {
+        self.set.for_each(|c| {
+            let (g, r) = (self.g[c], self.rhs[c]);
+            if g != f64::INFINITY || r != f64::INFINITY {
+                f(c as u32, g, r);
             }
-        } else {
-            self.touched.sort_unstable();
-        }
-        self.sorted = self.touched.len();
-    }
-
-    /// [REPLAN.STATE.SAVE] The cells with a finite `g` or `rhs`, increasing (after
-    /// `sort_touched`).
-    pub fn planned(&self) -> impl Iterator<Item = (u32, f64, f64)> + '_ {
-        debug_assert_eq!(self.sorted, self.touched.len());
-        self.touched
-            .iter()
-            .map(|&c| (c, self.g[c as usize], self.rhs[c as usize]))
-            .filter(|&(_, g, r)| g != f64::INFINITY || r != f64::INFINITY)
+        });
     }
 
     /// [REPLAN.KEY.ESTIMATE] [GS.EST.SCALE] [GRID.HEX.ESTIMATE] `h(a, b) = (o * mmin) * w` with
@@ -431,10 +414,5 @@ impl Engine {
         self.touch(c);
         self.g[c as usize] = g;
         self.rhs[c as usize] = rhs;
-    }
-
-    /// [REPLAN.STATE.RESTORE] After installing planned cells in increasing order.
-    pub fn mark_sorted(&mut self) {
-        self.sorted = self.touched.len();
     }
 }
