@@ -26,6 +26,7 @@ fn certify_ci_scale_passes() {
             "errors",
             "grid-search",
             "movingai",
+            "replanning",
             "state",
             "vectors"
         ]

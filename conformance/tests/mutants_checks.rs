@@ -21,7 +21,7 @@ fn small() -> Config {
         hook_graphs: 40,
         cancel_graphs: 20,
         grid_cases: 8,
-        replan_cases: 0,
+        replan_cases: 2,
         movingai_side: 32,
         movingai_buckets: 4,
         ..Config::ci(DEFAULT_SEED)

@@ -11,7 +11,7 @@ pub mod vectors;
 
 use crate::grid::vectors::MapFile;
 use crate::grid::GridOptionsData;
-use crate::port::messages::required;
+use crate::report::required;
 use crate::port::wire::{Hex, Real};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
