@@ -117,6 +117,11 @@ class _Replanner(object):
         self._limit = 64 + n // 16                     # [REPLAN.EDIT.LIMIT]
         self._mult = grid._mult
         self._scale = _scale(grid._mult)               # [REPLAN.KEY.SCALE] at creation
+        self._src = s if self._lpa else t
+        self._hkc = {}                                 # cache: cell -> hk(cell), for _hk_for
+        self._hk_for = None
+        self._body = None                              # cache: saved planned cells and queue
+        self._attached = True
         self._area_version = grid.area_version()       # [REPLAN.EDIT.AREAS]
         self._restore_count = grid.restore_count()     # [REPLAN.EDIT.GRID_RESTORE]
         ref = weakref.ref(self)
@@ -190,15 +195,24 @@ class _Replanner(object):
         return (self._moves.distance(a, b) * self._scale) * self._weight
 
     def _key(self, s):
-        """[REPLAN.KEY.CALC] [REPLAN.KEY.H] ``((m + hk(s)) + km, m)``, ``m = min(g, rhs)``."""
+        """[REPLAN.KEY.CALC] [REPLAN.KEY.H] ``((m + hk(s)) + km, m)``, ``m = min(g, rhs)``;
+        ``hk(s)`` is ``h(s, goal)`` (LPA*) or ``h(start, s)`` (D* Lite), cached per (start or
+        goal, scale) by ``_fresh_hk``."""
         g = self._g[s]
         r = self._rhs[s]
         m = r if r < g else g
-        if self._lpa:
-            hk = self._est(s, self._goal)
-        else:
-            hk = self._est(self._start, s)
+        hk = self._hkc.get(s)
+        if hk is None:
+            hk = self._hk(s)
         return (m + hk) + self._km, m
+
+    def _fresh_hk(self):
+        """Not a spec rule: drop the hk cache when the point it was computed for or the scale
+        changed."""
+        f = (self._goal if self._lpa else self._start, self._scale)
+        if f != self._hk_for:
+            self._hkc = {}
+            self._hk_for = f
 
     # ------------------------------------------------------------ restart / initialise
 
@@ -212,6 +226,7 @@ class _Replanner(object):
     def _restart(self):
         """[REPLAN.RUN.RESTART] [REPLAN.INIT.STATE] Uninitialised; counters and the recorded list
         are kept."""
+        self._body = None
         self._reset_values()
         self._q.clear()
         self._km = 0.0
@@ -234,10 +249,14 @@ class _Replanner(object):
 
     def _on_edit(self, cell, old, new):
         """[REPLAN.EDIT.LISTEN] [REPLAN.EDIT.LIMIT] One pending entry per changed cell: ``cell`` when
-        only its cost changed, ``~cell`` when its walls changed."""
+        only its cost changed, ``~cell`` when its walls changed.  (Whatever the state, a change of
+        walls also invalidates the cached neighbour lists nearby: a cache, not a spec rule.)"""
+        walls_same = (old == WALL) == (new == WALL)
+        if not walls_same:
+            self._moves.invalidate(cell)
         if not self._init or self._overflow:
             return
-        e = cell if (old == WALL) == (new == WALL) else ~cell
+        e = cell if walls_same else ~cell
         if len(self._pending) >= self._limit:
             self._overflow = True
             self._pending = []
@@ -248,71 +267,104 @@ class _Replanner(object):
         """[REPLAN.API.DETACH] Remove the listener from the grid it was created on."""
         if self._grid_ref() is not grid:
             return False
-        return grid.remove_listener(self._listener)
+        removed = grid.remove_listener(self._listener)
+        if removed:
+            self._attached = False
+            self._moves.drop_cache()
+        return removed
 
     # ------------------------------------------------------------ the algorithm
 
     def _update(self, u):
-        """[REPLAN.UPDATE] UpdateVertex(u)."""
-        g, rhs = self._g, self._rhs
+        """[REPLAN.UPDATE] UpdateVertex(u): (1) unless ``u`` is the source, ``rhs(u)`` is the
+        smallest ``g(v) + c(v, u)`` (LPA*) or ``c(u, v) + g(v)`` (D* Lite) over the neighbours in
+        order (strict ``<``, from +inf); (2) queue ``u`` with ``key(u)`` (update or push) when
+        inconsistent, else remove it if queued.  (Written out inline for speed.)"""
+        g = self._g
+        rhs = self._rhs
         if u != self._src:
-            best = INF
             mv = self._moves
-            if self._lpa:
+            nb = mv._nb[u] if mv.cached else None
+            if nb is None:
                 nb = mv.neighbours(u)
-                if nb:
+            best = INF
+            if nb:
+                if self._lpa:
                     mu = self._mult[mv.cells[u]]
                     for v, base in nb:
                         val = g[v] + base * mu
                         if val < best:
                             best = val
-            else:
-                cells, mult = mv.cells, self._mult
-                for v, base in mv.neighbours(u):
-                    val = base * mult[cells[v]] + g[v]
-                    if val < best:
-                        best = val
+                else:
+                    cells = mv.cells
+                    mult = self._mult
+                    for v, base in nb:
+                        val = base * mult[cells[v]] + g[v]
+                        if val < best:
+                            best = val
             rhs[u] = best
             if best < INF:
                 self._touched.add(u)
+            ru = best
+        else:
+            ru = rhs[u]
         gu = g[u]
         q = self._q
-        if gu != rhs[u]:
-            k1, k2 = self._key(u)
-            if q.pos[u] >= 0:
-                q.update(u, k1, k2)
+        slot = q.pos[u]
+        if gu != ru:
+            m = ru if ru < gu else gu                  # [REPLAN.KEY.CALC]
+            hk = self._hkc.get(u)
+            if hk is None:
+                hk = self._hk(u)
+            k1 = (m + hk) + self._km
+            if slot >= 0:
+                q.update(u, k1, m)
             else:
-                q.push(u, k1, k2)
-        elif q.pos[u] >= 0:
+                q.push(u, k1, m)
+        elif slot >= 0:
             q.remove(u)
+
+    def _hk(self, s):
+        """[REPLAN.KEY.H] ``h(s, goal)`` (LPA*) or ``h(start, s)`` (D* Lite), into the cache."""
+        if self._lpa:
+            hk = self._est(s, self._goal)
+        else:
+            hk = self._est(self._start, s)
+        self._hkc[s] = hk
+        return hk
 
     def _compute(self, budget):
         """[REPLAN.COMPUTE.LOOP] [REPLAN.COMPUTE.STOP] [REPLAN.COMPUTE.STEP] True when planning is
         done, False when the budget (> 0) stopped it."""
         q = self._q
+        qnode, qk1, qk2 = q.node, q.k1, q.k2
         g, rhs = self._g, self._rhs
         t = self._target()
         done = 0
         record = self._record
         mv = self._moves
+        update = self._update
+        key = self._key
         while True:
-            if not q.node:
+            if not qnode:
                 return True
-            tk1, tk2 = self._key(t)
-            if not key_less(q.k1[0], q.k2[0], tk1, tk2) and rhs[t] == g[t]:
+            tk1, tk2 = key(t)
+            o1 = qk1[0]
+            o2 = qk2[0]
+            if not (o1 < tk1 or (o1 == tk1 and o2 < tk2)) and rhs[t] == g[t]:
                 return True
             if budget > 0 and done == budget:
                 return False
             done += 1
             self._iterations += 1
-            u = q.node[0]
-            o1, o2 = q.k1[0], q.k2[0]
-            n1, n2 = self._key(u)
-            if key_less(o1, o2, n1, n2):
+            u = qnode[0]
+            n1, n2 = key(u)
+            if o1 < n1 or (o1 == n1 and o2 < n2):
                 q.update(u, n1, n2)                       # (a) re-key
                 continue
-            if g[u] > rhs[u]:                             # (b) settle
-                g[u] = rhs[u]
+            gu, ru = g[u], rhs[u]
+            if gu > ru:                                   # (b) settle
+                g[u] = ru
                 self._touched.add(u)
                 q.remove(u)
                 self._expanded += 1
@@ -320,7 +372,7 @@ class _Replanner(object):
                 if record:
                     self._expansions.append(u)
                 for v, _ in mv.neighbours(u):
-                    self._update(v)
+                    update(v)
             else:                                         # (c) reset
                 g[u] = INF
                 self._expanded += 1
@@ -328,13 +380,13 @@ class _Replanner(object):
                 if record:
                     self._expansions.append(u)
                 for v, _ in mv.neighbours(u):
-                    self._update(v)
-                self._update(u)
+                    update(v)
+                update(u)
 
     def _bind(self, grid):
         if grid.width() != self._w or grid.height() != self._h:
             raise ReplanError("size_mismatch", width=grid.width(), height=grid.height())
-        self._moves.bind(grid._cells)
+        self._moves.bind(grid._cells, self._attached and grid is self._grid_ref())
         self._mult = grid._mult
 
     def replan(self, grid, budget=0):
@@ -351,6 +403,8 @@ class _Replanner(object):
         self._last_expanded = 0
         self._expansions = []
         self._src = self._source()
+        self._body = None
+        self._fresh_hk()
         if not self._init:                                             # (4)
             self._initialise()
         else:

@@ -64,12 +64,27 @@ class SquareMoves(object):
         self._geo = [None] * self.n
         self.cells = None
         self._pass = None
+        self._nb = [None] * self.n
+        self.cached = False
 
-    def bind(self, cells):
+    def bind(self, cells, cached):
         """Read the grid's current cells (a restore replaces the grid's buffer, so every call
-        binds again)."""
+        binds again).  ``cached``: the neighbour lists may be kept between calls (the grid is the
+        one whose listener invalidates them)."""
         self.cells = cells
         self._pass = {} if self.k > 1 else None
+        self.cached = cached
+
+    def invalidate(self, c):
+        """Not a spec rule (a cache): the walls of ``c`` changed, so the passability of
+        ``(x-k+1..=x, y-k+1..=y)`` and the moves of those cells and their neighbours, the cells of
+        ``(x-k..=x+1, y-k..=y+1)``, may have changed."""
+        nb = self._nb
+        for v in self.edit_cells(~c, True):
+            nb[v] = None
+
+    def drop_cache(self):
+        self._nb = [None] * self.n
 
     def geometry(self, u):
         """[GS.DIR] The in-grid cells around ``u`` in neighbour order: ``(v, base, a, b)`` with the
@@ -117,6 +132,15 @@ class SquareMoves(object):
         return r
 
     def neighbours(self, u):
+        """[REPLAN.MOVE.SQUARE] ``[(v, base)]`` (kept until an edit of walls nearby invalidates it)."""
+        if self.cached:
+            r = self._nb[u]
+            if r is None:
+                r = self._nb[u] = self._neighbours(u)
+            return r
+        return self._neighbours(u)
+
+    def _neighbours(self, u):
         """[REPLAN.MOVE.SQUARE] ``[(v, base)]``: ``u`` passable, ``v`` passable, and a diagonal by
         [GS.MOVE.DIAGONAL] (Always; AtMostOneBlocked: a corner passable; NoneBlocked: both)."""
         if self.k == 1:
@@ -135,7 +159,7 @@ class SquareMoves(object):
                     elif cells[a] == WALL or cells[b] == WALL:
                         continue
                 out.append((v, base))
-            return out
+            return tuple(out)
         p = self.passable
         if not p(u):
             return ()
@@ -151,7 +175,7 @@ class SquareMoves(object):
                 elif not (p(a) and p(b)):
                     continue
             out.append((v, base))
-        return out
+        return tuple(out)
 
     def distance(self, a, b):
         """[GS.EST.OCTILE] The octile f64 value ``o`` (connectivity Four: ``dx + dy``)."""
@@ -198,9 +222,22 @@ class HexMoves(object):
         self.layout = layout
         self._geo = [None] * self.n
         self.cells = None
+        self._nb = [None] * self.n
+        self.cached = False
 
-    def bind(self, cells):
+    def bind(self, cells, cached):
         self.cells = cells
+        self.cached = cached
+
+    def invalidate(self, c):
+        """Not a spec rule (a cache): the walls of ``c`` changed; its moves and its neighbours'."""
+        nb = self._nb
+        nb[c] = None
+        for v in self.geometry(c):
+            nb[v] = None
+
+    def drop_cache(self):
+        self._nb = [None] * self.n
 
     def geometry(self, u):
         """[GRID.HEX.NEIGHBOURS] [GRID.HEX.OFFSETS] The in-grid neighbours in hex neighbour order."""
@@ -217,11 +254,20 @@ class HexMoves(object):
         return g
 
     def neighbours(self, u):
+        """[GRID.HEX.MOVE] ``[(v, 1.0)]`` (kept until an edit of walls nearby invalidates it)."""
+        if self.cached:
+            r = self._nb[u]
+            if r is None:
+                r = self._nb[u] = self._neighbours(u)
+            return r
+        return self._neighbours(u)
+
+    def _neighbours(self, u):
         """[GRID.HEX.MOVE] [GRID.HEX.COST] ``[(v, 1.0)]`` (every hex step has base 1.0)."""
         cells = self.cells
         if cells[u] == WALL:
             return ()
-        return [(v, 1.0) for v in self.geometry(u) if cells[v] != WALL]
+        return tuple((v, 1.0) for v in self.geometry(u) if cells[v] != WALL)
 
     def distance(self, a, b):
         """[GRID.HEX.DISTANCE] The hex distance as f64."""

@@ -86,29 +86,48 @@ class ReplanOpenSet(object):
         pos[node[j]] = j
 
     def _up(self, i):
-        """[STATE.HEAP.UP] While ``i > 0`` and slot ``i`` precedes its parent, swap and go on."""
+        """[STATE.HEAP.UP] While ``i > 0`` and slot ``i`` precedes its parent, swap and go on.
+        (The entry is carried down the path and written once; the order is [REPLAN.KEY.ORDER].)"""
+        node, k1, k2, pos = self.node, self.k1, self.k2, self.pos
+        u, a1, a2 = node[i], k1[i], k2[i]
         while i > 0:
             p = (i - 1) >> 1
-            if self._prec(i, p):
-                self._swap(i, p)
+            b1 = k1[p]
+            if a1 < b1 or (a1 == b1 and (a2 < k2[p] or (a2 == k2[p] and u < node[p]))):
+                pn = node[p]
+                node[i], k1[i], k2[i] = pn, b1, k2[p]
+                pos[pn] = i
                 i = p
             else:
                 break
+        node[i], k1[i], k2[i] = u, a1, a2
+        pos[u] = i
 
     def _down(self, i):
-        """[STATE.HEAP.DOWN] The smaller child (the right one only when it precedes the left)."""
-        count = len(self.node)
+        """[STATE.HEAP.DOWN] Let ``c = 2i + 1``; the right child when it precedes the left; swap
+        while the child precedes the entry."""
+        node, k1, k2, pos = self.node, self.k1, self.k2, self.pos
+        count = len(node)
+        u, a1, a2 = node[i], k1[i], k2[i]
         while True:
             c = 2 * i + 1
             if c >= count:
-                return
-            if c + 1 < count and self._prec(c + 1, c):
-                c += 1
-            if self._prec(c, i):
-                self._swap(c, i)
+                break
+            d = c + 1
+            if d < count:
+                x1, y1 = k1[d], k1[c]
+                if x1 < y1 or (x1 == y1 and (k2[d] < k2[c] or (k2[d] == k2[c] and node[d] < node[c]))):
+                    c = d
+            c1 = k1[c]
+            if c1 < a1 or (c1 == a1 and (k2[c] < a2 or (k2[c] == a2 and node[c] < u))):
+                cn = node[c]
+                node[i], k1[i], k2[i] = cn, c1, k2[c]
+                pos[cn] = i
                 i = c
             else:
-                return
+                break
+        node[i], k1[i], k2[i] = u, a1, a2
+        pos[u] = i
 
     def push(self, u, k1, k2):
         """[STATE.HEAP.PUSH] Append at slot ``count`` and sift up (``u`` not queued)."""

@@ -35,27 +35,33 @@ def save(r):
         parts.append(struct.pack("<dBi", r._km, 1 if r._overflow else 0, len(pend)))
         if pend:
             parts.append(struct.pack("<%di" % len(pend), *pend))
-        g, rhs = r._g, r._rhs
-        flat = []
-        for c in sorted(r._touched):
-            gc, rc = g[c], rhs[c]
-            if gc < INF or rc < INF:
-                flat.append(c)
-                flat.append(gc)
-                flat.append(rc)
-        count = len(flat) // 3
-        parts.append(struct.pack("<i", count))
-        if count:
-            parts.append(struct.pack("<" + "idd" * count, *flat))
-        q = r._q
-        qn = len(q.node)
-        parts.append(struct.pack("<i", qn))
-        if qn:
-            flat = [None] * (3 * qn)
-            flat[0::3] = q.node
-            flat[1::3] = q.k1
-            flat[2::3] = q.k2
-            parts.append(struct.pack("<" + "idd" * qn, *flat))
+        if r._body is None:
+            r._body = _body(r)
+        parts.append(r._body)
+    return b"".join(parts)
+
+
+def _body(r):
+    """The planned cells and the queue (kept by the replanner until g, rhs or the queue change)."""
+    g, rhs = r._g, r._rhs
+    planned = [c for c in sorted(r._touched) if g[c] < INF or rhs[c] < INF]
+    count = len(planned)
+    parts = [struct.pack("<i", count)]
+    if count:
+        flat = [None] * (3 * count)
+        flat[0::3] = planned
+        flat[1::3] = [g[c] for c in planned]
+        flat[2::3] = [rhs[c] for c in planned]
+        parts.append(struct.pack("<" + "idd" * count, *flat))
+    q = r._q
+    qn = len(q.node)
+    parts.append(struct.pack("<i", qn))
+    if qn:
+        flat = [None] * (3 * qn)
+        flat[0::3] = q.node
+        flat[1::3] = q.k1
+        flat[2::3] = q.k2
+        parts.append(struct.pack("<" + "idd" * qn, *flat))
     return b"".join(parts)
 
 
@@ -202,6 +208,7 @@ def install(rep, grid, st):
     flags, km and counters; start, goal and area version from the bytes; read the scale, record
     the grid's restore count; empty the recorded list."""
     from .replan_engine import _scale
+    rep._body = None
     rep._reset_values()
     g, rhs = rep._g, rep._rhs
     touched = rep._touched
