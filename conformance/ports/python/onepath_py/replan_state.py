@@ -144,13 +144,15 @@ def parse(rep, grid, data):
         pc, off = r.i32()
         if pc < 0 or pc > rep._limit or pc > r.left() // 4 or (ov and pc != 0):
             raise err("count_out_of_range", off)
-        pending = []
-        for _ in range(pc):
-            e, off = r.i32()
+        # Counts were checked against the bytes left, so each list is present in full: read it
+        # in one unpack and check its fields in byte order, offsets computed.
+        base = r.pos
+        pending = list(struct.unpack_from("<%di" % pc, r.data, base)) if pc else []
+        for i, e in enumerate(pending):
             c = ~e if e < 0 else e
             if c >= n:
-                raise err("index_out_of_range", off)
-            pending.append(e)
+                raise err("index_out_of_range", base + 4 * i)
+        r.pos = base + 4 * pc
         st.pending = pending
         plc, off = r.i32()
         if plc < 0 or plc > n or plc > r.left() // 20:
@@ -158,46 +160,53 @@ def parse(rep, grid, data):
         planned = []
         member = set()
         prev = -1
-        for _ in range(plc):
-            c, off = r.i32()
+        base = r.pos
+        data = r.data
+        for i, (c, gv, rv) in enumerate(struct.iter_unpack("<idd", data[base:base + 20 * plc])):
+            off = base + 20 * i
             if not 0 <= c < n:
                 raise err("index_out_of_range", off)
             if c <= prev:
                 raise err("not_increasing", off)
             prev = c
-            gv, _, off = r.f64()
+            if gv != gv:
+                raise err("nan", off + 4)
             if not gv >= 0.0:
-                raise err("out_of_range", off)
-            rv, _, off = r.f64()
+                raise err("out_of_range", off + 4)
+            if rv != rv:
+                raise err("nan", off + 12)
             if not rv >= 0.0:
-                raise err("out_of_range", off)
+                raise err("out_of_range", off + 12)
             if gv == INF and rv == INF:
-                raise err("out_of_range", off)
+                raise err("out_of_range", off + 12)
             planned.append((c, gv, rv))
             member.add(c)
+        r.pos = base + 20 * plc
         st.planned = planned
         qc, off = r.i32()
         if qc < 0 or qc > plc or qc > r.left() // 20:
             raise err("count_out_of_range", off)
         queue = []
-        noffs = []
         seen = set()
-        for _ in range(qc):
-            u, off = r.i32()
+        base = r.pos
+        for i, (u, k1, k2) in enumerate(struct.iter_unpack("<idd", data[base:base + 20 * qc])):
+            off = base + 20 * i
             if u not in member:
                 raise err("bad_heap_node", off)
             if u in seen:
                 raise err("duplicate_node", off)
             seen.add(u)
-            k1, _, _ = r.f64()
-            k2, _, _ = r.f64()
+            if k1 != k1:
+                raise err("nan", off + 4)
+            if k2 != k2:
+                raise err("nan", off + 12)
             queue.append((u, k1, k2))
-            noffs.append(off)
+        r.pos = base + 20 * qc
         for i in range(1, qc):
             a = queue[i]
             p = queue[(i - 1) >> 1]
             if entry_precedes(a[0], a[1], a[2], p[0], p[1], p[2]):
-                raise err("heap_order", noffs[i])
+                raise err("heap_order", base + 20 * i)
         st.queue = queue
     r.end()
     return st
