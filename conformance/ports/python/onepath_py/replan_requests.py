@@ -68,18 +68,21 @@ def _observe(rep, grid, error, status):
             "state_sha256": hashlib.sha256(rep.save_state()).hexdigest()}
 
 
-def run_replan(a):
-    """[DRIVER.OP.RUN_REPLAN] [CONF.IMPL.REPLAN] One request; the reply payload."""
-    try:
-        grid = build_grid(a["grid"])
-        opts = make_options(a["options"])
-        cls = GridReplanner if a["grid"]["hex_layout"] is None else HexReplanner
-        rep = cls(grid, opts, MODES[a["mode"]], tuple(a["start"]), tuple(a["goal"]))
-    except OnePathError as e:
-        return {"failed": e.error_class}
+def build(a):
+    """[CONF.REPLAN.REQUEST] The grid and the replanner of a request (errors propagate)."""
+    grid = build_grid(a["grid"])
+    opts = make_options(a["options"])
+    cls = GridReplanner if a["grid"]["hex_layout"] is None else HexReplanner
+    rep = cls(grid, opts, MODES[a["mode"]], tuple(a["start"]), tuple(a["goal"]))
+    return grid, rep
+
+
+def run_script(grid, rep, script, observe=True):
+    """[CONF.REPLAN.SCRIPT] Run every step; with ``observe``, the observations of
+    [CONF.REPLAN.REPLY] (one per step)."""
     slot = None
     steps = []
-    for step in a["script"]:
+    for step in script:
         (name, p), = step.items()
         error = None
         status = None
@@ -119,5 +122,16 @@ def run_replan(a):
             error = e.error_class if off is None else "%s@%d" % (e.error_class, off)
         except _Harness as e:
             error = str(e)
-        steps.append(_observe(rep, grid, error, status))
+        if observe:
+            steps.append(_observe(rep, grid, error, status))
+    return steps
+
+
+def run_replan(a):
+    """[DRIVER.OP.RUN_REPLAN] [CONF.IMPL.REPLAN] One request; the reply payload."""
+    try:
+        grid, rep = build(a)
+    except OnePathError as e:
+        return {"failed": e.error_class}
+    steps = run_script(grid, rep, a["script"])
     return {"ran": {"steps": steps, "state": rep.save_state().hex()}}
