@@ -800,12 +800,33 @@ pub fn replan_break(
 ) -> Option<Break> {
     use crate::replan::ReplanReply;
     let (ea, fa, es, fs) = match (expected, found) {
-        (Ok(ReplanReply::Ran { steps: a, state: sa }), Ok(ReplanReply::Ran { steps: b, state: sb })) => (a, b, sa, sb),
+        (
+            Ok(ReplanReply::Ran {
+                steps: a,
+                state: sa,
+            }),
+            Ok(ReplanReply::Ran {
+                steps: b,
+                state: sb,
+            }),
+        ) => (a, b, sa, sb),
         (a, b) if a == b => return None,
-        (a, b) => return Some(Break::new(Level::L1, "replanner result", format!("{a:?}"), format!("{b:?}"))),
+        (a, b) => {
+            return Some(Break::new(
+                Level::L1,
+                "replanner result",
+                format!("{a:?}"),
+                format!("{b:?}"),
+            ))
+        }
     };
     if ea.len() != fa.len() {
-        return Some(Break::new(Level::L1, "step count", ea.len().to_string(), fa.len().to_string()));
+        return Some(Break::new(
+            Level::L1,
+            "step count",
+            ea.len().to_string(),
+            fa.len().to_string(),
+        ));
     }
     let mut worst: Option<Break> = None;
     for (i, (e, f)) in ea.iter().zip(fa).enumerate() {
@@ -815,15 +836,48 @@ pub fn replan_break(
             b
         };
         let b = if (e.status, e.found, e.cost) != (f.status, f.found, f.cost) {
-            Some(at(Level::L1, "status / cost", format!("{:?} {:?}", e.status, e.cost.0), format!("{:?} {:?}", f.status, f.cost.0)))
+            Some(at(
+                Level::L1,
+                "status / cost",
+                format!("{:?} {:?}", e.status, e.cost.0),
+                format!("{:?} {:?}", f.status, f.cost.0),
+            ))
         } else if (&e.path, &e.path_error) != (&f.path, &f.path_error) {
-            Some(at(Level::L2, "path", format!("{:?} {:?}", e.path_error, e.path), format!("{:?} {:?}", f.path_error, f.path)))
-        } else if (e.iterations, e.expanded, e.last_expanded, e.pending) != (f.iterations, f.expanded, f.last_expanded, f.pending) {
-            Some(at(Level::L3, "counters", format!("{} {} {} {}", e.iterations, e.expanded, e.last_expanded, e.pending), format!("{} {} {} {}", f.iterations, f.expanded, f.last_expanded, f.pending)))
+            Some(at(
+                Level::L2,
+                "path",
+                format!("{:?} {:?}", e.path_error, e.path),
+                format!("{:?} {:?}", f.path_error, f.path),
+            ))
+        } else if (e.iterations, e.expanded, e.last_expanded, e.pending)
+            != (f.iterations, f.expanded, f.last_expanded, f.pending)
+        {
+            Some(at(
+                Level::L3,
+                "counters",
+                format!(
+                    "{} {} {} {}",
+                    e.iterations, e.expanded, e.last_expanded, e.pending
+                ),
+                format!(
+                    "{} {} {} {}",
+                    f.iterations, f.expanded, f.last_expanded, f.pending
+                ),
+            ))
         } else if e.expansions != f.expansions {
-            Some(at(Level::L3, "expansions", format!("{:?}", e.expansions), format!("{:?}", f.expansions)))
+            Some(at(
+                Level::L3,
+                "expansions",
+                format!("{:?}", e.expansions),
+                format!("{:?}", f.expansions),
+            ))
         } else if e.error != f.error || e.state_sha256 != f.state_sha256 {
-            Some(at(Level::L4, "error / state bytes", format!("{:?} {}", e.error, e.state_sha256), format!("{:?} {}", f.error, f.state_sha256)))
+            Some(at(
+                Level::L4,
+                "error / state bytes",
+                format!("{:?} {}", e.error, e.state_sha256),
+                format!("{:?} {}", f.error, f.state_sha256),
+            ))
         } else {
             None
         };
@@ -834,5 +888,14 @@ pub fn replan_break(
             }
         }
     }
-    worst.or_else(|| (es != fs).then(|| Break::new(Level::L4, "final state bytes", es.0.len().to_string(), fs.0.len().to_string())))
+    worst.or_else(|| {
+        (es != fs).then(|| {
+            Break::new(
+                Level::L4,
+                "final state bytes",
+                es.0.len().to_string(),
+                fs.0.len().to_string(),
+            )
+        })
+    })
 }

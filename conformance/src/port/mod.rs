@@ -652,9 +652,12 @@ impl Implementation for PortImpl {
         let ledger_op = format!("run_replan:{}", messages::Family::Replanning.name());
         let steps = request.script.len();
         let fit = |r: crate::replan::ReplanReply| match &r {
-            crate::replan::ReplanReply::Ran { steps: got, .. } if got.len() != steps => Err(
-                protocol::Mismatch(format!("{} step replies for a script of {steps}", got.len())),
-            ),
+            crate::replan::ReplanReply::Ran { steps: got, .. } if got.len() != steps => {
+                Err(protocol::Mismatch(format!(
+                    "{} step replies for a script of {steps}",
+                    got.len()
+                )))
+            }
             _ => Ok(r),
         };
         match self.call(label, &ledger_op, &wire, fit) {

@@ -4,7 +4,9 @@
 
 use super::{sha256_hex, ModeName, ReplanReply, ReplanRequest, ReplanStep, StepReply};
 use crate::error::{ErrorKind, HarnessError};
+use crate::outcome::SearchCode;
 use crate::port::wire::{Hex, Real};
+use crate::state::{SearchSummary, StateError, StateReply};
 
 /// The cells of a request's map, checked against its size.
 pub(crate) fn map_cells(r: &ReplanRequest) -> Result<Vec<u8>, HarnessError> {
@@ -165,49 +167,116 @@ macro_rules! define_replan_adapter {
                 }};
             }
 
+            /// Builds the grid and the replanner of `r` (square or hex) and evaluates `$body`
+            /// with them bound to `$grid` and `$rp`; a constructor's error returns `$failed`.
+            macro_rules! with_replanner {
+                ($r:expr, $cells:expr, $failed:expr, |$grid:ident, $rp:ident| $body:expr) => {{
+                    let options = crate::grid::adapter::$grid_adapter::options(&$r.options);
+                    let mode = match $r.mode {
+                        ModeName::Lpa => op::ReplanMode::Lpa,
+                        ModeName::DStarLite => op::ReplanMode::DStarLite,
+                    };
+                    let (w, h) = ($r.grid.map.width as usize, $r.grid.map.height as usize);
+                    let start = ($r.start.0 as usize, $r.start.1 as usize);
+                    let goal = ($r.goal.0 as usize, $r.goal.1 as usize);
+                    match $r.grid.hex_layout {
+                        None => {
+                            let mut $grid = match op::Grid::new(w, h) {
+                                Ok(g) => g,
+                                Err(e) => return $failed(e.class().to_string()),
+                            };
+                            fill!($grid, $r, $cells);
+                            let mut $rp = match op::GridReplanner::new(
+                                &mut $grid, options, mode, start, goal,
+                            ) {
+                                Ok(rp) => rp,
+                                Err(e) => return $failed(e.class().to_string()),
+                            };
+                            $body
+                        }
+                        Some(layout) => {
+                            let layout = match op::HexLayout::try_from(layout) {
+                                Ok(l) => l,
+                                Err(e) => return $failed(e.class().to_string()),
+                            };
+                            let mut $grid = match op::HexGrid::new(w, h, layout) {
+                                Ok(g) => g,
+                                Err(e) => return $failed(e.class().to_string()),
+                            };
+                            fill!($grid, $r, $cells);
+                            let mut $rp =
+                                match op::HexReplanner::new(&mut $grid, options, mode, start, goal)
+                                {
+                                    Ok(rp) => rp,
+                                    Err(e) => return $failed(e.class().to_string()),
+                                };
+                            $body
+                        }
+                    }
+                }};
+            }
+
             /// [CONF.REPLAN.REQUEST] Builds the grid and the replanner, runs the script.
             pub fn run(r: &ReplanRequest) -> Result<ReplanReply, HarnessError> {
                 let cells = map_cells(r)?;
-                let options = crate::grid::adapter::$grid_adapter::options(&r.options);
-                let mode = match r.mode {
-                    ModeName::Lpa => op::ReplanMode::Lpa,
-                    ModeName::DStarLite => op::ReplanMode::DStarLite,
-                };
-                let (w, h) = (r.grid.map.width as usize, r.grid.map.height as usize);
-                let start = (r.start.0 as usize, r.start.1 as usize);
-                let goal = (r.goal.0 as usize, r.goal.1 as usize);
-                match r.grid.hex_layout {
-                    None => {
-                        let mut grid = match op::Grid::new(w, h) {
-                            Ok(g) => g,
-                            Err(e) => return Ok(ReplanReply::Failed(e.class().to_string())),
-                        };
-                        fill!(grid, r, cells);
-                        let mut rp =
-                            match op::GridReplanner::new(&mut grid, options, mode, start, goal) {
-                                Ok(rp) => rp,
-                                Err(e) => return Ok(ReplanReply::Failed(e.class().to_string())),
-                            };
-                        script!(grid, rp, r)
+                let failed = |c: String| Ok(ReplanReply::Failed(c));
+                with_replanner!(r, cells, failed, |grid, rp| script!(grid, rp, r))
+            }
+
+            /// [CONF.STATE.REPLANNER] A state request on a replanner recipe: the script, then
+            /// `before`, the restore of `bytes`, `replan(grid, 0)` when `finish`, `after`.
+            pub fn state(
+                r: &ReplanRequest,
+                bytes: Option<&Vec<u8>>,
+                finish: bool,
+            ) -> Result<StateReply, String> {
+                let cells = map_cells(r).map_err(|e| format!("harness: {e}"))?;
+                let failed =
+                    |c: String| Err(format!("harness: the recipe's replanner failed: {c}"));
+                with_replanner!(r, cells, failed, |grid, rp| {
+                    let ran: Result<ReplanReply, HarnessError> = script!(grid, rp, r);
+                    ran.map_err(|e| format!("harness: {e}"))?;
+                    let before = rp.save_state();
+                    let restore = bytes.map(|b| {
+                        rp.restore_state(&grid, b).map_err(|e| StateError {
+                            class: e.class().to_string(),
+                            offset: e.offset() as u64,
+                        })
+                    });
+                    let search = if finish {
+                        let status = rp
+                            .replan(&grid, 0)
+                            .map_err(|e| format!("harness: replan failed: {e}"))?;
+                        Some(SearchSummary {
+                            status: match status as u8 {
+                                1 => SearchCode::Running,
+                                2 => SearchCode::Found,
+                                3 => SearchCode::NotFound,
+                                _ => SearchCode::NotStarted,
+                            },
+                            iterations: rp.iterations(),
+                            expanded: rp.expanded_count(),
+                            cost_bits: rp.path_cost().to_bits(),
+                            path: rp.path(&grid).unwrap_or_default(),
+                            expansions: rp.expansions().to_vec(),
+                        })
+                    } else {
+                        None
+                    };
+                    let after = rp.save_state();
+                    let mut into = vec![0xA5u8; 3];
+                    rp.save_state_into(&mut into);
+                    if into != after {
+                        return Err("crate: save_state_into differs from save_state".to_string());
                     }
-                    Some(layout) => {
-                        let layout = match op::HexLayout::try_from(layout) {
-                            Ok(l) => l,
-                            Err(e) => return Ok(ReplanReply::Failed(e.class().to_string())),
-                        };
-                        let mut grid = match op::HexGrid::new(w, h, layout) {
-                            Ok(g) => g,
-                            Err(e) => return Ok(ReplanReply::Failed(e.class().to_string())),
-                        };
-                        fill!(grid, r, cells);
-                        let mut rp =
-                            match op::HexReplanner::new(&mut grid, options, mode, start, goal) {
-                                Ok(rp) => rp,
-                                Err(e) => return Ok(ReplanReply::Failed(e.class().to_string())),
-                            };
-                        script!(grid, rp, r)
-                    }
-                }
+                    Ok(StateReply {
+                        before,
+                        restore,
+                        after,
+                        cells: vec![],
+                        search,
+                    })
+                })
             }
         }
     };

@@ -120,7 +120,7 @@ pub struct StepReply {
     /// The class of the step's failed call (`class@offset` for a rejected restore), or null.
     #[serde(deserialize_with = "required")]
     pub error: Option<String>,
-    /// A replan's result ([CONF.OUT.STATUS] code: 1 running, 2 found, 3 not found); null for
+    /// A replan's result ([GRAPH.ASTAR.STATUS] code: 1 running, 2 found, 3 not found); null for
     /// other steps and for a failed replan.
     #[serde(deserialize_with = "required")]
     pub status: Option<u8>,

@@ -15,6 +15,8 @@ pub enum Ty {
     U32,
     /// `i32`.
     I32,
+    /// `i64` (replanner counters).
+    I64,
     /// `f64`.
     F64,
     /// `u8` flag ([STATE.FLAG]).
@@ -30,6 +32,7 @@ impl Ty {
             Ty::U8 | Ty::Flag => 1,
             Ty::U16 => 2,
             Ty::U32 | Ty::I32 => 4,
+            Ty::I64 => 8,
             Ty::F64 => 8,
             Ty::Bytes(n) => n,
         }
@@ -364,6 +367,7 @@ pub fn try_walk(kind: StateKind, bytes: &[u8]) -> Option<Layout> {
             w.out.search = Some(s);
         }
         StateKind::GridSearch => walk_handle(&mut w)?,
+        StateKind::GridReplanner | StateKind::HexReplanner => walk_replanner(&mut w)?,
     }
     (!w.short && w.at == bytes.len()).then_some(w.out)
 }
@@ -445,6 +449,79 @@ fn walk_search(w: &mut Walk<'_>) -> Option<SearchLayout> {
         }
     }
     Some(s)
+}
+
+/// Kinds 5 and 6 ([REPLAN.STATE.HEADER], [REPLAN.STATE.SEARCH]): the header, the replan search,
+/// and when initialised km, the pending entries, the planned cells and the queue.
+fn walk_replanner(w: &mut Walk<'_>) -> Option<()> {
+    let width = w.i32(Role::Shape, "width");
+    let height = w.i32(Role::Shape, "height");
+    let cells = i64::from(width.max(0)) * i64::from(height.max(0));
+    if cells > 1 << 26 {
+        return None;
+    }
+    w.u8(Ty::U8, Role::Shape, "algorithm");
+    w.i32(Role::Counter, "area_version");
+    w.i32(Role::Index, "start");
+    w.i32(Role::Index, "goal");
+    w.i32(Role::Shape, "node_count");
+    w.u8(Ty::U8, Role::Shape, "mode");
+    w.i32(Role::Index, "inner_start");
+    w.i32(Role::Index, "inner_goal");
+    let initialized = w.u8(Ty::Flag, Role::Plain, "initialized") == 1;
+    w.u8(Ty::Flag, Role::Plain, "found");
+    w.field(Ty::I64, Role::Counter, "iterations");
+    w.field(Ty::I64, Role::Counter, "expanded");
+    w.i32(Role::Counter, "last_expanded");
+    if !initialized {
+        return Some(());
+    }
+    w.f64(Role::Plain, "km");
+    w.u8(Ty::Flag, Role::Plain, "overflow");
+    let pending = w.i32(
+        Role::Count {
+            elem: 4,
+            bound: Some(64 + cells / 16),
+        },
+        "pending_count",
+    );
+    for i in 0..pending {
+        if w.short {
+            return None;
+        }
+        w.i32(Role::Plain, format!("pending[{i}]"));
+    }
+    let planned = w.i32(
+        Role::Count {
+            elem: 20,
+            bound: Some(cells),
+        },
+        "planned_count",
+    );
+    for i in 0..planned {
+        if w.short {
+            return None;
+        }
+        w.i32(Role::Index, format!("planned[{i}].cell"));
+        w.f64(Role::Plain, format!("planned[{i}].g"));
+        w.f64(Role::Plain, format!("planned[{i}].rhs"));
+    }
+    let queued = w.i32(
+        Role::Count {
+            elem: 20,
+            bound: Some(i64::from(planned)),
+        },
+        "queue_count",
+    );
+    for i in 0..queued {
+        if w.short {
+            return None;
+        }
+        w.i32(Role::Index, format!("queue[{i}].node"));
+        w.f64(Role::Plain, format!("queue[{i}].key1"));
+        w.f64(Role::Plain, format!("queue[{i}].key2"));
+    }
+    Some(())
 }
 
 /// Kind 12 ([GS.STATE.HEADER12] .. [GS.STATE.MODE3]): mode, sizes, then the mode's body.

@@ -35,6 +35,10 @@ pub enum StateKind {
     ThetaSearch,
     /// Kind 12.
     GridSearch,
+    /// Kind 5 (spec/replanning.md).
+    GridReplanner,
+    /// Kind 6.
+    HexReplanner,
 }
 
 impl StateKind {
@@ -50,6 +54,8 @@ impl StateKind {
             StateKind::JumpSearch => 9,
             StateKind::ThetaSearch => 10,
             StateKind::GridSearch => 12,
+            StateKind::GridReplanner => 5,
+            StateKind::HexReplanner => 6,
         }
     }
     /// The upper-case tag of vector ids (`STATE-<TAG>-NNNN`).
@@ -64,11 +70,17 @@ impl StateKind {
             StateKind::JumpSearch => "JUMP",
             StateKind::ThetaSearch => "THETA",
             StateKind::GridSearch => "GRIDSEARCH",
+            StateKind::GridReplanner => "GRIDREPLANNER",
+            StateKind::HexReplanner => "HEXREPLANNER",
         }
     }
     /// Whether the kind has `from_state` ([STATE.API]).
     pub fn has_from_state(self) -> bool {
-        !self.is_search()
+        !self.is_search() && !self.is_replanner()
+    }
+    /// Whether the kind is a replanner (kinds 5, 6).
+    pub fn is_replanner(self) -> bool {
+        matches!(self, StateKind::GridReplanner | StateKind::HexReplanner)
     }
     /// Whether the kind is a sliced search (kinds 8-12).
     pub fn is_search(self) -> bool {
@@ -88,6 +100,8 @@ impl StateKind {
         use crate::claims::Family;
         if matches!(self, StateKind::Graph | StateKind::GraphAStar) {
             Family::Graph
+        } else if self.is_replanner() {
+            Family::Replanning
         } else if self.is_search() {
             Family::GridSearch
         } else {
@@ -233,6 +247,12 @@ pub enum StateRecipe {
         /// `run(None)` at the end.
         run: bool,
     },
+    /// [CONF.STATE.REPLANNER] A replanner (kinds 5, 6): the request's grid, options, mode and
+    /// ends, its script run first.
+    Replanner {
+        /// The request (grid, options, mode, ends, script).
+        request: crate::replan::ReplanRequest,
+    },
 }
 
 impl StateRecipe {
@@ -263,6 +283,10 @@ impl StateRecipe {
                 crate::grid::GridApi::Jump => StateKind::JumpSearch,
                 crate::grid::GridApi::Theta => StateKind::ThetaSearch,
                 _ => StateKind::GridSearch,
+            },
+            StateRecipe::Replanner { request } => match request.grid.hex_layout {
+                None => StateKind::GridReplanner,
+                Some(_) => StateKind::HexReplanner,
             },
         }
     }
@@ -310,6 +334,11 @@ impl StateRecipe {
                 removals: vec![],
             }),
             s @ (StateRecipe::GraphAstar { .. } | StateRecipe::GridSearch { .. }) => s,
+            // [CONF.STATE.REPLANNER] A new replanner over the same initial grid, no script.
+            StateRecipe::Replanner { mut request } => {
+                request.script.clear();
+                StateRecipe::Replanner { request }
+            }
         }
     }
 

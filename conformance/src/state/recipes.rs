@@ -637,7 +637,95 @@ pub fn goldens() -> Vec<Golden> {
         None,
     );
     grid_search_mode1_edges(&mut push);
+    replanner_goldens(&mut push);
     out
+}
+
+/// [CONF.STATE.REPLANNER] The golden replanner states (kinds 5 and 6): uninitialised, planned
+/// and complete, mid-replan with a queue, km shifted by start moves, pending entries of both
+/// encodings, the overflow flag, an agent of size 2, hex layouts.
+fn replanner_goldens(push: &mut dyn FnMut(StateKind, &'static str, StateRecipe, Option<Patch>)) {
+    use crate::grid::GridOptionsData;
+    use crate::replan::cases::map;
+    use crate::replan::{ModeName, ReplanGrid, ReplanRequest, ReplanStep as S};
+    let req = |seed: u64,
+               hex: Option<i32>,
+               (w, h): (u32, u32),
+               kind: u64,
+               options: GridOptionsData,
+               mode: ModeName,
+               ends: ((u32, u32), (u32, u32)),
+               script: Vec<S>| {
+        let mut rng = SplitMix64::new(seed);
+        StateRecipe::Replanner {
+            request: ReplanRequest {
+                grid: ReplanGrid {
+                    hex_layout: hex,
+                    map: map(&mut rng, w, h, kind),
+                },
+                options,
+                mode,
+                start: ends.0,
+                goal: ends.1,
+                script,
+            },
+        }
+    };
+    let o = GridOptionsData::default();
+    let dijkstra = GridOptionsData {
+        algorithm: 1,
+        ..GridOptionsData::default()
+    };
+    let agent2 = GridOptionsData {
+        agent_size: 2,
+        connectivity: 8,
+        diagonal: 1,
+        ..GridOptionsData::default()
+    };
+    use StateKind::{GridReplanner as G, HexReplanner as H};
+    push(G, "LPA* never planned: uninitialised, so nothing follows last_expanded [REPLAN.STATE.SAVE] [REPLAN.INIT.STATE].", req(0x5250_0001, None, (9, 7), 0, o.clone(), ModeName::Lpa, ((0, 0), (8, 6)), vec![]), None);
+    push(G, "LPA* after a complete replan on a rooms map: planned cells with g and rhs, the queue left as it lies [REPLAN.COMPUTE.STOP].", req(0x5250_0002, None, (12, 10), 2, o.clone(), ModeName::Lpa, ((0, 0), (11, 9)), vec![S::Replan { budget: 0 }]), None);
+    push(G, "D* Lite stopped mid-replan by a budget of 9, then three edits (an area change: a plain entry; wall toggles: complemented entries) pending [REPLAN.EDIT.LISTEN].", req(0x5250_0003, None, (12, 10), 1, o.clone(), ModeName::DStarLite, ((1, 1), (10, 8)), vec![S::Replan { budget: 0 }, S::SetCell { x: 5, y: 4, area: 2 }, S::Replan { budget: 9 }, S::SetCell { x: 6, y: 5, area: 255 }, S::SetCell { x: 3, y: 3, area: 3 }, S::SetCell { x: 6, y: 5, area: 0 }]), None);
+    push(G, "D* Lite after two start moves and replans: km is the sum of the two estimates, a non-zero, non-integer value [REPLAN.RUN.SET_START].", req(0x5250_0004, None, (10, 10), 0, o.clone(), ModeName::DStarLite, ((0, 0), (9, 9)), vec![S::Replan { budget: 0 }, S::SetStart { x: 1, y: 1 }, S::SetCell { x: 4, y: 4, area: 255 }, S::Replan { budget: 0 }, S::SetStart { x: 2, y: 1 }, S::Replan { budget: 4 }]), None);
+    let mut overflow = vec![S::Replan { budget: 0 }];
+    for k in 0..70u32 {
+        overflow.push(S::SetCell {
+            x: 1 + k % 3,
+            y: 2,
+            area: ((k / 3) % 2 + 1) as u8,
+        });
+    }
+    push(G, "D* Lite whose pending list overflowed (L = 64 + 80/16 = 69, 70 edits): overflow set, no entries [REPLAN.EDIT.LIMIT].", req(0x5250_0005, None, (10, 8), 0, o.clone(), ModeName::DStarLite, ((0, 0), (9, 7)), overflow), None);
+    push(G, "D* Lite with agent size 2, rule at_most_one_blocked, Dijkstra (estimate 0, km stays 0): a replan after edits that change passability of a 2x2 block [REPLAN.EDIT.CELLS].", req(0x5250_0006, None, (11, 9), 1, GridOptionsData { algorithm: 1, ..agent2 }, ModeName::DStarLite, ((0, 0), (9, 7)), vec![S::Replan { budget: 0 }, S::SetCell { x: 4, y: 4, area: 255 }, S::SetCell { x: 5, y: 3, area: 0 }, S::Replan { budget: 0 }, S::SetCell { x: 2, y: 2, area: 255 }]), None);
+    push(
+        H,
+        "Hex (odd-r) LPA* after a complete replan and two edits pending [GRID.HEX.OFFSETS].",
+        req(
+            0x5250_0007,
+            Some(0),
+            (9, 8),
+            1,
+            o.clone(),
+            ModeName::Lpa,
+            ((0, 0), (8, 7)),
+            vec![
+                S::Replan { budget: 0 },
+                S::SetCell {
+                    x: 4,
+                    y: 4,
+                    area: 255,
+                },
+                S::SetCell {
+                    x: 2,
+                    y: 3,
+                    area: 2,
+                },
+            ],
+        ),
+        None,
+    );
+    push(H, "Hex (even-q) D* Lite stopped by a budget of 6 after a start move: km, a queue in heap order [REPLAN.QUEUE.HEAP].", req(0x5250_0008, Some(3), (10, 9), 0, dijkstra.clone(), ModeName::DStarLite, ((0, 0), (9, 8)), vec![S::Replan { budget: 0 }, S::SetStart { x: 1, y: 0 }, S::SetCell { x: 5, y: 5, area: 255 }, S::Replan { budget: 6 }]), None);
+    push(H, "Hex (even-r) D* Lite with the A* estimate after a start move and a complete replan: km > 0 [REPLAN.KEY.H].", req(0x5250_0009, Some(1), (8, 8), 2, o, ModeName::DStarLite, ((0, 0), (7, 7)), vec![S::Replan { budget: 0 }, S::SetStart { x: 1, y: 1 }, S::Replan { budget: 0 }]), None);
 }
 
 /// STATE-GRIDSEARCH-0013 and 0014: the two mode-1 states at the edges of [GS.STATE.MODE1.CHECKS]
