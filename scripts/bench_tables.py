@@ -40,6 +40,15 @@ def harvest(a):
                 "bytes": thr.get("Bytes"),
             }
         )
+    # `bench-stat group=G function=F expanded=X` lines of the pass's log (the replan bench's
+    # correctness pre-pass): shown beside the medians.
+    stats = {}
+    if a.log and os.path.exists(a.log):
+        with open(a.log) as f:
+            for line in f:
+                m = re.match(r"bench-stat group=(\S+) function=(\S+) expanded=(\S+)", line)
+                if m:
+                    stats.setdefault(m.group(1), {})[m.group(2)] = float(m.group(3))
     res = {}
     if os.path.exists(a.results):
         with open(a.results) as f:
@@ -50,6 +59,7 @@ def harvest(a):
         "seconds": a.seconds,
         "commit": a.commit,
         "rows": sorted(rows, key=lambda r: (r["group"], r["function"])),
+        "stats": stats,
     }
     with open(a.results, "w") as f:
         json.dump(res, f, indent=1)
@@ -86,6 +96,8 @@ SPECS = {
     "grid_large": dict(ref="onepath_astar", funcs=["onepath_astar", "pathfinding_astar"], per="query"),
     "alt": dict(ref=None, funcs=None, per="query"),
     "state": dict(ref="memcpy", funcs=["save_into", "save", "restore", "memcpy"], per="batch"),
+    "replan": dict(ref="dstar", funcs=["dstar", "lpa", "condor", "astar", "astar_run"], per="query",
+                   stats=["dstar", "lpa", "condor", "astar"], flag="walk_mismatch"),
 }
 
 
@@ -130,7 +142,11 @@ def render_generic(target, passes, spec):
     ref = spec["ref"]
     others = [f for f in present if f != ref]
     unit = spec.get("label") or ("per query" if spec["per"] == "query" else "median")
+    stats_f = passes["forward"].get("stats", {})
+    shown = [f for f in spec.get("stats", []) if any(f in stats_f.get(g, {}) for g in groups)]
+    flag = spec.get("flag") if any(spec.get("flag") in stats_f.get(g, {}) for g in groups) else None
     head = ["group", "n"] + [f"{f} ({unit})" for f in present] + [f"{f} ÷ {ref}" for f in others]
+    head += [f"{f} expanded (per query)" for f in shown] + ([flag] if flag else [])
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for g in groups:
         rf = fwd[g]
@@ -147,6 +163,14 @@ def render_generic(target, passes, spec):
                 a, b = per(t.get(f), spec["per"]), per(t.get(ref), spec["per"])
                 return fmt_ratio(a / b if a and b else None)
             cells.append(both(rf, rr, ratio))
+        # Expansions come from the forward pass's pre-pass (the same in both passes: the work is
+        # deterministic).
+        for f in shown:
+            x = stats_f.get(g, {}).get(f)
+            cells.append("–" if x is None else f"{x:,.0f}")
+        if flag:
+            x = stats_f.get(g, {}).get(flag)
+            cells.append("–" if x is None else f"{x:.0f}")
         lines.append("| " + " | ".join(cells) + " |")
     return lines
 
@@ -251,6 +275,7 @@ def main():
     h.add_argument("--load-after", default="")
     h.add_argument("--seconds", type=int, default=0)
     h.add_argument("--commit", default="")
+    h.add_argument("--log")
     r = sub.add_parser("render")
     r.add_argument("--results", required=True)
     r.add_argument("--doc")

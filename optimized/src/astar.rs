@@ -347,6 +347,11 @@ impl<'g, C: GraphCost, H: GraphHeuristic, const D: usize> Engine<'g, C, H, D> {
                     self.heuristic.prefetch(a.t);
                 }
             }
+            // The pops after it are likely among heap slots 1 and 2: start loading their arcs,
+            // so that the loop above finds them in cache one pop later.
+            for x in self.scratch.peek_after().into_iter().flatten() {
+                graph.prefetch_out(x);
+            }
             for a in graph.out_arcs(u) {
                 let v = a.t;
                 if self.cost.blocked(v) {

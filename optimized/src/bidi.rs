@@ -165,6 +165,7 @@ impl<'g, C: GraphCost, H: GraphHeuristic> BidirectionalGraphSearch<'g, C, H> {
                     None => continue,
                 };
                 let u = top.node;
+                let gu = self.fwd.slots[u as usize].g;
                 if self.record {
                     self.fwd.record.push(u);
                 }
@@ -177,7 +178,7 @@ impl<'g, C: GraphCost, H: GraphHeuristic> BidirectionalGraphSearch<'g, C, H> {
                     if !cost_ok(c) {
                         continue;
                     }
-                    let g2 = top.g() + c;
+                    let g2 = gu + c;
                     if g2 == f64::INFINITY {
                         continue;
                     }
@@ -204,6 +205,7 @@ impl<'g, C: GraphCost, H: GraphHeuristic> BidirectionalGraphSearch<'g, C, H> {
                     None => continue,
                 };
                 let u = top.node;
+                let gu = self.bwd.slots[u as usize].g;
                 if self.record {
                     self.fwd.record.push(u);
                 }
@@ -216,7 +218,7 @@ impl<'g, C: GraphCost, H: GraphHeuristic> BidirectionalGraphSearch<'g, C, H> {
                     if !cost_ok(c) {
                         continue;
                     }
-                    let g2 = top.g() + c;
+                    let g2 = gu + c;
                     if g2 == f64::INFINITY {
                         continue;
                     }

@@ -1,8 +1,14 @@
 //! Indexed `D`-ary open set of [GRAPH.OPEN.ORDER] / [GRAPH.OPEN.PUSH] and the epoch-reset per-node
 //! buffers of [GRAPH.ASTAR.BUFFERS]. `D = 2` is exactly the saved binary-heap discipline of
-//! [STATE.HEAP.ARRAY] .. [STATE.HEAP.UPDATE] (used by `GraphAStar`); `D = 4` is the faster
-//! layout used where the heap is never saved (tier 1, bidirectional, landmarks): the pop order is
-//! the same for both because [GRAPH.OPEN.ORDER] is a strict total order.
+//! [STATE.HEAP.ARRAY] .. [STATE.HEAP.UPDATE] (used by `GraphAStar` and the grid engines); `D = 4`
+//! is the faster layout used where the heap is never saved (tier 1, bidirectional): the pop order
+//! is the same for both because [GRAPH.OPEN.ORDER] is a strict total order. Also the lazy-deletion
+//! heap of the landmark trees ([`LazyHeap`]).
+//!
+//! Entries are 16 bytes (`ord(f)`, node, the sign of a zero `f`): an entry's `g` is always
+//! bit-equal to its node's slot `g` (a push writes both; a restore checks it, [STATE.SEARCH.CHECKS];
+//! a slot's `g` may change only while its node is not in the heap), so the rare `f` tie reads the
+//! slots ([`Buffers::less`]).
 
 use crate::visit_set::VisitSet;
 
@@ -21,16 +27,12 @@ pub(crate) struct Slot {
     pub pos: u32,
 }
 
-/// An open-set entry `(node, f, g)` with `f` and `g` stored as order-preserving integer keys.
+/// An open-set entry: `ord(f)`, the node, and the sign of a zero `f` (only a restored entry
+/// can carry `-0.0`). The entry's `g` is always bit-equal to its node's slot `g`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Entry {
-    /// `ord(f)`.
-    hi: u64,
-    /// `!ord(g)` (larger `g` first).
-    lo: u64,
+    key: u64,
     pub node: u32,
-    /// Sign-of-zero bits lost by the keys: bit 0 `f` is `-0.0`, bit 1 `g` is `-0.0` (only a
-    /// restored entry can carry them; kept so save -> restore -> save is byte-identical).
     neg: u32,
 }
 
@@ -54,22 +56,19 @@ fn unord(k: u64) -> f64 {
 
 impl Entry {
     #[inline(always)]
-    fn new(f: f64, g: f64, node: u32) -> Entry {
+    fn new(f: f64, node: u32) -> Entry {
         Entry {
-            hi: ord(f),
-            lo: !ord(g),
+            key: ord(f),
             node,
             neg: 0,
         }
     }
 
-    /// An entry with the exact bit patterns of `f` and `g` (neither NaN).
-    pub fn exact(f: f64, g: f64, node: u32) -> Entry {
-        let neg = (f.to_bits() == (-0.0f64).to_bits()) as u32
-            | (((g.to_bits() == (-0.0f64).to_bits()) as u32) << 1);
+    /// An entry with the exact bit pattern of `f` (not NaN).
+    pub fn exact(f: f64, node: u32) -> Entry {
+        let neg = (f.to_bits() == (-0.0f64).to_bits()) as u32;
         Entry {
-            hi: ord(f),
-            lo: !ord(g),
+            key: ord(f),
             node,
             neg,
         }
@@ -80,31 +79,9 @@ impl Entry {
         if self.neg & 1 != 0 {
             -0.0
         } else {
-            unord(self.hi)
+            unord(self.key)
         }
     }
-
-    #[inline(always)]
-    pub fn g(&self) -> f64 {
-        if self.neg & 2 != 0 {
-            -0.0
-        } else {
-            unord(!self.lo)
-        }
-    }
-
-    #[inline(always)]
-    fn key(&self) -> u128 {
-        ((self.hi as u128) << 64) | self.lo as u128
-    }
-}
-
-/// [GRAPH.OPEN.ORDER] [STATE.HEAP.ARRAY] `a` pops before (precedes) `b`: smaller `f`, then larger `g`, then smaller id.
-/// Keys are never NaN; evaluated without short-circuit branches (the heap's hot comparison).
-#[inline(always)]
-pub(crate) fn less(a: &Entry, b: &Entry) -> bool {
-    let (ka, kb) = (a.key(), b.key());
-    (ka < kb) | ((ka == kb) & (a.node < b.node))
 }
 
 /// Reusable search buffers: per-node slots reset by an epoch counter, the `D`-ary open set, and
@@ -158,17 +135,6 @@ impl<const D: usize> Buffers<D> {
         self.slots[v as usize].stamp == self.epoch
     }
 
-    /// `g[v]`, `+infinity` when unreached.
-    #[inline(always)]
-    pub fn g(&self, v: u32) -> f64 {
-        let s = &self.slots[v as usize];
-        if s.stamp == self.epoch {
-            s.g
-        } else {
-            f64::INFINITY
-        }
-    }
-
     #[inline(always)]
     pub fn parent(&self, v: u32) -> u32 {
         self.slots[v as usize].parent
@@ -183,6 +149,15 @@ impl<const D: usize> Buffers<D> {
     #[inline(always)]
     pub fn peek_node(&self) -> Option<u32> {
         self.heap.first().map(|e| e.node)
+    }
+
+    /// The nodes of heap slots 1 and 2 (the likely pops after the next), when present.
+    #[inline(always)]
+    pub fn peek_after(&self) -> [Option<u32>; 2] {
+        [
+            self.heap.get(1).map(|e| e.node),
+            self.heap.get(2).map(|e| e.node),
+        ]
     }
 
     /// Hints the CPU to load the slot of `v`.
@@ -209,6 +184,34 @@ impl<const D: usize> Buffers<D> {
         self.heap.reserve(n);
     }
 
+    /// [GRAPH.OPEN.ORDER] [STATE.HEAP.ARRAY] `a` precedes `b`: smaller `f`, then larger `g`
+    /// (the slots' `g`, equal to the entries'), then smaller id.
+    #[inline(always)]
+    pub fn less(&self, a: &Entry, b: &Entry) -> bool {
+        if a.key != b.key {
+            a.key < b.key
+        } else {
+            self.tie(a.node, b.node)
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn tie(&self, a: u32, b: u32) -> bool {
+        let (ga, gb) = (self.slots[a as usize].g, self.slots[b as usize].g);
+        if ga != gb {
+            ga > gb
+        } else {
+            a < b
+        }
+    }
+
+    /// The `g` of a heap entry (its slot's).
+    #[inline(always)]
+    pub fn entry_g(&self, e: &Entry) -> f64 {
+        self.slots[e.node as usize].g
+    }
+
     #[inline(always)]
     pub fn top_f(&self) -> f64 {
         self.heap[0].f()
@@ -231,7 +234,7 @@ impl<const D: usize> Buffers<D> {
         slot.g = g;
         slot.parent = parent;
         slot.stamp = epoch;
-        let e = Entry::new(f, g, v);
+        let e = Entry::new(f, v);
         if old == NOT_IN_HEAP {
             let i = self.heap.len();
             self.heap.push(e);
@@ -239,7 +242,7 @@ impl<const D: usize> Buffers<D> {
         } else {
             let i = old as usize;
             let prev = self.heap[i];
-            if less(&e, &prev) {
+            if self.less(&e, &prev) {
                 self.sift_up(i, e);
             } else {
                 self.sift_down(i, e);
@@ -266,7 +269,7 @@ impl<const D: usize> Buffers<D> {
         while i > 0 {
             let p = (i - 1) / D;
             let pe = self.heap[p];
-            if !less(&e, &pe) {
+            if !self.less(&e, &pe) {
                 break;
             }
             self.heap[i] = pe;
@@ -287,6 +290,29 @@ impl<const D: usize> Buffers<D> {
     fn sift_down_from_root(&mut self, e: Entry) {
         let len = self.heap.len();
         let mut i = 0usize;
+        if D == 2 {
+            // Two levels per step while the hole's four grandchildren exist: their keys load in
+            // parallel with the children's, so the chain of dependent loads is half as long.
+            loop {
+                let c = 2 * i + 1;
+                let gc = 4 * i + 3;
+                if gc + 3 >= len {
+                    break;
+                }
+                let h = &self.heap;
+                let right = self.less(&h[c + 1], &h[c]) as usize;
+                let l = self.less(&h[gc + 1], &h[gc]) as usize;
+                let r = self.less(&h[gc + 3], &h[gc + 2]) as usize;
+                let m = c + right;
+                let mm = gc + 2 * right + (l ^ ((l ^ r) & right.wrapping_neg()));
+                let (me, mme) = (h[m], h[mm]);
+                self.heap[i] = me;
+                self.slots[me.node as usize].pos = i as u32;
+                self.heap[m] = mme;
+                self.slots[mme.node as usize].pos = m as u32;
+                i = mm;
+            }
+        }
         loop {
             let c = D * i + 1;
             if c >= len {
@@ -305,19 +331,19 @@ impl<const D: usize> Buffers<D> {
     #[inline(always)]
     fn min_child(&self, c: usize, len: usize) -> usize {
         if D == 2 {
-            c + (c + 1 < len && less(&self.heap[c + 1], &self.heap[c])) as usize
+            c + (c + 1 < len && self.less(&self.heap[c + 1], &self.heap[c])) as usize
         } else if D == 4 && c + 4 <= len {
             // Full group of four: a branch-free tournament (the comparisons are
             // unpredictable, so index arithmetic beats branches).
             let h = &self.heap[c..c + 4];
-            let a = less(&h[1], &h[0]) as usize;
-            let b = 2 + less(&h[3], &h[2]) as usize;
-            let w = if less(&h[b], &h[a]) { b } else { a };
+            let a = self.less(&h[1], &h[0]) as usize;
+            let b = 2 + self.less(&h[3], &h[2]) as usize;
+            let w = if self.less(&h[b], &h[a]) { b } else { a };
             c + w
         } else {
             let mut m = c;
             for j in c + 1..len.min(c + D) {
-                if less(&self.heap[j], &self.heap[m]) {
+                if self.less(&self.heap[j], &self.heap[m]) {
                     m = j;
                 }
             }
@@ -336,7 +362,7 @@ impl<const D: usize> Buffers<D> {
             }
             let m = self.min_child(c, len);
             let me = self.heap[m];
-            if !less(&me, &e) {
+            if !self.less(&me, &e) {
                 break;
             }
             self.heap[i] = me;
@@ -345,5 +371,111 @@ impl<const D: usize> Buffers<D> {
         }
         self.heap[i] = e;
         self.slots[e.node as usize].pos = i as u32;
+    }
+}
+
+/// A lazy-deletion 4-ary min-heap of `(ord(d), node)` for searches whose key is `(d, d)` and
+/// whose heap is never saved (the landmark trees, [GRAPH.ALT.TREE]). [GRAPH.OPEN.ORDER] on
+/// `(f, g, node)` with `f == g` is the order of `(d, node)`; a node is pushed again on every
+/// strict improvement and a popped entry whose key is not its node's current distance is stale
+/// (skipped by the caller). Because the order is strict and total, the live entries pop in
+/// exactly the order of the indexed open set of [GRAPH.OPEN.PUSH].
+#[derive(Default)]
+pub(crate) struct LazyHeap {
+    a: Vec<LazyEntry>,
+}
+
+/// One lazy-heap entry (16 bytes).
+#[derive(Clone, Copy)]
+pub(crate) struct LazyEntry {
+    /// `ord(d)`.
+    pub key: u64,
+    pub node: u32,
+}
+
+/// The order-preserving key of a non-NaN distance (`-0.0` and `+0.0` alike).
+#[inline(always)]
+pub(crate) fn dist_key(d: f64) -> u64 {
+    ord(d)
+}
+
+#[inline(always)]
+fn lazy_less(a: &LazyEntry, b: &LazyEntry) -> bool {
+    (a.key < b.key) | ((a.key == b.key) & (a.node < b.node))
+}
+
+impl LazyHeap {
+    pub fn clear(&mut self) {
+        self.a.clear();
+    }
+
+    /// The node of the smallest entry, if any.
+    #[inline(always)]
+    pub fn peek(&self) -> Option<u32> {
+        self.a.first().map(|e| e.node)
+    }
+
+    /// Pushes `(ord(d), node)`.
+    #[inline(always)]
+    pub fn push(&mut self, d: f64, node: u32) {
+        let e = LazyEntry { key: ord(d), node };
+        let mut i = self.a.len();
+        self.a.push(e);
+        while i > 0 {
+            let p = (i - 1) / 4;
+            let pe = self.a[p];
+            if !lazy_less(&e, &pe) {
+                break;
+            }
+            self.a[i] = pe;
+            i = p;
+        }
+        self.a[i] = e;
+    }
+
+    /// Pops the smallest entry (bottom-up: the hole follows the smallest children to a leaf,
+    /// then the last entry sifts up from there).
+    #[inline]
+    pub fn pop(&mut self) -> Option<LazyEntry> {
+        let top = *self.a.first()?;
+        let last = self.a.pop().expect("non-empty");
+        let len = self.a.len();
+        if len == 0 {
+            return Some(top);
+        }
+        let mut i = 0usize;
+        loop {
+            let c = 4 * i + 1;
+            if c >= len {
+                break;
+            }
+            let m = if c + 4 <= len {
+                let h = &self.a[c..c + 4];
+                let x = lazy_less(&h[1], &h[0]) as usize;
+                let y = 2 + lazy_less(&h[3], &h[2]) as usize;
+                c + if lazy_less(&h[y], &h[x]) { y } else { x }
+            } else {
+                let mut m = c;
+                for j in c + 1..len {
+                    if lazy_less(&self.a[j], &self.a[m]) {
+                        m = j;
+                    }
+                }
+                m
+            };
+            self.a[i] = self.a[m];
+            i = m;
+        }
+        while i > 0 {
+            let p = (i - 1) / 4;
+            let pe = self.a[p];
+            if !lazy_less(&last, &pe) {
+                break;
+            }
+            self.a[i] = pe;
+            i = p;
+        }
+        self.a[i] = last;
+        Some(top)
     }
 }

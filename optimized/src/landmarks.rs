@@ -5,7 +5,7 @@
 
 use crate::csr::{Arc, CsrGraph};
 use crate::error::{BuildError, BuildKind};
-use crate::heap::{Scratch, NO_PARENT};
+use crate::heap::{dist_key, LazyHeap, NO_PARENT};
 use crate::rng::SeededRandom;
 
 /// [GRAPH.ALT.FARTHEST] [GRAPH.ALT.AVOID] How landmarks are chosen.
@@ -67,39 +67,78 @@ fn fits(k: usize, n: usize) -> Result<(), BuildError> {
     }
 }
 
-/// [GRAPH.ALT.TREE] Dijkstra from `root` over `adj` with the default weights and the open-set
-/// key `(d, d)`. Returns distances (`+infinity` unreached) and fills `order` (settle order) and
-/// `parent` when asked.
-pub(crate) fn dijkstra(
-    n: usize,
-    offsets: &[u32],
-    adj: &[Arc],
-    root: u32,
-    scratch: &mut Scratch,
-    mut order: Option<&mut Vec<u32>>,
-) -> Vec<f64> {
-    scratch.reset(n);
-    scratch.relax(root, 0.0, NO_PARENT, 0.0);
-    while let Some(top) = scratch.pop() {
-        let u = top.node;
-        if let Some(o) = order.as_deref_mut() {
-            o.push(u);
-        }
-        let lo = offsets[u as usize] as usize;
-        let hi = offsets[u as usize + 1] as usize;
-        for a in &adj[lo..hi] {
-            let g2 = top.g() + a.w;
-            if g2 == f64::INFINITY {
-                continue;
+/// [GRAPH.ALT.TREE] The reusable buffers of the landmark Dijkstras: distances (`+infinity`
+/// unreached), parents (valid for reached nodes only) and a lazy-deletion heap (never saved).
+#[derive(Default)]
+pub(crate) struct Tree {
+    pub dist: Vec<f64>,
+    pub parent: Vec<u32>,
+    heap: LazyHeap,
+}
+
+impl Tree {
+    /// [GRAPH.ALT.TREE] Dijkstra from `root` over `adj` with the default weights and the open-set
+    /// key `(d, d)`: `dist` and `parent` are filled and `order` (settle order) when asked. The
+    /// lazy heap pops the live entries in the order of [GRAPH.OPEN.ORDER] (see [`LazyHeap`]),
+    /// so the parents and the settle order are those of the indexed open set.
+    pub fn run(
+        &mut self,
+        n: usize,
+        offsets: &[u32],
+        adj: &[Arc],
+        root: u32,
+        mut order: Option<&mut Vec<u32>>,
+    ) -> &[f64] {
+        self.dist.clear();
+        self.dist.resize(n, f64::INFINITY);
+        self.parent.resize(n, NO_PARENT);
+        self.heap.clear();
+        self.dist[root as usize] = 0.0;
+        self.parent[root as usize] = NO_PARENT;
+        self.heap.push(0.0, root);
+        while let Some(top) = self.heap.pop() {
+            let u = top.node;
+            let du = self.dist[u as usize];
+            if top.key != dist_key(du) {
+                continue; // stale: u was improved (and popped) since this entry was pushed
             }
-            let s = &scratch.slots[a.t as usize];
-            if s.stamp == scratch.epoch && !(g2 < s.g) {
-                continue;
+            if let Some(o) = order.as_deref_mut() {
+                o.push(u);
             }
-            scratch.relax(a.t, g2, u, g2);
+            // The likely next pop: its arcs were prefetched when it was pushed; start loading
+            // the distances its expansion reads.
+            if let Some(w) = self.heap.peek() {
+                let (a, b) = (
+                    offsets[w as usize] as usize,
+                    offsets[w as usize + 1] as usize,
+                );
+                for x in adj.get(a..b).unwrap_or(&[]) {
+                    if let Some(dx) = self.dist.get(x.t as usize) {
+                        crate::csr::prefetch(dx);
+                    }
+                }
+            }
+            let lo = offsets[u as usize] as usize;
+            let hi = offsets[u as usize + 1] as usize;
+            for a in &adj[lo..hi] {
+                let g2 = du + a.w;
+                if g2 == f64::INFINITY {
+                    continue;
+                }
+                let dv = &mut self.dist[a.t as usize];
+                if !(g2 < *dv) {
+                    continue;
+                }
+                *dv = g2;
+                self.parent[a.t as usize] = u;
+                self.heap.push(g2, a.t);
+                if let Some(x) = adj.get(offsets[a.t as usize] as usize) {
+                    crate::csr::prefetch(x);
+                }
+            }
         }
+        &self.dist
     }
-    (0..n as u32).map(|v| scratch.g(v)).collect()
 }
 
 impl Landmarks {
@@ -149,16 +188,14 @@ impl Landmarks {
         };
         let mut rng = SeededRandom::new(options.seed);
         let mut is_landmark = vec![false; n];
-        let mut scratch = Scratch::with_nodes(n);
+        let mut tree = Tree::default();
         let (fo, fa) = (graph.offsets(), graph.fwd_arcs());
         let (ro, ra) = (graph.reverse_offsets(), graph.bwd_arcs());
         for slot in 0..k {
             let r = rng.next_int(n as u32);
             let chosen = match options.strategy {
-                LandmarkStrategy::Farthest => {
-                    t.farthest(slot, r, fo, fa, &is_landmark, &mut scratch)
-                }
-                LandmarkStrategy::Avoid => t.avoid(slot, r, fo, fa, &is_landmark, &mut scratch),
+                LandmarkStrategy::Farthest => t.farthest(slot, r, fo, fa, &is_landmark, &mut tree),
+                LandmarkStrategy::Avoid => t.avoid(slot, r, fo, fa, &is_landmark, &mut tree),
             };
             let l = match chosen {
                 Some(l) => l,
@@ -169,11 +206,11 @@ impl Landmarks {
             };
             is_landmark[l as usize] = true;
             t.ids.push(l);
-            let fwd = dijkstra(n, fo, fa, l, &mut scratch, None);
-            let bwd = dijkstra(n, ro, ra, l, &mut scratch, None);
-            for v in 0..n {
-                t.data[v * 2 * k + slot] = fwd[v];
-                t.data[v * 2 * k + k + slot] = bwd[v];
+            for (v, &x) in tree.run(n, fo, fa, l, None).iter().enumerate() {
+                t.data[v * 2 * k + slot] = x;
+            }
+            for (v, &x) in tree.run(n, ro, ra, l, None).iter().enumerate() {
+                t.data[v * 2 * k + k + slot] = x;
             }
         }
         Ok(t)
@@ -187,12 +224,12 @@ impl Landmarks {
         fo: &[u32],
         fa: &[Arc],
         is_landmark: &[bool],
-        scratch: &mut Scratch,
+        tree: &mut Tree,
     ) -> Option<u32> {
         let n = self.n;
         let mut best: Option<(u32, f64)> = None;
         if slot == 0 {
-            let d = dijkstra(n, fo, fa, r, scratch, None);
+            let d = tree.run(n, fo, fa, r, None);
             for (v, &dv) in d.iter().enumerate() {
                 if dv != f64::INFINITY && dv > 0.0 && best.map_or(true, |(_, b)| dv > b) {
                     best = Some((v as u32, dv));
@@ -232,26 +269,21 @@ impl Landmarks {
         fo: &[u32],
         fa: &[Arc],
         is_landmark: &[bool],
-        scratch: &mut Scratch,
+        tree: &mut Tree,
     ) -> Option<u32> {
         let n = self.n;
         let mut order = Vec::new();
-        let d = dijkstra(n, fo, fa, r, scratch, Some(&mut order));
-        let parent: Vec<u32> = (0..n as u32)
-            .map(|v| {
-                if scratch.reached(v) {
-                    scratch.parent(v)
-                } else {
-                    NO_PARENT
-                }
-            })
-            .collect();
+        tree.run(n, fo, fa, r, Some(&mut order));
+        let (d, parent) = (&tree.dist, &tree.parent);
         let mut size = vec![0.0f64; n];
         let mut blocked = vec![false; n];
-        for &v in &order {
-            let v = v as usize;
-            size[v] = d[v] - self.bound_with(slot, r, v as u32);
-            blocked[v] = is_landmark[v];
+        // Each reached node's own size and flag, in node order (each depends on its node only;
+        // the settle order would read the table rows at random).
+        for v in 0..n {
+            if d[v] != f64::INFINITY {
+                size[v] = d[v] - self.bound_with(slot, r, v as u32);
+                blocked[v] = is_landmark[v];
+            }
         }
         for &v in order.iter().rev() {
             if v == r {

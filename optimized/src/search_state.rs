@@ -9,7 +9,7 @@
 
 use crate::astar::{Engine, GraphAStar, GraphCost, GraphHeuristic, SearchStatus};
 use crate::error::GraphStateError;
-use crate::heap::{less, Buffers, Entry, NOT_IN_HEAP, NO_PARENT};
+use crate::heap::{Buffers, Entry, NOT_IN_HEAP, NO_PARENT};
 use crate::wire::{fail, Class, Fault, Put, Reader, KIND_GRAPH_ASTAR};
 
 /// Bytes per visited entry: `i32 node, u8 closed, f64 g, i32 parent`.
@@ -113,7 +113,7 @@ pub(crate) fn write_search_state<const D: usize>(
     for (c, e) in slots.chunks_exact_mut(SLOT_BYTES).zip(heap) {
         c[0..4].copy_from_slice(&e.node.to_le_bytes());
         c[4..12].copy_from_slice(&e.f().to_bits().to_le_bytes());
-        c[12..20].copy_from_slice(&e.g().to_bits().to_le_bytes());
+        c[12..20].copy_from_slice(&s.entry_g(e).to_bits().to_le_bytes());
     }
     let (count, rest) = rest.split_at_mut(4);
     count.copy_from_slice(&(s.record.len() as u32).to_le_bytes());
@@ -338,11 +338,11 @@ pub(crate) fn read_search_buffers<'b, const D: usize>(
             return fail(Class::OutOfRange, at + 12, "heap g");
         }
         s.slots[v as usize].pos = i as u32;
-        s.push_raw(Entry::exact(f, g, v));
+        s.push_raw(Entry::exact(f, v));
     }
     let heap = s.heap();
     for i in 1..heap.len() {
-        if less(&heap[i], &heap[(i - 1) / 2]) {
+        if s.less(&heap[i], &heap[(i - 1) / 2]) {
             return fail(Class::HeapOrder, heap_at + 4 + SLOT_BYTES * i, "heap node");
         }
     }

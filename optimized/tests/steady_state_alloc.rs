@@ -257,3 +257,51 @@ fn save_state_into_equals_save_state_and_clears_the_buffer() {
     g.save_state_into(&mut buf);
     assert_eq!(buf, g.save_state());
 }
+
+/// [STATE.NO_ALLOC] Replanners (kinds 5, 6): a host loop that saves the grid and the replanner
+/// into reused buffers, edits a cell near the path, replans (budgeted, then to the end) and
+/// restores both allocates nothing in steady state.
+#[test]
+fn replanners_save_edit_replan_restore_without_allocating() {
+    for mode in [ReplanMode::Lpa, ReplanMode::DStarLite] {
+        let mut g = grid(true);
+        let mut r =
+            GridReplanner::new(&mut g, GridOptions::default(), mode, (0, 0), (63, 47)).unwrap();
+        r.replan(&g, 0).unwrap();
+        let (mut gb, mut rb) = (Vec::new(), Vec::new());
+        steady(&format!("GridReplanner {mode:?}"), |i| {
+            g.save_state_into(&mut gb);
+            r.save_state_into(&mut rb);
+            let (x, y) = (10 + (i as usize % 7) * 6, 10 + (i as usize % 5) * 6);
+            g.set_cell(x, y, WALL).unwrap();
+            r.replan(&g, 7).unwrap();
+            r.replan(&g, 0).unwrap();
+            g.restore_state(&gb).unwrap();
+            r.restore_state(&g, &rb).unwrap();
+        });
+    }
+    let mut h = HexGrid::new(40, 30, HexLayout::OddQ).unwrap();
+    for i in (0..1200).step_by(11) {
+        h.set_cell(i % 40, i / 40, WALL).unwrap();
+    }
+    h.set_cell(0, 0, 0).unwrap();
+    h.set_cell(39, 29, 0).unwrap();
+    let mut r = HexReplanner::new(
+        &mut h,
+        GridOptions::default(),
+        ReplanMode::DStarLite,
+        (0, 0),
+        (39, 29),
+    )
+    .unwrap();
+    r.replan(&h, 0).unwrap();
+    let (mut gb, mut rb) = (Vec::new(), Vec::new());
+    steady("HexReplanner", |i| {
+        h.save_state_into(&mut gb);
+        r.save_state_into(&mut rb);
+        h.set_cell(5 + i as usize % 20, 7, WALL).unwrap();
+        r.replan(&h, 0).unwrap();
+        h.restore_state(&gb).unwrap();
+        r.restore_state(&h, &rb).unwrap();
+    });
+}

@@ -24,6 +24,7 @@ pub mod grid;
 pub mod landmarks;
 pub mod links;
 pub mod query;
+pub mod replan;
 pub mod state_restore;
 
 pub use grid::*;
@@ -94,6 +95,11 @@ pub const TARGETS: &[(&str, TargetFn)] = &[
     (
         "state_restore_grid_search",
         crate::fuzzing::grid::state_restore_grid_search,
+    ),
+    ("replan_script", crate::fuzzing::replan::replan_script),
+    (
+        "state_restore_replanner",
+        crate::fuzzing::replan::state_restore_replanner,
     ),
 ];
 
@@ -283,11 +289,15 @@ pub fn seed_corpus() -> Vec<(&'static str, String, Vec<u8>)> {
     for (name, bytes) in crate::fuzzing::grid::grid_state_seeds(&ReferenceCrate) {
         out.push(("state_restore_grid_search", name, bytes));
     }
+    for (name, bytes) in crate::fuzzing::replan::replanner_seeds() {
+        out.push(("state_restore_replanner", name, bytes));
+    }
     for (t, target) in [
         "graph_query",
         "graph_landmarks",
         "graph_points",
         "grid_search",
+        "replan_script",
     ]
     .iter()
     .enumerate()

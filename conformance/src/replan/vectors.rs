@@ -196,6 +196,39 @@ pub fn requests() -> Vec<(String, ReplanRequest)> {
             ReplanStep::Replan { budget: 3 },
         ]),
     ));
+    // [REPLAN.COMPUTE.STOP] The walk check, shrunk from a generated case: after the wall at
+    // (4, 3) the stale cell (3, 3) has a key that ties key(start) in reals and rounds one ulp
+    // above it in f64; without the walk check D* Lite stops with cost 3.12 instead of 9.08.
+    out.push((
+        "D* Lite stops only when the walk from the start meets consistent cells: a key tie that rounds one ulp above key(start) would otherwise end planning with a stale cost [REPLAN.COMPUTE.STOP]".into(),
+        ReplanRequest {
+            grid: ReplanGrid {
+                hex_layout: None,
+                map: MapFile {
+                    width: 6,
+                    height: 16,
+                    cells: "010003ff030001ff010003ff0002010102ff0103ff0102ff03ff0003000302020200010202ffff03020103030202ff00000203ff0003ff03ff01ff03ff02030300ff010300ff03020203ffff020200ff02ff03ff0202ff0200000001ff0301ff".into(),
+                    multipliers: MULTIPLIERS.to_vec(),
+                    space: None,
+                },
+            },
+            options: GridOptionsData { diagonal: 1, ..plain.clone() },
+            mode: ModeName::DStarLite,
+            start: (4, 2),
+            goal: (5, 7),
+            script: vec![
+                ReplanStep::SetCell { x: 4, y: 3, area: 3 },
+                ReplanStep::SetGoal { x: 5, y: 4 },
+                ReplanStep::SetCell { x: 3, y: 4, area: 255 },
+                ReplanStep::SetCell { x: 5, y: 4, area: 2 },
+                ReplanStep::SetArea { area: 2, multiplier: 0.5 },
+                ReplanStep::SetStart { x: 4, y: 1 },
+                ReplanStep::Replan { budget: 0 },
+                ReplanStep::SetCell { x: 4, y: 3, area: 255 },
+                ReplanStep::Replan { budget: 0 },
+            ],
+        },
+    ));
     // Hex moves on every layout: a 5 x 5 open hex map, Dijkstra, the goal at each corner.
     for layout in 0..4 {
         let mut rng = SplitMix64::new(SEED ^ layout as u64);

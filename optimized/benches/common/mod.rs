@@ -1,4 +1,5 @@
-//! Bench-shared code (not part of any crate): seeded graph workloads (`graphs`), the plain
+//! Bench-shared code (not part of any crate): seeded graph workloads (`graphs`), seeded grid maps
+//! for the replanning bench (`grids`), the plain
 //! hand-written baseline search (`baseline`) and the crates.io peers (`peers`). Each bench target
 //! that needs it declares `mod common;`; `conformance/benches/` includes `graphs.rs` and
 //! `baseline.rs` directly with `#[path]`.
@@ -6,6 +7,7 @@
 
 pub mod baseline;
 pub mod graphs;
+pub mod grids;
 pub mod peers;
 
 use criterion::{Criterion, SamplingMode, Throughput};

@@ -222,7 +222,6 @@ impl Core {
         }
         self.apply.clear();
         let done = self.e.compute(topo, view.cells, budget);
-        self.e.sort_touched();
         if done {
             let t = self.e.target();
             self.e.found = self.e.g(t) < f64::INFINITY;

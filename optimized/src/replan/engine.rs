@@ -21,10 +21,11 @@ pub(crate) struct Engine {
     rhs: Vec<f64>,
     /// Whether a cell is on `touched`.
     mark: Vec<bool>,
+    /// [REPLAN.STATE.SAVE] The touched cells as a two-level bitset, so a save lists the planned
+    /// cells in increasing order without sorting (`O(cells / 4096 + touched words)`).
+    set: crate::visit_set::VisitSet,
     /// Cells given a finite `g` or `rhs` since the last initialisation (each once).
     touched: Vec<u32>,
-    /// How many leading entries of `touched` are known to be in increasing order.
-    sorted: usize,
     pub queue: Queue,
     /// [REPLAN.KEY.CALC] D* Lite's key modifier (`+0.0` under LPA*).
     pub km: f64,
@@ -67,8 +68,8 @@ impl Engine {
             g: vec![f64::INFINITY; n],
             rhs: vec![f64::INFINITY; n],
             mark: vec![false; n],
+            set: crate::visit_set::VisitSet::with_len(n),
             touched: Vec::new(),
-            sorted: 0,
             queue: Queue::new(n),
             km: 0.0,
             found: false,
@@ -120,6 +121,7 @@ impl Engine {
         if !self.mark[c as usize] {
             self.mark[c as usize] = true;
             self.touched.push(c);
+            self.set.insert(c as usize);
         }
     }
 
@@ -148,39 +150,20 @@ impl Engine {
             self.mark[c as usize] = false;
         }
         self.touched.clear();
-        self.sorted = 0;
+        self.set.clear();
         self.queue.clear();
         self.km = 0.0;
     }
 
-    /// [REPLAN.STATE.SAVE] Puts `touched` in increasing order (a rebuild from the marks when it is
-    /// large, a sort otherwise), so that a save can list the planned cells without a scratch
-    /// buffer.
-    pub fn sort_touched(&mut self) {
-        if self.sorted == self.touched.len() {
-            return;
-        }
-        if self.touched.len() >= self.n / 8 {
-            self.touched.clear();
-            for (i, &m) in self.mark.iter().enumerate() {
-                if m {
-                    self.touched.push(i as u32);
-                }
+    /// [REPLAN.STATE.SAVE] Calls `f(cell, g, rhs)` for every cell with a finite `g` or `rhs`, in
+    /// increasing index (the touched set is a bitset, so no sort is needed).
+    pub fn each_planned(&self, mut f: impl FnMut(u32, f64, f64)) {
+        self.set.for_each(|c| {
+            let (g, r) = (self.g[c], self.rhs[c]);
+            if g != f64::INFINITY || r != f64::INFINITY {
+                f(c as u32, g, r);
             }
-        } else {
-            self.touched.sort_unstable();
-        }
-        self.sorted = self.touched.len();
-    }
-
-    /// [REPLAN.STATE.SAVE] The cells with a finite `g` or `rhs`, increasing (after
-    /// `sort_touched`).
-    pub fn planned(&self) -> impl Iterator<Item = (u32, f64, f64)> + '_ {
-        debug_assert_eq!(self.sorted, self.touched.len());
-        self.touched
-            .iter()
-            .map(|&c| (c, self.g[c as usize], self.rhs[c as usize]))
-            .filter(|&(_, g, r)| g != f64::INFINITY || r != f64::INFINITY)
+        });
     }
 
     /// [REPLAN.KEY.ESTIMATE] [GS.EST.SCALE] [GRID.HEX.ESTIMATE] `h(a, b) = (o * mmin) * w` with
@@ -263,14 +246,54 @@ impl Engine {
     }
 
     /// [REPLAN.COMPUTE.STOP] Done when the queue is empty, or when the top key is not less than
-    /// `key(target)` and `rhs(target) == g(target)`.
-    pub fn done<T: Topo>(&self, topo: &T) -> bool {
+    /// `key(target)`, `rhs(target) == g(target)` and the walk from the target meets only
+    /// consistent cells ([`Engine::walk_consistent`]).
+    pub fn done<T: Topo>(&self, topo: &T, cells: &[u8]) -> bool {
         if self.queue.len() == 0 {
             return true;
         }
         let t = self.target();
         let less = self.queue.top_key().less(self.key(topo, t));
-        !(less || self.rhs(t) != self.g(t))
+        if less || self.rhs(t) != self.g(t) {
+            return false;
+        }
+        self.walk_consistent(topo, cells)
+    }
+
+    /// [REPLAN.COMPUTE.STOP] The walk of [REPLAN.PATH.WALK] from the target: false as soon as it
+    /// meets a cell with `g != rhs` (the source included); true when it reaches the source, finds
+    /// no neighbour of finite value, or has taken `cells` steps (those end the walk with the path
+    /// query's errors, not with more planning).
+    fn walk_consistent<T: Topo>(&self, topo: &T, cells: &[u8]) -> bool {
+        let (src, mut u) = (self.source(), self.target());
+        let mut nb: Nbrs = [(0, 0.0); 8];
+        for _ in 0..self.n {
+            if self.g(u) != self.rhs(u) {
+                return false;
+            }
+            if u == src {
+                return true;
+            }
+            let cnt = topo.moves(cells, u, &mut nb);
+            let mut best = f64::INFINITY;
+            let mut next = None;
+            for &(v, base) in &nb[..cnt] {
+                let val = if self.dstar {
+                    self.cost(cells, base, v) + self.g(v)
+                } else {
+                    self.g(v) + self.cost(cells, base, u)
+                };
+                if val < best {
+                    best = val;
+                    next = Some(v);
+                }
+            }
+            match next {
+                Some(v) => u = v,
+                None => return true,
+            }
+        }
+        true
     }
 
     /// [REPLAN.COMPUTE.STEP] One iteration on slot 0's node `u` with saved key `k_old`:
@@ -316,7 +339,7 @@ impl Engine {
     pub fn compute<T: Topo>(&mut self, topo: &T, cells: &[u8], budget: u64) -> bool {
         let mut done_here = 0u64;
         loop {
-            if self.done(topo) {
+            if self.done(topo, cells) {
                 return true;
             }
             if budget > 0 && done_here == budget {
@@ -391,10 +414,5 @@ impl Engine {
         self.touch(c);
         self.g[c as usize] = g;
         self.rhs[c as usize] = rhs;
-    }
-
-    /// [REPLAN.STATE.RESTORE] After installing planned cells in increasing order.
-    pub fn mark_sorted(&mut self) {
-        self.sorted = self.touched.len();
     }
 }

@@ -124,12 +124,12 @@ impl Core {
         let count_at = out.len();
         out.put_i32(0);
         let mut planned = 0i32;
-        for (c, g, r) in e.planned() {
+        e.each_planned(|c, g, r| {
             out.put_i32(c as i32);
             out.put_f64(g);
             out.put_f64(r);
             planned += 1;
-        }
+        });
         out[count_at..count_at + 4].copy_from_slice(&planned.to_le_bytes());
         out.put_i32(e.queue.len() as i32);
         for q in &e.queue.heap {
@@ -367,7 +367,6 @@ impl Core {
                 f64_at(bytes, p + 12),
             );
         }
-        e.mark_sorted();
         let (at, count) = l.queue;
         e.queue.install((0..count).map(|i| {
             let p = at + i * CELL_BYTES;

@@ -226,15 +226,57 @@ impl Engine {
     }
 
     /// [REPLAN.COMPUTE.STOP] The queue is empty, or neither the top key is less than
-    /// `key(target)` nor `rhs(target) != g(target)`.
-    fn planning_done(&self) -> bool {
+    /// `key(target)` nor `rhs(target) != g(target)`, and the walk from the target meets only
+    /// consistent cells.
+    fn planning_done(&self, surface: &dyn Surface) -> bool {
         if self.queue.top().is_none() {
             return true;
         }
         let t = self.target();
         let top_less = self.queue.top_key().less(self.key(t));
         let inconsistent = self.rhs[t as usize] != self.g[t as usize];
-        !(top_less || inconsistent)
+        if top_less || inconsistent {
+            return false;
+        }
+        self.walk_is_consistent(surface)
+    }
+
+    /// [REPLAN.COMPUTE.STOP] The walk of [REPLAN.PATH.WALK] from the target, cell by cell: a cell
+    /// with `g != rhs` (the source included) means planning goes on; reaching the source, a cell
+    /// without a neighbour of finite value, or `cells` steps end it.
+    fn walk_is_consistent(&self, surface: &dyn Surface) -> bool {
+        let source = self.source();
+        let mut u = self.target();
+        for _ in 0..self.cells() {
+            if self.g[u as usize] != self.rhs[u as usize] {
+                return false;
+            }
+            if u == source {
+                return true;
+            }
+            match self.best_neighbour(surface, u) {
+                Some(v) => u = v,
+                None => return true,
+            }
+        }
+        true
+    }
+
+    /// [REPLAN.PATH.WALK] The neighbour the walk steps to from `u`: the smallest finite
+    /// `g(v) + c(v, u)` (LPA*) or `c(u, v) + g(v)` (D* Lite), the first on ties.
+    fn best_neighbour(&self, surface: &dyn Surface, u: u32) -> Option<u32> {
+        let mut best: Option<(u32, f64)> = None;
+        for n in surface.neighbours(u) {
+            let value = if self.lpa() {
+                self.g[n.v as usize] + n.in_cost
+            } else {
+                n.out_cost + self.g[n.v as usize]
+            };
+            if value < f64::INFINITY && best.is_none_or(|(_, b)| value < b) {
+                best = Some((n.v, value));
+            }
+        }
+        best.map(|(v, _)| v)
     }
 
     /// [REPLAN.COMPUTE.STEP] One iteration on slot 0: re-key, settle or reset.
@@ -281,7 +323,7 @@ impl Engine {
     fn compute(&mut self, surface: &dyn Surface, budget: u64) -> bool {
         let mut done: u64 = 0;
         loop {
-            if self.planning_done() {
+            if self.planning_done(surface) {
                 return true;
             }
             if budget > 0 && done == budget {
@@ -383,18 +425,7 @@ impl Engine {
             if steps == self.cells() {
                 return Err(GridSearchError::path_cycle(u));
             }
-            let mut best: Option<(u32, f64)> = None;
-            for n in surface.neighbours(u) {
-                let value = if self.lpa() {
-                    self.g[n.v as usize] + n.in_cost
-                } else {
-                    n.out_cost + self.g[n.v as usize]
-                };
-                if value < f64::INFINITY && best.is_none_or(|(_, b)| value < b) {
-                    best = Some((n.v, value));
-                }
-            }
-            let Some((v, _)) = best else {
+            let Some(v) = self.best_neighbour(surface, u) else {
                 return Err(GridSearchError::broken_path(u));
             };
             walk.push(v);
