@@ -351,7 +351,7 @@ class _Replanner(object):
             tk1, tk2 = key(t)
             o1 = qk1[0]
             o2 = qk2[0]
-            if not (o1 < tk1 or (o1 == tk1 and o2 < tk2)) and rhs[t] == g[t]:
+            if not (o1 < tk1 or (o1 == tk1 and o2 < tk2)) and rhs[t] == g[t] and self._walk_check():
                 return True
             if budget > 0 and done == budget:
                 return False
@@ -382,6 +382,43 @@ class _Replanner(object):
                 for v, _ in mv.neighbours(u):
                     update(v)
                 update(u)
+
+    def _walk_check(self):
+        """[REPLAN.COMPUTE.STOP] The walk check: the walk of [REPLAN.PATH.WALK] from the target
+        meets only consistent cells (the source included) until it reaches the source, finds no
+        neighbour of finite value or has taken ``cells`` steps (those two also end planning).  Each
+        cell met is tested for consistency before the walk ends or steps on from it."""
+        mv = self._moves
+        cells, mult, g, rhs = mv.cells, self._mult, self._g, self._rhs
+        src = self._src
+        u = self._target()
+        n = self._n
+        lpa = self._lpa
+        steps = 0
+        while True:
+            if g[u] != rhs[u]:
+                return False
+            if u == src or steps >= n:
+                return True
+            best = INF
+            bv = -1
+            nb = mv.neighbours(u)
+            if lpa:
+                if nb:
+                    mu = mult[cells[u]]
+                    for v, base in nb:
+                        val = g[v] + base * mu
+                        if val < best:
+                            best, bv = val, v
+            else:
+                for v, base in nb:
+                    val = base * mult[cells[v]] + g[v]
+                    if val < best:
+                        best, bv = val, v
+            if bv < 0:
+                return True
+            u = bv
+            steps += 1
 
     def _bind(self, grid):
         if grid.width() != self._w or grid.height() != self._h:
