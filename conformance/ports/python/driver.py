@@ -24,6 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import onepath_py as op  # noqa: E402
 from onepath_py import errors as E  # noqa: E402
 from onepath_py import grid_requests  # noqa: E402
+from onepath_py import replan_requests  # noqa: E402
 from onepath_py import state_requests  # noqa: E402
 
 PROTOCOL = "onepath-driver"
@@ -567,9 +568,15 @@ def op_run_grid(a):
     return grid_requests.run_grid(a)
 
 
+def op_run_replan(a):
+    """[DRIVER.OP.RUN_REPLAN] onepath_py.replan_requests ([CONF.IMPL.REPLAN])."""
+    return replan_requests.run_replan(a)
+
+
 OPS = {
     "state_run": op_state_run,
     "run_grid": op_run_grid,
+    "run_replan": op_run_replan,
     "run_case": op_run_case,
     "run_sliced": op_run_sliced,
     "build_links": op_build_links,
@@ -601,9 +608,9 @@ def limit_memory():
 
 
 def claims():
-    """[DRIVER.PY.DRIVER] The claims: every family at L4, or ONEPATH_PY_CLAIMS=family=level,...
+    """[DRIVER.PY.DRIVER] The claims: every family (graph, grids, grid-search, replanning) at L4, or ONEPATH_PY_CLAIMS=family=level,...
     (the kit's own tests use it to certify a port that claims less than it answers)."""
-    spec = os.environ.get("ONEPATH_PY_CLAIMS", "graph=4,grids=4,grid-search=4")
+    spec = os.environ.get("ONEPATH_PY_CLAIMS", "graph=4,grids=4,grid-search=4,replanning=4")
     out = {}
     for item in filter(None, spec.split(",")):
         family, level = item.split("=")

@@ -155,6 +155,17 @@ def read_areas(r):
     version, off = r.i32()
     if version < 0:
         raise err("out_of_range", off)
+    if r.left() >= 255 * 8:
+        # All 255 present: one unpack, the same checks in the same order at the same offsets.
+        base = r.pos
+        mult = list(struct.unpack_from("<255d", r.data, base))
+        for i, m in enumerate(mult):
+            if m != m:
+                raise err("nan", base + 8 * i)
+            if not (math.isfinite(m) and m > 0.0):
+                raise err("out_of_range", base + 8 * i)
+        r.pos = base + 255 * 8
+        return version, mult
     mult = []
     for _ in range(255):
         m, _, off = r.f64()

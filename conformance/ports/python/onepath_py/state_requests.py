@@ -3,7 +3,8 @@
 ``grid_search``.
 
 ``run_state(request)`` takes ``{"request":"restore","recipe":R,"bytes":HEX|null,"finish":bool}`` or
-``{"request":"from_state","kind":k,"bytes":HEX}`` and returns
+``{"request":"from_state","kind":k,"bytes":HEX}`` (also ``replanner`` recipes, kinds 5 and 6,
+[CONF.STATE.REPLANNER]) and returns
 ``{"before","restore","after","cells","search"}`` (see [CONF.IMPL.STATE]).  Anything this port
 cannot answer raises ``Unimplemented`` (never a wrong answer).
 """
@@ -160,4 +161,37 @@ def run_state(a):
             s.run(None)
         return {"before": before, "restore": res, "after": s.save_state().hex(), "cells": [],
                 "search": search_summary(s)}
+    if kind == "replanner":
+        return _replanner(a)
     raise Unimplemented("recipe kind %r" % (kind,))
+
+
+def _replanner(a):
+    """[CONF.STATE.REPLANNER] Build the request's grid and replanner, run its script, save
+    (``before``), restore the bytes when given, ``replan(grid, 0)`` when ``finish`` (its status,
+    counters, cost, path and recorded list are ``search``; GUESS: ``search`` is null without
+    ``finish``, and a failing ``path`` gives an empty path), save again (``after``).  Replanners
+    have no listeners of their own, so ``cells`` is empty."""
+    from . import replan_requests
+    req = a["recipe"]["request"]
+    grid, rep = replan_requests.build(req)
+    replan_requests.run_script(grid, rep, req["script"], observe=False)
+    before = rep.save_state().hex()
+    res = None
+    if a["bytes"] is not None:
+        try:
+            rep.restore_state(grid, bytes.fromhex(a["bytes"]))
+            res = {"ok": True}
+        except GridStateError as e:
+            res = {"class": e.error_class, "offset": e.offset}
+    search = None
+    if a["finish"]:
+        st = rep.replan(grid, 0)
+        try:
+            path = rep.path(grid)
+        except errors.OnePathError:
+            path = []
+        search = {"status": int(st), "iterations": rep.iterations(), "expanded": rep.expanded_count(),
+                  "cost_bits": bits_of(rep.path_cost()), "path": path, "expansions": rep.expansions()}
+    return {"before": before, "restore": res, "after": rep.save_state().hex(), "cells": [],
+            "search": search}
