@@ -109,16 +109,17 @@ fn python_port_reaches_l4_for_every_family() {
             })
             .count() as u64
     };
-    let (graphs, states, grids) = (
+    let (graphs, states, grids, replans) = (
         count("graphs", "GRAPH-"),
         count("state", "STATE-"),
         count("grids", "GRID-"),
+        count("replanning", "REPLAN-"),
     );
-    assert!(grids > 0 && states > 0 && graphs > 0);
+    assert!(grids > 0 && states > 0 && graphs > 0 && replans > 0);
     assert_eq!(
         section("consumed").checks,
-        graphs + states + grids,
-        "every graph, state and grid vector is consumed: {table}"
+        graphs + states + grids + replans,
+        "every graph, state, grid and replanning vector is consumed: {table}"
     );
     // Reports: JSON member, JUnit, certificate.
     let v: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
@@ -164,7 +165,7 @@ fn python_port_reaches_l4_for_every_family() {
     let mut o = PortOptions::new(&python(None));
     o.cases = 5;
     o.expect = Some(
-        Expectations::parse(r#"{"schema":"onepath.port-expectations","version":1,"families":["graph","grid-search","grids"],"known_failures":[{"section":"vectors","match":"GRAPH-0003","reason":"was a tie-break bug"}]}"#).unwrap(),
+        Expectations::parse(r#"{"schema":"onepath.port-expectations","version":1,"families":["graph","grid-search","grids","replanning"],"known_failures":[{"section":"vectors","match":"GRAPH-0003","reason":"was a tie-break bug"}]}"#).unwrap(),
     );
     let stale = {
         let _guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());

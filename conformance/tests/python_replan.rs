@@ -67,8 +67,5 @@ fn a_damaged_replanning_vector_is_named() {
     let (ok, out) = check(&tmp);
     std::fs::remove_dir_all(&tmp).ok();
     assert!(!ok, "the damaged vector passed:\n{out}");
-    assert!(
-        out.contains("REPLAN-0001: step 0: iterations"),
-        "{out}"
-    );
+    assert!(out.contains("REPLAN-0001: step 0: iterations"), "{out}");
 }

@@ -11,8 +11,8 @@ pub mod vectors;
 
 use crate::grid::vectors::MapFile;
 use crate::grid::GridOptionsData;
-use crate::report::required;
 use crate::port::wire::{Hex, Real};
+use crate::report::required;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -267,13 +267,15 @@ impl Engine {
     fn walk_consistent<T: Topo>(&self, topo: &T, cells: &[u8]) -> bool {
         let (src, mut u) = (self.source(), self.target());
         let mut nb: Nbrs = [(0, 0.0); 8];
-        for _ in 0..self.n {
+        let mut steps = 0usize;
+        loop {
             if self.g(u) != self.rhs(u) {
                 return false;
             }
-            if u == src {
+            if u == src || steps == self.n {
                 return true;
             }
+            steps += 1;
             let cnt = topo.moves(cells, u, &mut nb);
             let mut best = f64::INFINITY;
             let mut next = None;
@@ -293,7 +295,6 @@ impl Engine {
                 None => return true,
             }
         }
-        true
     }
 
     /// [REPLAN.COMPUTE.STEP] One iteration on slot 0's node `u` with saved key `k_old`:

@@ -247,19 +247,20 @@ impl Engine {
     fn walk_is_consistent(&self, surface: &dyn Surface) -> bool {
         let source = self.source();
         let mut u = self.target();
-        for _ in 0..self.cells() {
+        let mut steps = 0usize;
+        loop {
             if self.g[u as usize] != self.rhs[u as usize] {
                 return false;
             }
-            if u == source {
+            if u == source || steps == self.cells() {
                 return true;
             }
             match self.best_neighbour(surface, u) {
                 Some(v) => u = v,
                 None => return true,
             }
+            steps += 1;
         }
-        true
     }
 
     /// [REPLAN.PATH.WALK] The neighbour the walk steps to from `u`: the smallest finite
