@@ -228,8 +228,10 @@ fn committed_state_vectors_cover_every_kind_and_class() {
     // files: 3.01 MB. The cap was 3 MB until STATE-GRIDSEARCH-0013 and 0014 (mode 1 with
     // `expanded = 0`, and with no visited cell) and the appended mutation families (the start
     // as its own parent, the header of a mode-2 handle's embedded state) grew the folder past
-    // it; 3.2 MB leaves room for a few more goldens, not for a new family of large states.
-    assert!(size < 3_200_000, "state vectors grew to {size} bytes");
+    // it. The 9 replanner goldens (kinds 5, 6) and their 3,518 hostile cases add 0.42 MB
+    // (3.63 MB in all); 4 MB leaves room for a few more goldens, not for a new family of large
+    // states.
+    assert!(size < 4_000_000, "state vectors grew to {size} bytes");
 }
 
 #[test]

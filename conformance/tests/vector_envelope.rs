@@ -32,6 +32,7 @@ fn every_vector_file_is_an_envelope_of_its_family() {
         let family = match rel.split('/').next().unwrap() {
             "graphs" if rel.contains("GRAPH-") => "graph",
             "grids" if rel.contains("GRID-") => "grid-search",
+            "replanning" => "replanning",
             "state" => "state",
             _ => continue,
         };
@@ -178,7 +179,7 @@ fn a_file_whose_id_is_not_its_name_is_named() {
 
 #[test]
 fn the_registry_lists_every_family_and_owns_every_label() {
-    assert_eq!(names(), ["graph", "grid-search", "state"]);
+    assert_eq!(names(), ["graph", "grid-search", "replanning", "state"]);
     let refs = vector_refs(&default_vectors_dir());
     for (prefix, claim) in [
         ("GRAPH-", Family::Graph),
@@ -190,6 +191,9 @@ fn the_registry_lists_every_family_and_owns_every_label() {
         ("STATE-VOXEL-", Family::Grids),
         ("STATE-ASTAR-", Family::GridSearch),
         ("STATE-GRIDSEARCH-", Family::GridSearch),
+        ("REPLAN-", Family::Replanning),
+        ("STATE-GRIDREPLANNER-", Family::Replanning),
+        ("STATE-HEXREPLANNER-", Family::Replanning),
     ] {
         let of: Vec<_> = refs.iter().filter(|v| v.id.starts_with(prefix)).collect();
         assert!(!of.is_empty(), "no vector {prefix}*");

@@ -16,7 +16,7 @@ use std::path::Path;
 pub struct State;
 
 /// Every kind, for the claim of a label (`STATE-<TAG>-`).
-const KINDS: [StateKind; 9] = [
+const KINDS: [StateKind; 11] = [
     StateKind::Grid,
     StateKind::HexGrid,
     StateKind::VoxelGrid,
@@ -26,6 +26,8 @@ const KINDS: [StateKind; 9] = [
     StateKind::JumpSearch,
     StateKind::ThetaSearch,
     StateKind::GridSearch,
+    StateKind::GridReplanner,
+    StateKind::HexReplanner,
 ];
 
 impl KitFamily for State {
