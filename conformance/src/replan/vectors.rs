@@ -247,6 +247,33 @@ pub fn requests() -> Vec<(String, ReplanRequest)> {
             ]),
         ));
     }
+    // [REPLAN.EDIT.CELLS] The complemented region of an agent of size 2 reaches (x-2, y-2): a
+    // wall at (4, 4) makes (3..=4, 3..=4) impassable, and the cells of row and column 2 lose
+    // their moves into them. Both modes, on an open 8 x 8 map with the path along the diagonal.
+    for mode in [ModeName::DStarLite, ModeName::Lpa] {
+        out.push((
+            format!("{mode:?}, agent size 2: a wall edit re-examines (x-2..=x+1, y-2..=y+1), so the cells two rows and columns up-left of the wall, which lose their moves into the newly blocked 2 x 2 block, are updated [REPLAN.EDIT.CELLS]"),
+            small_request(None, &[0u8; 64], 8, GridOptionsData { agent_size: 2, ..plain.clone() }, mode, (0, 0), (6, 6), vec![
+                ReplanStep::Replan { budget: 0 },
+                ReplanStep::SetCell { x: 4, y: 4, area: 255 },
+                ReplanStep::Replan { budget: 0 },
+                ReplanStep::SetCell { x: 4, y: 4, area: 0 },
+                ReplanStep::Replan { budget: 0 },
+            ]),
+        ));
+    }
+    // [REPLAN.RUN.SET_START] km uses the scale as last read: an area edit lowers the smallest
+    // multiplier (0.5 -> 0.25), then the start moves before any replan; km (in the state hash of
+    // the set_start step) is priced with 0.5, then the replan restarts ([REPLAN.EDIT.AREAS]).
+    out.push((
+        "D* Lite: a start move after an area edit and before the next replan prices km with the scale as last read (0.5), not the grid's new smallest multiplier (0.25) [REPLAN.RUN.SET_START] [REPLAN.KEY.SCALE]".into(),
+        small_request(None, &[0u8; 36], 6, plain.clone(), ModeName::DStarLite, (0, 0), (5, 5), vec![
+            ReplanStep::Replan { budget: 0 },
+            ReplanStep::SetArea { area: 1, multiplier: 0.25 },
+            ReplanStep::SetStart { x: 1, y: 2 },
+            ReplanStep::Replan { budget: 0 },
+        ]),
+    ));
     out
 }
 

@@ -767,6 +767,23 @@ fn replanner_mutations(l: &Layout, golden: &[u8], m: &mut impl FnMut(String, Vec
             vec![set_f64(r, f64::NEG_INFINITY)],
         );
     }
+    if let (Some(g), Some(r)) = (at("planned[0].g"), at("planned[0].rhs")) {
+        // Byte order within a planned cell: g's range is checked before rhs is read.
+        m(
+            "planned[0].g = -1 and planned[0].rhs = NaN (g first)".into(),
+            vec![
+                set_f64(g, -1.0),
+                set(r, &0x7FF8_0000_0000_0000u64.to_le_bytes()),
+            ],
+        );
+    }
+    if let Some(a) = at("queue[0].node") {
+        // A queue node outside the grid is bad_heap_node, not index_out_of_range.
+        m(
+            format!("queue[0].node = {cells} (outside the grid)"),
+            vec![set_i32(a, cells)],
+        );
+    }
     if let (Some(a), Some(b)) = (at("queue[0].node"), at("queue[1].node")) {
         let x = read_i32(golden, a);
         m(
