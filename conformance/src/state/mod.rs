@@ -8,6 +8,7 @@ pub mod files;
 pub mod layout;
 pub mod mutations;
 pub mod recipes;
+mod replan_mutations;
 
 use crate::outcome::SearchCode;
 use serde::{Deserialize, Serialize};
