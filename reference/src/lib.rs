@@ -17,6 +17,7 @@ mod astar;
 mod bidirectional;
 mod csr;
 mod error;
+mod flow;
 mod graph;
 mod grid;
 mod grid_error;
@@ -36,6 +37,7 @@ pub use astar::{
 pub use bidirectional::BidirectionalGraphSearch;
 pub use csr::{CsrGraph, GraphEdge, MAX_NODES};
 pub use error::{BuildError, GraphStateError, QueryError};
+pub use flow::{FlowFieldDescription, FlowStatus, GridFlowField, HexFlowField};
 pub use graph::Graph;
 pub use grid::{CellListener, Grid, GridSpace, HexGrid, HexLayout, VoxelSpace, WALL};
 pub use grid_error::{GridError, GridStateError};

@@ -173,6 +173,12 @@ enum Kind {
     PathCycle {
         cell: u32,
     },
+    InvalidGoals {
+        count: usize,
+        cells: usize,
+    },
+    Unusable,
+    NotComplete,
 }
 
 /// [GS.OPT.VALID] [GS.ASTAR.BEGIN] [GS.ASTAR.ALGORITHMS] A failed grid search call; classes
@@ -224,7 +230,26 @@ impl GridSearchError {
         }
     }
 
-    /// [GS.OPT.VALID] [GS.ASTAR.BEGIN] [GS.ASTAR.ALGORITHMS] [REPLAN.API.CLASSES] The stable
+    /// [FLOW.API.GOALS] An empty goal list or more goals than cells.
+    pub(crate) fn invalid_goals(count: usize, cells: usize) -> Self {
+        Self {
+            kind: Kind::InvalidGoals { count, cells },
+        }
+    }
+    /// [FLOW.STATE.UNUSABLE] A flow field used after a failed restore.
+    pub(crate) fn unusable() -> Self {
+        Self {
+            kind: Kind::Unusable,
+        }
+    }
+    /// [FLOW.PATH.WALK] A path asked of a flow field that is not complete.
+    pub(crate) fn not_complete() -> Self {
+        Self {
+            kind: Kind::NotComplete,
+        }
+    }
+
+    /// [GS.OPT.VALID] [GS.ASTAR.BEGIN] [GS.ASTAR.ALGORITHMS] [REPLAN.API.CLASSES] [FLOW.API.CLASSES] The stable
     /// class name.
     pub fn class(&self) -> &'static str {
         match self.kind {
@@ -234,6 +259,9 @@ impl GridSearchError {
             Kind::SizeMismatch { .. } => "size_mismatch",
             Kind::BrokenPath { .. } => "broken_path",
             Kind::PathCycle { .. } => "path_cycle",
+            Kind::InvalidGoals { .. } => "invalid_goals",
+            Kind::Unusable => "unusable",
+            Kind::NotComplete => "not_complete",
         }
     }
 }
@@ -259,7 +287,7 @@ impl fmt::Display for GridSearchError {
             ),
             Kind::SizeMismatch { expected, found } => write!(
                 f,
-                "size_mismatch: the replanner is {} x {} cells, the grid {} x {}",
+                "size_mismatch: the replanner or flow field is {} x {} cells, the grid {} x {}",
                 expected.0, expected.1, found.0, found.1
             ),
             Kind::BrokenPath { cell } => write!(
@@ -269,6 +297,18 @@ impl fmt::Display for GridSearchError {
             Kind::PathCycle { cell } => write!(
                 f,
                 "path_cycle: the cost field leads round in a cycle (walk still at cell {cell})"
+            ),
+            Kind::InvalidGoals { count, cells } => write!(
+                f,
+                "invalid_goals: {count} goals given, a flow field needs 1..={cells}"
+            ),
+            Kind::Unusable => write!(
+                f,
+                "unusable: the flow field failed a restore; restore it again or recompute it"
+            ),
+            Kind::NotComplete => write!(
+                f,
+                "not_complete: the flow field is not complete; step it until it is"
             ),
         }
     }

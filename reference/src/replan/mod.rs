@@ -2,7 +2,7 @@
 //! (hex grids), each running LPA* or D* Lite, with their state bytes (kinds 5 and 6).
 
 mod engine;
-mod moves;
+pub(crate) mod moves;
 mod queue;
 mod state;
 

@@ -37,6 +37,9 @@ pub(crate) trait Surface {
     fn neighbours(&self, u: u32) -> Vec<Neighbour>;
     /// [REPLAN.EDIT.CELLS] The cells entry `entry` re-examines, ascending.
     fn edit_cells(&self, entry: i32, lpa: bool) -> Vec<u32>;
+    /// [FLOW.MOVE.AROUND] The geometric neighbours of `u` inside the grid, walls included, in
+    /// neighbour order ([GS.DIR] all eight on a square grid; [GRID.HEX.NEIGHBOURS] on hex).
+    fn around(&self, u: u32) -> Vec<u32>;
 }
 
 /// [REPLAN.KEY.SCALE] The smallest multiplier of areas `0..=254`.
@@ -190,6 +193,16 @@ impl Surface for SquareSurface<'_> {
         }
         out
     }
+
+    fn around(&self, u: u32) -> Vec<u32> {
+        let p = self.xy(u);
+        SQUARE_DIRS
+            .iter()
+            .map(|d| (p.0 + d.0, p.1 + d.1))
+            .filter(|&q| self.inside(q))
+            .map(|q| self.index(q))
+            .collect()
+    }
 }
 
 /// A hex grid as a replanner sees it.
@@ -247,7 +260,7 @@ impl<'g> HexSurface<'g> {
     }
 
     /// The neighbours of `p` inside the grid, walls included, in hex neighbour order.
-    fn around(&self, p: (i64, i64)) -> Vec<(i64, i64)> {
+    fn around_xy(&self, p: (i64, i64)) -> Vec<(i64, i64)> {
         self.offsets(p)
             .iter()
             .map(|d| (p.0 + d.0, p.1 + d.1))
@@ -273,7 +286,7 @@ impl Surface for HexSurface<'_> {
         if !self.walkable(p) {
             return Vec::new();
         }
-        self.around(p)
+        self.around_xy(p)
             .into_iter()
             .filter(|&q| self.walkable(q))
             .map(|q| {
@@ -295,12 +308,17 @@ impl Surface for HexSurface<'_> {
             return vec![c];
         }
         let p = self.xy(c);
-        let mut out: Vec<u32> = self.around(p).iter().map(|&q| self.index(q)).collect();
+        let mut out: Vec<u32> = self.around_xy(p).iter().map(|&q| self.index(q)).collect();
         if entry < 0 {
             out.push(c);
         }
         out.sort_unstable();
         out
+    }
+
+    fn around(&self, u: u32) -> Vec<u32> {
+        let p = self.xy(u);
+        self.around_xy(p).iter().map(|&q| self.index(q)).collect()
     }
 }
 
