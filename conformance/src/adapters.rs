@@ -774,6 +774,13 @@ macro_rules! define_adapter {
                 ) -> Result<crate::replan::ReplanReply, crate::error::HarnessError> {
                     crate::replan::adapter::$module::run(request)
                 }
+
+                fn run_flow(
+                    &self,
+                    request: &crate::flow::FlowRequest,
+                ) -> Result<crate::flow::FlowReply, crate::error::HarnessError> {
+                    crate::flow::adapter::$module::run(request)
+                }
             }
         }
         pub use $module::$ty;

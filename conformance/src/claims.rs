@@ -22,15 +22,19 @@ pub enum Family {
     /// Replanners on square and hex grids (`run_replan`) and their state (kinds 5, 6).
     #[serde(rename = "replanning")]
     Replanning,
+    /// Flow fields on square and hex grids (`run_flow`) and their state (kind 7).
+    #[serde(rename = "flow-field")]
+    FlowField,
 }
 
 impl Family {
     /// Every family, in report order.
-    pub const ALL: [Family; 4] = [
+    pub const ALL: [Family; 5] = [
         Family::Graph,
         Family::Grids,
         Family::GridSearch,
         Family::Replanning,
+        Family::FlowField,
     ];
 
     /// The family's name on the wire and in reports.
@@ -40,6 +44,7 @@ impl Family {
             Family::Grids => "grids",
             Family::GridSearch => "grid-search",
             Family::Replanning => "replanning",
+            Family::FlowField => "flow-field",
         }
     }
 }

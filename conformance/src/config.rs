@@ -24,6 +24,8 @@ pub struct Config {
     pub grid_cases: usize,
     /// Generated edit scripts of the `replanning` section (case 0 is the long script).
     pub replan_cases: usize,
+    /// Generated edit scripts of the `flow-field` section (case 0 is the long script).
+    pub flow_cases: usize,
     /// Side of the `movingai` maps.
     pub movingai_side: usize,
     /// Length buckets of the `movingai` scenarios (two scenarios per bucket).
@@ -144,6 +146,7 @@ impl Config {
             cancel_graphs: 200,
             grid_cases: 48,
             replan_cases: 40,
+            flow_cases: 40,
             movingai_side: 64,
             movingai_buckets: 16,
             vectors_dir: Some(default_vectors_dir()),
@@ -163,6 +166,7 @@ impl Config {
             cancel_graphs: 1_200,
             grid_cases: 400,
             replan_cases: 400,
+            flow_cases: 400,
             movingai_side: 256,
             movingai_buckets: 64,
             ..Config::ci(seed)
@@ -180,6 +184,7 @@ impl Config {
             self.cancel_graphs,
             self.grid_cases,
             self.replan_cases,
+            self.flow_cases,
         ]
         .iter()
         .map(|&n| self.shard.ordinals(n).len() as u64)

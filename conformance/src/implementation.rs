@@ -454,6 +454,29 @@ pub trait Implementation: Sync {
         self.run_replan(request)
     }
 
+    /// Runs one flow-field request ([CONF.IMPL.FLOW]): builds the grid and the field and runs
+    /// the script. `Ok(FlowReply::Failed(class))` is the error class a constructor gave; `Err` is
+    /// a harness problem (the default body: no flow fields,
+    /// [`ErrorKind::Unimplemented`](crate::error::ErrorKind::Unimplemented)).
+    fn run_flow(
+        &self,
+        request: &crate::flow::FlowRequest,
+    ) -> Result<crate::flow::FlowReply, crate::error::HarnessError> {
+        let _ = request;
+        Err(crate::error::HarnessError::unimplemented())
+    }
+
+    /// As [`Implementation::run_flow`], naming the request (a vector id or a generated case
+    /// name); only a port uses the label ([DRIVER.MSG.REQUEST]).
+    fn run_flow_as(
+        &self,
+        label: &str,
+        request: &crate::flow::FlowRequest,
+    ) -> Result<crate::flow::FlowReply, crate::error::HarnessError> {
+        let _ = label;
+        self.run_flow(request)
+    }
+
     /// As [`Implementation::run_state`], naming the request: the golden or hostile state vector id
     /// or the generated case name the state section built it for. Only a port uses the label
     /// (requests, ledger, reports, [DRIVER.MSG.REQUEST]); the default ignores it.

@@ -23,6 +23,7 @@ pub mod envelope;
 pub mod error;
 pub mod expectations;
 pub mod family;
+pub mod flow;
 pub mod fuzzing;
 pub mod generators;
 pub mod grid;

@@ -46,6 +46,8 @@ pub struct Sizes {
     pub grid_cases: usize,
     /// Edit scripts of `replanning`.
     pub replan_cases: usize,
+    /// Edit scripts of `flow-field`.
+    pub flow_cases: usize,
     /// Side of the `movingai` maps.
     pub movingai_side: usize,
     /// Length buckets of `movingai`.
@@ -86,6 +88,7 @@ impl RunInfo {
                 cancel_graphs: config.cancel_graphs,
                 grid_cases: config.grid_cases,
                 replan_cases: config.replan_cases,
+                flow_cases: config.flow_cases,
                 movingai_side: config.movingai_side,
                 movingai_buckets: config.movingai_buckets,
             },

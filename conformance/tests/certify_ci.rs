@@ -48,6 +48,7 @@ fn report_json_has_the_stable_shape() {
         cancel_graphs: 5,
         grid_cases: 2,
         replan_cases: 2,
+        flow_cases: 2,
         movingai_side: 32,
         movingai_buckets: 4,
         ..Config::ci(7)

@@ -113,6 +113,7 @@ fn grid_sections_pass_for_both_crates() {
     let config = Config {
         grid_cases: 96,
         replan_cases: 0,
+        flow_cases: 0,
         movingai_side: 96,
         movingai_buckets: 24,
         threads: 2,

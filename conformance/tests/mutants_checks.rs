@@ -22,6 +22,7 @@ fn small() -> Config {
         cancel_graphs: 20,
         grid_cases: 8,
         replan_cases: 2,
+        flow_cases: 2,
         movingai_side: 32,
         movingai_buckets: 4,
         ..Config::ci(DEFAULT_SEED)

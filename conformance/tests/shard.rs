@@ -25,6 +25,7 @@ fn small(seed: u64) -> Config {
         cancel_graphs: 10,
         grid_cases: 6,
         replan_cases: 3,
+        flow_cases: 3,
         movingai_side: 32,
         movingai_buckets: 4,
         vectors_dir: Some(default_vectors_dir()),

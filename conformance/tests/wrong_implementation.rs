@@ -205,6 +205,7 @@ fn small() -> Config {
         cancel_graphs: 30,
         grid_cases: 0,
         replan_cases: 0,
+        flow_cases: 0,
         movingai_buckets: 0,
         vectors_dir: None,
         threads: default_threads(),

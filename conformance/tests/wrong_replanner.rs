@@ -123,6 +123,7 @@ impl Implementation for Wrong {
 fn section(fault: Fault) -> Section {
     let config = Config {
         replan_cases: 6,
+        flow_cases: 6,
         vectors_dir: None,
         ..Config::ci(23)
     };
@@ -140,6 +141,7 @@ fn whats(s: &Section) -> Vec<(String, String)> {
 fn the_clean_crates_pass_the_section() {
     let config = Config {
         replan_cases: 6,
+        flow_cases: 6,
         vectors_dir: None,
         ..Config::ci(23)
     };

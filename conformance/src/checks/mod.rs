@@ -3,6 +3,7 @@
 
 pub mod cancel;
 pub mod errors;
+pub mod flow_field;
 pub mod generated;
 pub mod grid_search;
 pub mod hooks;

@@ -8,6 +8,7 @@
 //! and one line of [`REGISTRY`].
 
 mod graph;
+mod flow_field;
 mod grid_search;
 mod replanning;
 mod state;
@@ -29,10 +30,11 @@ pub use walk::{
 };
 
 /// Every family of the kit, in section order ([CONF.FAMILY.REGISTRY]).
-pub static REGISTRY: [&dyn KitFamily; 4] = [
+pub static REGISTRY: [&dyn KitFamily; 5] = [
     &graph::Graph,
     &grid_search::GridSearch,
     &replanning::Replanning,
+    &flow_field::FlowField,
     &state::State,
 ];
 

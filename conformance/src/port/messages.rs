@@ -96,6 +96,8 @@ pub enum Request {
     GridSearch(GridSearchRequest),
     /// Replanning ops.
     Replanning(ReplanningRequest),
+    /// Flow-field ops.
+    FlowField(FlowFieldRequest),
 }
 
 impl Request {
@@ -116,6 +118,7 @@ impl Request {
             Request::State(StateRequestOp::StateRun(_)) => "state_run",
             Request::GridSearch(GridSearchRequest::RunGrid(_)) => "run_grid",
             Request::Replanning(ReplanningRequest::RunReplan(_)) => "run_replan",
+            Request::FlowField(FlowFieldRequest::RunFlow(_)) => "run_flow",
         }
     }
 }
@@ -167,6 +170,15 @@ pub enum GridSearchRequest {
 pub enum ReplanningRequest {
     /// [DRIVER.OP.RUN_REPLAN]; ok [`crate::replan::ReplanReply`].
     RunReplan(crate::replan::ReplanRequest),
+}
+
+/// The flow-field op: the request is the kit's own [`crate::flow::FlowRequest`], whose serde
+/// form is its wire form ([CONF.IMPL.FLOW]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "op", content = "args", rename_all = "snake_case")]
+pub enum FlowFieldRequest {
+    /// [DRIVER.OP.RUN_FLOW]; ok [`crate::flow::FlowReply`].
+    RunFlow(crate::flow::FlowRequest),
 }
 
 /// A case: the scenario members of the graph and the landmark options ([DRIVER.ENC.CASE]).

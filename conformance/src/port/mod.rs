@@ -39,6 +39,8 @@ pub fn op_family(op: &str) -> &'static str {
         "grid-search"
     } else if op.ends_with(":replanning") {
         "replanning"
+    } else if op.ends_with(":flow-field") {
+        "flow-field"
     } else {
         "graph"
     }
@@ -669,6 +671,50 @@ impl Implementation for PortImpl {
                     None,
                     None,
                     levels::replan_break(&expected, &Ok(found.clone())),
+                );
+                Ok(found)
+            }
+            Err(e) if e.unimplemented() => Err(HarnessError::unimplemented()),
+            Err(e) => Err(HarnessError::no_answer(e.line)),
+        }
+    }
+
+    fn run_flow(
+        &self,
+        request: &crate::flow::FlowRequest,
+    ) -> Result<crate::flow::FlowReply, HarnessError> {
+        self.run_flow_as("flow-field", request)
+    }
+
+    /// [DRIVER.OP.RUN_FLOW] The request under its vector id or case name; a reply with another
+    /// number of steps than the script, or of probes than asked, is a malformed reply.
+    fn run_flow_as(
+        &self,
+        label: &str,
+        request: &crate::flow::FlowRequest,
+    ) -> Result<crate::flow::FlowReply, HarnessError> {
+        let wire = Request::FlowField(messages::FlowFieldRequest::RunFlow(request.clone()));
+        let ledger_op = format!("run_flow:{}", messages::Family::FlowField.name());
+        let (steps, probes) = (request.script.len(), request.probes.len());
+        let fit = |r: crate::flow::FlowReply| match &r {
+            crate::flow::FlowReply::Ran {
+                steps: got, paths, ..
+            } if got.len() != steps || paths.len() != probes => Err(protocol::Mismatch(format!(
+                "{} step replies and {} path probes for a script of {steps} and {probes} probes",
+                got.len(),
+                paths.len()
+            ))),
+            _ => Ok(r),
+        };
+        match self.call(label, &ledger_op, &wire, fit) {
+            Ok(found) => {
+                let expected = ReferenceCrate.run_flow(request);
+                self.note(
+                    label,
+                    &ledger_op,
+                    None,
+                    None,
+                    levels::flow_break(&expected, &Ok(found.clone())),
                 );
                 Ok(found)
             }

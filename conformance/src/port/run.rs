@@ -111,6 +111,8 @@ impl PortOptions {
             grid_cases: (n / 25).max(1),
             // [DRIVER.CLI.CASES]: N/50 replanner edit scripts (the first is the long one).
             replan_cases: (n / 50).max(1),
+            // [DRIVER.CLI.CASES]: N/50 flow-field edit scripts (the first is the long one).
+            flow_cases: (n / 50).max(1),
             movingai_side: 32,
             movingai_buckets: 4,
             vectors_dir: self.vectors_dir.clone(),

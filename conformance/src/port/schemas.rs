@@ -123,6 +123,10 @@ pub fn all() -> Vec<(String, serde_json::Value)> {
             "run_replan",
             schema::<crate::replan::ReplanReply>("ok of run_replan", "[DRIVER.OP.RUN_REPLAN]"),
         ),
+        (
+            "run_flow",
+            schema::<crate::flow::FlowReply>("ok of run_flow", "[DRIVER.OP.RUN_FLOW]"),
+        ),
     ];
     for (op, s) in payloads {
         out.push((format!("ok-{op}.json"), s));

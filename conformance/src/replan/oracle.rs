@@ -6,7 +6,7 @@
 
 use super::{ModeName, ReplanReply, ReplanRequest, ReplanStep};
 use crate::grid::oracle::MoveGraph;
-use crate::grid::GridMap;
+use crate::grid::{GridMap, GridOptionsData};
 
 /// [GRID.HEX.OFFSETS] Odd-r rows (even, odd), in hex neighbour order.
 const ODD_R: [[(i64, i64); 6]; 2] = [
@@ -28,15 +28,18 @@ struct World {
 }
 
 /// `(v, c(u, v))` for every allowed move out of `u` ([REPLAN.MOVE.SQUARE], [REPLAN.MOVE.HEX],
-/// [REPLAN.MOVE.COST]).
-fn moves_of(world: &World, request: &ReplanRequest) -> Vec<Vec<(u32, f64)>> {
-    let map = &world.map;
+/// [REPLAN.MOVE.COST]; the flow fields' moves too, [FLOW.MOVE]).
+pub(crate) fn moves_of(
+    map: &GridMap,
+    hex_layout: Option<i32>,
+    options: &GridOptionsData,
+) -> Vec<Vec<(u32, f64)>> {
     let (w, h) = (map.width as i64, map.height as i64);
     let n = (w * h) as usize;
     let mut out = vec![Vec::new(); n];
-    match request.grid.hex_layout {
+    match hex_layout {
         None => {
-            let g = MoveGraph::new(map, &request.options);
+            let g = MoveGraph::new(map, options);
             for (u, list) in out.iter_mut().enumerate() {
                 let (x, y) = (u as i64 % w, u as i64 / w);
                 if !g.passable(x, y) {
@@ -164,7 +167,7 @@ pub fn check(request: &ReplanRequest, reply: &ReplanReply) -> Option<String> {
                 let w = world.map.width;
                 let s = world.start.1 * w + world.start.0;
                 let t = world.goal.1 * w + world.goal.0;
-                let moves = moves_of(&world, request);
+                let moves = moves_of(&world.map, request.grid.hex_layout, &request.options);
                 let (source, target) = if lpa { (s, t) } else { (t, s) };
                 let d = distances(&moves, source, lpa);
                 let want = d[target as usize];

@@ -1,0 +1,189 @@
+//! The independent flow-field oracle ([CONF.FLOW.ORACLE]): it replays a request's script on its
+//! own copy of the grid and, after every step that returned `Complete`, rebuilds the field from
+//! scratch — a multi-source Dijkstra from the goals over the moves of spec/flow-fields.md §2
+//! (the replanning oracle's move lists) and the direction rule [FLOW.DIR.RULE] — and compares its
+//! hash with the reply's. On the final field it follows the steps from every reached cell and
+//! checks that they reach a goal at exactly the cell's cost. Shares no code with either crate.
+
+use super::{field_sha256, FlowReply, FlowRequest, FlowStep};
+use crate::grid::GridMap;
+use crate::replan::oracle::moves_of;
+
+/// Costs by Dijkstra from `goals` over reversed moves: `d(u) = min c(u, v) + d(v)`.
+pub fn costs(moves: &[Vec<(u32, f64)>], goals: &[u32]) -> Vec<f64> {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    let n = moves.len();
+    let mut into: Vec<Vec<(u32, f64)>> = vec![Vec::new(); n];
+    for (u, list) in moves.iter().enumerate() {
+        for &(v, c) in list {
+            into[v as usize].push((u as u32, c));
+        }
+    }
+    let mut d = vec![f64::INFINITY; n];
+    let mut done = vec![false; n];
+    let mut heap = BinaryHeap::new();
+    for &g in goals {
+        d[g as usize] = 0.0;
+        heap.push(Reverse((0u64, g)));
+    }
+    while let Some(Reverse((bits, v))) = heap.pop() {
+        let v = v as usize;
+        if done[v] || f64::from_bits(bits) != d[v] {
+            continue;
+        }
+        done[v] = true;
+        for &(u, c) in &into[v] {
+            let cand = c + d[v];
+            if cand < d[u as usize] {
+                d[u as usize] = cand;
+                // Non-negative f64 bit patterns order as the values do.
+                heap.push(Reverse((cand.to_bits(), u)));
+            }
+        }
+    }
+    d
+}
+
+/// [FLOW.DIR.RULE] written again: the first move to a strictly cheaper cell with the smallest
+/// `c(c, v) + cost(v)`; none for goals and unreached cells.
+pub fn directions(moves: &[Vec<(u32, f64)>], d: &[f64], goals: &[u32]) -> Vec<Option<u32>> {
+    (0..moves.len())
+        .map(|c| {
+            if goals.contains(&(c as u32)) || d[c] == f64::INFINITY {
+                return None;
+            }
+            let mut best: Option<(u32, f64)> = None;
+            for &(v, cost) in &moves[c] {
+                if d[v as usize] < d[c] {
+                    let value = cost + d[v as usize];
+                    if best.is_none_or(|(_, b)| value < b) {
+                        best = Some((v, value));
+                    }
+                }
+            }
+            best.map(|(v, _)| v)
+        })
+        .collect()
+}
+
+/// The goal set of `request`: distinct cell indexes.
+fn goal_set(request: &FlowRequest) -> Vec<u32> {
+    let w = request.grid.map.width;
+    let mut g: Vec<u32> = request.goals.iter().map(|&(x, y)| y * w + x).collect();
+    g.sort_unstable();
+    g.dedup();
+    g
+}
+
+/// [CONF.FLOW.ORACLE] Checks every completed step and the final field of `reply`; the first
+/// problem, in words. Stops at a `restore` step (foreign bytes have no oracle).
+pub fn check(request: &FlowRequest, reply: &FlowReply) -> Option<String> {
+    let FlowReply::Ran {
+        steps,
+        costs: final_costs,
+        next: final_next,
+        ..
+    } = reply
+    else {
+        return None;
+    };
+    let Ok(cells) = hex::decode(&request.grid.map.cells) else {
+        return Some("the request's cells are not hex".into());
+    };
+    let m = &request.grid.map;
+    let mut world = GridMap {
+        width: m.width,
+        height: m.height,
+        cells,
+        multipliers: m.multipliers.clone(),
+        space: m.space,
+    };
+    let goals = goal_set(request);
+    let mut saved: Option<GridMap> = None;
+    let mut current: Option<(Vec<Vec<(u32, f64)>>, Vec<f64>)> = None;
+    for (i, (step, got)) in request.script.iter().zip(steps).enumerate() {
+        let ok = got.error.is_none();
+        match step {
+            FlowStep::SetCell { x, y, area } if ok => {
+                let at = (*y * world.width + *x) as usize;
+                if world.cells[at] != *area {
+                    current = None;
+                }
+                world.cells[at] = *area;
+            }
+            FlowStep::SetArea { area, multiplier } if ok => {
+                world.multipliers.push((*area, *multiplier));
+                current = None;
+            }
+            FlowStep::Save {} => saved = Some(world.clone()),
+            FlowStep::Rollback {} | FlowStep::RollbackGrid {} if ok => {
+                if let Some(s) = &saved {
+                    world = s.clone();
+                }
+                current = None;
+            }
+            FlowStep::Restore { .. } => return None,
+            FlowStep::Step { .. }
+            | FlowStep::StepUntilDone { .. }
+            | FlowStep::Run {}
+            | FlowStep::Recompute { .. }
+                if got.returned == Some(2) =>
+            {
+                let moves = moves_of(&world, request.grid.hex_layout, &request.options);
+                let d = costs(&moves, &goals);
+                let next = directions(&moves, &d, &goals);
+                let want = field_sha256(&d, &next);
+                if got.field_sha256 != want {
+                    return Some(format!(
+                        "step {i}: the completed field's hash {} is not the oracle's {want} (Dijkstra from the goals and the direction rule)",
+                        got.field_sha256
+                    ));
+                }
+                current = Some((moves, d));
+            }
+            FlowStep::Step { .. }
+            | FlowStep::StepUntilDone { .. }
+            | FlowStep::Run {}
+            | FlowStep::Recompute { .. } => current = None,
+            _ => {}
+        }
+    }
+    // The final field, when it is the oracle's: every step chain reaches a goal at its cost.
+    let (moves, d) = current?;
+    for (c, cost) in final_costs.iter().enumerate() {
+        if cost.0.to_bits() != d[c].to_bits() {
+            return Some(format!(
+                "final field: cell {c} costs {:?}, Dijkstra {:?}",
+                cost.0, d[c]
+            ));
+        }
+        if cost.0 == f64::INFINITY || goals.contains(&(c as u32)) {
+            continue;
+        }
+        let mut at = c as u32;
+        let mut sums = Vec::new();
+        while !goals.contains(&at) {
+            let Some(n) = final_next[at as usize] else {
+                return Some(format!("final field: the walk from cell {c} stops at {at}"));
+            };
+            let Some(&(_, step)) = moves[at as usize].iter().find(|m| m.0 == n) else {
+                return Some(format!("final field: no move {at} -> {n} on the walk from {c}"));
+            };
+            sums.push(step);
+            at = n;
+            if sums.len() > moves.len() {
+                return Some(format!("final field: the walk from cell {c} cycles"));
+            }
+        }
+        // Costs add up from the goal outwards.
+        let total = sums.iter().rev().fold(0.0, |a, &s| s + a);
+        if total.to_bits() != cost.0.to_bits() {
+            return Some(format!(
+                "final field: the walk from cell {c} costs {total:?}, the field says {:?}",
+                cost.0
+            ));
+        }
+    }
+    None
+}
