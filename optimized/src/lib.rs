@@ -1,6 +1,6 @@
 //! `onepath`: the optimized implementation of the onepath-rs spec: the graph family
 //! (spec/graphs.md), grids (spec/grids.md), grid search (spec/grid-search.md), replanning
-//! (spec/replanning.md) and state bytes v1 (spec/state.md).
+//! (spec/replanning.md), flow fields (spec/flow-fields.md) and state bytes v1 (spec/state.md).
 //!
 //! Every public item cites the clause ids it implements. Results (statuses, costs bit for bit,
 //! paths, expansion orders, counters, errors, OPLM and state bytes) are those of the spec.
@@ -15,6 +15,7 @@ mod bidi;
 mod cells;
 mod csr;
 mod error;
+mod flow;
 mod graph_state;
 mod grid;
 mod grid_error;
@@ -42,6 +43,7 @@ pub use bidi::BidirectionalGraphSearch;
 pub use cells::{CellListener, GridSpace, HexLayout, VoxelSpace, WALL};
 pub use csr::CsrGraph;
 pub use error::{BuildError, GraphStateError, QueryError};
+pub use flow::{FlowFieldDescription, FlowStatus, GridFlowField, HexFlowField};
 pub use grid_error::{GridError, GridStateError};
 pub use grid_search::{
     find_grid_path, AStar, CellBlockedFn, CellCostFn, Connectivity, DiagonalRule, GridAlgorithm,

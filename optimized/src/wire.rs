@@ -16,6 +16,8 @@ pub(crate) const KIND_VOXEL: u16 = 3;
 pub(crate) const KIND_GRAPH: u16 = 4;
 /// [STATE.KINDS] GraphAStar.
 pub(crate) const KIND_GRAPH_ASTAR: u16 = 11;
+/// [STATE.KINDS] [FLOW.STATE.HEADER] GridFlowField (square and hex flow fields).
+pub(crate) const KIND_FLOW: u16 = 7;
 /// [STATE.KINDS] AStar (grid).
 pub(crate) const KIND_ASTAR: u16 = 8;
 /// [STATE.KINDS] JumpSearch.
@@ -50,6 +52,9 @@ pub(crate) enum Class {
     EngineMismatch,
     /// [GS.STATE.CLASSES] A mode-1 or mode-3 visited cell is not passable.
     NotWalkable,
+    /// [FLOW.STATE.HEADER_CHECKS] [FLOW.STATE.SEARCH_CHECKS] A flow field's saved goals are not
+    /// the restoring field's.
+    GoalMismatch,
 }
 
 impl Class {
@@ -76,6 +81,7 @@ impl Class {
             Class::TrailingBytes => "trailing_bytes",
             Class::EngineMismatch => "engine_mismatch",
             Class::NotWalkable => "not_walkable",
+            Class::GoalMismatch => "goal_mismatch",
         }
     }
 }

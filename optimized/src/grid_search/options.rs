@@ -173,11 +173,21 @@ pub(crate) enum GsKind {
     PathCycle {
         steps: usize,
     },
+    /// [FLOW.API.GOALS] [FLOW.API.CLASSES] An empty goal list, or more goals than cells.
+    InvalidGoals {
+        count: usize,
+        cells: usize,
+    },
+    /// [FLOW.STATE.UNUSABLE] [FLOW.API.CLASSES] A flow field after a failed restore.
+    Unusable,
+    /// [FLOW.PATH.WALK] [FLOW.API.CLASSES] A path query on a field that is not complete.
+    NotComplete,
 }
 
 /// [GS.OPT.VALID] [GS.ASTAR.BEGIN] [GS.ASTAR.ALGORITHMS] [REPLAN.API.CLASSES] A grid search
 /// error; `class()` is `invalid_options`, `cell_out_of_range`, `unsupported_algorithm` or, from
-/// the replanners, `size_mismatch`, `broken_path` and `path_cycle`.
+/// the replanners, `size_mismatch`, `broken_path` and `path_cycle`, or, from the flow fields
+/// ([FLOW.API.CLASSES]), `invalid_goals`, `unusable` and `not_complete`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GridSearchError {
     kind: GsKind,
@@ -198,6 +208,9 @@ impl GridSearchError {
             GsKind::SizeMismatch { .. } => "size_mismatch",
             GsKind::BrokenPath { .. } => "broken_path",
             GsKind::PathCycle { .. } => "path_cycle",
+            GsKind::InvalidGoals { .. } => "invalid_goals",
+            GsKind::Unusable => "unusable",
+            GsKind::NotComplete => "not_complete",
         }
     }
 }
@@ -233,6 +246,18 @@ impl fmt::Display for GridSearchError {
             GsKind::PathCycle { steps } => write!(
                 f,
                 "the path walk took {steps} steps without reaching the source (a cycle)"
+            ),
+            GsKind::InvalidGoals { count, cells } => write!(
+                f,
+                "{count} goals: a flow field needs 1 to {cells} goals (the grid's cell count)"
+            ),
+            GsKind::Unusable => write!(
+                f,
+                "the flow field is unusable after a failed restore (restore it or recompute)"
+            ),
+            GsKind::NotComplete => write!(
+                f,
+                "the flow field is not complete (step or run it to completion first)"
             ),
         }
     }

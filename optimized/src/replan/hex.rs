@@ -60,7 +60,7 @@ impl Hex {
 
     /// [GRID.HEX.OFFSETS] The neighbours of `c` inside the grid, in hex neighbour order ("a
     /// neighbour outside the grid does not exist"), walls included.
-    fn neighbours(&self, c: u32, mut f: impl FnMut(u32)) {
+    pub(crate) fn neighbours(&self, c: u32, mut f: impl FnMut(u32)) {
         let (x, y) = self.xy(c);
         for &(dx, dy) in self.offsets(x, y) {
             let (vx, vy) = (x + dx, y + dy);

@@ -5,9 +5,9 @@
 
 mod core;
 mod engine;
-mod hex;
+pub(crate) mod hex;
 mod listen;
-mod moves;
+pub(crate) mod moves;
 mod queue;
 mod state;
 
