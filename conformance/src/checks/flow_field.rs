@@ -131,7 +131,13 @@ pub fn localise(
 fn run_case(all: &[&dyn Implementation], name: &str, r: &FlowRequest, s: &mut Section) {
     let reference = all[0];
     let Ok(want) = reference.run_flow_as(name, r) else {
-        s.fail(failure(name, reference.name(), "run_flow", "a reply", "no reply".into()));
+        s.fail(failure(
+            name,
+            reference.name(),
+            "run_flow",
+            "a reply",
+            "no reply".into(),
+        ));
         return;
     };
     s.record(
@@ -139,7 +145,13 @@ fn run_case(all: &[&dyn Implementation], name: &str, r: &FlowRequest, s: &mut Se
     );
     for imp in &all[1..] {
         s.record(match imp.run_flow_as(name, r) {
-            Err(e) => Some(failure(name, imp.name(), "run_flow", "a reply", e.to_string())),
+            Err(e) => Some(failure(
+                name,
+                imp.name(),
+                "run_flow",
+                "a reply",
+                e.to_string(),
+            )),
             Ok(got) => first_difference(&want, &got).map(|d| {
                 let cell = localise(reference, *imp, name, r, &want, &got)
                     .map(|c| format!("; {c}"))
@@ -168,9 +180,8 @@ fn run_case(all: &[&dyn Implementation], name: &str, r: &FlowRequest, s: &mut Se
             imp.run_flow_as(name, r)
         };
         s.record(match (whole, got) {
-            (Ok(a), Ok(b)) => first_difference(&a, &b).map(|d| {
-                failure(&name_b, imp.name(), "sliced steps", "the unsliced reply", d)
-            }),
+            (Ok(a), Ok(b)) => first_difference(&a, &b)
+                .map(|d| failure(&name_b, imp.name(), "sliced steps", "the unsliced reply", d)),
             (a, b) => Some(failure(
                 &name_b,
                 imp.name(),
@@ -219,7 +230,13 @@ fn run_case(all: &[&dyn Implementation], name: &str, r: &FlowRequest, s: &mut Se
             }
             Ok(FlowReply::Failed(c)) => (want != FlowReply::Failed(c.clone()))
                 .then(|| failure(&name_r, imp.name(), "rollback", "a run", c)),
-            Err(e) => Some(failure(&name_r, imp.name(), "run_flow", "a reply", e.to_string())),
+            Err(e) => Some(failure(
+                &name_r,
+                imp.name(),
+                "run_flow",
+                "a reply",
+                e.to_string(),
+            )),
         });
     }
 }

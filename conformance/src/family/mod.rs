@@ -7,8 +7,8 @@
 //! reports walk the registry; none of them names a family. Adding a family is a new module here
 //! and one line of [`REGISTRY`].
 
-mod graph;
 mod flow_field;
+mod graph;
 mod grid_search;
 mod replanning;
 mod state;

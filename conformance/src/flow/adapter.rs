@@ -240,8 +240,7 @@ macro_rules! define_flow_adapter {
                                 Err(e) => return $failed(e.class().to_string()),
                             };
                             fill!($grid, $r, $cells);
-                            let mut $ff = match op::HexFlowField::new(&mut $grid, options, &goals)
-                            {
+                            let mut $ff = match op::HexFlowField::new(&mut $grid, options, &goals) {
                                 Ok(f) => f,
                                 Err(e) => return $failed(e.class().to_string()),
                             };
@@ -266,7 +265,8 @@ macro_rules! define_flow_adapter {
                 finish: bool,
             ) -> Result<StateReply, String> {
                 let cells = map_cells(r).map_err(|e| format!("harness: {e}"))?;
-                let failed = |c: String| Err(format!("harness: the recipe's flow field failed: {c}"));
+                let failed =
+                    |c: String| Err(format!("harness: the recipe's flow field failed: {c}"));
                 with_field!(r, cells, failed, |grid, ff| {
                     let ran: Result<FlowReply, HarnessError> = script!(grid, ff, r);
                     ran.map_err(|e| format!("harness: {e}"))?;
@@ -319,4 +319,4 @@ macro_rules! define_flow_adapter {
 }
 
 define_flow_adapter!(reference_adapter, onepath_reference, reference_adapter);
-// TEMP define_flow_adapter!(optimized_adapter, onepath, optimized_adapter);
+define_flow_adapter!(optimized_adapter, onepath, optimized_adapter);

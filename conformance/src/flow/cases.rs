@@ -52,7 +52,13 @@ pub fn goals(rng: &mut SplitMix64, w: u32, h: u32) -> Vec<(u32, u32)> {
 /// The probes of a `w x h` map: the four corners and the centre, without repeats.
 pub fn probes(w: u32, h: u32) -> Vec<(u32, u32)> {
     let mut out = Vec::new();
-    for p in [(0, 0), (w - 1, 0), (0, h - 1), (w - 1, h - 1), (w / 2, h / 2)] {
+    for p in [
+        (0, 0),
+        (w - 1, 0),
+        (0, h - 1),
+        (w - 1, h - 1),
+        (w / 2, h / 2),
+    ] {
         if !out.contains(&p) {
             out.push(p);
         }

@@ -168,7 +168,9 @@ pub fn check(request: &FlowRequest, reply: &FlowReply) -> Option<String> {
                 return Some(format!("final field: the walk from cell {c} stops at {at}"));
             };
             let Some(&(_, step)) = moves[at as usize].iter().find(|m| m.0 == n) else {
-                return Some(format!("final field: no move {at} -> {n} on the walk from {c}"));
+                return Some(format!(
+                    "final field: no move {at} -> {n} on the walk from {c}"
+                ));
             };
             sums.push(step);
             at = n;

@@ -277,7 +277,12 @@ pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
         let expected = imp
             .run_flow(&request)
             .unwrap_or_else(|e| FlowReply::Failed(format!("harness: {e}")));
-        let envelope = Envelope::new(&id, FLOW_FAMILY, &comment, vec![FlowCase { request, expected }]);
+        let envelope = Envelope::new(
+            &id,
+            FLOW_FAMILY,
+            &comment,
+            vec![FlowCase { request, expected }],
+        );
         files.insert(
             format!("{FLOW_FOLDER}/{id}.json"),
             to_text(&envelope).into_bytes(),
