@@ -27,6 +27,7 @@ fn certify_ci_scale_passes() {
             "grid-search",
             "movingai",
             "replanning",
+            "flow-field",
             "state",
             "vectors"
         ]

@@ -33,6 +33,7 @@ fn every_vector_file_is_an_envelope_of_its_family() {
             "graphs" if rel.contains("GRAPH-") => "graph",
             "grids" if rel.contains("GRID-") => "grid-search",
             "replanning" => "replanning",
+            "flow-field" => "flow-field",
             "state" => "state",
             _ => continue,
         };
@@ -179,7 +180,10 @@ fn a_file_whose_id_is_not_its_name_is_named() {
 
 #[test]
 fn the_registry_lists_every_family_and_owns_every_label() {
-    assert_eq!(names(), ["graph", "grid-search", "replanning", "state"]);
+    assert_eq!(
+        names(),
+        ["graph", "grid-search", "replanning", "flow-field", "state"]
+    );
     let refs = vector_refs(&default_vectors_dir());
     for (prefix, claim) in [
         ("GRAPH-", Family::Graph),
@@ -194,6 +198,8 @@ fn the_registry_lists_every_family_and_owns_every_label() {
         ("REPLAN-", Family::Replanning),
         ("STATE-GRIDREPLANNER-", Family::Replanning),
         ("STATE-HEXREPLANNER-", Family::Replanning),
+        ("FLOW-", Family::FlowField),
+        ("STATE-FLOWFIELD-", Family::FlowField),
     ] {
         let of: Vec<_> = refs.iter().filter(|v| v.id.starts_with(prefix)).collect();
         assert!(!of.is_empty(), "no vector {prefix}*");

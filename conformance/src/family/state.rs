@@ -16,7 +16,7 @@ use std::path::Path;
 pub struct State;
 
 /// Every kind, for the claim of a label (`STATE-<TAG>-`).
-const KINDS: [StateKind; 11] = [
+const KINDS: [StateKind; 12] = [
     StateKind::Grid,
     StateKind::HexGrid,
     StateKind::VoxelGrid,
@@ -28,6 +28,7 @@ const KINDS: [StateKind; 11] = [
     StateKind::GridSearch,
     StateKind::GridReplanner,
     StateKind::HexReplanner,
+    StateKind::FlowField,
 ];
 
 impl KitFamily for State {

@@ -272,6 +272,9 @@ macro_rules! define_state_adapter {
                     StateRecipe::GridSearch { .. } => {
                         crate::grid::adapter::$module::state(recipe, bytes, finish)
                     }
+                    StateRecipe::FlowField { request } => {
+                        crate::flow::adapter::$module::state(request, bytes, finish)
+                    }
                     StateRecipe::Replanner { request } => {
                         crate::replan::adapter::$module::state(request, bytes, finish)
                     }

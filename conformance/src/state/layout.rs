@@ -368,6 +368,7 @@ pub fn try_walk(kind: StateKind, bytes: &[u8]) -> Option<Layout> {
         }
         StateKind::GridSearch => walk_handle(&mut w)?,
         StateKind::GridReplanner | StateKind::HexReplanner => walk_replanner(&mut w)?,
+        StateKind::FlowField => walk_flow_field(&mut w)?,
     }
     (!w.short && w.at == bytes.len()).then_some(w.out)
 }
@@ -520,6 +521,120 @@ fn walk_replanner(w: &mut Walk<'_>) -> Option<()> {
         w.i32(Role::Index, format!("queue[{i}].node"));
         w.f64(Role::Plain, format!("queue[{i}].key1"));
         w.f64(Role::Plain, format!("queue[{i}].key2"));
+    }
+    Some(())
+}
+
+/// Kind 7 ([FLOW.STATE.HEADER], [FLOW.STATE.SEARCH]): the header with the creation goals and
+/// the pending cells, then the flow field search.
+fn walk_flow_field(w: &mut Walk<'_>) -> Option<()> {
+    let width = w.i32(Role::Shape, "width");
+    let height = w.i32(Role::Shape, "height");
+    let cells = i64::from(width.max(0)) * i64::from(height.max(0));
+    if cells > 1 << 26 {
+        return None;
+    }
+    w.i32(Role::Counter, "area_version");
+    let goals = w.i32(
+        Role::Count {
+            elem: 4,
+            bound: None,
+        },
+        "goal_count",
+    );
+    for i in 0..goals {
+        if w.short {
+            return None;
+        }
+        w.i32(Role::Plain, format!("goals[{i}]"));
+    }
+    let pending = w.i32(
+        Role::Count {
+            elem: 4,
+            bound: Some(cells),
+        },
+        "pending_count",
+    );
+    for i in 0..pending {
+        if w.short {
+            return None;
+        }
+        w.i32(Role::Index, format!("pending[{i}]"));
+    }
+    w.i32(Role::Shape, "node_count");
+    w.u8(Ty::U8, Role::Plain, "status");
+    w.i32(Role::Counter, "settled");
+    let repairing = w.u8(Ty::Flag, Role::Plain, "repairing") == 1;
+    let set = w.i32(
+        Role::Count {
+            elem: 4,
+            bound: None,
+        },
+        "goal_set_count",
+    );
+    for i in 0..set {
+        if w.short {
+            return None;
+        }
+        w.i32(Role::Index, format!("goal_set[{i}]"));
+    }
+    let reached = w.i32(
+        Role::Count {
+            elem: 12,
+            bound: Some(cells),
+        },
+        "reached_count",
+    );
+    for i in 0..reached {
+        if w.short {
+            return None;
+        }
+        w.i32(Role::Index, format!("reached[{i}].cell"));
+        w.f64(Role::Plain, format!("reached[{i}].cost"));
+    }
+    let steps = w.i32(
+        Role::Count {
+            elem: 8,
+            bound: Some(i64::from(reached)),
+        },
+        "step_count",
+    );
+    for i in 0..steps {
+        if w.short {
+            return None;
+        }
+        w.i32(Role::Index, format!("steps[{i}].cell"));
+        w.i32(Role::Index, format!("steps[{i}].next"));
+    }
+    let open = w.i32(
+        Role::Count {
+            elem: 20,
+            bound: Some(i64::from(reached)),
+        },
+        "open_count",
+    );
+    for i in 0..open {
+        if w.short {
+            return None;
+        }
+        w.i32(Role::Index, format!("open[{i}].node"));
+        w.f64(Role::Plain, format!("open[{i}].f"));
+        w.f64(Role::Plain, format!("open[{i}].g"));
+    }
+    if repairing {
+        let touched = w.i32(
+            Role::Count {
+                elem: 4,
+                bound: Some(cells),
+            },
+            "touched_count",
+        );
+        for i in 0..touched {
+            if w.short {
+                return None;
+            }
+            w.i32(Role::Index, format!("touched[{i}]"));
+        }
     }
     Some(())
 }
@@ -703,6 +818,42 @@ pub fn not_started_bytes(recipe: &super::StateRecipe) -> Vec<u8> {
                 b.extend_from_slice(&v.to_le_bytes());
             }
             b.extend_from_slice(&f64::INFINITY.to_bits().to_le_bytes());
+            b
+        }
+        // [FLOW.STATE.UNUSABLE] A new field on the target's grid (no script): area version =
+        // the multipliers the map sets, the creation goals, the goal set, nothing else.
+        StateRecipe::FlowField { request } => {
+            let m = &request.grid.map;
+            let mut b = Vec::new();
+            b.extend_from_slice(&0x5347_504Fu32.to_le_bytes());
+            b.extend_from_slice(&1u16.to_le_bytes());
+            b.extend_from_slice(&7u16.to_le_bytes());
+            let cell = |&(x, y): &(u32, u32)| (y * m.width + x) as i32;
+            let mut head = vec![
+                m.width as i32,
+                m.height as i32,
+                m.multipliers.len() as i32,
+                request.goals.len() as i32,
+            ];
+            head.extend(request.goals.iter().map(cell));
+            head.push(0); // pending
+            head.push((m.width * m.height) as i32);
+            for v in head {
+                b.extend_from_slice(&v.to_le_bytes());
+            }
+            b.push(0); // not started
+            b.extend_from_slice(&0i32.to_le_bytes());
+            b.push(0);
+            let mut set: Vec<i32> = request.goals.iter().map(cell).collect();
+            set.sort_unstable();
+            set.dedup();
+            b.extend_from_slice(&(set.len() as i32).to_le_bytes());
+            for g in set {
+                b.extend_from_slice(&g.to_le_bytes());
+            }
+            for _ in 0..3 {
+                b.extend_from_slice(&0i32.to_le_bytes()); // reached, steps, open
+            }
             b
         }
         _ => Vec::new(),

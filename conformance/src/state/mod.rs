@@ -5,6 +5,7 @@
 
 pub mod adapter;
 pub mod files;
+mod flow_mutations;
 pub mod layout;
 pub mod mutations;
 pub mod recipes;
@@ -40,6 +41,8 @@ pub enum StateKind {
     GridReplanner,
     /// Kind 6.
     HexReplanner,
+    /// Kind 7 (spec/flow-fields.md): square and hex flow fields.
+    FlowField,
 }
 
 impl StateKind {
@@ -57,6 +60,7 @@ impl StateKind {
             StateKind::GridSearch => 12,
             StateKind::GridReplanner => 5,
             StateKind::HexReplanner => 6,
+            StateKind::FlowField => 7,
         }
     }
     /// The upper-case tag of vector ids (`STATE-<TAG>-NNNN`).
@@ -73,11 +77,12 @@ impl StateKind {
             StateKind::GridSearch => "GRIDSEARCH",
             StateKind::GridReplanner => "GRIDREPLANNER",
             StateKind::HexReplanner => "HEXREPLANNER",
+            StateKind::FlowField => "FLOWFIELD",
         }
     }
     /// Whether the kind has `from_state` ([STATE.API]).
     pub fn has_from_state(self) -> bool {
-        !self.is_search() && !self.is_replanner()
+        !self.is_search() && !self.is_replanner() && self != StateKind::FlowField
     }
     /// Whether the kind is a replanner (kinds 5, 6).
     pub fn is_replanner(self) -> bool {
@@ -103,6 +108,8 @@ impl StateKind {
             Family::Graph
         } else if self.is_replanner() {
             Family::Replanning
+        } else if self == StateKind::FlowField {
+            Family::FlowField
         } else if self.is_search() {
             Family::GridSearch
         } else {
@@ -110,9 +117,10 @@ impl StateKind {
         }
     }
     /// Whether a failed restore leaves the object unchanged ([STATE.ATOMIC]); otherwise the
-    /// search is `NotStarted` ([STATE.SEARCH_FAILED]).
+    /// search is `NotStarted` ([STATE.SEARCH_FAILED]) or the flow field reset and unusable
+    /// ([FLOW.STATE.UNUSABLE]).
     pub fn atomic(self) -> bool {
-        !self.is_search()
+        !self.is_search() && self != StateKind::FlowField
     }
 }
 
@@ -254,6 +262,12 @@ pub enum StateRecipe {
         /// The request (grid, options, mode, ends, script).
         request: crate::replan::ReplanRequest,
     },
+    /// [CONF.STATE.FLOW_FIELD] A flow field (kind 7): the request's grid, options and goals, its
+    /// script run first; the first probe is the path a finished summary reports.
+    FlowField {
+        /// The request (grid, options, goals, script, probes).
+        request: crate::flow::FlowRequest,
+    },
 }
 
 impl StateRecipe {
@@ -289,6 +303,7 @@ impl StateRecipe {
                 None => StateKind::GridReplanner,
                 Some(_) => StateKind::HexReplanner,
             },
+            StateRecipe::FlowField { .. } => StateKind::FlowField,
         }
     }
 
@@ -339,6 +354,11 @@ impl StateRecipe {
             StateRecipe::Replanner { mut request } => {
                 request.script.clear();
                 StateRecipe::Replanner { request }
+            }
+            // [CONF.STATE.FLOW_FIELD] A new field over the same initial grid, no script.
+            StateRecipe::FlowField { mut request } => {
+                request.script.clear();
+                StateRecipe::FlowField { request }
             }
         }
     }

@@ -103,7 +103,7 @@ pub fn mutations(id: &str, kind: StateKind, golden: &[u8]) -> Vec<Mutation> {
         | StateKind::JumpSearch
         | StateKind::ThetaSearch => super::layout::node_count(golden),
         StateKind::GridSearch => read_i32(golden, 9).saturating_mul(read_i32(golden, 13)),
-        StateKind::GridReplanner | StateKind::HexReplanner => {
+        StateKind::GridReplanner | StateKind::HexReplanner | StateKind::FlowField => {
             read_i32(golden, 8).saturating_mul(read_i32(golden, 12))
         }
         _ => 0,
@@ -277,6 +277,9 @@ pub fn mutations(id: &str, kind: StateKind, golden: &[u8]) -> Vec<Mutation> {
     appended_mutations(kind, &l, golden, &mut m);
     if kind.is_replanner() {
         super::replan_mutations::replanner_mutations(&l, golden, &mut m);
+    }
+    if kind == StateKind::FlowField {
+        super::flow_mutations::flow_field_mutations(&l, golden, &mut m);
     }
     out
 }

@@ -638,7 +638,100 @@ pub fn goldens() -> Vec<Golden> {
     );
     grid_search_mode1_edges(&mut push);
     replanner_goldens(&mut push);
+    flow_field_goldens(&mut push);
     out
+}
+
+/// [CONF.STATE.FLOW_FIELD] The golden flow-field states (kind 7): not started, running a begun
+/// run, complete, complete with pending cells, mid-repair with a touched list and an open set,
+/// repeated creation goals, an agent of size 2, hex layouts.
+fn flow_field_goldens(push: &mut dyn FnMut(StateKind, &'static str, StateRecipe, Option<Patch>)) {
+    use crate::flow::cases::probes;
+    use crate::flow::{FlowGrid, FlowRequest, FlowStep as S};
+    use crate::grid::GridOptionsData;
+    use crate::replan::cases::map;
+    let req = |seed: u64,
+               hex: Option<i32>,
+               (w, h): (u32, u32),
+               kind: u64,
+               options: GridOptionsData,
+               goals: Vec<(u32, u32)>,
+               script: Vec<S>| {
+        let mut rng = SplitMix64::new(seed);
+        StateRecipe::FlowField {
+            request: FlowRequest {
+                grid: FlowGrid {
+                    hex_layout: hex,
+                    map: map(&mut rng, w, h, kind),
+                },
+                options,
+                goals,
+                script,
+                probes: probes(w, h),
+            },
+        }
+    };
+    let o = GridOptionsData::default();
+    let agent2 = GridOptionsData {
+        agent_size: 2,
+        connectivity: 4,
+        ..GridOptionsData::default()
+    };
+    let f = StateKind::FlowField;
+    push(f, "A flow field never stepped: status 0, no reached cell, no step, an empty open set [FLOW.STATE.SAVE] [FLOW.API.NEW].", req(0x464C_0001, None, (9, 7), 0, o.clone(), vec![(0, 0), (8, 6)], vec![]), None);
+    push(f, "A begun run stopped by a budget of 7: tentative costs, no steps yet, the open set as it lies [FLOW.RUN.LOOP] [FLOW.RUN.OPEN].", req(0x464C_0002, None, (10, 8), 1, o.clone(), vec![(2, 2), (7, 5)], vec![S::Step { budget: 7 }]), None);
+    push(f, "A complete field on a rooms map with two goals: every reached cell, every step, an empty open set [FLOW.RUN.FINISH] [FLOW.DIR.RULE].", req(0x464C_0003, None, (12, 10), 2, o.clone(), vec![(0, 0), (11, 9)], vec![S::Step { budget: 0 }]), None);
+    push(f, "A complete field with three pending cells (an area change, a wall, a wall removed), in order of first edit [FLOW.EDIT.LISTEN].", req(0x464C_0004, None, (10, 10), 0, o.clone(), vec![(5, 5)], vec![S::Step { budget: 0 }, S::SetCell { x: 3, y: 3, area: 2 }, S::SetCell { x: 6, y: 4, area: 255 }, S::SetCell { x: 3, y: 3, area: 1 }, S::SetCell { x: 6, y: 4, area: 0 }]), None);
+    push(f, "Mid-repair: a wall line cut the field, a budget of 4 stopped the repair: the repairing flag, the touched list in order, re-seeded costs and the open set [FLOW.REPAIR.START] [FLOW.STATE.SEARCH].", req(0x464C_0005, None, (12, 9), 0, o.clone(), vec![(0, 0), (11, 8)], vec![S::Step { budget: 0 }, S::SetCell { x: 4, y: 3, area: 255 }, S::SetCell { x: 5, y: 4, area: 255 }, S::SetCell { x: 6, y: 5, area: 255 }, S::Step { budget: 4 }]), None);
+    push(f, "Repeated, unsorted creation goals (saved as given) and their goal set (sorted, distinct); agent size 2, connectivity 4 [FLOW.API.GOALS] [FLOW.STATE.HEADER].", req(0x464C_0006, None, (11, 9), 1, agent2, vec![(9, 7), (1, 1), (9, 7), (4, 6)], vec![S::Step { budget: 0 }, S::SetCell { x: 5, y: 4, area: 255 }, S::Step { budget: 0 }]), None);
+    push(
+        f,
+        "Hex (odd-r) complete field with two pending cells [FLOW.MOVE] [GRID.HEX.OFFSETS].",
+        req(
+            0x464C_0007,
+            Some(0),
+            (9, 8),
+            1,
+            o.clone(),
+            vec![(4, 4)],
+            vec![
+                S::Step { budget: 0 },
+                S::SetCell {
+                    x: 2,
+                    y: 2,
+                    area: 255,
+                },
+                S::SetCell {
+                    x: 6,
+                    y: 5,
+                    area: 3,
+                },
+            ],
+        ),
+        None,
+    );
+    push(
+        f,
+        "Hex (even-q) mid-repair after a wall, stopped by a budget of 3 [FLOW.REPAIR.REGION].",
+        req(
+            0x464C_0008,
+            Some(3),
+            (10, 9),
+            0,
+            o,
+            vec![(0, 0), (9, 8)],
+            vec![
+                S::Step { budget: 0 },
+                S::SetCell {
+                    x: 5,
+                    y: 4,
+                    area: 255,
+                },
+                S::Step { budget: 3 },
+            ],
+        ),
+        None,
+    );
 }
 
 /// [CONF.STATE.REPLANNER] The golden replanner states (kinds 5 and 6): uninitialised, planned
