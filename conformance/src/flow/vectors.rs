@@ -237,10 +237,10 @@ pub fn requests() -> Vec<(String, FlowRequest)> {
         },
     ));
     out.push((
-        "a failed restore (trailing byte) leaves the field reset and unusable: steps fail with unusable, the save is the not-started field, edits are ignored; recompute makes it usable [FLOW.STATE.UNUSABLE] [FLOW.RUN.RECOMPUTE]".into(),
+        "a failed restore (a 4 x 1 field's bytes into a 3 x 3 field: size_mismatch at the width) leaves the field reset and unusable: steps fail with unusable, the save is the not-started field, edits are ignored; recompute makes it usable [FLOW.STATE.UNUSABLE] [FLOW.RUN.RECOMPUTE]".into(),
         small(None, &[0u8; 9], 3, plain.clone(), vec![(1, 1)], vec![
             S::Step { budget: 0 },
-            S::Restore { bytes: Hex({ let mut b = planted(&[(0, 0.0)], &[]); b.push(0); b }) },
+            S::Restore { bytes: Hex(planted(&[(0, 0.0)], &[])) },
             S::Step { budget: 0 }, S::SetCell { x: 0, y: 0, area: 2 }, S::Recompute { budget: 2 }, S::Step { budget: 0 },
         ]),
     ));
