@@ -155,6 +155,9 @@ macro_rules! define_flow_adapter {
                                         .map(|e| format!("{}@{}", e.class(), e.offset())),
                                 }
                             }
+                            FlowStep::Detach {} => {
+                                (!ff.detach(grid)).then(|| "not_attached".to_string())
+                            }
                             FlowStep::RollbackGrid {} => {
                                 let (g, _) = snapshot.as_ref().ok_or_else(|| no_snapshot(i))?;
                                 grid.restore_state(g)

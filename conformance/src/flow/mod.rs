@@ -65,6 +65,8 @@ pub enum FlowStep {
     Rollback {},
     /// Restores the grid alone from the snapshot slot ([FLOW.EDIT.GRID_RESTORE]).
     RollbackGrid {},
+    /// `detach(grid)`; the error is `not_attached` when it returns false ([FLOW.API.DETACH]).
+    Detach {},
     /// `restore_state(grid, bytes)` on the field alone.
     Restore {
         /// The bytes, lowercase hex.

@@ -77,7 +77,8 @@ fn goal_set(request: &FlowRequest) -> Vec<u32> {
 }
 
 /// [CONF.FLOW.ORACLE] Checks every completed step and the final field of `reply`; the first
-/// problem, in words. Stops at a `restore` step (foreign bytes have no oracle).
+/// problem, in words. Stops at a `restore` step (foreign bytes have no oracle) and at a `detach`
+/// step (a field that no longer sees edits).
 pub fn check(request: &FlowRequest, reply: &FlowReply) -> Option<String> {
     let FlowReply::Ran {
         steps,
@@ -123,7 +124,8 @@ pub fn check(request: &FlowRequest, reply: &FlowReply) -> Option<String> {
                 }
                 current = None;
             }
-            FlowStep::Restore { .. } => return None,
+            // Foreign bytes, and a field that no longer sees edits, have no oracle.
+            FlowStep::Restore { .. } | FlowStep::Detach {} => return None,
             FlowStep::Step { .. }
             | FlowStep::StepUntilDone { .. }
             | FlowStep::Run {}

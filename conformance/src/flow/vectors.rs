@@ -135,7 +135,7 @@ pub fn requests() -> Vec<(String, FlowRequest)> {
         ("hex agent size 2 before a hook: invalid_options agent_size [FLOW.API.OPTIONS]", Some(0), with(&|o| { o.agent_size = 2; o.cell_cost = Some(CellCostRule::ExtraWhere { modulus: 2, extra: 1.0 }) }), vec![(0, 0)]),
         ("weight 0.5 fails [GS.OPT.VALID] before the goals are looked at (an empty list) [FLOW.API.OPTIONS]", None, with(&|o| o.weight = 0.5), vec![]),
         ("algorithm Theta and weight 3 are ignored: a flow field has no estimate [FLOW.API.OPTIONS]", None, with(&|o| { o.algorithm = 4; o.weight = 3.0 }), vec![(1, 1)]),
-        ("no goals: invalid_goals [FLOW.API.GOALS]", None, plain.clone(), vec![]),
+        ("no goals: invalid_goals [FLOW.API.GOALS] [FLOW.API.CLASSES]", None, plain.clone(), vec![]),
         ("17 goals on 16 cells: invalid_goals, even with repeats [FLOW.API.GOALS]", None, plain.clone(), vec![(0, 0); 17]),
         ("16 goals on 16 cells (all the same cell) are accepted [FLOW.API.GOALS]", None, plain.clone(), vec![(2, 1); 16]),
         ("goal 2 has x = 4 on a 4-wide grid: cell_out_of_range, goals checked in order [FLOW.API.GOALS]", None, plain.clone(), vec![(0, 0), (1, 9), (4, 0)]),
@@ -148,15 +148,15 @@ pub fn requests() -> Vec<(String, FlowRequest)> {
     }
     // Hand cases.
     out.push((
-        "a 3 x 3 open grid, goal (0, 0): the diagonal wins at (1, 1); at (2, 1) W and NW tie at 1 + sqrt 2 and W, first in [GS.DIR] order, is the step [FLOW.DIR.RULE]".into(),
+        "a 3 x 3 open grid, goal (0, 0): the diagonal wins at (1, 1); at (2, 1) W and NW tie at 1 + sqrt 2 and W, first in [GS.DIR] order, is the step [FLOW.DIR.RULE]; the final costs and steps are describe()'s [FLOW.DEBUG.DESCRIBE]".into(),
         small(None, &[0u8; 9], 3, plain.clone(), vec![(0, 0)], vec![S::Step { budget: 0 }]),
     ));
     out.push((
-        "repeated and unsorted goals: the creation list is saved as given, the goal set sorted and distinct; a goal on a wall costs 0 and nothing enters it [FLOW.API.GOALS] [FLOW.STATE.HEADER]".into(),
+        "repeated and unsorted goals: the creation list is saved as given, the goal set sorted and distinct; a goal on a wall costs 0 and nothing enters it; the run is seeded in goal-set order [FLOW.API.GOALS] [FLOW.STATE.HEADER] [FLOW.RUN.BEGIN]".into(),
         small(None, &[0, 0, 0, 0, 0, 255, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 4, plain.clone(), vec![(3, 3), (1, 1), (3, 3), (0, 2)], vec![S::Step { budget: 0 }]),
     ));
     out.push((
-        "budgets 1, 2 and 3 settle one cell each per iteration; the emptiness test comes before the budget, so the call that settles the last cell also finishes [FLOW.RUN.LOOP] [FLOW.RUN.SETTLED]".into(),
+        "budgets 1, 2 and 3 settle one cell each per iteration; the emptiness test comes before the budget, so the call that settles the last cell also finishes; each call returns Running, then Complete [FLOW.RUN.LOOP] [FLOW.RUN.SETTLED] [FLOW.RUN.STATUS]".into(),
         small(None, &[0, 1, 2, 3, 0, 255, 0, 0, 0], 3, plain.clone(), vec![(0, 0)], vec![S::Step { budget: 1 }, S::Step { budget: 2 }, S::Step { budget: 3 }, S::Step { budget: 3 }, S::Step { budget: 1 }, S::Step { budget: 1 }]),
     ));
     out.push((
@@ -164,7 +164,7 @@ pub fn requests() -> Vec<(String, FlowRequest)> {
         small(None, &[0u8; 16], 4, with(&|o| o.budget = 4), vec![(0, 0)], vec![S::Run {}, S::Run {}, S::Run {}, S::Step { budget: 0 }]),
     ));
     out.push((
-        "edits while running (a begun run, then a repair) make the next step begin again: settled restarts from the goals [FLOW.EDIT.DURING_RUN]".into(),
+        "edits while running (a begun run, then a repair) make the next step begin again: settled restarts from the goals [FLOW.EDIT.DURING_RUN] [FLOW.RUN.STEP]".into(),
         small(None, &[0u8; 25], 5, plain.clone(), vec![(2, 2)], vec![
             S::Step { budget: 5 }, S::SetCell { x: 0, y: 0, area: 2 }, S::Step { budget: 5 }, S::Step { budget: 0 },
             S::SetCell { x: 3, y: 3, area: 255 }, S::Step { budget: 2 }, S::SetCell { x: 1, y: 3, area: 3 }, S::Step { budget: 0 },
@@ -175,7 +175,7 @@ pub fn requests() -> Vec<(String, FlowRequest)> {
         small(None, &[0, 1, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0], 4, plain.clone(), vec![(0, 0)], vec![S::Step { budget: 0 }, S::SetArea { area: 1, multiplier: 7.5 }, S::Step { budget: 0 }]),
     ));
     out.push((
-        "a repair: a wall across the path of an 8 x 6 field invalidates the region and the cells whose steps lead through it, re-seeds them from untouched neighbours and re-settles them; saved mid-repair with the touched list [FLOW.REPAIR.START] [FLOW.REPAIR.EQUAL]".into(),
+        "a repair: a wall across the path of an 8 x 6 field invalidates the region and the cells whose steps lead through it, re-seeds them from untouched neighbours and re-settles them; saved mid-repair with the touched list; the walk looks at every geometric neighbour [FLOW.REPAIR.START] [FLOW.REPAIR.TOUCH] [FLOW.MOVE.AROUND] [FLOW.REPAIR.EQUAL]".into(),
         small(None, &[0u8; 48], 8, plain.clone(), vec![(0, 0), (7, 5)], vec![
             S::Step { budget: 0 }, S::SetCell { x: 3, y: 2, area: 255 }, S::SetCell { x: 4, y: 3, area: 255 }, S::Step { budget: 3 }, S::Step { budget: 0 },
             S::SetCell { x: 3, y: 2, area: 0 }, S::Step { budget: 0 }, S::SetCell { x: 0, y: 0, area: 255 }, S::Step { budget: 0 },
@@ -223,7 +223,7 @@ pub fn requests() -> Vec<(String, FlowRequest)> {
     ));
     // Planted states ([FLOW.PATH.BROKEN], [FLOW.STATE.STRUCTURAL]).
     out.push((
-        "a restored field whose cell 3 has a cost but no step: path(3, 0) is broken_path [FLOW.PATH.BROKEN]".into(),
+        "a restored field whose cell 3 has a cost but no step: path(3, 0) is broken_path; a restored field is read structurally [FLOW.PATH.BROKEN] [FLOW.STATE.STRUCTURAL]".into(),
         FlowRequest {
             probes: vec![(3, 0), (2, 0), (1, 0)],
             ..small(None, &[0, 0, 0, 0], 4, plain.clone(), vec![(0, 0)], vec![S::Restore { bytes: Hex(planted(&[(0, 0.0), (1, 1.0), (2, 2.0), (3, 3.0)], &[(1, 0), (2, 1)])) }])
@@ -237,7 +237,7 @@ pub fn requests() -> Vec<(String, FlowRequest)> {
         },
     ));
     out.push((
-        "a failed restore (a 4 x 1 field's bytes into a 3 x 3 field: size_mismatch at the width) leaves the field reset and unusable: steps fail with unusable, the save is the not-started field, edits are ignored; recompute makes it usable [FLOW.STATE.UNUSABLE] [FLOW.RUN.RECOMPUTE]".into(),
+        "a failed restore (a 4 x 1 field's bytes into a 3 x 3 field: size_mismatch at the width) leaves the field reset and unusable: steps fail with unusable, the save is the not-started field, edits are ignored; recompute makes it usable [FLOW.STATE.UNUSABLE] [FLOW.RUN.RECOMPUTE] [FLOW.API.CLASSES]".into(),
         small(None, &[0u8; 9], 3, plain.clone(), vec![(1, 1)], vec![
             S::Step { budget: 0 },
             S::Restore { bytes: Hex(planted(&[(0, 0.0)], &[])) },
@@ -256,6 +256,12 @@ pub fn requests() -> Vec<(String, FlowRequest)> {
         "a grid restored alone (its listener reports the cell that differs as pending) makes the next step begin again, not repair: the restore count differs [FLOW.EDIT.GRID_RESTORE]".into(),
         small(None, &[0u8; 16], 4, plain.clone(), vec![(3, 0)], vec![
             S::Step { budget: 0 }, S::Save {}, S::SetCell { x: 1, y: 1, area: 3 }, S::Step { budget: 0 }, S::RollbackGrid {}, S::Step { budget: 0 },
+        ]),
+    ));
+    out.push((
+        "detach: the field stops seeing edits (pending stays 0, the next step returns Complete without a repair, the field is stale); a second detach finds no listener [FLOW.API.DETACH]".into(),
+        small(None, &[0u8; 16], 4, plain.clone(), vec![(0, 0)], vec![
+            S::Step { budget: 0 }, S::Detach {}, S::SetCell { x: 1, y: 1, area: 255 }, S::Step { budget: 0 }, S::Detach {},
         ]),
     ));
     for layout in 0..4 {

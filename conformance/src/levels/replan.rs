@@ -1,4 +1,4 @@
-//! The replanning levels ([DRIVER.LEVEL.REPLANNING]): which level a difference between two
+//! The replanning levels ([DRIVER.LEVEL.FAMILY]): which level a difference between two
 //! replanner replies breaks.
 
 use super::{Break, Level};
