@@ -166,13 +166,7 @@ pub(crate) fn cell_of(
 /// [FLOW.DIR.RULE] The direction of `c`: none for a goal or an unreached cell; else the first
 /// neighbour, among those strictly cheaper than `c`, with the smallest `c(c, v) + cost(v)`.
 #[inline]
-fn direction<T: FlowTopo>(
-    t: &T,
-    view: &View<'_>,
-    cell: &[Cell],
-    goal: bool,
-    c: u32,
-) -> u32 {
+fn direction<T: FlowTopo>(t: &T, view: &View<'_>, cell: &[Cell], goal: bool, c: u32) -> u32 {
     let cc = cell[c as usize].cost;
     if goal || cc == INF {
         return NONE;
@@ -349,12 +343,13 @@ impl Field {
         };
         match self.sync {
             Some(p) if p == now => {}
-            Some(p) if p.restore_count == now.restore_count && {
-                let dc = now.calls.wrapping_sub(p.calls);
-                let dr = now.recorded.wrapping_sub(p.recorded);
-                let dv = (now.version as i64 - p.version as i64).rem_euclid(1 << 31) as u64;
-                dc == dr && dr == dv
-            } =>
+            Some(p)
+                if p.restore_count == now.restore_count && {
+                    let dc = now.calls.wrapping_sub(p.calls);
+                    let dr = now.recorded.wrapping_sub(p.recorded);
+                    let dv = (now.version as i64 - p.version as i64).rem_euclid(1 << 31) as u64;
+                    dc == dr && dr == dv
+                } =>
             {
                 self.entries.clear();
                 self.entries.extend(s.pending.iter().map(|&c| !(c as i32)));

@@ -246,8 +246,7 @@ impl Field {
         for _ in 0..count {
             let at = r.pos;
             let node = r.i32("open node")?;
-            if node < 0 || node as usize >= n || self.cell[node as usize].cost == f64::INFINITY
-            {
+            if node < 0 || node as usize >= n || self.cell[node as usize].cost == f64::INFINITY {
                 return fail(Class::BadHeapNode, at, "open node");
             }
             if self.cell[node as usize].pos != NONE {
