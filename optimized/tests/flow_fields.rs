@@ -7,14 +7,6 @@ mod flow_support;
 use flow_support::*;
 use onepath::*;
 
-fn square() -> Shape {
-    Shape::Square {
-        k: 1,
-        four: false,
-        rule: DiagonalRule::NoneBlocked,
-    }
-}
-
 /// [FLOW.RUN.ITERATE] [FLOW.DIR.RULE] A 3 x 3 open map with the goal in a corner, by hand.
 #[test]
 fn hand_worked_three_by_three() {

@@ -232,7 +232,7 @@ impl Field {
                 return fail(Class::IndexOutOfRange, at, "next");
             }
             let cn = self.cell[next as usize].cost;
-            if cn == f64::INFINITY || !(cn <= cc) {
+            if cn == f64::INFINITY || cn > cc {
                 return fail(Class::BadParent, at, "next");
             }
             self.cell[c as usize].step = next as u32;
