@@ -531,3 +531,45 @@ fn recompute_begins() {
     assert_eq!(f.recompute(&g, 0).unwrap(), FlowStatus::Complete);
     assert_eq!(f.settled(), 36);
 }
+
+/// [FLOW.RUN.OPEN] [STATE.HEAP.UPDATE] Mid-run costs and the saved open set, slot by slot,
+/// equal a literal begun run with a textbook heap after every number of iterations.
+#[test]
+fn mid_run_heap_matches_literal_run() {
+    let mut r = SeededRandom::new(0xF10E_0007);
+    for case in 0..60 {
+        let shape = random_shape(&mut r);
+        let mut g = random_grid(&mut r, shape, 8);
+        let goals = random_goals(&mut r, &g);
+        let world = World::of(&g, shape);
+        let n = g.width() * g.height();
+        let mut f = F::new(&mut g, options(shape), &goals);
+        let gs = {
+            let mut v = f.describe().goals;
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        let mut done = 0;
+        for k in 1..=n + 1 {
+            if f.status() == FlowStatus::Complete {
+                break;
+            }
+            f.step(&g, 1).unwrap();
+            done += 1;
+            if f.status() == FlowStatus::Complete {
+                break;
+            }
+            let (cost, heap) = sim_begun(&world, &gs, k);
+            assert_eq!(bits(&f.describe().costs), bits(&cost), "case {case} k {k}");
+            let got = saved_open(&f.save());
+            let key = |h: &[(u32, f64, f64)]| {
+                h.iter()
+                    .map(|e| (e.0, e.1.to_bits(), e.2.to_bits()))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(key(&got), key(&heap), "case {case} k {k}");
+        }
+        assert!(done > 0);
+    }
+}

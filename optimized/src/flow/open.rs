@@ -78,15 +78,36 @@ impl Open {
         }
     }
 
-    /// [STATE.HEAP.POP] Takes slot 0; the last entry moves to slot 0 and sifts down.
+    /// [STATE.HEAP.POP] Takes slot 0; the last entry moves to slot 0 and sifts down. The sift
+    /// is done bottom-up: the hole at the root follows the smaller-child path to a leaf, then the
+    /// last entry sifts up from there. [STATE.HEAP.ARRAY]'s order is a strict total order (nodes
+    /// are distinct) and the array below the root is a heap, so the entry stops on the same slot
+    /// of the same path as with [STATE.HEAP.DOWN] and every other entry moves exactly as there:
+    /// the array is identical, with one comparison per level instead of two.
     #[inline(always)]
     pub fn pop(&mut self, cells: &mut [Cell]) -> Option<Entry> {
         let top = *self.heap.first()?;
         let last = self.heap.pop().expect("non-empty");
         cells[top.node as usize].pos = NONE;
-        if !self.heap.is_empty() {
-            self.sift_down(cells, 0, last);
+        let len = self.heap.len();
+        if len == 0 {
+            return Some(top);
         }
+        let mut i = 0usize;
+        loop {
+            let mut c = 2 * i + 1;
+            if c >= len {
+                break;
+            }
+            if c + 1 < len && precedes(&self.heap[c + 1], &self.heap[c]) {
+                c += 1;
+            }
+            let ce = self.heap[c];
+            self.heap[i] = ce;
+            cells[ce.node as usize].pos = i as u32;
+            i = c;
+        }
+        self.sift_up(cells, i, last);
         Some(top)
     }
 

@@ -428,3 +428,113 @@ pub fn random_goals(r: &mut SeededRandom, g: &G) -> Vec<(usize, usize)> {
         })
         .collect()
 }
+
+/// [FLOW.RUN.BEGIN] [FLOW.RUN.ITERATE] [STATE.HEAP.ARRAY] .. [STATE.HEAP.UPDATE] A begun run
+/// written out literally with a textbook heap: the costs and the heap array after `k`
+/// iterations (or fewer when the open set empties).
+pub fn sim_begun(world: &World, goal_set: &[u32], k: usize) -> (Vec<f64>, Vec<(u32, f64, f64)>) {
+    let n = world.w * world.h;
+    let mut cost = vec![INF; n];
+    let mut heap: Vec<(u32, f64, f64)> = Vec::new();
+    let prec = |a: &(u32, f64, f64), b: &(u32, f64, f64)| {
+        a.1 < b.1 || (a.1 == b.1 && (a.2 > b.2 || (a.2 == b.2 && a.0 < b.0)))
+    };
+    fn up(
+        h: &mut [(u32, f64, f64)],
+        mut i: usize,
+        p: &dyn Fn(&(u32, f64, f64), &(u32, f64, f64)) -> bool,
+    ) {
+        while i > 0 && p(&h[i], &h[(i - 1) / 2]) {
+            h.swap(i, (i - 1) / 2);
+            i = (i - 1) / 2;
+        }
+    }
+    fn down(
+        h: &mut [(u32, f64, f64)],
+        mut i: usize,
+        p: &dyn Fn(&(u32, f64, f64), &(u32, f64, f64)) -> bool,
+    ) {
+        loop {
+            let mut c = 2 * i + 1;
+            if c >= h.len() {
+                return;
+            }
+            if c + 1 < h.len() && p(&h[c + 1], &h[c]) {
+                c += 1;
+            }
+            if p(&h[c], &h[i]) {
+                h.swap(c, i);
+                i = c;
+            } else {
+                return;
+            }
+        }
+    }
+    let queue = |heap: &mut Vec<(u32, f64, f64)>, v: u32, key: f64| {
+        let e = (v, key, key);
+        if let Some(i) = heap.iter().position(|x| x.0 == v) {
+            let old = heap[i];
+            heap[i] = e;
+            if prec(&e, &old) {
+                up(heap, i, &prec);
+            } else {
+                down(heap, i, &prec);
+            }
+        } else {
+            heap.push(e);
+            let i = heap.len() - 1;
+            up(heap, i, &prec);
+        }
+    };
+    for &g in goal_set {
+        cost[g as usize] = 0.0;
+        queue(&mut heap, g, 0.0);
+    }
+    for _ in 0..k {
+        if heap.is_empty() {
+            break;
+        }
+        let u = heap[0].0;
+        let last = heap.pop().unwrap();
+        if !heap.is_empty() {
+            heap[0] = last;
+            down(&mut heap, 0, &prec);
+        }
+        for (v, _) in world.moves(u as usize) {
+            // c(v, u): the cost of entering u from v (moves are symmetric).
+            let cvu = world
+                .moves(v)
+                .into_iter()
+                .find(|m| m.0 == u as usize)
+                .unwrap()
+                .1;
+            let cand = cost[u as usize] + cvu;
+            if cand < cost[v] {
+                cost[v] = cand;
+                queue(&mut heap, v as u32, cand);
+            }
+        }
+    }
+    (cost, heap)
+}
+
+/// The open set of a saved kind-7 state.
+pub fn saved_open(b: &[u8]) -> Vec<(u32, f64, f64)> {
+    let i32_at = |p: usize| i32::from_le_bytes(b[p..p + 4].try_into().unwrap());
+    let f64_at = |p: usize| f64::from_le_bytes(b[p..p + 8].try_into().unwrap());
+    let mut p = 8 + 12;
+    p += 4 + 4 * i32_at(p) as usize; // goals
+    p += 4 + 4 * i32_at(p) as usize; // pending
+    p += 4 + 1 + 4 + 1;
+    p += 4 + 4 * i32_at(p) as usize; // goal set
+    p += 4 + 12 * i32_at(p) as usize; // reached
+    p += 4 + 8 * i32_at(p) as usize; // steps
+    let n = i32_at(p) as usize;
+    p += 4;
+    (0..n)
+        .map(|i| {
+            let q = p + 20 * i;
+            (i32_at(q) as u32, f64_at(q + 4), f64_at(q + 12))
+        })
+        .collect()
+}
