@@ -429,6 +429,10 @@ pub fn random_goals(r: &mut SeededRandom, g: &G) -> Vec<(usize, usize)> {
         .collect()
 }
 
+/// A heap slot `(node, f, g)` and the precedes test.
+type Slot = (u32, f64, f64);
+type Prec<'a> = &'a dyn Fn(&Slot, &Slot) -> bool;
+
 /// [FLOW.RUN.BEGIN] [FLOW.RUN.ITERATE] [STATE.HEAP.ARRAY] .. [STATE.HEAP.UPDATE] A begun run
 /// written out literally with a textbook heap: the costs and the heap array after `k`
 /// iterations (or fewer when the open set empties).
