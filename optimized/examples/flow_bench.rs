@@ -1,7 +1,8 @@
 //! Flow-field timing on a 1024 x 1024 map (spec/flow-fields.md, [FLOW.API.NO_ALLOC]): a full
 //! field against a plain multi-source Dijkstra over the same moves and costs (8-connected, no
 //! corner cutting, one-cell agent), and a repair after 10 local edits against a recompute.
-//! `cargo run --release -p onepath --example flow_bench [size] [reps]`.
+//! `cargo run --release -p onepath --example flow_bench [size] [reps]`; with
+//! `FLOW_BENCH_ONLY=dijkstra` or `=field` only that part runs (for `perf stat` on a busy machine).
 
 use onepath::*;
 use std::cmp::Ordering;
@@ -113,6 +114,22 @@ fn main() {
         mult[a as usize] = g.area_multiplier(a).unwrap();
     }
     let mut dist = Vec::new();
+    match std::env::var("FLOW_BENCH_ONLY").as_deref() {
+        Ok("dijkstra") => {
+            for _ in 0..reps {
+                dijkstra(&g, &idx, &mult, &mut dist);
+            }
+            return;
+        }
+        Ok("field") => {
+            let mut f = GridFlowField::new(&mut g, GridOptions::default(), &goals).unwrap();
+            for _ in 0..reps {
+                f.recompute(&g, 0).unwrap();
+            }
+            return;
+        }
+        _ => {}
+    }
     let t_dij = best(reps, || dijkstra(&g, &idx, &mult, &mut dist));
     let mut f = GridFlowField::new(&mut g, GridOptions::default(), &goals).unwrap();
     let t_field = best(reps, || {

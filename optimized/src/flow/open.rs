@@ -4,7 +4,7 @@
 //! slot is kept in its `pos` (the caller's per-cell array), so queueing an enqueued cell updates
 //! it in place.
 
-use super::field::{Cell, NONE};
+use super::field::NONE;
 
 /// [FLOW.RUN.OPEN] An open-set entry. In a field the algorithm produced `f == g == cost(node)`;
 /// a restored entry keeps its saved keys ([FLOW.STATE.STRUCTURAL]).
@@ -45,9 +45,9 @@ impl Open {
     }
 
     /// Empties the heap, marking its nodes as not enqueued.
-    pub fn clear(&mut self, cells: &mut [Cell]) {
+    pub fn clear(&mut self, pos: &mut [u32]) {
         for e in &self.heap {
-            cells[e.node as usize].pos = NONE;
+            pos[e.node as usize] = NONE;
         }
         self.heap.clear();
     }
@@ -56,24 +56,24 @@ impl Open {
     /// the heap, else [STATE.HEAP.UPDATE] (overwrite, then sift up when the new entry precedes
     /// the old one, else down).
     #[inline(always)]
-    pub fn queue(&mut self, cells: &mut [Cell], node: u32, key: f64) {
+    pub fn queue(&mut self, pos: &mut [u32], node: u32, key: f64) {
         let e = Entry {
             f: key,
             g: key,
             node,
         };
-        let p = cells[node as usize].pos;
+        let p = pos[node as usize];
         if p == NONE {
             let i = self.heap.len();
             self.heap.push(e);
-            self.sift_up(cells, i, e);
+            self.sift_up(pos, i, e);
         } else {
             let i = p as usize;
             let old = self.heap[i];
             if precedes(&e, &old) {
-                self.sift_up(cells, i, e);
+                self.sift_up(pos, i, e);
             } else {
-                self.sift_down(cells, i, e);
+                self.sift_down(pos, i, e);
             }
         }
     }
@@ -85,10 +85,10 @@ impl Open {
     /// of the same path as with [STATE.HEAP.DOWN] and every other entry moves exactly as there:
     /// the array is identical, with one comparison per level instead of two.
     #[inline(always)]
-    pub fn pop(&mut self, cells: &mut [Cell]) -> Option<Entry> {
+    pub fn pop(&mut self, pos: &mut [u32]) -> Option<Entry> {
         let top = *self.heap.first()?;
         let last = self.heap.pop().expect("non-empty");
-        cells[top.node as usize].pos = NONE;
+        pos[top.node as usize] = NONE;
         let len = self.heap.len();
         if len == 0 {
             return Some(top);
@@ -104,22 +104,22 @@ impl Open {
             }
             let ce = self.heap[c];
             self.heap[i] = ce;
-            cells[ce.node as usize].pos = i as u32;
+            pos[ce.node as usize] = i as u32;
             i = c;
         }
-        self.sift_up(cells, i, last);
+        self.sift_up(pos, i, last);
         Some(top)
     }
 
     /// Appends a restored entry without sifting (the caller checks the order afterwards).
-    pub fn push_raw(&mut self, cells: &mut [Cell], e: Entry) {
-        cells[e.node as usize].pos = self.heap.len() as u32;
+    pub fn push_raw(&mut self, pos: &mut [u32], e: Entry) {
+        pos[e.node as usize] = self.heap.len() as u32;
         self.heap.push(e);
     }
 
     /// [STATE.HEAP.UP] Sift `e` up from slot `i` (the hole), writing `pos` as entries move.
     #[inline(always)]
-    fn sift_up(&mut self, cells: &mut [Cell], mut i: usize, e: Entry) {
+    fn sift_up(&mut self, pos: &mut [u32], mut i: usize, e: Entry) {
         while i > 0 {
             let p = (i - 1) / 2;
             let pe = self.heap[p];
@@ -127,17 +127,17 @@ impl Open {
                 break;
             }
             self.heap[i] = pe;
-            cells[pe.node as usize].pos = i as u32;
+            pos[pe.node as usize] = i as u32;
             i = p;
         }
         self.heap[i] = e;
-        cells[e.node as usize].pos = i as u32;
+        pos[e.node as usize] = i as u32;
     }
 
     /// [STATE.HEAP.DOWN] Sift `e` down from slot `i` (the hole): the smaller child (the right
     /// one only when it precedes the left) moves up while it precedes `e`.
     #[inline(always)]
-    fn sift_down(&mut self, cells: &mut [Cell], mut i: usize, e: Entry) {
+    fn sift_down(&mut self, pos: &mut [u32], mut i: usize, e: Entry) {
         let len = self.heap.len();
         loop {
             let mut c = 2 * i + 1;
@@ -152,10 +152,10 @@ impl Open {
                 break;
             }
             self.heap[i] = ce;
-            cells[ce.node as usize].pos = i as u32;
+            pos[ce.node as usize] = i as u32;
             i = c;
         }
         self.heap[i] = e;
-        cells[e.node as usize].pos = i as u32;
+        pos[e.node as usize] = i as u32;
     }
 }
