@@ -443,21 +443,13 @@ pub fn sim_begun(world: &World, goal_set: &[u32], k: usize) -> (Vec<f64>, Vec<(u
     let prec = |a: &(u32, f64, f64), b: &(u32, f64, f64)| {
         a.1 < b.1 || (a.1 == b.1 && (a.2 > b.2 || (a.2 == b.2 && a.0 < b.0)))
     };
-    fn up(
-        h: &mut [(u32, f64, f64)],
-        mut i: usize,
-        p: &dyn Fn(&(u32, f64, f64), &(u32, f64, f64)) -> bool,
-    ) {
+    fn up(h: &mut [Slot], mut i: usize, p: Prec<'_>) {
         while i > 0 && p(&h[i], &h[(i - 1) / 2]) {
             h.swap(i, (i - 1) / 2);
             i = (i - 1) / 2;
         }
     }
-    fn down(
-        h: &mut [(u32, f64, f64)],
-        mut i: usize,
-        p: &dyn Fn(&(u32, f64, f64), &(u32, f64, f64)) -> bool,
-    ) {
+    fn down(h: &mut [Slot], mut i: usize, p: Prec<'_>) {
         loop {
             let mut c = 2 * i + 1;
             if c >= h.len() {
