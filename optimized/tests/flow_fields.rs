@@ -573,3 +573,54 @@ fn mid_run_heap_matches_literal_run() {
         assert!(done > 0);
     }
 }
+
+/// [FLOW.STATE.STRUCTURAL] [STATE.HEAP.ARRAY] A restored open set whose entries have `f != g`
+/// (accepted when in heap order) pops and updates by the full `(f, g, node)` order: the costs and
+/// the heap equal a literal run from the same state after every iteration.
+#[test]
+fn mixed_keys_follow_the_full_order() {
+    let mut r = SeededRandom::new(0xF10E_0008);
+    let mut mixed = 0;
+    for case in 0..300 {
+        let shape = random_shape(&mut r);
+        let mut g = random_grid(&mut r, shape, 8);
+        let goals = random_goals(&mut r, &g);
+        let world = World::of(&g, shape);
+        let mut f = F::new(&mut g, options(shape), &goals);
+        f.step(&g, 1 + r.next_int(6) as u64).unwrap();
+        if f.status() != FlowStatus::Running {
+            continue;
+        }
+        // Rewrite each slot's g (f is kept, so only ties on f see it).
+        let mut b = f.save();
+        let heap = saved_open(&b);
+        let open_at = b.len() - 20 * heap.len();
+        for i in 0..heap.len() {
+            let v: f64 = [0.0, 1.0, 2.5, 7.0][r.next_int(4) as usize];
+            let at = open_at + 20 * i + 12;
+            b[at..at + 8].copy_from_slice(&v.to_bits().to_le_bytes());
+        }
+        let mut x = F::new(&mut g, options(shape), &goals);
+        if x.restore(&g, &b).is_err() {
+            continue;
+        }
+        mixed += 1;
+        let cost0 = x.describe().costs;
+        let heap0 = saved_open(&b);
+        for k in 1..=6 {
+            x.step(&g, 1).unwrap();
+            if x.status() == FlowStatus::Complete {
+                break;
+            }
+            let (cost, heap) = sim_from(&world, cost0.clone(), heap0.clone(), &[], k);
+            assert_eq!(bits(&x.describe().costs), bits(&cost), "case {case} k {k}");
+            let key = |h: &[(u32, f64, f64)]| {
+                h.iter()
+                    .map(|e| (e.0, e.1.to_bits(), e.2.to_bits()))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(key(&saved_open(&x.save())), key(&heap), "case {case} k {k}");
+        }
+    }
+    assert!(mixed > 50, "{mixed}");
+}

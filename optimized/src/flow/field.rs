@@ -418,10 +418,9 @@ impl Field {
     /// nothing.
     #[inline(always)]
     fn iterate_begun<T: FlowTopo>(&mut self, t: &T, view: &View<'_>) {
-        let Some(top) = self.open.pop(&mut self.pos) else {
+        let Some(u) = self.open.pop(&mut self.pos) else {
             return;
         };
-        let u = top.node;
         self.settled += 1;
         let cu = self.cost[u as usize];
         let mu = view.mult[view.cells[u as usize] as usize];
@@ -456,10 +455,9 @@ impl Field {
     /// every neighbour (clearing its step and touching it when repairing).
     #[inline(always)]
     fn iterate<T: FlowTopo>(&mut self, t: &T, view: &View<'_>) {
-        let Some(top) = self.open.pop(&mut self.pos) else {
+        let Some(u) = self.open.pop(&mut self.pos) else {
             return;
         };
-        let u = top.node;
         self.settled += 1;
         let cu = self.cost[u as usize];
         let mu = view.mult[view.cells[u as usize] as usize];

@@ -76,7 +76,8 @@ impl Field {
         }
         out[at..at + 4].copy_from_slice(&count.to_le_bytes());
         out.put_i32(self.open.len() as i32);
-        for e in &self.open.heap {
+        for i in 0..self.open.len() {
+            let e = self.open.entry(i);
             out.put_i32(e.node as i32);
             out.put_f64(e.f);
             out.put_f64(e.g);
@@ -263,7 +264,7 @@ impl Field {
         }
         // [STATE.HEAP.VALID] After the list: the first slot preceding its parent.
         for i in 1..count {
-            if precedes(&self.open.heap[i], &self.open.heap[(i - 1) / 2]) {
+            if precedes(&self.open.entry(i), &self.open.entry((i - 1) / 2)) {
                 return fail(Class::HeapOrder, first + i * SLOT_BYTES, "open node");
             }
         }

@@ -430,16 +430,25 @@ pub fn random_goals(r: &mut SeededRandom, g: &G) -> Vec<(usize, usize)> {
 }
 
 /// A heap slot `(node, f, g)` and the precedes test.
-type Slot = (u32, f64, f64);
-type Prec<'a> = &'a dyn Fn(&Slot, &Slot) -> bool;
+pub type Slot = (u32, f64, f64);
+pub type Prec<'a> = &'a dyn Fn(&Slot, &Slot) -> bool;
 
 /// [FLOW.RUN.BEGIN] [FLOW.RUN.ITERATE] [STATE.HEAP.ARRAY] .. [STATE.HEAP.UPDATE] A begun run
 /// written out literally with a textbook heap: the costs and the heap array after `k`
 /// iterations (or fewer when the open set empties).
 pub fn sim_begun(world: &World, goal_set: &[u32], k: usize) -> (Vec<f64>, Vec<(u32, f64, f64)>) {
-    let n = world.w * world.h;
-    let mut cost = vec![INF; n];
-    let mut heap: Vec<(u32, f64, f64)> = Vec::new();
+    sim_from(world, vec![INF; world.w * world.h], Vec::new(), goal_set, k)
+}
+
+/// [FLOW.RUN.ITERATE] The literal run from a given state: the `seed` cells cost 0 and are
+/// queued, then `k` iterations (or fewer when the open set empties).
+pub fn sim_from(
+    world: &World,
+    mut cost: Vec<f64>,
+    mut heap: Vec<Slot>,
+    seed: &[u32],
+    k: usize,
+) -> (Vec<f64>, Vec<Slot>) {
     let prec = |a: &(u32, f64, f64), b: &(u32, f64, f64)| {
         a.1 < b.1 || (a.1 == b.1 && (a.2 > b.2 || (a.2 == b.2 && a.0 < b.0)))
     };
@@ -482,7 +491,7 @@ pub fn sim_begun(world: &World, goal_set: &[u32], k: usize) -> (Vec<f64>, Vec<(u
             up(heap, i, &prec);
         }
     };
-    for &g in goal_set {
+    for &g in seed {
         cost[g as usize] = 0.0;
         queue(&mut heap, g, 0.0);
     }
