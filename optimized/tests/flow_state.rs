@@ -576,3 +576,67 @@ fn structural_states() {
     assert_eq!(f.path(1, 0).unwrap_err().class(), "broken_path");
     assert_eq!(f.path(0, 0).unwrap(), vec![0]);
 }
+
+/// [STATE.BOUNDED] [FLOW.STATE.STRUCTURAL] Random byte mutations of valid states never panic:
+/// a restore either fails (leaving the field unusable with the not-started bytes) or succeeds,
+/// and then a budgeted step does at most its budget, the run finishes and every query answers.
+#[test]
+fn mutated_bytes_never_panic() {
+    let mut r = SeededRandom::new(0xF10E_0011);
+    let mut accepted = 0;
+    for case in 0..400 {
+        let shape = random_shape(&mut r);
+        let mut g = random_grid(&mut r, shape, 7);
+        let goals = random_goals(&mut r, &g);
+        let mut f = F::new(&mut g, options(shape), &goals);
+        f.run(&g).unwrap();
+        random_edit_cell(&mut r, &mut g);
+        f.step(&g, r.next_int(3) as u64).unwrap();
+        random_edit_cell(&mut r, &mut g);
+        let mut b = f.save();
+        for _ in 0..1 + r.next_int(3) {
+            let at = 8 + r.next_int((b.len() - 8) as u32) as usize;
+            b[at] = match r.next_int(4) {
+                0 => 0,
+                1 => 0xFF,
+                2 => b[at] ^ (1 << r.next_int(8)),
+                _ => r.next_int(256) as u8,
+            };
+        }
+        let mut x = F::new(&mut g, options(shape), &goals);
+        let blank = x.save();
+        match x.restore(&g, &b) {
+            Err(_) => {
+                assert!(!x.usable(), "case {case}");
+                assert_eq!(x.save(), blank, "case {case}");
+            }
+            Ok(()) => {
+                accepted += 1;
+                let before = x.settled();
+                // Continuing, beginning again or repairing: at most 2 more iterations.
+                x.step(&g, 2).unwrap();
+                assert!(x.settled() <= before + 2, "case {case}");
+                x.run(&g).unwrap();
+                let (w, h) = (g.width(), g.height());
+                for c in 0..w * h {
+                    let _ = x.path(c % w, c / w);
+                    let _ = x.next(c % w, c / w).unwrap();
+                }
+                let again = x.save();
+                let mut y = F::new(&mut g, options(shape), &goals);
+                y.restore(&g, &again).unwrap();
+                assert_eq!(y.save(), again);
+            }
+        }
+    }
+    assert!(accepted > 20, "{accepted}");
+}
+
+fn random_edit_cell(r: &mut SeededRandom, g: &mut G) {
+    let (x, y) = (
+        r.next_int(g.width() as u32) as usize,
+        r.next_int(g.height() as u32) as usize,
+    );
+    let a = random_area(r);
+    g.set(x, y, a);
+}
