@@ -40,7 +40,11 @@ impl Wrong {
                     *s = FlowStep::Step { budget: 0 }
                 }
                 (Fault::IgnoreRollback, FlowStep::Rollback {}) => {
-                    *s = FlowStep::SetCell { x: w, y: 0, area: 0 }
+                    *s = FlowStep::SetCell {
+                        x: w,
+                        y: 0,
+                        area: 0,
+                    }
                 }
                 (Fault::MisreadEdit, FlowStep::SetCell { x, y, area }) if misread && *x < w => {
                     let area = if *area == 255 { 2 } else { 255 };
@@ -167,8 +171,10 @@ fn a_perturbed_cost_is_named_with_its_cell_and_bits() {
 fn an_ignored_budget_is_caught_at_the_first_budgeted_step() {
     let s = section(Fault::IgnoreBudget);
     assert!(
-        s.failures.iter().any(|f| f.what == "flow reply"
-            && f.found.contains("returned is Some(2), expected Some(1)")),
+        s.failures
+            .iter()
+            .any(|f| f.what == "flow reply"
+                && f.found.contains("returned is Some(2), expected Some(1)")),
         "{:?}",
         whats(&s)
     );

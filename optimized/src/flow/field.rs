@@ -28,21 +28,6 @@ use std::sync::{Arc, Mutex};
 pub(crate) const NONE: u32 = u32::MAX;
 const INF: f64 = f64::INFINITY;
 
-/// Per-cell values: the integration cost, the step and the open-set slot.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Cell {
-    pub cost: f64,
-    pub step: u32,
-    pub pos: u32,
-}
-
-/// An unreached cell: `+infinity`, no step, not queued.
-pub(crate) const BLANK: Cell = Cell {
-    cost: INF,
-    step: NONE,
-    pos: NONE,
-};
-
 /// What a step reads from the grid it is given.
 pub(crate) struct View<'a> {
     pub width: usize,
@@ -113,7 +98,12 @@ pub(crate) struct Field {
     /// [FLOW.API.GOALS] The goal set: the distinct goals in increasing index.
     pub goal_set: Vec<u32>,
     goal_bits: Vec<u64>,
-    pub cell: Vec<Cell>,
+    /// Per cell: the integration cost.
+    pub cost: Vec<f64>,
+    /// Per cell: the step (`NONE` for none).
+    pub step: Vec<u32>,
+    /// Per cell: its open-set slot (`NONE` when not queued).
+    pub pos: Vec<u32>,
     pub open: Open,
     /// A superset of the reached cells: every cell given a finite cost since the last reset.
     pub reached: VisitSet,
@@ -166,8 +156,8 @@ pub(crate) fn cell_of(
 /// [FLOW.DIR.RULE] The direction of `c`: none for a goal or an unreached cell; else the first
 /// neighbour, among those strictly cheaper than `c`, with the smallest `c(c, v) + cost(v)`.
 #[inline]
-fn direction<T: FlowTopo>(t: &T, view: &View<'_>, cell: &[Cell], goal: bool, c: u32) -> u32 {
-    let cc = cell[c as usize].cost;
+fn direction<T: FlowTopo>(t: &T, view: &View<'_>, cost: &[f64], goal: bool, c: u32) -> u32 {
+    let cc = cost[c as usize];
     if goal || cc == INF {
         return NONE;
     }
@@ -175,7 +165,7 @@ fn direction<T: FlowTopo>(t: &T, view: &View<'_>, cell: &[Cell], goal: bool, c: 
     let k = t.moves(view.cells, c, &mut nb);
     let (mut best, mut bv) = (INF, NONE);
     for &(v, base) in &nb[..k] {
-        let cv = cell[v as usize].cost;
+        let cv = cost[v as usize];
         if cv < cc {
             let val = base * view.mult[view.cells[v as usize] as usize] + cv;
             if bv == NONE || val < best {
@@ -209,7 +199,9 @@ impl Field {
             goals,
             goal_set,
             goal_bits,
-            cell: vec![BLANK; n],
+            cost: vec![INF; n],
+            step: vec![NONE; n],
+            pos: vec![NONE; n],
             open: Open::default(),
             reached: VisitSet::with_len(n),
             touched: Vec::new(),
@@ -248,7 +240,7 @@ impl Field {
         if self.provisional {
             NONE
         } else {
-            self.cell[c as usize].step
+            self.step[c as usize]
         }
     }
 
@@ -274,9 +266,12 @@ impl Field {
     /// Every cost `+infinity`, every step cleared, the open set and the touched list empty:
     /// walks the reached set and the heap only.
     fn clear_values(&mut self) {
-        self.open.clear(&mut self.cell);
-        let (reached, cell) = (&self.reached, &mut self.cell);
-        reached.for_each(|c| cell[c] = BLANK);
+        self.open.clear(&mut self.pos);
+        let (reached, cost, step) = (&self.reached, &mut self.cost, &mut self.step);
+        reached.for_each(|c| {
+            cost[c] = INF;
+            step[c] = NONE;
+        });
         self.reached.clear();
         self.touched.clear();
         self.touch.next();
@@ -300,11 +295,11 @@ impl Field {
     /// Gives `c` the finite cost `v`, adding it to the reached set when it was unreached.
     #[inline(always)]
     fn set_cost(&mut self, c: u32, v: f64) {
-        let slot = &mut self.cell[c as usize];
-        if slot.cost == INF {
+        let slot = &mut self.cost[c as usize];
+        if *slot == INF {
             self.reached.insert(c as usize);
         }
-        slot.cost = v;
+        *slot = v;
     }
 
     /// [FLOW.RUN.BEGIN] Every cost `+infinity`, no step, the open set, pending cells and touched
@@ -321,7 +316,7 @@ impl Field {
         for i in 0..self.goal_set.len() {
             let g = self.goal_set[i];
             self.set_cost(g, 0.0);
-            self.open.queue(&mut self.cell, g, 0.0);
+            self.open.queue(&mut self.pos, g, 0.0);
         }
         self.provisional = true;
         self.set_active();
@@ -423,19 +418,18 @@ impl Field {
     /// nothing.
     #[inline(always)]
     fn iterate_begun<T: FlowTopo>(&mut self, t: &T, view: &View<'_>) {
-        let Some(top) = self.open.pop(&mut self.cell) else {
+        let Some(u) = self.open.pop(&mut self.pos) else {
             return;
         };
-        let u = top.node;
         self.settled += 1;
-        let cu = self.cell[u as usize].cost;
+        let cu = self.cost[u as usize];
         let mu = view.mult[view.cells[u as usize] as usize];
         let goal = self.is_goal(u);
         let mut nb: Nbrs = [(0, 0.0); 8];
         let k = t.moves(view.cells, u, &mut nb);
         let (mut best, mut bv) = (INF, NONE);
         for &(v, base) in &nb[..k] {
-            let cv = self.cell[v as usize].cost;
+            let cv = self.cost[v as usize];
             if cv < cu {
                 // [FLOW.DIR.RULE] `c(u, v) + cost(v)`, strict replacement.
                 let val = base * view.mult[view.cells[v as usize] as usize] + cv;
@@ -447,37 +441,37 @@ impl Field {
                 // [FLOW.RUN.ITERATE] `cand = cost(u) + c(v, u)`, `c(v, u) = base * m(area(u))`.
                 let cand = cu + base * mu;
                 if cand < cv {
+                    // `v`'s step is already clear: it was never popped in this run (a popped
+                    // cell costs at most `cost(u) <= cand`), and begin cleared every step.
                     self.set_cost(v, cand);
-                    self.cell[v as usize].step = NONE;
-                    self.open.queue(&mut self.cell, v, cand);
+                    self.open.queue(&mut self.pos, v, cand);
                 }
             }
         }
-        self.cell[u as usize].step = if goal { NONE } else { bv };
+        self.step[u as usize] = if goal { NONE } else { bv };
     }
 
     /// [FLOW.RUN.ITERATE] One iteration of a repair or of a restored run: pop, count, relax
     /// every neighbour (clearing its step and touching it when repairing).
     #[inline(always)]
     fn iterate<T: FlowTopo>(&mut self, t: &T, view: &View<'_>) {
-        let Some(top) = self.open.pop(&mut self.cell) else {
+        let Some(u) = self.open.pop(&mut self.pos) else {
             return;
         };
-        let u = top.node;
         self.settled += 1;
-        let cu = self.cell[u as usize].cost;
+        let cu = self.cost[u as usize];
         let mu = view.mult[view.cells[u as usize] as usize];
         let mut nb: Nbrs = [(0, 0.0); 8];
         let k = t.moves(view.cells, u, &mut nb);
         for &(v, base) in &nb[..k] {
             let cand = cu + base * mu;
-            if cand < self.cell[v as usize].cost {
+            if cand < self.cost[v as usize] {
                 self.set_cost(v, cand);
-                self.cell[v as usize].step = NONE;
+                self.step[v as usize] = NONE;
                 if self.repairing {
                     self.touch(v);
                 }
-                self.open.queue(&mut self.cell, v, cand);
+                self.open.queue(&mut self.pos, v, cand);
             }
         }
     }
@@ -492,14 +486,15 @@ impl Field {
         } else if !self.provisional {
             let Field {
                 reached,
-                cell,
+                cost,
+                step,
                 goal_bits,
                 ..
             } = self;
             reached.for_each(|c| {
                 let goal = goal_bits[c >> 6] & (1 << (c & 63)) != 0;
-                let d = direction(t, view, cell, goal, c as u32);
-                cell[c].step = d;
+                let d = direction(t, view, cost, goal, c as u32);
+                step[c] = d;
             });
         }
         self.provisional = false;
@@ -527,8 +522,8 @@ impl Field {
     #[inline]
     fn direct<T: FlowTopo>(&mut self, t: &T, view: &View<'_>, c: u32) {
         if self.directed.set(c) {
-            let d = direction(t, view, &self.cell, self.is_goal(c), c);
-            self.cell[c as usize].step = d;
+            let d = direction(t, view, &self.cost, self.is_goal(c), c);
+            self.step[c as usize] = d;
         }
     }
 
@@ -558,9 +553,8 @@ impl Field {
     #[inline]
     fn invalidate(&mut self, c: u32) {
         self.touch(c);
-        let slot = &mut self.cell[c as usize];
-        slot.cost = INF;
-        slot.step = NONE;
+        self.cost[c as usize] = INF;
+        self.step[c as usize] = NONE;
     }
 
     /// [FLOW.REPAIR.START] `settled = 0`, repairing, `Running`, the touched list emptied; (1)
@@ -595,7 +589,7 @@ impl Field {
             let c = self.touched[i];
             let k = t.around(c, &mut around);
             for &w in &around[..k] {
-                if !self.touch.has(w) && self.cell[w as usize].step == c {
+                if !self.touch.has(w) && self.step[w as usize] == c {
                     self.invalidate(w);
                 }
             }
@@ -607,13 +601,13 @@ impl Field {
             let c = self.touched[i];
             if self.is_goal(c) {
                 self.set_cost(c, 0.0);
-                self.open.queue(&mut self.cell, c, 0.0);
+                self.open.queue(&mut self.pos, c, 0.0);
                 continue;
             }
             let k = t.moves(view.cells, c, &mut nb);
             let mut best = INF;
             for &(v, base) in &nb[..k] {
-                let cv = self.cell[v as usize].cost;
+                let cv = self.cost[v as usize];
                 if cv != INF && !self.touch.has(v) {
                     let val = base * view.mult[view.cells[v as usize] as usize] + cv;
                     if val < best {
@@ -623,7 +617,7 @@ impl Field {
             }
             if best != INF {
                 self.set_cost(c, best);
-                self.open.queue(&mut self.cell, c, best);
+                self.open.queue(&mut self.pos, c, best);
             }
         }
     }
@@ -635,7 +629,7 @@ impl Field {
         if self.status != FlowStatus::Complete {
             return Err(GridSearchError::new(GsKind::NotComplete));
         }
-        if self.cell[c as usize].cost == INF {
+        if self.cost[c as usize] == INF {
             return Ok(Vec::new());
         }
         let mut path = vec![c];

@@ -193,7 +193,7 @@ macro_rules! flow_methods {
         pub fn cost(&self, x: usize, y: usize) -> Result<f64, GridSearchError> {
             self.f.check_usable()?;
             let c = cell_of("cell", (x, y), self.f.w, self.f.h)?;
-            Ok(self.f.cell[c as usize].cost)
+            Ok(self.f.cost[c as usize])
         }
 
         /// [FLOW.QUERY.CELL] The step of `(x, y)` as a cell index, or none (`unusable`, then
@@ -220,7 +220,7 @@ macro_rules! flow_methods {
             FlowFieldDescription {
                 width: self.f.w,
                 height: self.f.h,
-                costs: self.f.cell.iter().map(|c| c.cost).collect(),
+                costs: self.f.cost.clone(),
                 next: (0..self.f.n as u32)
                     .map(|c| {
                         let s = self.f.step_of(c);

@@ -3,7 +3,8 @@
 //! the geometric neighbours of the invalidation walk and the direction pass
 //! ([FLOW.MOVE.AROUND]) and the region of an edited cell ([FLOW.REPAIR.REGION]).
 
-use crate::grid_search::{Connectivity, DiagonalRule, DX, DY};
+use crate::cells::WALL;
+use crate::grid_search::{Connectivity, DiagonalRule, Divisor, DX, DY, SQRT_2};
 use crate::replan::hex::Hex;
 use crate::replan::moves::{Nbrs, Square, Topo};
 use crate::HexLayout;
@@ -34,6 +35,9 @@ pub(crate) struct SquareShape {
     w: usize,
     h: usize,
     k: usize,
+    four: bool,
+    rule: DiagonalRule,
+    div: Divisor,
 }
 
 impl SquareShape {
@@ -44,14 +48,71 @@ impl SquareShape {
             w,
             h,
             k,
+            four: conn == Connectivity::Four,
+            rule,
+            div: Divisor::new(w),
         }
+    }
+
+    /// [REPLAN.MOVE.SQUARE] [GS.MOVE.STRAIGHT] [GS.MOVE.DIAGONAL] The moves of a one-cell agent,
+    /// written out (passable = inside and not a wall): the straight moves N, E, S, W, then the
+    /// diagonals NE, SE, SW, NW, each needing its corner cells `(x + dx, y)` and `(x, y + dy)` by
+    /// the rule. The same list as the replanners' `Square::moves`, without the per-direction
+    /// closure calls.
+    #[inline(always)]
+    fn moves_one(&self, cells: &[u8], u: u32, out: &mut Nbrs) -> usize {
+        let i = u as usize;
+        if cells[i] == WALL {
+            return 0;
+        }
+        let (y, x) = self.div.div_rem(i);
+        let w = self.w;
+        let (hn, hs, hw, he) = (y > 0, y + 1 < self.h, x > 0, x + 1 < w);
+        let pn = hn && cells[i - w] != WALL;
+        let pe = he && cells[i + 1] != WALL;
+        let ps = hs && cells[i + w] != WALL;
+        let pw = hw && cells[i - 1] != WALL;
+        let mut n = 0;
+        macro_rules! push {
+            ($ok:expr, $v:expr, $base:expr) => {
+                if $ok {
+                    out[n] = ($v as u32, $base);
+                    n += 1;
+                }
+            };
+        }
+        push!(pn, i.wrapping_sub(w), 1.0);
+        push!(pe, i + 1, 1.0);
+        push!(ps, i + w, 1.0);
+        push!(pw, i.wrapping_sub(1), 1.0);
+        if self.four {
+            return n;
+        }
+        let rule = |a: bool, b: bool| match self.rule {
+            DiagonalRule::Always => true,
+            DiagonalRule::AtMostOneBlocked => a || b,
+            DiagonalRule::NoneBlocked => a && b,
+        };
+        let ne = hn && he && cells[i - w + 1] != WALL && rule(pe, pn);
+        push!(ne, i.wrapping_sub(w) + 1, SQRT_2);
+        let se = hs && he && cells[i + w + 1] != WALL && rule(pe, ps);
+        push!(se, i + w + 1, SQRT_2);
+        let sw = hs && hw && cells[i + w - 1] != WALL && rule(pw, ps);
+        push!(sw, (i + w).wrapping_sub(1), SQRT_2);
+        let nw = hn && hw && cells[i - w - 1] != WALL && rule(pw, pn);
+        push!(nw, i.wrapping_sub(w + 1), SQRT_2);
+        n
     }
 }
 
 impl FlowTopo for SquareShape {
     #[inline(always)]
     fn moves(&self, cells: &[u8], u: u32, out: &mut Nbrs) -> usize {
-        self.m.moves(cells, u, out)
+        if self.k == 1 {
+            self.moves_one(cells, u, out)
+        } else {
+            self.m.moves(cells, u, out)
+        }
     }
 
     #[inline]

@@ -53,7 +53,7 @@ impl Field {
         out.put_i32(0);
         let mut count = 0i32;
         self.reached.for_each(|c| {
-            let v = self.cell[c].cost;
+            let v = self.cost[c];
             if v != f64::INFINITY {
                 out.put_i32(c as i32);
                 out.put_f64(v);
@@ -66,7 +66,7 @@ impl Field {
         let mut count = 0i32;
         if !self.provisional {
             self.reached.for_each(|c| {
-                let s = self.cell[c].step;
+                let s = self.step[c];
                 if s != NONE {
                     out.put_i32(c as i32);
                     out.put_i32(s as i32);
@@ -76,7 +76,8 @@ impl Field {
         }
         out[at..at + 4].copy_from_slice(&count.to_le_bytes());
         out.put_i32(self.open.len() as i32);
-        for e in &self.open.heap {
+        for i in 0..self.open.len() {
+            let e = self.open.entry(i);
             out.put_i32(e.node as i32);
             out.put_f64(e.f);
             out.put_f64(e.g);
@@ -222,7 +223,7 @@ impl Field {
                 return fail(Class::NotIncreasing, at, "step cell");
             }
             prev = c as i64;
-            let cc = self.cell[c as usize].cost;
+            let cc = self.cost[c as usize];
             if cc == f64::INFINITY {
                 return fail(Class::BadParent, at, "step cell");
             }
@@ -231,11 +232,11 @@ impl Field {
             if next < 0 || next as usize >= n {
                 return fail(Class::IndexOutOfRange, at, "next");
             }
-            let cn = self.cell[next as usize].cost;
-            if cn == f64::INFINITY || !(cn <= cc) {
+            let cn = self.cost[next as usize];
+            if cn == f64::INFINITY || cn > cc {
                 return fail(Class::BadParent, at, "next");
             }
-            self.cell[c as usize].step = next as u32;
+            self.step[c as usize] = next as u32;
         }
         let at = r.pos;
         let count = r.count(reached, SLOT_BYTES, "open count")?;
@@ -246,10 +247,10 @@ impl Field {
         for _ in 0..count {
             let at = r.pos;
             let node = r.i32("open node")?;
-            if node < 0 || node as usize >= n || self.cell[node as usize].cost == f64::INFINITY {
+            if node < 0 || node as usize >= n || self.cost[node as usize] == f64::INFINITY {
                 return fail(Class::BadHeapNode, at, "open node");
             }
-            if self.cell[node as usize].pos != NONE {
+            if self.pos[node as usize] != NONE {
                 return fail(Class::DuplicateNode, at, "open node");
             }
             let f = r.f64("f")?;
@@ -259,11 +260,11 @@ impl Field {
                 g,
                 node: node as u32,
             };
-            self.open.push_raw(&mut self.cell, e);
+            self.open.push_raw(&mut self.pos, e);
         }
         // [STATE.HEAP.VALID] After the list: the first slot preceding its parent.
         for i in 1..count {
-            if precedes(&self.open.heap[i], &self.open.heap[(i - 1) / 2]) {
+            if precedes(&self.open.entry(i), &self.open.entry((i - 1) / 2)) {
                 return fail(Class::HeapOrder, first + i * SLOT_BYTES, "open node");
             }
         }

@@ -236,16 +236,16 @@ impl fmt::Display for GridSearchError {
             }
             GsKind::SizeMismatch { expected, found } => write!(
                 f,
-                "the grid is {}x{}, the replanner's is {}x{}",
+                "the grid is {}x{}, the replanner's or flow field's is {}x{}",
                 found.0, found.1, expected.0, expected.1
             ),
             GsKind::BrokenPath { cell } => write!(
                 f,
-                "cell {cell} has a cost but no neighbour with a finite value (no path)"
+                "cell {cell} has a cost but no way on (no neighbour with a finite value, or no step)"
             ),
             GsKind::PathCycle { steps } => write!(
                 f,
-                "the path walk took {steps} steps without reaching the source (a cycle)"
+                "the path walk took {steps} steps without reaching the source or a goal (a cycle)"
             ),
             GsKind::InvalidGoals { count, cells } => write!(
                 f,
