@@ -13,13 +13,15 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// Submodules that are nodes of their own.
-const SPLIT: [&str; 7] = [
+const SPLIT: [&str; 9] = [
     "grid::vectors",
     "state::files",
     "grid::adapter",
     "state::adapter",
     "replan::vectors",
     "replan::adapter",
+    "flow::vectors",
+    "flow::adapter",
     "port::wire",
 ];
 

@@ -280,28 +280,26 @@ macro_rules! define_flow_adapter {
                             offset: e.offset() as u64,
                         })
                     });
-                    let search = if finish {
-                        // An unusable field's step fails: the summary then shows NotStarted.
-                        let status = ff.step(&grid, 0).map(|s| s as u8).unwrap_or(0);
-                        let path = match r.probes.first() {
-                            Some(&(x, y)) => ff.path(x as usize, y as usize).unwrap_or_default(),
-                            None => Vec::new(),
-                        };
-                        Some(SearchSummary {
-                            status: match status {
-                                1 => SearchCode::Running,
-                                2 => SearchCode::Found,
-                                _ => SearchCode::NotStarted,
-                            },
-                            iterations: ff.settled(),
-                            expanded: ff.settled(),
-                            cost_bits: field_bits(&hash_of!(ff)),
-                            path,
-                            expansions: Vec::new(),
-                        })
-                    } else {
-                        None
+                    if finish {
+                        // An unusable field's step fails; the summary then shows it as it is.
+                        let _ = ff.step(&grid, 0);
+                    }
+                    let path = match r.probes.first() {
+                        Some(&(x, y)) => ff.path(x as usize, y as usize).unwrap_or_default(),
+                        None => Vec::new(),
                     };
+                    let search = Some(SearchSummary {
+                        status: match ff.status() as u8 {
+                            1 => SearchCode::Running,
+                            2 => SearchCode::Found,
+                            _ => SearchCode::NotStarted,
+                        },
+                        iterations: ff.settled(),
+                        expanded: ff.settled(),
+                        cost_bits: field_bits(&hash_of!(ff)),
+                        path,
+                        expansions: Vec::new(),
+                    });
                     let after = ff.save_state();
                     let mut into = vec![0xA5u8; 3];
                     ff.save_state_into(&mut into);

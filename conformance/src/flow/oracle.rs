@@ -102,7 +102,7 @@ pub fn check(request: &FlowRequest, reply: &FlowReply) -> Option<String> {
     };
     let goals = goal_set(request);
     let mut saved: Option<GridMap> = None;
-    let mut current: Option<(Vec<Vec<(u32, f64)>>, Vec<f64>)> = None;
+    let mut current: Option<(Vec<Vec<(u32, f64)>>, Vec<f64>, Vec<Option<u32>>)> = None;
     for (i, (step, got)) in request.script.iter().zip(steps).enumerate() {
         let ok = got.error.is_none();
         match step {
@@ -142,7 +142,7 @@ pub fn check(request: &FlowRequest, reply: &FlowReply) -> Option<String> {
                         got.field_sha256
                     ));
                 }
-                current = Some((moves, d));
+                current = Some((moves, d, next));
             }
             FlowStep::Step { .. }
             | FlowStep::StepUntilDone { .. }
@@ -152,7 +152,7 @@ pub fn check(request: &FlowRequest, reply: &FlowReply) -> Option<String> {
         }
     }
     // The final field, when it is the oracle's: every step chain reaches a goal at its cost.
-    let (moves, d) = current?;
+    let (moves, d, own_next) = current?;
     for (c, cost) in final_costs.iter().enumerate() {
         if cost.0.to_bits() != d[c].to_bits() {
             return Some(format!(
@@ -160,7 +160,9 @@ pub fn check(request: &FlowRequest, reply: &FlowReply) -> Option<String> {
                 cost.0, d[c]
             ));
         }
-        if cost.0 == f64::INFINITY || goals.contains(&(c as u32)) {
+        // A cell without a strictly cheaper neighbour ([FLOW.DIR.PLATEAU]) has no step, as the
+        // hash check above already confirmed.
+        if cost.0 == f64::INFINITY || goals.contains(&(c as u32)) || own_next[c].is_none() {
             continue;
         }
         let mut at = c as u32;
