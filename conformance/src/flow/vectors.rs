@@ -272,6 +272,26 @@ pub fn requests() -> Vec<(String, FlowRequest)> {
             ]),
         ));
     }
+    out.push((
+        "a plateau repaired: area 2 at 1e-20 makes the costs of (3, 0) and (4, 0) round to that of (2, 0) and gives them no step; when (1, 0) gets dearer, the walk invalidates them because their costs did not come through a step, and the repair equals a recomputation [FLOW.REPAIR.DERIVED] [FLOW.REPAIR.EQUAL]".into(),
+        FlowRequest {
+            grid: FlowGrid {
+                hex_layout: None,
+                map: MapFile { width: 5, height: 1, cells: hex::encode([0u8, 0, 2, 2, 2]), multipliers: vec![(1, 1e6), (2, 1e-20)], space: None },
+            },
+            options: plain.clone(),
+            goals: vec![(0, 0)],
+            script: vec![S::Step { budget: 0 }, S::SetCell { x: 1, y: 0, area: 1 }, S::Step { budget: 0 }],
+            probes: vec![(2, 0), (4, 0)],
+        },
+    ));
+    out.push((
+        "an unusable field answers unusable before it looks at the cell: a probe outside the grid is unusable too [FLOW.QUERY.CELL] [FLOW.STATE.UNUSABLE]".into(),
+        FlowRequest {
+            probes: vec![(0, 0), (9, 0), (0, 9)],
+            ..small(None, &[0u8; 9], 3, plain.clone(), vec![(1, 1)], vec![S::Step { budget: 0 }, S::Restore { bytes: Hex(vec![0x4F, 0x50]) }])
+        },
+    ));
     out
 }
 

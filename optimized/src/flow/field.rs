@@ -582,14 +582,15 @@ impl Field {
         work.clear();
         self.work = work;
         self.region = region;
-        // (2) the walk.
+        // (2) the walk: a step into the touched cell, or a cost that did not come through the
+        // cell's step ([FLOW.REPAIR.DERIVED]).
         let mut around = [0u32; 8];
         let mut i = 0;
         while i < self.touched.len() {
             let c = self.touched[i];
             let k = t.around(c, &mut around);
             for &w in &around[..k] {
-                if !self.touch.has(w) && self.step[w as usize] == c {
+                if !self.touch.has(w) && (self.step[w as usize] == c || !self.derived(t, view, w)) {
                     self.invalidate(w);
                 }
             }
@@ -620,6 +621,28 @@ impl Field {
                 self.open.queue(&mut self.pos, c, best);
             }
         }
+    }
+
+    /// [FLOW.REPAIR.DERIVED] A goal, an unreached cell, or a cell whose step `n` is one of its
+    /// moves and is touched (the walk reaches `w` through it) or has `c(w, n) + cost(n) ==
+    /// cost(w)`.
+    fn derived<T: FlowTopo>(&self, t: &T, view: &View<'_>, w: u32) -> bool {
+        let here = self.cost[w as usize];
+        if here == INF || self.is_goal(w) {
+            return true;
+        }
+        let n = self.step[w as usize];
+        if n == NONE {
+            return false;
+        }
+        let mut nb: Nbrs = [(0, 0.0); 8];
+        let k = t.moves(view.cells, w, &mut nb);
+        nb[..k].iter().any(|&(v, base)| {
+            v == n
+                && (self.touch.has(v)
+                    || base * view.mult[view.cells[v as usize] as usize] + self.cost[v as usize]
+                        == here)
+        })
     }
 
     /// [FLOW.PATH.WALK] [FLOW.PATH.BROKEN] The path from cell `c` (checked by the caller) of a

@@ -230,7 +230,9 @@ impl Engine {
         while i < self.touched.len() {
             let u = self.touched[i];
             for w in surface.around(u) {
-                if !self.is_touched[w as usize] && self.step[w as usize] == Some(u) {
+                if !self.is_touched[w as usize]
+                    && (self.step[w as usize] == Some(u) || !self.derived(surface, w))
+                {
                     self.invalidate(w);
                 }
             }
@@ -262,6 +264,23 @@ impl Engine {
                 self.queue(t);
             }
         }
+    }
+
+    /// [FLOW.REPAIR.DERIVED] Whether `w` is derived through its step: in the goal set, or
+    /// unreached, or its step `n` is a neighbour that is touched or has
+    /// `c(w, n) + cost(n) == cost(w)`.
+    fn derived(&self, surface: &dyn Surface, w: u32) -> bool {
+        let here = self.cost[w as usize];
+        if self.is_goal(w) || here == f64::INFINITY {
+            return true;
+        }
+        let Some(n) = self.step[w as usize] else {
+            return false;
+        };
+        surface.neighbours(w).iter().any(|nb| {
+            nb.v == n
+                && (self.is_touched[n as usize] || nb.out_cost + self.cost[n as usize] == here)
+        })
     }
 
     /// [FLOW.RUN.ITERATE] Settles the open set's slot 0 and relaxes its neighbours.

@@ -287,17 +287,17 @@ macro_rules! flow_field_methods {
                 Ok(())
             }
 
-            /// [FLOW.QUERY.CELL] Range (x first), then usability.
+            /// [FLOW.QUERY.CELL] Usability first, then the range (x first).
             fn check_cell(&self, x: usize, y: usize) -> Result<u32, GridSearchError> {
                 let (w, h) = (self.engine.width, self.engine.height);
+                if !self.engine.usable {
+                    return Err(GridSearchError::unusable());
+                }
                 if x >= w {
                     return Err(GridSearchError::cell("cell", 'x', x, w));
                 }
                 if y >= h {
                     return Err(GridSearchError::cell("cell", 'y', y, h));
-                }
-                if !self.engine.usable {
-                    return Err(GridSearchError::unusable());
                 }
                 Ok((y * w + x) as u32)
             }
