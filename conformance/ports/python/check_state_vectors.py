@@ -10,7 +10,7 @@ into a fresh search and run to the end equal the recipe run to the end.  For eve
 ``from_state`` result.  Prints one line per mismatch and "N of M cases match" (with per-kind
 counts); exit 1 on any mismatch.
 
-Usage: python3 -B check_state_vectors.py [VECTOR_DIR] [--only GRID|HEX|VOXEL|GRAPH|GRAPHASTAR|ASTAR|JUMP|THETA|GRIDSEARCH]
+Usage: python3 -B check_state_vectors.py [VECTOR_DIR] [--only GRID|HEX|VOXEL|GRAPH|GRAPHASTAR|ASTAR|JUMP|THETA|GRIDSEARCH|GRIDREPLANNER|HEXREPLANNER|FLOWFIELD]
 """
 
 import glob
@@ -149,6 +149,20 @@ def check_golden(vec, target, chk):
             full = sa["expansions"]
             sa["expansions"] = full[saved:] if full else []
         if sa != sb:
+            p.append("restored run differs: expected %r, got %r" % (a["search"], b["search"]))
+        if a["after"] != b["after"]:
+            p.append("restored run: final bytes differ")
+    if k == "flow_field":
+        # [CONF.STATE.FLOW_FIELD] [FLOW.STATE.RESTORE] the bytes restored into a new field over the
+        # recipe's edited grid (the script's grid edits alone: a field that never stepped ignores
+        # them, [FLOW.EDIT.LISTEN]) and stepped to the end equal the recipe stepped to the end.
+        req = dict(recipe["request"])
+        req["script"] = [st for st in req["script"] if next(iter(st)) in ("set_cell", "set_area")]
+        fresh_field = dict(recipe, request=req)
+        a = run_state({"request": "restore", "recipe": recipe, "bytes": None, "finish": True})
+        b = run_state({"request": "restore", "recipe": fresh_field, "bytes": vec["bytes"],
+                       "finish": True})
+        if a["search"] != b["search"]:
             p.append("restored run differs: expected %r, got %r" % (a["search"], b["search"]))
         if a["after"] != b["after"]:
             p.append("restored run: final bytes differ")
