@@ -118,6 +118,8 @@ class _FlowField(object):
         self._area_version = grid.area_version()
         self._restore_count = grid.restore_count()
         self._attached = True
+        self._saved = None                                  # cache: save_state() bytes
+        self._hashed = None                                 # cache: the field hash
         ref = weakref.ref(self)
 
         def listener(cell, old, new):
@@ -191,6 +193,7 @@ class _FlowField(object):
         if cell not in self._pending_set:
             self._pending_set.add(cell)
             self._pending.append(cell)
+            self._saved = None
 
     def detach(self, grid):
         """[FLOW.API.DETACH]"""
@@ -291,77 +294,163 @@ class _FlowField(object):
                 cost[t] = best
                 heap.push(t, best, best)
 
-    def _direction(self, c):
-        """[FLOW.DIR.RULE] None for a goal-set cell or an unreached one; otherwise, among the
-        neighbours with a strictly smaller cost, the first with the smallest ``c(c, v) + cost(v)``
-        (replacing only on strictly smaller)."""
-        cost = self._cost
-        cc = cost[c]
-        if self._is_goal[c] or cc == INF:
-            return -1
-        mv = self._moves
-        cells, mult = mv.cells, self._mult
-        best = INF
-        bv = -1
-        for v, base in mv.neighbours(c):
-            cv = cost[v]
-            if cv < cc:
-                val = base * mult[cells[v]] + cv
-                if val < best:
-                    best, bv = val, v
-        return bv
-
     def _finish(self):
-        """[FLOW.RUN.FINISH] The direction pass (every cell after a begun run; [FLOW.REPAIR.DIRECT]
-        after a repair), then the touched list emptied, repairing cleared, Complete."""
-        nxt = self._next
-        direction = self._direction
+        """[FLOW.RUN.FINISH] The direction pass, then the touched list emptied, repairing
+        cleared, Complete.  After a begun run every cell is directed in increasing index; after a
+        repair ([FLOW.REPAIR.DIRECT]) each touched cell, then its geometric neighbours: costs do
+        not change during the pass, so directing a cell again gives the same step, and each
+        distinct cell is directed once.
+
+        [FLOW.DIR.RULE] The direction of ``c``: none for a goal-set cell or an unreached one;
+        otherwise, among the neighbours with a strictly smaller cost, the first with the smallest
+        ``c(c, v) + cost(v)`` (a later neighbour replaces the best only when strictly smaller);
+        none when no neighbour qualifies."""
+        n = self._n
         if self._repairing:
             around = self._around
+            seen = bytearray(n)
+            order = []
             for t in self._touched:
-                nxt[t] = direction(t)
+                if not seen[t]:
+                    seen[t] = 1
+                    order.append(t)
                 for w in around(t):
-                    nxt[w] = direction(w)
+                    if not seen[w]:
+                        seen[w] = 1
+                        order.append(w)
         else:
-            for c in range(self._n):
-                nxt[c] = direction(c)
+            order = range(n)
+        nxt, cost, is_goal = self._next, self._cost, self._is_goal
+        mv = self._moves
+        cells, mult = mv.cells, self._mult
+        nbl = mv._nb if mv.cached else None
+        neighbours = mv.neighbours
+        for c in order:
+            cc = cost[c]
+            if is_goal[c] or cc == INF:
+                nxt[c] = -1
+                continue
+            nb = nbl[c] if nbl is not None else None
+            if nb is None:
+                nb = neighbours(c)
+            best = INF
+            bv = -1
+            for v, base in nb:
+                cv = cost[v]
+                if cv < cc:
+                    val = base * mult[cells[v]] + cv
+                    if val < best:
+                        best, bv = val, v
+            nxt[c] = bv
         self._clear_touched()
         self._repairing = False
         self._status = FlowStatus.Complete
 
     def _loop(self, budget):
-        """[FLOW.RUN.LOOP] [FLOW.RUN.ITERATE] The emptiness test before the budget."""
+        """[FLOW.RUN.LOOP] [FLOW.RUN.ITERATE] The emptiness test before the budget.  One
+        iteration pops slot 0 ([STATE.HEAP.POP]), ``settled += 1``, and relaxes every neighbour
+        ``v`` of ``u`` in order with ``cand = cost(u) + c(v, u)``: when ``cand < cost(v)`` the cost
+        is lowered, the step cleared, ``v`` touched when repairing and queued ([STATE.HEAP.PUSH],
+        [STATE.HEAP.UPDATE]).  The heap operations of ``flow_heap`` are written inline here (the
+        same hole-moving sifts)."""
         heap = self._heap
-        hnode = heap.node
+        hn, hf, hg, pos = heap.node, heap.f, heap.g, heap.pos
+        up, down = heap._up, heap._down
         cost, nxt = self._cost, self._next
         mv = self._moves
         cells, mult = mv.cells, self._mult
         repairing = self._repairing
         touch = self._touch
-        push, pop = heap.push, heap.pop
+        nbl = mv._nb if mv.cached else None
+        neighbours = mv.neighbours
         done = 0
-        while True:
-            if not hnode:
-                self._finish()
-                return
-            if budget > 0 and done == budget:
-                return
-            done += 1
-            u = pop()
-            self._settled += 1
-            nb = mv.neighbours(u)
-            if not nb:                                  # a wall (or impassable) cell: no moves
-                continue
-            cu = cost[u]
-            mu = mult[cells[u]]
-            for v, base in nb:
-                cand = cu + base * mu
-                if cand < cost[v]:
-                    cost[v] = cand
-                    nxt[v] = -1
-                    if repairing:
-                        touch(v)
-                    push(v, cand, cand)
+        try:
+            while True:
+                if not hn:
+                    self._finish()
+                    return
+                if budget > 0 and done == budget:
+                    return
+                done += 1
+                # pop slot 0; the last entry moves to slot 0 and sifts down
+                u = hn[0]
+                pos[u] = -1
+                ln, lf, lg = hn.pop(), hf.pop(), hg.pop()
+                count = len(hn)
+                if count:
+                    i = 0
+                    while True:
+                        c = 2 * i + 1
+                        if c >= count:
+                            break
+                        cf = hf[c]
+                        d = c + 1
+                        if d < count:
+                            df = hf[d]
+                            if df < cf or (df == cf and (hg[d] > hg[c] or (hg[d] == hg[c] and hn[d] < hn[c]))):
+                                c = d
+                                cf = df
+                        cg = hg[c]
+                        if cf < lf or (cf == lf and (cg > lg or (cg == lg and hn[c] < ln))):
+                            cn = hn[c]
+                            hn[i] = cn
+                            hf[i] = cf
+                            hg[i] = cg
+                            pos[cn] = i
+                            i = c
+                        else:
+                            break
+                    hn[i] = ln
+                    hf[i] = lf
+                    hg[i] = lg
+                    pos[ln] = i
+                nb = nbl[u] if nbl is not None else None
+                if nb is None:
+                    nb = neighbours(u)
+                if not nb:                              # a wall (or impassable) cell: no moves
+                    continue
+                cu = cost[u]
+                mu = mult[cells[u]]
+                for v, base in nb:
+                    cand = cu + base * mu
+                    if cand < cost[v]:
+                        cost[v] = cand
+                        nxt[v] = -1
+                        if repairing:
+                            touch(v)
+                        i = pos[v]
+                        if i < 0:                       # push: append, sift up
+                            i = len(hn)
+                            hn.append(v)
+                            hf.append(cand)
+                            hg.append(cand)
+                            while i > 0:
+                                p = (i - 1) >> 1
+                                pf = hf[p]
+                                if cand < pf or (cand == pf and (cand > hg[p] or (cand == hg[p] and v < hn[p]))):
+                                    pn = hn[p]
+                                    hn[i] = pn
+                                    hf[i] = pf
+                                    hg[i] = hg[p]
+                                    pos[pn] = i
+                                    i = p
+                                else:
+                                    break
+                            hn[i] = v
+                            hf[i] = cand
+                            hg[i] = cand
+                            pos[v] = i
+                        else:                           # update in place
+                            of, og = hf[i], hg[i]
+                            newer = cand < of or (cand == of and cand > og)
+                            hf[i] = cand
+                            hg[i] = cand
+                            if newer:
+                                up(i)
+                            else:
+                                down(i)
+        finally:
+            self._settled += done
 
     def step(self, grid, budget=0):
         """[FLOW.RUN.STEP] (1) size, usability; (2) begin or start a repair (not counted);
@@ -373,13 +462,21 @@ class _FlowField(object):
         if (st == FlowStatus.NotStarted or grid.restore_count() != self._restore_count
                 or grid.area_version() != self._area_version
                 or (st == FlowStatus.Running and self._pending)):
+            self._changed()
             self._begin(grid)
         elif st == FlowStatus.Complete and self._pending:
+            self._changed()
             self._start_repair()
         if self._status == FlowStatus.Complete:
             return self._status
+        self._changed()
         self._loop(budget)
         return self._status
+
+    def _changed(self):
+        """Not a spec rule: drop the cached save bytes and field hash."""
+        self._saved = None
+        self._hashed = None
 
     def run(self, grid):
         """[FLOW.RUN.RUN]"""
@@ -388,6 +485,7 @@ class _FlowField(object):
     def recompute(self, grid, budget=0):
         """[FLOW.RUN.RECOMPUTE] Size check, usable again, begin, loop."""
         self._bind(grid)
+        self._changed()
         self._usable = True
         self._begin(grid)
         self._loop(budget)
@@ -444,6 +542,7 @@ class _FlowField(object):
     def _reset_not_started(self, grid):
         """[FLOW.STATE.UNUSABLE] As if newly created on the grid as it is now (the caller sets the
         usable flag)."""
+        self._changed()
         cost, nxt = self._cost, self._next
         for i in range(self._n):
             cost[i] = INF
@@ -461,7 +560,9 @@ class _FlowField(object):
     def save_state(self):
         """[FLOW.STATE.SAVE] Kind 7 bytes (flow_state)."""
         from . import flow_state
-        return flow_state.save(self)
+        if self._saved is None:
+            self._saved = flow_state.save(self)
+        return self._saved
 
     def save_state_into(self, out):
         """[STATE.API.INTO]"""

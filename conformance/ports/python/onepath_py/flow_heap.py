@@ -45,38 +45,58 @@ class FlowHeap(object):
         self.g = []
 
     def _up(self, i):
-        """[STATE.HEAP.UP]"""
+        """[STATE.HEAP.UP] While the moving entry precedes its parent, the parent moves down (the
+        same layout as swapping; [STATE.HEAP.ARRAY]'s order written inline)."""
         node, f, g, pos = self.node, self.f, self.g, self.pos
+        un, uf, ug = node[i], f[i], g[i]
         while i > 0:
             p = (i - 1) >> 1
-            if not precedes(node[i], f[i], g[i], node[p], f[p], g[p]):
-                return
-            node[i], node[p] = node[p], node[i]
-            f[i], f[p] = f[p], f[i]
-            g[i], g[p] = g[p], g[i]
-            pos[node[i]] = i
-            pos[node[p]] = p
-            i = p
+            pf = f[p]
+            if uf < pf or (uf == pf and (ug > g[p] or (ug == g[p] and un < node[p]))):
+                pn = node[p]
+                node[i] = pn
+                f[i] = pf
+                g[i] = g[p]
+                pos[pn] = i
+                i = p
+            else:
+                break
+        node[i] = un
+        f[i] = uf
+        g[i] = ug
+        pos[un] = i
 
     def _down(self, i):
-        """[STATE.HEAP.DOWN] The right child only when it strictly precedes the left."""
+        """[STATE.HEAP.DOWN] The right child only when it strictly precedes the left; the child
+        moves up while it precedes the moving entry."""
         node, f, g, pos = self.node, self.f, self.g, self.pos
         count = len(node)
+        un, uf, ug = node[i], f[i], g[i]
         while True:
             c = 2 * i + 1
             if c >= count:
-                return
+                break
+            cf = f[c]
             d = c + 1
-            if d < count and precedes(node[d], f[d], g[d], node[c], f[c], g[c]):
-                c = d
-            if not precedes(node[c], f[c], g[c], node[i], f[i], g[i]):
-                return
-            node[i], node[c] = node[c], node[i]
-            f[i], f[c] = f[c], f[i]
-            g[i], g[c] = g[c], g[i]
-            pos[node[i]] = i
-            pos[node[c]] = c
-            i = c
+            if d < count:
+                df = f[d]
+                if df < cf or (df == cf and (g[d] > g[c] or (g[d] == g[c] and node[d] < node[c]))):
+                    c = d
+                    cf = df
+            cg = g[c]
+            if cf < uf or (cf == uf and (cg > ug or (cg == ug and node[c] < un))):
+                cn = node[c]
+                node[i] = cn
+                f[i] = cf
+                g[i] = cg
+                pos[cn] = i
+                i = c
+            else:
+                break
+        node[i] = un
+        f[i] = uf
+        g[i] = ug
+        pos[un] = i
 
     def push(self, u, fu, gu):
         """[STATE.HEAP.PUSH] [STATE.HEAP.UPDATE] Append and sift up, or overwrite in place and sift

@@ -28,11 +28,13 @@ def field_hash(field):
     """[CONF.FLOW.REPLY] SHA-256 over every cell in index order: the cost's bits as a
     little-endian u64 (a packed f64 is exactly that), the step as a little-endian i32 (-1 for
     none), both as ``describe()`` gives them."""
-    n = field._n
-    flat = [None] * (2 * n)
-    flat[0::2] = field._cost
-    flat[1::2] = field._next
-    return hashlib.sha256(struct.pack("<" + "di" * n, *flat)).digest()
+    if field._hashed is None:
+        n = field._n
+        flat = [None] * (2 * n)
+        flat[0::2] = field._cost
+        flat[1::2] = field._next
+        field._hashed = hashlib.sha256(struct.pack("<" + "di" * n, *flat)).digest()
+    return field._hashed
 
 
 def build(a):

@@ -12,6 +12,7 @@ restore does change the field: the caller resets it to not started and unusable,
 """
 
 import struct
+from itertools import compress
 
 from .flow_heap import first_heap_violation
 from .grid_state import Reader, err, header
@@ -37,14 +38,14 @@ def save(f):
                              1 if f._repairing else 0, len(gset)))
     if gset:
         parts.append(struct.pack("<%di" % len(gset), *gset))
-    reached = [c for c in range(n) if cost[c] < INF]
+    reached = list(compress(range(n), map(INF.__gt__, cost)))
     parts.append(struct.pack("<i", len(reached)))
     if reached:
         flat = [None] * (2 * len(reached))
         flat[0::2] = reached
         flat[1::2] = [cost[c] for c in reached]
         parts.append(struct.pack("<" + "id" * len(reached), *flat))
-    steps = [c for c in range(n) if nxt[c] >= 0]
+    steps = list(compress(range(n), map((-1).__lt__, nxt)))
     parts.append(struct.pack("<i", len(steps)))
     if steps:
         flat = [None] * (2 * len(steps))
@@ -143,32 +144,38 @@ def parse(f, grid, data):
         prev = v
         if v != g:
             raise err("goal_mismatch", off)
+    # Counts were checked against the bytes left, so each list below is present in full: it is
+    # unpacked at once and its fields checked in byte order, offsets computed.
+    data = r.data
     rc, off = r.i32()
     if rc < 0 or rc > n or rc > r.left() // 12 or (status == 0 and rc != 0):
         raise err("count_out_of_range", off)
+    base = r.pos
     reached = {}
-    order = []
+    order = list(struct.iter_unpack("<id", data[base:base + 12 * rc])) if rc else []
     prev = -1
-    for _ in range(rc):
-        c, off = r.i32()
+    for i, (c, x) in enumerate(order):
+        off = base + 12 * i
         if not 0 <= c < n:
             raise err("index_out_of_range", off)
         if c <= prev:
             raise err("not_increasing", off)
         prev = c
-        x, _, coff = r.f64()                      # NaN is `nan` at the cost
+        if x != x:
+            raise err("nan", off + 4)
         if not (x >= 0.0 and x < INF):
-            raise err("out_of_range", coff)
+            raise err("out_of_range", off + 4)
         reached[c] = x
-        order.append((c, x))
+    r.pos = base + 12 * rc
     st.reached = order
     sc, off = r.i32()
     if sc < 0 or sc > rc or sc > r.left() // 8:
         raise err("count_out_of_range", off)
-    steps = []
+    base = r.pos
+    steps = list(struct.iter_unpack("<ii", data[base:base + 8 * sc])) if sc else []
     prev = -1
-    for _ in range(sc):
-        c, off = r.i32()
+    for i, (c, v) in enumerate(steps):
+        off = base + 8 * i
         if not 0 <= c < n:
             raise err("index_out_of_range", off)
         if c <= prev:
@@ -176,29 +183,30 @@ def parse(f, grid, data):
         prev = c
         if c not in reached:
             raise err("bad_parent", off)
-        v, voff = r.i32()
         if not 0 <= v < n:
-            raise err("index_out_of_range", voff)
+            raise err("index_out_of_range", off + 4)
         if v not in reached or not reached[v] <= reached[c]:
-            raise err("bad_parent", voff)
-        steps.append((c, v))
+            raise err("bad_parent", off + 4)
+    r.pos = base + 8 * sc
     st.steps = steps
     oc, off = r.i32()
     if oc < 0 or oc > rc or oc > r.left() // 20 or (status != 1 and oc != 0):
         raise err("count_out_of_range", off)
-    entries = []
     base = r.pos
+    entries = list(struct.iter_unpack("<idd", data[base:base + 20 * oc])) if oc else []
     seen = set()
-    for _ in range(oc):
-        u, off = r.i32()
+    for i, (u, fu, gu) in enumerate(entries):
+        off = base + 20 * i
         if u not in reached:
             raise err("bad_heap_node", off)
         if u in seen:
             raise err("duplicate_node", off)
         seen.add(u)
-        fu, _, _ = r.f64()
-        gu, _, _ = r.f64()
-        entries.append((u, fu, gu))
+        if fu != fu:
+            raise err("nan", off + 4)
+        if gu != gu:
+            raise err("nan", off + 12)
+    r.pos = base + 20 * oc
     bad = first_heap_violation(entries)
     if bad is not None:
         raise err("heap_order", base + 20 * bad)
