@@ -206,10 +206,9 @@ def _flow_field(a):
     fill ``search``: the status (Complete = 2 as found, Running, or NotStarted when the field is
     unusable and the step fails), ``settled()`` as both counters, the first 8 bytes of the field
     hash as a little-endian u64 as the cost bits, the path from the first probe (empty when it
-    fails) and no expansions; save again (``after``).  GUESS: ``search`` is filled with or without
-    ``finish`` (the clause lists Running, which a finished step never returns; the hostile files
-    expect a not-started field after a failure).  Fields have no listeners of their own, so
-    ``cells`` is empty."""
+    fails) and no expansions; save again (``after``).  Without ``finish`` ``search`` is null, as
+    for the replanners (what the reference answers; SPEC_NOTES_FLOW.md point 2).  Fields have no
+    listeners of their own, so ``cells`` is empty."""
     from . import flow_requests
     req = a["recipe"]["request"]
     grid, field = flow_requests.build(req)
@@ -222,16 +221,16 @@ def _flow_field(a):
             res = {"ok": True}
         except GridStateError as e:
             res = {"class": e.error_class, "offset": e.offset}
-    status = int(field.status())
+    search = None
     if a["finish"]:
         try:
             status = int(field.step(grid, 0))
         except errors.OnePathError:
             status = 0
-    probes = req["probes"]
-    path = flow_requests.probe(field, *probes[0])["path"] if probes else []
-    bits = struct.unpack("<Q", flow_requests.field_hash(field)[:8])[0]
-    search = {"status": status, "iterations": field.settled(), "expanded": field.settled(),
-              "cost_bits": "%016x" % bits, "path": path, "expansions": []}
+        probes = req["probes"]
+        path = flow_requests.probe(field, *probes[0])["path"] if probes else []
+        bits = struct.unpack("<Q", flow_requests.field_hash(field)[:8])[0]
+        search = {"status": status, "iterations": field.settled(), "expanded": field.settled(),
+                  "cost_bits": "%016x" % bits, "path": path, "expansions": []}
     return {"before": before, "restore": res, "after": field.save_state().hex(), "cells": [],
             "search": search}
