@@ -59,13 +59,16 @@ fn family<'a>(r: &'a PortRun, name: &str) -> &'a onepath_conformance::port::run:
 fn python_port_reaches_l4_for_every_family() {
     let r = run(&python(None), 10.0, CASES);
     let table = r.to_table();
-    assert!(r.ok(), "{table}");
-    for fam in ["graph", "grids", "grid-search"] {
+    for fam in ["graph", "grids", "grid-search", "replanning", "flow-field"] {
         assert_eq!(family(&r, fam).reached, Level::L4, "{fam}: {table}");
         assert_eq!(family(&r, fam).claimed, Some(Level::L4), "{fam}: {table}");
     }
+    assert!(r.ok(), "{table}");
     assert!(graph(&r).answered > 1000);
     assert!(family(&r, "grid-search").answered > 100, "{table}");
+    // Every flow-field vector, the STATE-FLOWFIELD goldens and their hostile cases went through
+    // run_flow and state_run.
+    assert!(family(&r, "flow-field").answered > 2000, "{table}");
     let section = |n: &str| {
         r.report
             .sections
@@ -109,17 +112,18 @@ fn python_port_reaches_l4_for_every_family() {
             })
             .count() as u64
     };
-    let (graphs, states, grids, replans) = (
+    let (graphs, states, grids, replans, flows) = (
         count("graphs", "GRAPH-"),
         count("state", "STATE-"),
         count("grids", "GRID-"),
         count("replanning", "REPLAN-"),
+        count("flow-field", "FLOW-"),
     );
-    assert!(grids > 0 && states > 0 && graphs > 0 && replans > 0);
+    assert!(grids > 0 && states > 0 && graphs > 0 && replans > 0 && flows > 0);
     assert_eq!(
         section("consumed").checks,
-        graphs + states + grids + replans,
-        "every graph, state, grid and replanning vector is consumed: {table}"
+        graphs + states + grids + replans + flows,
+        "every graph, state, grid, replanning and flow-field vector is consumed: {table}"
     );
     // Reports: JSON member, JUnit, certificate.
     let v: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
@@ -156,7 +160,7 @@ fn python_port_reaches_l4_for_every_family() {
             .expect("a passing port gets a certificate"),
     )
     .unwrap();
-    for fam in ["graph", "grids", "grid-search"] {
+    for fam in ["graph", "grids", "grid-search", "replanning", "flow-field"] {
         assert_eq!(cert["levels"][fam], "L4");
     }
     assert_eq!(cert["date"], "2026-01-02");
@@ -165,7 +169,7 @@ fn python_port_reaches_l4_for_every_family() {
     let mut o = PortOptions::new(&python(None));
     o.cases = 5;
     o.expect = Some(
-        Expectations::parse(r#"{"schema":"onepath.port-expectations","version":1,"families":["graph","grid-search","grids","replanning"],"known_failures":[{"section":"vectors","match":"GRAPH-0003","reason":"was a tie-break bug"}]}"#).unwrap(),
+        Expectations::parse(r#"{"schema":"onepath.port-expectations","version":1,"families":["graph","grid-search","grids","replanning","flow-field"],"known_failures":[{"section":"vectors","match":"GRAPH-0003","reason":"was a tie-break bug"}]}"#).unwrap(),
     );
     let stale = {
         let _guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
@@ -294,6 +298,57 @@ fn defect_grid_gtie_is_caught_in_the_grid_search_family_only() {
             "GRID-0001 / onepath_py / Tier1/astar/8/none_blocked/a1 / query 0: expansion entry 1"
         ),
         "{table}"
+    );
+}
+
+/// [DRIVER.PY.DEFECTS] `flow_tie`: the direction rule takes the last of the tied neighbours
+/// ([FLOW.DIR.RULE] says the first). Every other family is untouched. In the flow-field family
+/// the steps differ at once (a step's field hash: L2, first named by the vectors, FLOW-0001
+/// step 0). The repair's invalidation walk follows the steps ([FLOW.REPAIR.START] (2)), so a
+/// wrong step changes which cells a later repair touches, hence its settled count and, under a
+/// budget, the status a step returns (L1): the long generated script shows it first, and the
+/// family is left at L0, as a flipped tie-break of grid A* leaves `grid-search`.
+#[test]
+fn defect_flow_tie_is_caught_in_the_flow_field_family_only() {
+    let r = run(&python(Some("flow_tie")), 10.0, 5);
+    let table = r.to_table();
+    assert!(!r.ok());
+    for fam in ["graph", "grids", "grid-search", "replanning"] {
+        assert_eq!(family(&r, fam).reached, Level::L4, "{fam}: {table}");
+    }
+    let f = family(&r, "flow-field");
+    assert_eq!(f.reached, Level::L0, "{table}");
+    let b = f.first_break.as_ref().expect("first difference");
+    assert_eq!(
+        (b.brk.level, b.section.as_str(), b.op.as_str()),
+        (Level::L1, "flow-field", "run_flow:flow-field"),
+        "{table}"
+    );
+    assert!(b.label.starts_with("flow#"), "{b:?}");
+    assert!(
+        b.brk.what.starts_with("step ") && b.brk.what.contains("status"),
+        "the first differing step and field are named: {b:?}"
+    );
+    let first = |section: &str| {
+        r.report
+            .sections
+            .iter()
+            .find(|s| s.name == section)
+            .and_then(|s| s.failures.first())
+            .map(|f| f.line())
+            .unwrap_or_default()
+    };
+    let v = first("vectors");
+    assert!(
+        v.starts_with("FLOW-0001 / onepath_py: flow reply") && v.contains("step 0: field_sha256"),
+        "the first differing vector and step: {v}\n{table}"
+    );
+    assert!(
+        r.problems
+            .iter()
+            .any(|p| p == "flow-field: claimed L4, reached L0"),
+        "{:?}",
+        r.problems
     );
 }
 

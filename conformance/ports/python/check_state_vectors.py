@@ -10,7 +10,7 @@ into a fresh search and run to the end equal the recipe run to the end.  For eve
 ``from_state`` result.  Prints one line per mismatch and "N of M cases match" (with per-kind
 counts); exit 1 on any mismatch.
 
-Usage: python3 -B check_state_vectors.py [VECTOR_DIR] [--only GRID|HEX|VOXEL|GRAPH|GRAPHASTAR|ASTAR|JUMP|THETA|GRIDSEARCH]
+Usage: python3 -B check_state_vectors.py [VECTOR_DIR] [--only GRID|HEX|VOXEL|GRAPH|GRAPHASTAR|ASTAR|JUMP|THETA|GRIDSEARCH|GRIDREPLANNER|HEXREPLANNER|FLOWFIELD]
 """
 
 import glob
@@ -152,6 +152,20 @@ def check_golden(vec, target, chk):
             p.append("restored run differs: expected %r, got %r" % (a["search"], b["search"]))
         if a["after"] != b["after"]:
             p.append("restored run: final bytes differ")
+    if k == "flow_field":
+        # [CONF.STATE.FLOW_FIELD] [FLOW.STATE.RESTORE] the bytes restored into a new field over the
+        # recipe's edited grid (the script's grid edits alone: a field that never stepped ignores
+        # them, [FLOW.EDIT.LISTEN]) and stepped to the end equal the recipe stepped to the end.
+        req = dict(recipe["request"])
+        req["script"] = [st for st in req["script"] if next(iter(st)) in ("set_cell", "set_area")]
+        fresh_field = dict(recipe, request=req)
+        a = run_state({"request": "restore", "recipe": recipe, "bytes": None, "finish": True})
+        b = run_state({"request": "restore", "recipe": fresh_field, "bytes": vec["bytes"],
+                       "finish": True})
+        if a["search"] != b["search"]:
+            p.append("restored run differs: expected %r, got %r" % (a["search"], b["search"]))
+        if a["after"] != b["after"]:
+            p.append("restored run: final bytes differ")
     chk.case(id_kind(vec["id"]), vec["id"], p)
 
 
@@ -180,6 +194,17 @@ def check_hostile(vec, hos, chk):
             if rep["after"] != not_started:
                 p.append("save after failure is not the NotStarted bytes")
             s = rep["search"]
+            if k == "flow_field":
+                # [CONF.STATE.FLOW_FIELD] no search summary without finish: finish, whose
+                # step(grid, 0) must fail with `unusable` ([FLOW.STATE.UNUSABLE]) and report
+                # NotStarted with nothing settled; the save is still the not-started bytes.
+                if s is not None:
+                    p.append("a search summary without finish: %r" % (s,))
+                fin = run_state({"request": "restore", "recipe": target, "bytes": data.hex(),
+                                 "finish": True})
+                s = fin["search"]
+                if fin["after"] != not_started:
+                    p.append("save after failure and finish is not the NotStarted bytes")
             if (s["status"], s["iterations"], s["expanded"], s["expansions"]) != (0, 0, 0, []):
                 p.append("search not NotStarted after failure: %r" % (s,))
         fsx = c["from_state"]

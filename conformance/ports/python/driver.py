@@ -11,6 +11,8 @@ Defect switch (for testing the kit, [DRIVER.PY.DEFECTS]): ONEPATH_PY_DEFECT=
   grid_gtie flips the g tie-break of the specialised grid A* (mode 1): the smaller g pops first
   grid_heap skips the heap-order check of a mode-3 GridSearch state restore
   neg_zero  keeps the sign of a -0.0 weight instead of storing +0.0 ([GRAPH.VAL.NEG_ZERO])
+  flow_tie  the flow-field direction rule takes the last neighbour on ties instead of the first
+            ([FLOW.DIR.RULE]: a later neighbour replaces the best on an equal value too)
 The defects are monkeypatches applied here; the library itself stays clean.
 """
 
@@ -23,6 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import onepath_py as op  # noqa: E402
 from onepath_py import errors as E  # noqa: E402
+from onepath_py import flow_requests  # noqa: E402
 from onepath_py import grid_requests  # noqa: E402
 from onepath_py import replan_requests  # noqa: E402
 from onepath_py import state_requests  # noqa: E402
@@ -117,9 +120,24 @@ def _defect_neg_zero():
     graph_mod.store_weight = keep_sign
 
 
+def _defect_flow_tie():
+    import inspect
+    import onepath_py.flow_engine as fe
+    cls = fe._FlowField
+    src = inspect.getsource(cls._finish)
+    needle = "if val < best:"
+    if src.count(needle) != 1:
+        raise RuntimeError("flow_tie defect: the direction rule's tie test moved")
+    src = src.replace(needle, "if val <= best:  # defect: the last tied neighbour wins")
+    import textwrap
+    ns = {}
+    exec(compile(textwrap.dedent(src), fe.__file__, "exec"), fe.__dict__, ns)
+    cls._finish = ns["_finish"]
+
+
 DEFECTS = {"gtie": _defect_gtie, "cycle": _defect_cycle, "oplm_len": _defect_oplm_len,
            "grid_gtie": _defect_grid_gtie, "grid_heap": _defect_grid_heap,
-           "neg_zero": _defect_neg_zero}
+           "neg_zero": _defect_neg_zero, "flow_tie": _defect_flow_tie}
 
 
 # ------------------------------------------------------------------ encodings
@@ -573,10 +591,16 @@ def op_run_replan(a):
     return replan_requests.run_replan(a)
 
 
+def op_run_flow(a):
+    """[DRIVER.OP.RUN_FLOW] onepath_py.flow_requests ([CONF.IMPL.FLOW])."""
+    return flow_requests.run_flow(a)
+
+
 OPS = {
     "state_run": op_state_run,
     "run_grid": op_run_grid,
     "run_replan": op_run_replan,
+    "run_flow": op_run_flow,
     "run_case": op_run_case,
     "run_sliced": op_run_sliced,
     "build_links": op_build_links,
@@ -608,9 +632,11 @@ def limit_memory():
 
 
 def claims():
-    """[DRIVER.PY.DRIVER] The claims: every family (graph, grids, grid-search, replanning) at L4, or ONEPATH_PY_CLAIMS=family=level,...
-    (the kit's own tests use it to certify a port that claims less than it answers)."""
-    spec = os.environ.get("ONEPATH_PY_CLAIMS", "graph=4,grids=4,grid-search=4,replanning=4")
+    """[DRIVER.PY.DRIVER] The claims: every family (graph, grids, grid-search, replanning,
+    flow-field) at L4, or ONEPATH_PY_CLAIMS=family=level,... (the kit's own tests use it to certify
+    a port that claims less than it answers)."""
+    spec = os.environ.get("ONEPATH_PY_CLAIMS",
+                          "graph=4,grids=4,grid-search=4,replanning=4,flow-field=4")
     out = {}
     for item in filter(None, spec.split(",")):
         family, level = item.split("=")

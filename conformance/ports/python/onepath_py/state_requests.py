@@ -4,7 +4,7 @@
 
 ``run_state(request)`` takes ``{"request":"restore","recipe":R,"bytes":HEX|null,"finish":bool}`` or
 ``{"request":"from_state","kind":k,"bytes":HEX}`` (also ``replanner`` recipes, kinds 5 and 6,
-[CONF.STATE.REPLANNER]) and returns
+[CONF.STATE.REPLANNER], and ``flow_field`` recipes, kind 7, [CONF.STATE.FLOW_FIELD]) and returns
 ``{"before","restore","after","cells","search"}`` (see [CONF.IMPL.STATE]).  Anything this port
 cannot answer raises ``Unimplemented`` (never a wrong answer).
 """
@@ -163,6 +163,8 @@ def run_state(a):
                 "search": search_summary(s)}
     if kind == "replanner":
         return _replanner(a)
+    if kind == "flow_field":
+        return _flow_field(a)
     raise Unimplemented("recipe kind %r" % (kind,))
 
 
@@ -194,4 +196,41 @@ def _replanner(a):
         search = {"status": int(st), "iterations": rep.iterations(), "expanded": rep.expanded_count(),
                   "cost_bits": bits_of(rep.path_cost()), "path": path, "expansions": rep.expansions()}
     return {"before": before, "restore": res, "after": rep.save_state().hex(), "cells": [],
+            "search": search}
+
+
+def _flow_field(a):
+    """[CONF.STATE.FLOW_FIELD] Build the request's grid and field, run its script, save
+    (``before``), restore the bytes when given (``restore_state(grid, bytes)``; a failure leaves the
+    field not started and unusable, [FLOW.STATE.UNUSABLE]), ``step(grid, 0)`` when ``finish``, and
+    fill ``search``: the status (Complete = 2 as found, Running, or NotStarted when the field is
+    unusable and the step fails), ``settled()`` as both counters, the first 8 bytes of the field
+    hash as a little-endian u64 as the cost bits, the path from the first probe (empty when it
+    fails) and no expansions; save again (``after``).  Without ``finish`` ``search`` is null, as
+    for the replanners (what the reference answers; SPEC_NOTES_FLOW.md point 2).  Fields have no
+    listeners of their own, so ``cells`` is empty."""
+    from . import flow_requests
+    req = a["recipe"]["request"]
+    grid, field = flow_requests.build(req)
+    flow_requests.run_script(grid, field, req["script"], observe=False)
+    before = field.save_state().hex()
+    res = None
+    if a["bytes"] is not None:
+        try:
+            field.restore_state(grid, bytes.fromhex(a["bytes"]))
+            res = {"ok": True}
+        except GridStateError as e:
+            res = {"class": e.error_class, "offset": e.offset}
+    search = None
+    if a["finish"]:
+        try:
+            status = int(field.step(grid, 0))
+        except errors.OnePathError:
+            status = 0
+        probes = req["probes"]
+        path = flow_requests.probe(field, *probes[0])["path"] if probes else []
+        bits = struct.unpack("<Q", flow_requests.field_hash(field)[:8])[0]
+        search = {"status": status, "iterations": field.settled(), "expanded": field.settled(),
+                  "cost_bits": "%016x" % bits, "path": path, "expansions": []}
+    return {"before": before, "restore": res, "after": field.save_state().hex(), "cells": [],
             "search": search}
