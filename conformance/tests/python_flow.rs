@@ -31,7 +31,8 @@ fn vectors() -> std::path::PathBuf {
 }
 
 fn copy_vectors(tag: &str) -> std::path::PathBuf {
-    let tmp = std::env::temp_dir().join(format!("onepath-flow-vectors-{tag}-{}", std::process::id()));
+    let tmp =
+        std::env::temp_dir().join(format!("onepath-flow-vectors-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     for e in std::fs::read_dir(vectors()).unwrap() {
         let p = e.unwrap().path();

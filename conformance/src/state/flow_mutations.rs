@@ -141,7 +141,7 @@ pub(super) fn flow_field_mutations(
             );
         }
         m(
-            "the last reached cost = -0.0 (accepted, kept)".into(),
+            "the last reached cost = -0.0 (passes the cost check; a step from the cell may then fail)".into(),
             vec![set_f64(o + 4, -0.0)],
         );
     }

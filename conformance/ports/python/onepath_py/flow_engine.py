@@ -272,7 +272,7 @@ class _FlowField(object):
         while i < len(touched):                                        # (2)
             t = touched[i]
             for w in self._around(t):
-                if not tf[w] and nxt[w] == t:
+                if not tf[w] and (nxt[w] == t or not self._derived(w)):
                     self._invalidate(w)
             i += 1
         self._clear_pending()                                          # (3)
@@ -293,6 +293,22 @@ class _FlowField(object):
             if best < INF:
                 cost[t] = best
                 heap.push(t, best, best)
+
+    def _derived(self, w):
+        """[FLOW.REPAIR.DERIVED] A goal, an unreached cell, or a cell whose step ``n`` is one of
+        its neighbours that is touched or gives ``c(w, n) + cost(n) == cost(w)``."""
+        here = self._cost[w]
+        if self._is_goal[w] or here == INF:
+            return True
+        n = self._next[w]
+        if n < 0:
+            return False
+        mv = self._moves
+        for v, base in mv.neighbours(w):
+            if v == n and (self._touched_flag[n]
+                           or base * self._mult[mv.cells[n]] + self._cost[n] == here):
+                return True
+        return False
 
     def _finish(self):
         """[FLOW.RUN.FINISH] The direction pass, then the touched list emptied, repairing

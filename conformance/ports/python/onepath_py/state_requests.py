@@ -203,11 +203,10 @@ def _flow_field(a):
     """[CONF.STATE.FLOW_FIELD] Build the request's grid and field, run its script, save
     (``before``), restore the bytes when given (``restore_state(grid, bytes)``; a failure leaves the
     field not started and unusable, [FLOW.STATE.UNUSABLE]), ``step(grid, 0)`` when ``finish``, and
-    fill ``search``: the status (Complete = 2 as found, Running, or NotStarted when the field is
-    unusable and the step fails), ``settled()`` as both counters, the first 8 bytes of the field
-    hash as a little-endian u64 as the cost bits, the path from the first probe (empty when it
-    fails) and no expansions; save again (``after``).  Without ``finish`` ``search`` is null, as
-    for the replanners (what the reference answers; SPEC_NOTES_FLOW.md point 2).  Fields have no
+    fill ``search`` with or without ``finish``: ``status()`` (Complete = 2 as found, Running,
+    NotStarted), ``settled()`` as both counters, the first 8 bytes of the field hash as a
+    little-endian u64 as the cost bits, the path from the first probe (empty when it fails) and
+    no expansions; save again (``after``).  Fields have no
     listeners of their own, so ``cells`` is empty."""
     from . import flow_requests
     req = a["recipe"]["request"]
@@ -221,16 +220,16 @@ def _flow_field(a):
             res = {"ok": True}
         except GridStateError as e:
             res = {"class": e.error_class, "offset": e.offset}
-    search = None
     if a["finish"]:
         try:
-            status = int(field.step(grid, 0))
+            field.step(grid, 0)
         except errors.OnePathError:
-            status = 0
-        probes = req["probes"]
-        path = flow_requests.probe(field, *probes[0])["path"] if probes else []
-        bits = struct.unpack("<Q", flow_requests.field_hash(field)[:8])[0]
-        search = {"status": status, "iterations": field.settled(), "expanded": field.settled(),
-                  "cost_bits": "%016x" % bits, "path": path, "expansions": []}
+            pass
+    probes = req["probes"]
+    path = flow_requests.probe(field, *probes[0])["path"] if probes else []
+    bits = struct.unpack("<Q", flow_requests.field_hash(field)[:8])[0]
+    search = {"status": int(field.status()), "iterations": field.settled(),
+              "expanded": field.settled(), "cost_bits": "%016x" % bits, "path": path,
+              "expansions": []}
     return {"before": before, "restore": res, "after": field.save_state().hex(), "cells": [],
             "search": search}
