@@ -108,10 +108,10 @@ fn regressions_replay() {
     );
 }
 
-/// Open bugs the crates' owners have not fixed yet, listed in fuzz/known-open.txt (none at the
-/// moment). Run with `cargo test --release -p onepath-conformance --test fuzz_regressions -- --ignored`.
+/// Open bugs the crates' owners have not fixed yet, listed in fuzz/known-open.txt (at the moment
+/// the reference flow fields' check order of [FLOW.QUERY.CELL]). Run with `cargo test --release -p onepath-conformance --test fuzz_regressions -- --ignored`.
 #[test]
-#[ignore = "replays the open bugs listed in fuzz/known-open.txt (none at the moment)"]
+#[ignore = "replays the open bugs listed in fuzz/known-open.txt"]
 fn known_open_regressions() {
     let (count, failures) = replay("regressions", Select::KnownOpen);
     println!("replayed {count} open-bug regression files");
