@@ -128,7 +128,7 @@ fn flow_script_differential() {
 /// goals, accepted and rejected foreign restores (counted over the same inputs as above).
 #[test]
 fn flow_script_inputs_reach_every_kind_of_step() {
-    let mut rng = onepath_conformance::prng::SplitMix64::new(0xF10F_5C);
+    let mut rng = onepath_conformance::prng::SplitMix64::new(0x00F1_0F5C);
     let (mut failed_new, mut complete, mut repairs, mut restores_ok, mut restores_bad) =
         (0, 0, 0, 0, 0);
     for _ in 0..2_000 {
