@@ -99,9 +99,10 @@ SPECS = {
     # flow: two sub-tables (render): full fields against the plain Dijkstra, repairs against the
     # recompute on the same edited grid.
     "flow": dict(ref="dijkstra", funcs=["onepath", "onepath_new", "dijkstra", "dijkstra_dirs"], per="query",
-                 stats=["onepath", "dijkstra"]),
+                 stats=["onepath", "dijkstra"], stat_label="cells settled / reached"),
     "flow_reference": dict(ref="onepath", funcs=["onepath", "reference"], per="query", label="per field"),
-    "flow_repair": dict(ref="repair", funcs=["repair", "recompute"], per="query", stats=["repair", "recompute"]),
+    "flow_repair": dict(ref="repair", funcs=["repair", "recompute"], per="query", stats=["repair", "recompute"],
+                        stat_label="cells settled"),
     "replan": dict(ref="dstar", funcs=["dstar", "lpa", "condor", "astar", "astar_run"], per="query",
                    stats=["dstar", "lpa", "condor", "astar"], flag="walk_mismatch"),
 }
@@ -152,7 +153,7 @@ def render_generic(target, passes, spec):
     shown = [f for f in spec.get("stats", []) if any(f in stats_f.get(g, {}) for g in groups)]
     flag = spec.get("flag") if any(spec.get("flag") in stats_f.get(g, {}) for g in groups) else None
     head = ["group", "n"] + [f"{f} ({unit})" for f in present] + [f"{f} ÷ {ref}" for f in others]
-    head += [f"{f} expanded (per query)" for f in shown] + ([flag] if flag else [])
+    head += [f"{f} expanded ({spec.get('stat_label', 'per query')})" for f in shown] + ([flag] if flag else [])
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for g in groups:
         rf = fwd[g]
