@@ -251,3 +251,15 @@ fn the_open_bug_patterns_match_their_regressions() {
     assert!(ere_matches("a[0-9]+b", "xa12b"));
     assert!(ere_matches(r"\(x\)", "a(x)"));
 }
+
+/// The oracle (with its [FLOW.DIR.PLATEAU] allowance in the final walk) passes the reference's
+/// reply to every vector request, the plateau vector included.
+#[test]
+fn the_oracle_passes_every_vector_request() {
+    for (comment, r) in onepath_conformance::flow::vectors::requests() {
+        let reply = ReferenceCrate.run_flow(&r).expect("reference");
+        if let Some(p) = onepath_conformance::flow::oracle::check(&r, &reply) {
+            panic!("{comment}: {p}");
+        }
+    }
+}
