@@ -23,6 +23,8 @@ default_runs() {
     graph_landmarks|graph_points) echo 25000 ;;
     grid_search) echo 3000 ;;
     state_restore_grid_search) echo 10000 ;;
+    flow_script) echo 100 ;;
+    state_restore_flow_field) echo 200 ;;
     *) echo 50000 ;;
   esac
 }

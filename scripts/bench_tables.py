@@ -96,6 +96,13 @@ SPECS = {
     "grid_large": dict(ref="onepath_astar", funcs=["onepath_astar", "pathfinding_astar"], per="query"),
     "alt": dict(ref=None, funcs=None, per="query"),
     "state": dict(ref="memcpy", funcs=["save_into", "save", "restore", "memcpy"], per="batch"),
+    # flow: two sub-tables (render): full fields against the plain Dijkstra, repairs against the
+    # recompute on the same edited grid.
+    "flow": dict(ref="dijkstra", funcs=["onepath", "onepath_new", "dijkstra", "dijkstra_dirs"], per="query",
+                 stats=["onepath", "dijkstra"], stat_label="cells settled / reached"),
+    "flow_reference": dict(ref="onepath", funcs=["onepath", "reference"], per="query", label="per field"),
+    "flow_repair": dict(ref="repair", funcs=["repair", "recompute"], per="query", stats=["repair", "recompute"],
+                        stat_label="cells settled"),
     "replan": dict(ref="dstar", funcs=["dstar", "lpa", "condor", "astar", "astar_run"], per="query",
                    stats=["dstar", "lpa", "condor", "astar"], flag="walk_mismatch"),
 }
@@ -146,7 +153,7 @@ def render_generic(target, passes, spec):
     shown = [f for f in spec.get("stats", []) if any(f in stats_f.get(g, {}) for g in groups)]
     flag = spec.get("flag") if any(spec.get("flag") in stats_f.get(g, {}) for g in groups) else None
     head = ["group", "n"] + [f"{f} ({unit})" for f in present] + [f"{f} ÷ {ref}" for f in others]
-    head += [f"{f} expanded (per query)" for f in shown] + ([flag] if flag else [])
+    head += [f"{f} expanded ({spec.get('stat_label', 'per query')})" for f in shown] + ([flag] if flag else [])
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for g in groups:
         rf = fwd[g]
@@ -231,6 +238,14 @@ def render(a):
             body = render_alt(passes)
         elif target == "state":
             body = render_state(passes)
+        elif target == "flow":
+            body = []
+            for prefix, spec, note in (("full_", SPECS["flow"], "Full fields (time per field; expanded = cells settled):"),
+                                       ("repair_", SPECS["flow_repair"], "Repairs after k edits near the centre (time per field, the k `set_cell`s included; expanded = cells settled by the repair / the recompute):")):
+                sub = {k: {"rows": [r for r in v["rows"] if r["group"].startswith(prefix)],
+                           "stats": v.get("stats", {})} for k, v in passes.items() if k in ("forward", "reverse")}
+                if sub["forward"]["rows"]:
+                    body += ["", note, ""] + render_generic(target, sub, dict(spec, label="per field"))
         elif target == "grid_large":
             # Map groups per query; sweep groups per onepath-expanded cell (their throughput).
             body = []

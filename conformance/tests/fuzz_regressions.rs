@@ -108,10 +108,10 @@ fn regressions_replay() {
     );
 }
 
-/// Open bugs the crates' owners have not fixed yet, listed in fuzz/known-open.txt (none at the
-/// moment). Run with `cargo test --release -p onepath-conformance --test fuzz_regressions -- --ignored`.
+/// Open bugs the crates' owners have not fixed yet, listed in fuzz/known-open.txt (at the moment
+/// the reference flow fields' check order of [FLOW.QUERY.CELL]). Run with `cargo test --release -p onepath-conformance --test fuzz_regressions -- --ignored`.
 #[test]
-#[ignore = "replays the open bugs listed in fuzz/known-open.txt (none at the moment)"]
+#[ignore = "replays the open bugs listed in fuzz/known-open.txt"]
 fn known_open_regressions() {
     let (count, failures) = replay("regressions", Select::KnownOpen);
     println!("replayed {count} open-bug regression files");
@@ -156,4 +156,52 @@ fn seeds_are_current() {
         "stale or missing seeds (run fuzz/seeds.sh):\n{}",
         stale.join("\n")
     );
+}
+
+/// Every target of `TARGETS` is a bin of fuzz/Cargo.toml (so `cargo fuzz list`, which `fuzz/ci.sh`
+/// and `.clusterfuzzlite/build.sh` iterate, has it), has its one-line target file, an options
+/// file, a row in fuzz/README.md's table and committed seeds; and fuzz/Cargo.toml has no other bin.
+#[test]
+fn targets_are_listed_everywhere() {
+    let dir = fuzz_dir();
+    let cargo = std::fs::read_to_string(dir.join("Cargo.toml")).expect("fuzz/Cargo.toml");
+    let readme = std::fs::read_to_string(dir.join("README.md")).expect("fuzz/README.md");
+    let bins: Vec<String> = cargo
+        .split("[[bin]]")
+        .skip(1)
+        .filter_map(|b| {
+            let l = b.lines().find(|l| l.trim_start().starts_with("name"))?;
+            Some(l.split('"').nth(1)?.to_string())
+        })
+        .collect();
+    let mut missing = Vec::new();
+    for (name, _) in TARGETS {
+        if !bins.iter().any(|b| b == name) {
+            missing.push(format!("{name}: no [[bin]] in fuzz/Cargo.toml"));
+        }
+        let src = std::fs::read_to_string(dir.join("fuzz_targets").join(format!("{name}.rs")))
+            .unwrap_or_default();
+        if !src.contains(&format!("fuzz(\"{name}\"")) {
+            missing.push(format!(
+                "{name}: fuzz/fuzz_targets/{name}.rs does not call fuzz(\"{name}\", ..)"
+            ));
+        }
+        if !dir.join(format!("{name}.options")).is_file() {
+            missing.push(format!("{name}: no fuzz/{name}.options"));
+        }
+        if !readme.contains(&format!("`{name}`")) {
+            missing.push(format!("{name}: not in fuzz/README.md"));
+        }
+        if files(&dir.join("corpus-seeds").join(name)).is_empty() {
+            missing.push(format!("{name}: no seeds under fuzz/corpus-seeds/{name}"));
+        }
+    }
+    for b in &bins {
+        if !TARGETS.iter().any(|(n, _)| n == b) {
+            missing.push(format!(
+                "{b}: a fuzz/Cargo.toml bin that is not in fuzzing::TARGETS"
+            ));
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
 }

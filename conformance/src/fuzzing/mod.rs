@@ -13,13 +13,15 @@
 //! adapter body of `adapters.rs`; the state targets drive the crates' state API directly through
 //! one `macro_rules!` body instantiated for both crates (`state_restore.rs`:
 //! [`reference_state`], [`optimized_state`]). The grid-search targets are in [`grid`]; the
-//! graph targets in [`query`], [`landmarks`] and [`links`].
+//! replanner targets in [`replan`]; the flow-field targets in [`flow`]; the graph targets in
+//! [`query`], [`landmarks`] and [`links`].
 
 use crate::adapters::{OptimizedCrate, ReferenceCrate};
 use crate::implementation::{CostRule, HeuristicRule};
 use crate::scenario::{GraphSpec, LandmarkSpec, StrategySpec};
 use arbitrary::Unstructured;
 
+pub mod flow;
 pub mod grid;
 pub mod landmarks;
 pub mod links;
@@ -100,6 +102,11 @@ pub const TARGETS: &[(&str, TargetFn)] = &[
     (
         "state_restore_replanner",
         crate::fuzzing::replan::state_restore_replanner,
+    ),
+    ("flow_script", crate::fuzzing::flow::flow_script),
+    (
+        "state_restore_flow_field",
+        crate::fuzzing::flow::state_restore_flow_field,
     ),
 ];
 
@@ -292,12 +299,16 @@ pub fn seed_corpus() -> Vec<(&'static str, String, Vec<u8>)> {
     for (name, bytes) in crate::fuzzing::replan::replanner_seeds() {
         out.push(("state_restore_replanner", name, bytes));
     }
+    for (name, bytes) in crate::fuzzing::flow::flow_field_seeds() {
+        out.push(("state_restore_flow_field", name, bytes));
+    }
     for (t, target) in [
         "graph_query",
         "graph_landmarks",
         "graph_points",
         "grid_search",
         "replan_script",
+        "flow_script",
     ]
     .iter()
     .enumerate()
@@ -330,6 +341,13 @@ pub fn seeds_agree() -> Result<(), Finding> {
     {
         return Err(Finding::new(
             "grid-search host seeds differ between the crates",
+        ));
+    }
+    if crate::fuzzing::flow::flow_field_seeds_of(&ReferenceCrate)
+        != crate::fuzzing::flow::flow_field_seeds_of(&OptimizedCrate)
+    {
+        return Err(Finding::new(
+            "flow-field seeds (final saves of the fixed requests) differ between the crates",
         ));
     }
     Ok(())
