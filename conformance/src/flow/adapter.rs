@@ -39,13 +39,16 @@ pub(crate) fn no_snapshot(step: usize) -> HarnessError {
     )
 }
 
-/// [CONF.STATE.FLOW_FIELD] The summary's `cost_bits` of a finished field: the first 8 bytes of
-/// the field hash, little-endian.
-pub(crate) fn field_bits(hash_hex: &str) -> u64 {
-    let bytes = hex::decode(&hash_hex[..16]).unwrap_or_default();
-    let mut b = [0u8; 8];
-    b.copy_from_slice(&bytes[..8.min(bytes.len())]);
-    u64::from_le_bytes(b)
+/// [CONF.STATE.FLOW_FIELD] The summary's `cost_bits`: the first 8 bytes, read as a
+/// little-endian u64, of the SHA-256 of every cell's cost bits (little-endian u64, index order).
+pub(crate) fn cost_bits(costs: &[f64]) -> u64 {
+    use sha2::Digest;
+    let mut h = sha2::Sha256::new();
+    for c in costs {
+        h.update(c.to_bits().to_le_bytes());
+    }
+    let d = h.finalize();
+    u64::from_le_bytes(d[..8].try_into().expect("8 bytes"))
 }
 
 macro_rules! define_flow_adapter {
@@ -296,7 +299,7 @@ macro_rules! define_flow_adapter {
                         },
                         iterations: ff.settled(),
                         expanded: ff.settled(),
-                        cost_bits: field_bits(&hash_of!(ff)),
+                        cost_bits: cost_bits(&ff.describe().costs),
                         path,
                         expansions: Vec::new(),
                     });

@@ -37,6 +37,12 @@ def field_hash(field):
     return field._hashed
 
 
+def cost_hash(field):
+    """[CONF.STATE.FLOW_FIELD] SHA-256 over every cell's cost bits (little-endian u64), in
+    index order."""
+    return hashlib.sha256(struct.pack("<%dd" % field._n, *field._cost)).digest()
+
+
 def build(a):
     """[CONF.FLOW.REQUEST] The grid and the field of a request (errors propagate)."""
     grid = build_grid(a["grid"])

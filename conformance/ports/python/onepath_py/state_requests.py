@@ -204,7 +204,7 @@ def _flow_field(a):
     (``before``), restore the bytes when given (``restore_state(grid, bytes)``; a failure leaves the
     field not started and unusable, [FLOW.STATE.UNUSABLE]), ``step(grid, 0)`` when ``finish``, and
     fill ``search`` with or without ``finish``: ``status()`` (Complete = 2 as found, Running,
-    NotStarted), ``settled()`` as both counters, the first 8 bytes of the field hash as a
+    NotStarted), ``settled()`` as both counters, the first 8 bytes of the costs' hash as a
     little-endian u64 as the cost bits, the path from the first probe (empty when it fails) and
     no expansions; save again (``after``).  Fields have no
     listeners of their own, so ``cells`` is empty."""
@@ -227,7 +227,7 @@ def _flow_field(a):
             pass
     probes = req["probes"]
     path = flow_requests.probe(field, *probes[0])["path"] if probes else []
-    bits = struct.unpack("<Q", flow_requests.field_hash(field)[:8])[0]
+    bits = struct.unpack("<Q", flow_requests.cost_hash(field)[:8])[0]
     search = {"status": int(field.status()), "iterations": field.settled(),
               "expanded": field.settled(), "cost_bits": "%016x" % bits, "path": path,
               "expansions": []}
