@@ -12,9 +12,18 @@ use std::time::Duration;
 
 const CASES: usize = 20;
 
-/// Port runs are serialized: each already uses every core (reference threads and one driver per
-/// thread), and parallel runs would starve the drivers' start-up.
-static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+/// Port runs share the machine with at most one other (the test harness runs two tests at a time
+/// on two cores): a run waits on its driver for much of its time, so two overlap well, and the
+/// per-request timeout of a Python run ([`PY_TIMEOUT`]) leaves room for that. The run that tests
+/// timeouts with a 1 s limit takes the machine alone.
+static RUNS: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
+/// The per-request timeout of runs whose driver answers every request (no test here is about it).
+const PY_TIMEOUT: f64 = 60.0;
+
+fn shared() -> std::sync::RwLockReadGuard<'static, ()> {
+    RUNS.read().unwrap_or_else(|e| e.into_inner())
+}
 
 fn python(defect: Option<&str>) -> String {
     tools::require_python3();
@@ -34,7 +43,11 @@ fn fake(mode: &str) -> String {
 }
 
 fn run(command: &str, timeout: f64, cases: usize) -> PortRun {
-    let _guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _guard = shared();
+    run_unlocked(command, timeout, cases)
+}
+
+fn run_unlocked(command: &str, timeout: f64, cases: usize) -> PortRun {
     let mut o = PortOptions::new(command);
     o.cases = cases;
     o.timeout = Duration::from_secs_f64(timeout);
@@ -57,7 +70,7 @@ fn family<'a>(r: &'a PortRun, name: &str) -> &'a onepath_conformance::port::run:
 
 #[test]
 fn python_port_reaches_l4_for_every_family() {
-    let r = run(&python(None), 10.0, CASES);
+    let r = run(&python(None), PY_TIMEOUT, CASES);
     let table = r.to_table();
     for fam in ["graph", "grids", "grid-search", "replanning", "flow-field"] {
         assert_eq!(family(&r, fam).reached, Level::L4, "{fam}: {table}");
@@ -172,7 +185,7 @@ fn python_port_reaches_l4_for_every_family() {
         Expectations::parse(r#"{"schema":"onepath.port-expectations","version":1,"families":["graph","grid-search","grids","replanning","flow-field"],"known_failures":[{"section":"vectors","match":"GRAPH-0003","reason":"was a tie-break bug"}]}"#).unwrap(),
     );
     let stale = {
-        let _guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+        let _guard = shared();
         certify_port(o)
     };
     assert!(!stale.ok());
@@ -188,7 +201,7 @@ fn python_port_reaches_l4_for_every_family() {
 
 #[test]
 fn defect_gtie_fails_l2_with_the_first_differing_step() {
-    let r = run(&python(Some("gtie")), 10.0, CASES);
+    let r = run(&python(Some("gtie")), PY_TIMEOUT, CASES);
     let g = graph(&r);
     assert!(!r.ok());
     assert_eq!(g.reached, Level::L1, "{}", r.to_table());
@@ -260,7 +273,7 @@ fn defect_gtie_fails_l2_with_the_first_differing_step() {
 
 #[test]
 fn defect_grid_gtie_is_caught_in_the_grid_search_family_only() {
-    let r = run(&python(Some("grid_gtie")), 10.0, CASES);
+    let r = run(&python(Some("grid_gtie")), PY_TIMEOUT, CASES);
     let table = r.to_table();
     assert!(!r.ok());
     assert_eq!(graph(&r).reached, Level::L4, "{table}");
@@ -310,7 +323,7 @@ fn defect_grid_gtie_is_caught_in_the_grid_search_family_only() {
 /// family is left at L0, as a flipped tie-break of grid A* leaves `grid-search`.
 #[test]
 fn defect_flow_tie_is_caught_in_the_flow_field_family_only() {
-    let r = run(&python(Some("flow_tie")), 10.0, 5);
+    let r = run(&python(Some("flow_tie")), PY_TIMEOUT, 5);
     let table = r.to_table();
     assert!(!r.ok());
     for fam in ["graph", "grids", "grid-search", "replanning"] {
@@ -354,7 +367,7 @@ fn defect_flow_tie_is_caught_in_the_flow_field_family_only() {
 
 #[test]
 fn defect_grid_heap_fails_l4_naming_the_hostile_state() {
-    let r = run(&python(Some("grid_heap")), 10.0, 5);
+    let r = run(&python(Some("grid_heap")), PY_TIMEOUT, 5);
     let table = r.to_table();
     assert!(!r.ok());
     assert_eq!(graph(&r).reached, Level::L4, "{table}");
@@ -376,7 +389,7 @@ fn defect_grid_heap_fails_l4_naming_the_hostile_state() {
 
 #[test]
 fn defect_oplm_len_fails_l4_in_landmarks() {
-    let r = run(&python(Some("oplm_len")), 10.0, CASES);
+    let r = run(&python(Some("oplm_len")), PY_TIMEOUT, CASES);
     let g = graph(&r);
     assert_eq!(g.reached, Level::L3, "{}", r.to_table());
     let b = g.first_break.as_ref().unwrap();
@@ -405,7 +418,7 @@ fn defect_neg_zero_fails_l4_on_the_negative_zero_vectors() {
     // [GRAPH.VAL.NEG_ZERO]: the sign of a stored zero weight shows in a CSR's fingerprint (the
     // landmark table of GRAPH-0019, compared by hash in the vectors section, which runs first)
     // and in the saved bytes of a graph (STATE-GRAPH-0006, state section).
-    let r = run(&python(Some("neg_zero")), 2.0, 5);
+    let r = run(&python(Some("neg_zero")), PY_TIMEOUT, 5);
     let g = graph(&r);
     assert_eq!(g.reached, Level::L3, "{}", r.to_table());
     let b = g.first_break.as_ref().unwrap();
@@ -433,7 +446,7 @@ fn defect_neg_zero_fails_l4_on_the_negative_zero_vectors() {
 
 #[test]
 fn defect_cycle_fails_l4_naming_the_state_vector() {
-    let r = run(&python(Some("cycle")), 2.0, 5);
+    let r = run(&python(Some("cycle")), PY_TIMEOUT, 5);
     let g = graph(&r);
     assert_eq!(g.reached, Level::L3, "{}", r.to_table());
     let b = g.first_break.as_ref().unwrap();
@@ -477,7 +490,10 @@ fn defect_cycle_fails_l4_naming_the_state_vector() {
 
 #[test]
 fn crashes_timeouts_and_garbage_are_reported_per_case_and_the_run_goes_on() {
-    let r = run(&fake("chaos"), 1.0, 5);
+    let r = {
+        let _alone = RUNS.write().unwrap_or_else(|e| e.into_inner());
+        run_unlocked(&fake("chaos"), 1.0, 5)
+    };
     let p = r
         .report
         .sections
@@ -520,7 +536,7 @@ fn crashes_timeouts_and_garbage_are_reported_per_case_and_the_run_goes_on() {
 
 #[test]
 fn unimplemented_ops_are_never_a_pass_and_bad_handshakes_fail() {
-    let r = run(&fake("unimplemented"), 5.0, 5);
+    let r = run(&fake("unimplemented"), PY_TIMEOUT, 5);
     let g = graph(&r);
     assert_eq!(
         g.reached,
@@ -552,7 +568,7 @@ fn the_cli_writes_junit_json_and_a_certificate() {
     let dir = std::env::temp_dir().join(format!("onepath-port-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (junit, cert) = (dir.join("j.xml"), dir.join("cert.json"));
-    let _guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _guard = shared();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_onepath-conformance"))
         .args([
             "certify",
@@ -566,7 +582,14 @@ fn the_cli_writes_junit_json_and_a_certificate() {
         .arg(&junit)
         .arg("--certificate")
         .arg(&cert)
-        .args(["--date", "2026-11-29", "--heartbeat", "1"])
+        .args([
+            "--date",
+            "2026-11-29",
+            "--heartbeat",
+            "1",
+            "--timeout",
+            "60",
+        ])
         .output()
         .unwrap();
     assert!(
@@ -599,7 +622,7 @@ fn the_cli_writes_junit_json_and_a_certificate() {
 
 #[test]
 fn unanswered_golden_state_vectors_of_a_claimed_family_are_not_consumed() {
-    let r = run(&fake("state_error"), 5.0, 3);
+    let r = run(&fake("state_error"), PY_TIMEOUT, 3);
     let c = r
         .report
         .sections
@@ -646,7 +669,7 @@ fn a_from_state_reply_out_of_shape_is_malformed() {
     use onepath_conformance::port::PortImpl;
     use onepath_conformance::state::{StateKind, StateRequest};
     use onepath_conformance::Implementation;
-    let _guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _guard = shared();
     let mut graph = onepath_reference::Graph::new(3).unwrap();
     graph.add_edge(0, 1, 2.5).unwrap();
     let request = StateRequest::FromState {

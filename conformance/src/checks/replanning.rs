@@ -108,7 +108,17 @@ fn failure(case: &str, imp: &str, what: &str, expected: &str, found: String) -> 
 /// One generated case on every implementation.
 fn run_case(all: &[&dyn Implementation], name: &str, r: &ReplanRequest, s: &mut Section) {
     let reference = all[0];
-    let Ok(want) = reference.run_replan_as(name, r) else {
+    // The candidates run beside the reference and its oracle check ([`super::beside`]).
+    let (checked, replies) = super::beside(
+        || {
+            reference
+                .run_replan_as(name, r)
+                .map(|want| (oracle::check(r, &want), want))
+        },
+        &all[1..],
+        |imp| imp.run_replan_as(name, r),
+    );
+    let Ok((problem, want)) = checked else {
         s.fail(failure(
             name,
             reference.name(),
@@ -118,11 +128,9 @@ fn run_case(all: &[&dyn Implementation], name: &str, r: &ReplanRequest, s: &mut 
         ));
         return;
     };
-    s.record(
-        oracle::check(r, &want).map(|p| failure(name, reference.name(), "oracle", "no problem", p)),
-    );
-    for imp in &all[1..] {
-        s.record(match imp.run_replan_as(name, r) {
+    s.record(problem.map(|p| failure(name, reference.name(), "oracle", "no problem", p)));
+    for (imp, reply) in all[1..].iter().zip(replies) {
+        s.record(match reply {
             Err(e) => Some(failure(
                 name,
                 imp.name(),
