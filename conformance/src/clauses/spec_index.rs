@@ -7,8 +7,8 @@ use serde::Serialize;
 use std::path::Path;
 
 /// The families of clause ids ([SPEC.CLAUSE.FORM]).
-pub const FAMILIES: [&str; 9] = [
-    "GRAPH", "STATE", "GRID", "GS", "REPLAN", "FLOW", "CONF", "DRIVER", "SPEC",
+pub const FAMILIES: [&str; 11] = [
+    "GRAPH", "STATE", "GRID", "GS", "HEX", "VOXEL", "REPLAN", "FLOW", "CONF", "DRIVER", "SPEC",
 ];
 
 /// A clause's provenance mark.
