@@ -22,6 +22,7 @@ mod graph;
 mod grid;
 mod grid_error;
 mod grid_search;
+mod hex_search;
 mod landmarks;
 mod open_set;
 mod options;
@@ -30,6 +31,7 @@ mod random;
 mod replan;
 mod state;
 mod voxel;
+mod voxel_search;
 
 pub use astar::{
     DefaultGraphCost, GraphAStar, GraphCost, GraphHeuristic, SearchStatus, ZeroGraphHeuristic,
@@ -45,6 +47,7 @@ pub use grid_search::{
     find_grid_path, AStar, CellBlockedFn, CellCostFn, Connectivity, DiagonalRule, GridAlgorithm,
     GridEngine, GridOptions, GridPath, GridSearch, GridSearchError, JumpSearch, ThetaSearch,
 };
+pub use hex_search::{find_hex_path, HexSearch};
 pub use landmarks::{
     AltGraphHeuristic, LandmarkOptions, LandmarkStrategy, Landmarks, MAX_LANDMARK_ENTRIES,
 };
@@ -58,3 +61,4 @@ pub use points::{
 pub use random::SeededRandom;
 pub use replan::{GridReplanner, HexReplanner, ReplanMode};
 pub use voxel::VoxelGrid;
+pub use voxel_search::{find_voxel_path, VoxelConnectivity, VoxelOptions, VoxelPath, VoxelSearch};
