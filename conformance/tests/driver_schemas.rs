@@ -99,6 +99,8 @@ fn every_message_of_a_port_run_matches_the_schemas() {
             "3",
             "--threads",
             "1",
+            "--timeout",
+            "60",
         ])
         .output()
         .unwrap();

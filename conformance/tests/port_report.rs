@@ -14,6 +14,8 @@ fn run(command: &str) -> PortRun {
     tools::require_python3();
     let mut o = PortOptions::new(command);
     o.cases = 3;
+    // No test of this file is about timeouts; runs may share the machine.
+    o.timeout = std::time::Duration::from_secs(60);
     certify_port(o)
 }
 
