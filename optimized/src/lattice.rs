@@ -174,7 +174,22 @@ impl<L: Lattice> Engine<L> {
         if self.status != SearchStatus::Found {
             return Vec::new();
         }
-        crate::astar::chain(&self.buf, self.goal, true)
+        // Two walks of the parent chain (a tree path of at most N nodes, strict improvements
+        // only), so the result is the one allocation.
+        let limit = self.buf.slots.len();
+        let mut len = 1usize;
+        let mut v = self.goal;
+        while self.buf.parent(v) != NO_PARENT && len <= limit {
+            v = self.buf.parent(v);
+            len += 1;
+        }
+        let mut out = vec![0u32; len];
+        let mut v = self.goal;
+        for slot in out.iter_mut().rev() {
+            *slot = v;
+            v = self.buf.parent(v);
+        }
+        out
     }
 
     /// [GRAPH.ASTAR.NOT_FOUND] `g[goal]` when Found, else `+infinity`.
