@@ -1,6 +1,7 @@
 //! `onepath`: the optimized implementation of the onepath-rs spec: the graph family
 //! (spec/graphs.md), grids (spec/grids.md), grid search (spec/grid-search.md), replanning
-//! (spec/replanning.md), flow fields (spec/flow-fields.md) and state bytes v1 (spec/state.md).
+//! (spec/replanning.md), flow fields (spec/flow-fields.md), hex search (spec/hex-search.md),
+//! voxel search (spec/voxel-search.md) and state bytes v1 (spec/state.md).
 //!
 //! Every public item cites the clause ids it implements. Results (statuses, costs bit for bit,
 //! paths, expansion orders, counters, errors, OPLM and state bytes) are those of the spec.
@@ -21,6 +22,8 @@ mod grid;
 mod grid_error;
 mod grid_search;
 mod heap;
+mod hex_search;
+mod lattice;
 mod landmarks;
 mod mutable;
 mod oplm;
@@ -33,6 +36,7 @@ mod tier1;
 mod values;
 mod visit_set;
 mod voxel;
+mod voxel_search;
 mod wire;
 
 pub use astar::{
@@ -49,6 +53,7 @@ pub use grid_search::{
     find_grid_path, AStar, CellBlockedFn, CellCostFn, Connectivity, DiagonalRule, GridAlgorithm,
     GridEngine, GridOptions, GridPath, GridSearch, GridSearchError, JumpSearch, ThetaSearch,
 };
+pub use hex_search::{find_hex_path, HexSearch};
 pub use landmarks::{LandmarkOptions, LandmarkStrategy, Landmarks, MAX_LANDMARK_ENTRIES};
 pub use mutable::Graph;
 pub use plane::{Grid, HexGrid};
@@ -60,6 +65,9 @@ pub use tier1::{
 };
 pub use values::{distance, squared_distance, GraphEdge, Point3};
 pub use voxel::VoxelGrid;
+pub use voxel_search::{
+    find_voxel_path, VoxelConnectivity, VoxelOptions, VoxelPath, VoxelSearch,
+};
 
 /// [GRAPH.CSR.LIMIT] [GRAPH.MUT.NODES] The largest node count a graph may have (`2^26`).
 pub const MAX_NODES: usize = 1 << 26;

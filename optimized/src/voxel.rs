@@ -117,6 +117,27 @@ impl VoxelGrid {
         }
     }
 
+    /// [GRID.VOXEL.CHUNKS] [GRID.VOXEL.DEFAULT] Every voxel's area by node index
+    /// `x + size_x * (y + size_y * z)` (padding excluded), written into `out` (resized).
+    pub(crate) fn flat_areas_into(&self, out: &mut Vec<u8>) {
+        let [sx, sy, sz] = self.size;
+        out.clear();
+        out.resize(sx * sy * sz, self.default_area);
+        let [cx, cy, _] = self.chunks_n;
+        for (ci, chunk) in self.chunks.iter().enumerate() {
+            let Some(b) = chunk else { continue };
+            let (x0, y0, z0) = ((ci % cx) * 16, (ci / cx % cy) * 16, (ci / (cx * cy)) * 16);
+            for lz in 0..16.min(sz - z0) {
+                for ly in 0..16.min(sy - y0) {
+                    let row = x0 + sx * ((y0 + ly) + sy * (z0 + lz));
+                    let len = 16.min(sx - x0);
+                    let at = (ly << 4) | (lz << 8);
+                    out[row..row + len].copy_from_slice(&b[at..at + len]);
+                }
+            }
+        }
+    }
+
     /// [GRID.VOXEL.SIZE] `(size_x, size_y, size_z)`.
     pub fn size(&self) -> (usize, usize, usize) {
         (self.size[0], self.size[1], self.size[2])
