@@ -25,6 +25,7 @@ default_runs() {
     state_restore_grid_search) echo 10000 ;;
     flow_script) echo 100 ;;
     state_restore_flow_field) echo 200 ;;
+    hex_search|voxel_search) echo 20000 ;;
     *) echo 50000 ;;
   esac
 }

@@ -13,7 +13,7 @@
 //! adapter body of `adapters.rs`; the state targets drive the crates' state API directly through
 //! one `macro_rules!` body instantiated for both crates (`state_restore.rs`:
 //! [`reference_state`], [`optimized_state`]). The grid-search targets are in [`grid`]; the
-//! replanner targets in [`replan`]; the flow-field targets in [`flow`]; the graph targets in
+//! replanner targets in [`replan`]; the flow-field targets in [`flow`]; the hex and voxel search targets in [`lattice`]; the graph targets in
 //! [`query`], [`landmarks`] and [`links`].
 
 use crate::adapters::{OptimizedCrate, ReferenceCrate};
@@ -24,6 +24,7 @@ use arbitrary::Unstructured;
 pub mod flow;
 pub mod grid;
 pub mod landmarks;
+pub mod lattice;
 pub mod links;
 pub mod query;
 pub mod replan;
@@ -108,6 +109,8 @@ pub const TARGETS: &[(&str, TargetFn)] = &[
         "state_restore_flow_field",
         crate::fuzzing::flow::state_restore_flow_field,
     ),
+    ("hex_search", crate::fuzzing::lattice::hex_search),
+    ("voxel_search", crate::fuzzing::lattice::voxel_search),
 ];
 
 /// The function of a target name.
@@ -309,6 +312,8 @@ pub fn seed_corpus() -> Vec<(&'static str, String, Vec<u8>)> {
         "grid_search",
         "replan_script",
         "flow_script",
+        "hex_search",
+        "voxel_search",
     ]
     .iter()
     .enumerate()
