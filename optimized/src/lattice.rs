@@ -4,17 +4,15 @@
 //!
 //! Neither search is ever saved ([HEX.SEARCH.NOT_SAVED], [VOXEL.SEARCH.NOT_SAVED]), so the heap's
 //! array layout is not observable: only its pop sequence is, and that is fixed by the strict total
-//! order of [STATE.HEAP.ARRAY] (smaller `f`, then larger `g`, then smaller node) over the open
-//! nodes' current entries. The engine therefore keeps a lazy-deletion 4-ary heap whose entries
-//! carry `(f, g, node)` (so an `f` tie never reads a node slot): a strict improvement pushes a new
-//! entry ([STATE.HEAP.PUSH] / [STATE.HEAP.UPDATE] become "push"), and an entry whose `g` is not
-//! its node's current `g` is stale and dropped when it reaches the top, before the empty check
-//! ([GRAPH.ASTAR.EMPTY_FIRST]), never counted as an iteration. A node's `g` only decreases
-//! within a search, so exactly one entry per open node is live, and the live entries pop in
-//! the order of the indexed heap of spec/state.md §5 (see SPEC_NOTES_HEXVOX.md). Per-node slots
-//! (16 bytes) are reset by an epoch stamp, so `begin` costs O(1) amortised, not O(cells).
+//! order of [STATE.HEAP.ARRAY] (smaller `f`, then larger `g`, then smaller node), whatever the
+//! heap's arity. The engine therefore uses the 4-ary indexed open set of the crate's unsaved
+//! searches (`heap::Scratch`), whose order, push ([STATE.HEAP.PUSH]) and update
+//! ([STATE.HEAP.UPDATE]: overwrite in place) rules are those of the binary heap; see
+//! SPEC_NOTES_HEXVOX.md. Per-node buffers are reset by an epoch stamp, so `begin` costs O(1)
+//! amortised, not O(cells).
 
 use crate::astar::{normalize, SearchStatus};
+use crate::heap::{Scratch, NO_PARENT};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A move graph over nodes `0..n` (the spec's node indexes, so the heap's node tie rule and the
@@ -41,10 +39,7 @@ pub(crate) trait Lattice {
 /// [GRAPH.ASTAR.BUFFERS] The search state over a lattice.
 pub(crate) struct Engine<L: Lattice> {
     pub lat: L,
-    slots: Vec<Slot>,
-    epoch: u32,
-    heap: Vec<Entry>,
-    recorded: Vec<u32>,
+    buf: Scratch,
     /// Dijkstra: `h = 0`.
     zero: bool,
     record: bool,
@@ -60,10 +55,7 @@ impl<L: Lattice> Engine<L> {
         let n = lat.nodes();
         Engine {
             lat,
-            slots: vec![Slot::default(); n],
-            epoch: 0,
-            heap: Vec::new(),
-            recorded: Vec::new(),
+            buf: Scratch::with_nodes(n),
             zero,
             record,
             status: SearchStatus::NotStarted,
@@ -89,15 +81,7 @@ impl<L: Lattice> Engine<L> {
     /// is not passable (`NotFound` at once) or `h` is `+infinity` (nothing pushed). The caller
     /// has range-checked both nodes.
     pub fn begin(&mut self, start: u32, goal: u32) {
-        self.heap.clear();
-        self.recorded.clear();
-        self.epoch = self.epoch.wrapping_add(1);
-        if self.epoch == 0 {
-            for s in &mut self.slots {
-                s.stamp = 0;
-            }
-            self.epoch = 1;
-        }
+        self.buf.reset(self.lat.nodes());
         self.iterations = 0;
         self.expanded = 0;
         self.path_cost = f64::INFINITY;
@@ -110,12 +94,7 @@ impl<L: Lattice> Engine<L> {
         }
         let h = Self::h(&self.lat, self.zero, self.lat.at(start));
         if h != f64::INFINITY {
-            self.slots[start as usize] = Slot {
-                g: 0.0,
-                parent: NO_PARENT,
-                stamp: self.epoch,
-            };
-            push(&mut self.heap, Entry::new(h, 0.0, start));
+            self.buf.relax(start, 0.0, NO_PARENT, h);
         }
     }
 
@@ -129,14 +108,7 @@ impl<L: Lattice> Engine<L> {
         }
         let mut done = 0u64;
         loop {
-            // Drop stale entries first, so the empty check sees the open set.
-            while let Some(top) = self.heap.first() {
-                if self.slots[top.node as usize].g.to_bits() == top.g.to_bits() {
-                    break;
-                }
-                pop(&mut self.heap);
-            }
-            if self.heap.is_empty() {
+            if self.buf.is_empty() {
                 self.status = SearchStatus::NotFound;
                 return self.status;
             }
@@ -148,18 +120,21 @@ impl<L: Lattice> Engine<L> {
             if done == max {
                 return SearchStatus::Running;
             }
-            let u = pop(&mut self.heap).node;
+            let Some(top) = self.buf.pop() else {
+                continue;
+            };
+            let u = top.node;
             done += 1;
             self.iterations += 1;
             if u == self.goal {
                 self.status = SearchStatus::Found;
-                self.path_cost = self.slots[u as usize].g;
+                self.path_cost = self.buf.slots[u as usize].g;
                 return self.status;
             }
             self.expand(u);
             self.expanded += 1;
             if self.record {
-                self.recorded.push(u);
+                self.buf.record.push(u);
             }
         }
     }
@@ -170,28 +145,22 @@ impl<L: Lattice> Engine<L> {
     /// push `(v, g2 + h, g2)`.
     #[inline(always)]
     fn expand(&mut self, u: u32) {
-        let gu = self.slots[u as usize].g;
-        let (lat, slots, heap, zero, epoch) =
-            (&self.lat, &mut self.slots, &mut self.heap, self.zero, self.epoch);
+        let gu = self.buf.slots[u as usize].g;
+        let (lat, buf, zero) = (&self.lat, &mut self.buf, self.zero);
         lat.expand(u, |v, at, c| {
             let g2 = gu + c;
             if g2 == f64::INFINITY {
                 return;
             }
-            let s = &mut slots[v as usize];
-            if s.stamp == epoch && !(g2 < s.g) {
+            let s = &buf.slots[v as usize];
+            if s.stamp == buf.epoch && !(g2 < s.g) {
                 return;
             }
             let h = Self::h(lat, zero, at);
             if h == f64::INFINITY {
                 return;
             }
-            *s = Slot {
-                g: g2,
-                parent: u,
-                stamp: epoch,
-            };
-            push(heap, Entry::new(g2 + h, g2, v));
+            buf.relax(v, g2, u, g2 + h);
         });
     }
 
@@ -207,18 +176,18 @@ impl<L: Lattice> Engine<L> {
         }
         // Two walks of the parent chain (a tree path of at most N nodes, strict improvements
         // only), so the result is the one allocation.
-        let limit = self.slots.len();
+        let limit = self.buf.slots.len();
         let mut len = 1usize;
         let mut v = self.goal;
-        while self.slots[v as usize].parent != NO_PARENT && len <= limit {
-            v = self.slots[v as usize].parent;
+        while self.buf.parent(v) != NO_PARENT && len <= limit {
+            v = self.buf.parent(v);
             len += 1;
         }
         let mut out = vec![0u32; len];
         let mut v = self.goal;
         for slot in out.iter_mut().rev() {
             *slot = v;
-            v = self.slots[v as usize].parent;
+            v = self.buf.parent(v);
         }
         out
     }
@@ -244,123 +213,6 @@ impl<L: Lattice> Engine<L> {
 
     /// [HEX.SEARCH.RECORD] [VOXEL.SEARCH.RECORD] The recorded expansions.
     pub fn expansions(&self) -> &[u32] {
-        &self.recorded
+        &self.buf.record
     }
-}
-
-/// `parent` of the start.
-const NO_PARENT: u32 = u32::MAX;
-
-/// [GRAPH.ASTAR.BUFFERS] A node's `g` and parent; valid when `stamp` is the search's epoch
-/// (else the node is unreached).
-#[derive(Clone, Copy, Default)]
-struct Slot {
-    g: f64,
-    parent: u32,
-    stamp: u32,
-}
-
-/// An open-set entry `(f, g, node)` with the order keys precomputed: `fk = ord(f)`,
-/// `gk = !ord(g)` (larger `g` first).
-#[derive(Clone, Copy)]
-struct Entry {
-    fk: u64,
-    gk: u64,
-    node: u32,
-    /// The entry's `g` (bit pattern kept for the staleness test).
-    g: f64,
-}
-
-/// Maps a non-NaN f64 to a u64 with the IEEE order (`-0.0` and `+0.0` alike).
-#[inline(always)]
-fn ord(x: f64) -> u64 {
-    let b = (x + 0.0).to_bits();
-    if b >> 63 != 0 {
-        !b
-    } else {
-        b | (1 << 63)
-    }
-}
-
-impl Entry {
-    #[inline(always)]
-    fn new(f: f64, g: f64, node: u32) -> Entry {
-        Entry {
-            fk: ord(f),
-            gk: !ord(g),
-            node,
-            g,
-        }
-    }
-}
-
-/// [STATE.HEAP.ARRAY] [GRAPH.OPEN.ORDER] `a` precedes `b`: smaller `f`, then larger `g`, then
-/// smaller node.
-#[inline(always)]
-fn less(a: &Entry, b: &Entry) -> bool {
-    (a.fk, a.gk, a.node) < (b.fk, b.gk, b.node)
-}
-
-/// Pushes `e` onto the 4-ary heap `h`.
-#[inline(always)]
-fn push(h: &mut Vec<Entry>, e: Entry) {
-    let mut i = h.len();
-    h.push(e);
-    while i > 0 {
-        let p = (i - 1) / 4;
-        if !less(&e, &h[p]) {
-            break;
-        }
-        h[i] = h[p];
-        i = p;
-    }
-    h[i] = e;
-}
-
-/// Pops the first entry of the non-empty 4-ary heap `h` (bottom-up: the hole follows the
-/// smallest children to a leaf, then the last entry sifts up from there).
-#[inline(always)]
-fn pop(h: &mut Vec<Entry>) -> Entry {
-    let top = h[0];
-    let last = h.pop().expect("non-empty heap");
-    let len = h.len();
-    if len == 0 {
-        return top;
-    }
-    let mut i = 0usize;
-    loop {
-        let c = 4 * i + 1;
-        if c >= len {
-            break;
-        }
-        let m = if c + 4 <= len {
-            let x = c + less(&h[c + 1], &h[c]) as usize;
-            let y = c + 2 + less(&h[c + 3], &h[c + 2]) as usize;
-            if less(&h[y], &h[x]) {
-                y
-            } else {
-                x
-            }
-        } else {
-            let mut m = c;
-            for j in c + 1..len {
-                if less(&h[j], &h[m]) {
-                    m = j;
-                }
-            }
-            m
-        };
-        h[i] = h[m];
-        i = m;
-    }
-    while i > 0 {
-        let p = (i - 1) / 4;
-        if !less(&last, &h[p]) {
-            break;
-        }
-        h[i] = h[p];
-        i = p;
-    }
-    h[i] = last;
-    top
 }
