@@ -71,7 +71,11 @@ fn plain_astar(
     let mut closed = vec![false; n];
     let mut heap = BinaryHeap::new();
     g[s as usize] = 0.0;
-    heap.push(Item { f: h(s), g: 0.0, node: s });
+    heap.push(Item {
+        f: h(s),
+        g: 0.0,
+        node: s,
+    });
     let mut buf = Vec::with_capacity(26);
     while let Some(Item { g: gu, node: u, .. }) = heap.pop() {
         if closed[u as usize] || gu > g[u as usize] {
@@ -90,7 +94,11 @@ fn plain_astar(
                 g[v as usize] = g2;
                 parent[v as usize] = u;
                 closed[v as usize] = false;
-                heap.push(Item { f: g2 + h(v), g: g2, node: v });
+                heap.push(Item {
+                    f: g2 + h(v),
+                    g: g2,
+                    node: v,
+                });
             }
         }
     }
@@ -105,10 +113,34 @@ fn hex_offsets(layout: HexLayout, x: i64, y: i64) -> [(i64, i64); 6] {
     let qe = [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 0), (-1, -1)];
     let qo = [(0, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0)];
     match layout {
-        HexLayout::OddR => if y % 2 == 0 { re } else { ro },
-        HexLayout::EvenR => if y % 2 == 0 { ro } else { re },
-        HexLayout::OddQ => if x % 2 == 0 { qe } else { qo },
-        HexLayout::EvenQ => if x % 2 == 0 { qo } else { qe },
+        HexLayout::OddR => {
+            if y % 2 == 0 {
+                re
+            } else {
+                ro
+            }
+        }
+        HexLayout::EvenR => {
+            if y % 2 == 0 {
+                ro
+            } else {
+                re
+            }
+        }
+        HexLayout::OddQ => {
+            if x % 2 == 0 {
+                qe
+            } else {
+                qo
+            }
+        }
+        HexLayout::EvenQ => {
+            if x % 2 == 0 {
+                qo
+            } else {
+                qe
+            }
+        }
     }
 }
 
@@ -122,7 +154,9 @@ fn axial(layout: HexLayout, x: i64, y: i64) -> (i64, i64) {
 }
 
 fn mmin_hex(g: &HexGrid) -> f64 {
-    (0..255u8).map(|a| g.area_multiplier(a).unwrap()).fold(f64::INFINITY, f64::min)
+    (0..255u8)
+        .map(|a| g.area_multiplier(a).unwrap())
+        .fold(f64::INFINITY, f64::min)
 }
 
 fn plain_hex(g: &HexGrid, s: (usize, usize), t: (usize, usize)) -> Option<f64> {
@@ -183,7 +217,12 @@ fn hex_cave() -> HexGrid {
                 for dy in -1i64..=1 {
                     for dx in -1i64..=1 {
                         let (nx, ny) = (x as i64 + dx, y as i64 + dy);
-                        if nx < 0 || ny < 0 || nx >= w as i64 || ny >= h as i64 || wall[ny as usize * w + nx as usize] {
+                        if nx < 0
+                            || ny < 0
+                            || nx >= w as i64
+                            || ny >= h as i64
+                            || wall[ny as usize * w + nx as usize]
+                        {
                             k += 1;
                         }
                     }
@@ -197,7 +236,13 @@ fn hex_cave() -> HexGrid {
     g.set_area_multiplier(1, 2.0).unwrap();
     for y in 0..h {
         for x in 0..w {
-            let a = if wall[y * w + x] { WALL } else if (x / 24 + y / 24) % 5 == 0 { 1 } else { 0 };
+            let a = if wall[y * w + x] {
+                WALL
+            } else if (x / 24 + y / 24) % 5 == 0 {
+                1
+            } else {
+                0
+            };
             g.set_cell(x, y, a).unwrap();
         }
     }
@@ -209,8 +254,14 @@ fn hex_queries(g: &HexGrid, seed: u64, count: usize) -> Vec<((usize, usize), (us
     let mut out = Vec::new();
     let (w, h) = (g.width(), g.height());
     while out.len() < count {
-        let s = (rng.below(w as u64 / 4) as usize, rng.below(h as u64) as usize);
-        let t = (w - 1 - rng.below(w as u64 / 4) as usize, rng.below(h as u64) as usize);
+        let s = (
+            rng.below(w as u64 / 4) as usize,
+            rng.below(h as u64) as usize,
+        );
+        let t = (
+            w - 1 - rng.below(w as u64 / 4) as usize,
+            rng.below(h as u64) as usize,
+        );
         if g.cell(s.0, s.1).unwrap() == WALL || g.cell(t.0, t.1).unwrap() == WALL {
             continue;
         }
@@ -223,22 +274,39 @@ fn hex_queries(g: &HexGrid, seed: u64, count: usize) -> Vec<((usize, usize), (us
 
 // ---------------------------------------------------------------------------------- voxel
 
-fn plain_voxel(g: &VoxelGrid, areas: &[u8], s: (usize, usize, usize), t: (usize, usize, usize)) -> Option<f64> {
+fn plain_voxel(
+    g: &VoxelGrid,
+    areas: &[u8],
+    s: (usize, usize, usize),
+    t: (usize, usize, usize),
+) -> Option<f64> {
     let (sx, sy, sz) = g.size();
     let (sx, sy, sz) = (sx as i64, sy as i64, sz as i64);
     let mut mult = [1.0; 256];
     for a in 0..255u8 {
         mult[a as usize] = g.area_multiplier(a).unwrap();
     }
-    let mmin = (0..255u8).map(|a| g.area_multiplier(a).unwrap()).fold(f64::INFINITY, f64::min);
+    let mmin = (0..255u8)
+        .map(|a| g.area_multiplier(a).unwrap())
+        .fold(f64::INFINITY, f64::min);
     let idx = |x: i64, y: i64, z: i64| x + sx * (y + sy * z);
     let open = |x: i64, y: i64, z: i64| {
-        x >= 0 && y >= 0 && z >= 0 && x < sx && y < sy && z < sz && areas[idx(x, y, z) as usize] != 255
+        x >= 0
+            && y >= 0
+            && z >= 0
+            && x < sx
+            && y < sy
+            && z < sz
+            && areas[idx(x, y, z) as usize] != 255
     };
     let (tx, ty, tz) = (t.0 as i64, t.1 as i64, t.2 as i64);
     let est = |c: u32| {
         let c = c as i64;
-        let mut d = [(c % sx - tx).abs(), (c / sx % sy - ty).abs(), (c / (sx * sy) - tz).abs()];
+        let mut d = [
+            (c % sx - tx).abs(),
+            (c / sx % sy - ty).abs(),
+            (c / (sx * sy) - tz).abs(),
+        ];
         d.sort();
         let [a, b, c] = d;
         (((c - b) as f64 + ((b - a) as f64) * SQRT_2) + (a as f64) * SQRT_3) * mmin
@@ -265,8 +333,14 @@ fn plain_voxel(g: &VoxelGrid, areas: &[u8], s: (usize, usize, usize), t: (usize,
                                 if m & 4 != 0 { 0 } else { dz },
                             ];
                             let ke = e.iter().filter(|&&c| c != 0).count();
-                            let zeroed_nonzero = (m & 1 == 0 || dx != 0) && (m & 2 == 0 || dy != 0) && (m & 4 == 0 || dz != 0);
-                            if zeroed_nonzero && ke > 0 && ke < k && !open(x + e[0], y + e[1], z + e[2]) {
+                            let zeroed_nonzero = (m & 1 == 0 || dx != 0)
+                                && (m & 2 == 0 || dy != 0)
+                                && (m & 4 == 0 || dz != 0);
+                            if zeroed_nonzero
+                                && ke > 0
+                                && ke < k
+                                && !open(x + e[0], y + e[1], z + e[2])
+                            {
                                 ok = false;
                                 break;
                             }
@@ -319,10 +393,17 @@ fn vox_layered() -> VoxelGrid {
     for z in 0..128 {
         for y in 0..128 {
             for x in 0..128 {
-                let floor = z % 8 == 0 && !(x % 32 < 3 && y % 32 < 3 && (x / 32 + y / 32 + z / 8) % 3 == 0);
-                let wall = x % 16 == 15 && !(y % 24 < 3) && z % 8 != 0;
+                let floor =
+                    z % 8 == 0 && !(x % 32 < 3 && y % 32 < 3 && (x / 32 + y / 32 + z / 8) % 3 == 0);
+                let wall = x % 16 == 15 && y % 24 >= 3 && z % 8 != 0;
                 let pillar = rng.below(1000) < 15;
-                let a = if floor || wall || pillar { 255 } else if y % 40 < 4 { 1 } else { 0 };
+                let a = if floor || wall || pillar {
+                    255
+                } else if y % 40 < 4 {
+                    1
+                } else {
+                    0
+                };
                 g.set_voxel(x, y, z, a).unwrap();
             }
         }
@@ -336,8 +417,16 @@ fn vox_queries(g: &VoxelGrid, areas: &[u8], seed: u64, count: usize) -> Vec<(V3,
     let mut rng = Rng(seed);
     let mut out = Vec::new();
     while out.len() < count {
-        let s = (rng.below(32) as usize, rng.below(128) as usize, rng.below(128) as usize);
-        let t = (96 + rng.below(32) as usize, rng.below(128) as usize, rng.below(128) as usize);
+        let s = (
+            rng.below(32) as usize,
+            rng.below(128) as usize,
+            rng.below(128) as usize,
+        );
+        let t = (
+            96 + rng.below(32) as usize,
+            rng.below(128) as usize,
+            rng.below(128) as usize,
+        );
         if g.voxel(s.0, s.1, s.2).unwrap() == 255 || g.voxel(t.0, t.1, t.2).unwrap() == 255 {
             continue;
         }
@@ -353,19 +442,32 @@ fn close(a: f64, b: f64) -> bool {
 }
 
 fn bench(c: &mut Criterion) {
-    for (name, g, seed) in [("hex_random", hex_random(), 11u64), ("hex_cave", hex_cave(), 12)] {
+    for (name, g, seed) in [
+        ("hex_random", hex_random(), 11u64),
+        ("hex_cave", hex_cave(), 12),
+    ] {
         let qs = hex_queries(&g, seed, 8);
         let mut s = HexSearch::new(&g, GridOptions::default()).unwrap();
         for &(a, b) in &qs {
             let want = plain_hex(&g, a, b).unwrap();
             s.begin(a, b).unwrap();
             assert_eq!(s.run(None), SearchStatus::Found);
-            assert!(close(s.path_cost(), want), "{name} {a:?}->{b:?}: {} vs {want}", s.path_cost());
+            assert!(
+                close(s.path_cost(), want),
+                "{name} {a:?}->{b:?}: {} vs {want}",
+                s.path_cost()
+            );
             let p = find_hex_path(&g, a, b, &GridOptions::default()).unwrap();
             assert!(close(p.cost, want));
-            println!("bench-stat {name} {a:?}->{b:?} cost {want:.3} expanded {}", s.expanded_count());
+            println!(
+                "bench-stat {name} {a:?}->{b:?} cost {want:.3} expanded {}",
+                s.expanded_count()
+            );
         }
-        for (dir, order) in [("fwd", qs.clone()), ("rev", qs.iter().rev().cloned().collect::<Vec<_>>())] {
+        for (dir, order) in [
+            ("fwd", qs.clone()),
+            ("rev", qs.iter().rev().cloned().collect::<Vec<_>>()),
+        ] {
             let mut grp = c.benchmark_group(format!("{name}_{dir}"));
             grp.sample_size(10);
             grp.bench_function("onepath", |bn| {
@@ -384,7 +486,9 @@ fn bench(c: &mut Criterion) {
                 bn.iter(|| {
                     let mut t = 0.0;
                     for &(a, b) in &order {
-                        t += find_hex_path(&g, a, b, &GridOptions::default()).unwrap().cost;
+                        t += find_hex_path(&g, a, b, &GridOptions::default())
+                            .unwrap()
+                            .cost;
                     }
                     t
                 })
@@ -401,7 +505,10 @@ fn bench(c: &mut Criterion) {
             grp.finish();
         }
     }
-    for (name, g, seed) in [("vox_random", vox_random(), 21u64), ("vox_layered", vox_layered(), 22)] {
+    for (name, g, seed) in [
+        ("vox_random", vox_random(), 21u64),
+        ("vox_layered", vox_layered(), 22),
+    ] {
         let areas = flat(&g);
         let qs = vox_queries(&g, &areas, seed, 4);
         let o = VoxelOptions::default();
@@ -410,12 +517,22 @@ fn bench(c: &mut Criterion) {
             let want = plain_voxel(&g, &areas, a, b).unwrap();
             s.begin(a, b).unwrap();
             assert_eq!(s.run(None), SearchStatus::Found);
-            assert!(close(s.path_cost(), want), "{name} {a:?}->{b:?}: {} vs {want}", s.path_cost());
+            assert!(
+                close(s.path_cost(), want),
+                "{name} {a:?}->{b:?}: {} vs {want}",
+                s.path_cost()
+            );
             let p = find_voxel_path(&g, a, b, &o).unwrap();
             assert!(close(p.cost, want));
-            println!("bench-stat {name} {a:?}->{b:?} cost {want:.3} expanded {}", s.expanded_count());
+            println!(
+                "bench-stat {name} {a:?}->{b:?} cost {want:.3} expanded {}",
+                s.expanded_count()
+            );
         }
-        for (dir, order) in [("fwd", qs.clone()), ("rev", qs.iter().rev().cloned().collect::<Vec<_>>())] {
+        for (dir, order) in [
+            ("fwd", qs.clone()),
+            ("rev", qs.iter().rev().cloned().collect::<Vec<_>>()),
+        ] {
             let mut grp = c.benchmark_group(format!("{name}_{dir}"));
             grp.sample_size(10);
             grp.bench_function("onepath", |bn| {
