@@ -153,7 +153,7 @@ impl<L: Lattice> Engine<L> {
                 return;
             }
             let s = &buf.slots[v as usize];
-            if s.stamp == buf.epoch && !(g2 < s.g) {
+            if s.stamp == buf.epoch && g2 >= s.g {
                 return;
             }
             let h = Self::h(lat, zero, at);

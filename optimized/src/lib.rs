@@ -23,8 +23,8 @@ mod grid_error;
 mod grid_search;
 mod heap;
 mod hex_search;
-mod lattice;
 mod landmarks;
+mod lattice;
 mod mutable;
 mod oplm;
 mod plane;
@@ -65,9 +65,7 @@ pub use tier1::{
 };
 pub use values::{distance, squared_distance, GraphEdge, Point3};
 pub use voxel::VoxelGrid;
-pub use voxel_search::{
-    find_voxel_path, VoxelConnectivity, VoxelOptions, VoxelPath, VoxelSearch,
-};
+pub use voxel_search::{find_voxel_path, VoxelConnectivity, VoxelOptions, VoxelPath, VoxelSearch};
 
 /// [GRAPH.CSR.LIMIT] [GRAPH.MUT.NODES] The largest node count a graph may have (`2^26`).
 pub const MAX_NODES: usize = 1 << 26;

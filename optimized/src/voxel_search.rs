@@ -3,8 +3,8 @@
 
 use crate::astar::{cost_ok, SearchStatus};
 use crate::grid_search::{
-    unsupported, CellBlockedFn, CellCostFn, DiagonalRule, Divisor, GridAlgorithm,
-    GridSearchError, GsKind,
+    unsupported, CellBlockedFn, CellCostFn, DiagonalRule, Divisor, GridAlgorithm, GridSearchError,
+    GsKind,
 };
 use crate::lattice::{Engine, Lattice};
 use crate::tier1::PathStatus;
@@ -300,8 +300,7 @@ impl Lattice for VoxelLattice {
     fn expand(&self, u: u32, mut f: impl FnMut(u32, [i64; 3], f64)) {
         let p = self.xyz(u);
         let s = self.size;
-        let interior =
-            (0..3).all(|a| p[a] > 0 && p[a] + 1 < s[a]);
+        let interior = (0..3).all(|a| p[a] > 0 && p[a] + 1 < s[a]);
         let nd = self.nd;
         let dirs = &self.dirs[..nd];
         let mut mask = 0u32;
@@ -484,8 +483,16 @@ pub fn find_voxel_path(
         .iter()
         .map(|&c| {
             let c = c as usize;
-            let (x, y, z) = ((c % sx) as f64, (c / sx % sy) as f64, (c / (sx * sy)) as f64);
-            (ox + (x + 0.5) * cs, oy + (y + 0.5) * cs, oz + (z + 0.5) * cs)
+            let (x, y, z) = (
+                (c % sx) as f64,
+                (c / sx % sy) as f64,
+                (c / (sx * sy)) as f64,
+            );
+            (
+                ox + (x + 0.5) * cs,
+                oy + (y + 0.5) * cs,
+                oz + (z + 0.5) * cs,
+            )
         })
         .collect();
     Ok(VoxelPath {

@@ -61,14 +61,18 @@ fn hex_search_steady_state() {
             }
         }
         for alg in [GridAlgorithm::AStar, GridAlgorithm::Dijkstra] {
-            let o = GridOptions { algorithm: alg, record_expansions: true, ..Default::default() };
+            let o = GridOptions {
+                algorithm: alg,
+                record_expansions: true,
+                ..Default::default()
+            };
             let mut s = HexSearch::new(&g, o).unwrap();
             steady("hex", |i| {
                 let i = i as usize;
                 let st = ((i * 13) % 60, (i * 7) % 50);
                 let go = ((i * 31 + 5) % 60, (i * 17 + 3) % 50);
                 s.begin(st, go).unwrap();
-                if i % 3 == 0 {
+                if i.is_multiple_of(3) {
                     while s.step(37) == SearchStatus::Running {}
                 } else {
                     s.run(None);
@@ -89,7 +93,11 @@ fn voxel_search_steady_state() {
         }
     }
     for conn in [VoxelConnectivity::Six, VoxelConnectivity::TwentySix] {
-        let o = VoxelOptions { connectivity: conn, record_expansions: true, ..Default::default() };
+        let o = VoxelOptions {
+            connectivity: conn,
+            record_expansions: true,
+            ..Default::default()
+        };
         let mut s = VoxelSearch::new(&g, o).unwrap();
         steady("voxel", |i| {
             let i = i as usize;

@@ -81,18 +81,40 @@ fn hex_offsets(layout: HexLayout, x: i64, y: i64) -> [(i64, i64); 6] {
     let qe = [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 0), (-1, -1)];
     let qo = [(0, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0)];
     match layout {
-        HexLayout::OddR => if y % 2 == 0 { re } else { ro },
-        HexLayout::EvenR => if y % 2 == 0 { ro } else { re },
-        HexLayout::OddQ => if x % 2 == 0 { qe } else { qo },
-        HexLayout::EvenQ => if x % 2 == 0 { qo } else { qe },
+        HexLayout::OddR => {
+            if y % 2 == 0 {
+                re
+            } else {
+                ro
+            }
+        }
+        HexLayout::EvenR => {
+            if y % 2 == 0 {
+                ro
+            } else {
+                re
+            }
+        }
+        HexLayout::OddQ => {
+            if x % 2 == 0 {
+                qe
+            } else {
+                qo
+            }
+        }
+        HexLayout::EvenQ => {
+            if x % 2 == 0 {
+                qo
+            } else {
+                qe
+            }
+        }
     }
 }
 
 fn hex_ref(g: &HexGrid, o: &GridOptions, s: (usize, usize), t: (usize, usize)) -> Option<f64> {
     let (w, h) = (g.width() as i64, g.height() as i64);
-    let pass = |c: u32| {
-        g.cells()[c as usize] != WALL && o.blocked.as_ref().is_none_or(|b| !b(c))
-    };
+    let pass = |c: u32| g.cells()[c as usize] != WALL && o.blocked.as_ref().is_none_or(|b| !b(c));
     let si = (s.1 * g.width() + s.0) as u32;
     let ti = (t.1 * g.width() + t.0) as u32;
     if !pass(si) || !pass(ti) {
@@ -124,7 +146,12 @@ fn hex_ref(g: &HexGrid, o: &GridOptions, s: (usize, usize), t: (usize, usize)) -
 
 // ---------------------------------------------------------------- voxel reference moves
 
-fn vox_ref(g: &VoxelGrid, o: &VoxelOptions, s: (usize, usize, usize), t: (usize, usize, usize)) -> Option<f64> {
+fn vox_ref(
+    g: &VoxelGrid,
+    o: &VoxelOptions,
+    s: (usize, usize, usize),
+    t: (usize, usize, usize),
+) -> Option<f64> {
     let (sx, sy, sz) = g.size();
     let idx = |x: i64, y: i64, z: i64| (x as usize + sx * (y as usize + sy * z as usize)) as u32;
     let inside = |x: i64, y: i64, z: i64| {
@@ -147,55 +174,67 @@ fn vox_ref(g: &VoxelGrid, o: &VoxelOptions, s: (usize, usize, usize), t: (usize,
         VoxelConnectivity::Eighteen => 2,
         VoxelConnectivity::TwentySix => 3,
     };
-    dijkstra(sx * sy * sz, idx(s3.0, s3.1, s3.2), idx(t3.0, t3.1, t3.2), |u, out| {
-        let u = u as usize;
-        let (x, y, z) = ((u % sx) as i64, (u / sx % sy) as i64, (u / (sx * sy)) as i64);
-        for dz in -1..=1i64 {
-            for dy in -1..=1i64 {
-                for dx in -1..=1i64 {
-                    let d = [dx, dy, dz];
-                    let k = d.iter().filter(|&&c| c != 0).count();
-                    if k == 0 || k > maxk || !pass(x + dx, y + dy, z + dz) {
-                        continue;
-                    }
-                    // Passed voxels: zero a non-empty proper subset of the non-zero components.
-                    let mut shut = 0;
-                    for mask in 1..7u32 {
-                        let e: Vec<i64> = (0..3).map(|a| if mask >> a & 1 == 1 { 0 } else { d[a] }).collect();
-                        let ke = e.iter().filter(|&&c| c != 0).count();
-                        let zeroed_nonzero = (0..3).all(|a| mask >> a & 1 == 0 || d[a] != 0);
-                        if !zeroed_nonzero || ke == 0 || ke == k {
+    dijkstra(
+        sx * sy * sz,
+        idx(s3.0, s3.1, s3.2),
+        idx(t3.0, t3.1, t3.2),
+        |u, out| {
+            let u = u as usize;
+            let (x, y, z) = (
+                (u % sx) as i64,
+                (u / sx % sy) as i64,
+                (u / (sx * sy)) as i64,
+            );
+            for dz in -1..=1i64 {
+                for dy in -1..=1i64 {
+                    for dx in -1..=1i64 {
+                        let d = [dx, dy, dz];
+                        let k = d.iter().filter(|&&c| c != 0).count();
+                        if k == 0 || k > maxk || !pass(x + dx, y + dy, z + dz) {
                             continue;
                         }
-                        if !pass(x + e[0], y + e[1], z + e[2]) {
-                            shut += 1;
+                        // Passed voxels: zero a non-empty proper subset of the non-zero components.
+                        let mut shut = 0;
+                        for mask in 1..7u32 {
+                            let e: Vec<i64> = (0..3)
+                                .map(|a| if mask >> a & 1 == 1 { 0 } else { d[a] })
+                                .collect();
+                            let ke = e.iter().filter(|&&c| c != 0).count();
+                            let zeroed_nonzero = (0..3).all(|a| mask >> a & 1 == 0 || d[a] != 0);
+                            if !zeroed_nonzero || ke == 0 || ke == k {
+                                continue;
+                            }
+                            if !pass(x + e[0], y + e[1], z + e[2]) {
+                                shut += 1;
+                            }
                         }
-                    }
-                    let ok = k == 1
-                        || match o.diagonal {
-                            DiagonalRule::Always => true,
-                            DiagonalRule::AtMostOneBlocked => shut <= 1,
-                            DiagonalRule::NoneBlocked => shut == 0,
-                        };
-                    if !ok {
-                        continue;
-                    }
-                    let v = idx(x + dx, y + dy, z + dz);
-                    let base = [1.0, SQRT_2, SQRT_3][k - 1];
-                    let (vx, vy, vz) = ((x + dx) as usize, (y + dy) as usize, (z + dz) as usize);
-                    let mut c = base * g.area_multiplier(g.voxel(vx, vy, vz).unwrap()).unwrap();
-                    if let Some(f) = &o.cell_cost {
-                        let e = f(u as u32, v);
-                        if !extra_ok(e) {
+                        let ok = k == 1
+                            || match o.diagonal {
+                                DiagonalRule::Always => true,
+                                DiagonalRule::AtMostOneBlocked => shut <= 1,
+                                DiagonalRule::NoneBlocked => shut == 0,
+                            };
+                        if !ok {
                             continue;
                         }
-                        c += e;
+                        let v = idx(x + dx, y + dy, z + dz);
+                        let base = [1.0, SQRT_2, SQRT_3][k - 1];
+                        let (vx, vy, vz) =
+                            ((x + dx) as usize, (y + dy) as usize, (z + dz) as usize);
+                        let mut c = base * g.area_multiplier(g.voxel(vx, vy, vz).unwrap()).unwrap();
+                        if let Some(f) = &o.cell_cost {
+                            let e = f(u as u32, v);
+                            if !extra_ok(e) {
+                                continue;
+                            }
+                            c += e;
+                        }
+                        out.push((v, c));
                     }
-                    out.push((v, c));
                 }
             }
-        }
-    })
+        },
+    )
 }
 
 // ---------------------------------------------------------------- hand-checked voxel cases
@@ -213,11 +252,17 @@ fn voxel_cube_corner_to_corner() {
     assert_eq!(p.cost, SQRT_3 * 2.0);
     assert_eq!(p.cells, vec![0, 13, 26]);
     assert_eq!(p.points[1], (1.5, 1.5, 1.5));
-    let six = VoxelOptions { connectivity: VoxelConnectivity::Six, ..Default::default() };
+    let six = VoxelOptions {
+        connectivity: VoxelConnectivity::Six,
+        ..Default::default()
+    };
     let p = find_voxel_path(&g, (0, 0, 0), (2, 2, 2), &six).unwrap();
     assert_eq!(p.cost, 6.0);
     assert_eq!(p.cells.len(), 7);
-    let e18 = VoxelOptions { connectivity: VoxelConnectivity::Eighteen, ..Default::default() };
+    let e18 = VoxelOptions {
+        connectivity: VoxelConnectivity::Eighteen,
+        ..Default::default()
+    };
     let p = find_voxel_path(&g, (0, 0, 0), (2, 2, 2), &e18).unwrap();
     // 3 edge moves: 3 * √2 (summed left to right)
     assert_eq!(p.cost, SQRT_2 + SQRT_2 + SQRT_2);
@@ -249,11 +294,11 @@ fn eighteen_estimate_formula_values() {
     };
     // (dx, dy, dz) -> expected o
     let cases: [((usize, usize, usize), f64); 5] = [
-        ((1, 1, 1), 1.0 + SQRT_2),        // a+b+c=3: e=min(1,2)=1, f=1
-        ((2, 2, 2), 0.0 + 3.0 * SQRT_2),  // 6: e=min(3,4)=3, f=0
-        ((0, 0, 5), 5.0),                 // e=min(2,0)=0, f=5
-        ((1, 2, 6), 3.0 + 3.0 * SQRT_2),  // 9: e=min(4,3)=3, f=3
-        ((3, 3, 1), 1.0 + 3.0 * SQRT_2),  // 7: e=min(3,4)=3, f=1
+        ((1, 1, 1), 1.0 + SQRT_2),       // a+b+c=3: e=min(1,2)=1, f=1
+        ((2, 2, 2), 0.0 + 3.0 * SQRT_2), // 6: e=min(3,4)=3, f=0
+        ((0, 0, 5), 5.0),                // e=min(2,0)=0, f=5
+        ((1, 2, 6), 3.0 + 3.0 * SQRT_2), // 9: e=min(4,3)=3, f=3
+        ((3, 3, 1), 1.0 + 3.0 * SQRT_2), // 7: e=min(3,4)=3, f=1
     ];
     for (t, want) in cases {
         let p = find_voxel_path(&g, (0, 0, 0), t, &o).unwrap();
@@ -261,7 +306,10 @@ fn eighteen_estimate_formula_values() {
     }
     // A* with the same estimate: the first pop is the start; on an open lattice the estimate is
     // exact, so A* expands only path voxels when ties go to larger g.
-    let a = VoxelOptions { algorithm: GridAlgorithm::AStar, ..o.clone() };
+    let a = VoxelOptions {
+        algorithm: GridAlgorithm::AStar,
+        ..o.clone()
+    };
     let p = find_voxel_path(&g, (0, 0, 0), (1, 2, 6), &a).unwrap();
     assert_eq!(p.expanded_count as usize, p.cells.len() - 1);
 }
@@ -274,7 +322,11 @@ fn passed_voxel_rule_each_diagonal_rule() {
         for &(x, y, z) in solids {
             g.set_voxel(x, y, z, 255).unwrap();
         }
-        let o = VoxelOptions { diagonal: rule, connectivity: conn, ..Default::default() };
+        let o = VoxelOptions {
+            diagonal: rule,
+            connectivity: conn,
+            ..Default::default()
+        };
         find_voxel_path(&g, (0, 0, 0), t, &o).unwrap()
     };
     use DiagonalRule::*;
@@ -284,12 +336,25 @@ fn passed_voxel_rule_each_diagonal_rule() {
     let two = [(1, 0, 0), (0, 1, 0)];
     assert_eq!(run(&[], NoneBlocked, Eighteen, (1, 1, 0)).cost, SQRT_2);
     assert_eq!(run(&one, Always, Eighteen, (1, 1, 0)).cost, SQRT_2);
-    assert_eq!(run(&one, AtMostOneBlocked, Eighteen, (1, 1, 0)).cost, SQRT_2);
+    assert_eq!(
+        run(&one, AtMostOneBlocked, Eighteen, (1, 1, 0)).cost,
+        SQRT_2
+    );
     assert_ne!(run(&one, NoneBlocked, Eighteen, (1, 1, 0)).cost, SQRT_2);
     assert_eq!(run(&two, Always, Eighteen, (1, 1, 0)).cost, SQRT_2);
-    assert_ne!(run(&two, AtMostOneBlocked, Eighteen, (1, 1, 0)).cost, SQRT_2);
+    assert_ne!(
+        run(&two, AtMostOneBlocked, Eighteen, (1, 1, 0)).cost,
+        SQRT_2
+    );
     // k = 3 move (0,0,0) -> (1,1,1): six passed voxels (every other voxel of the 2x2x2 cube).
-    let all6 = [(1, 0, 0), (0, 1, 0), (0, 0, 1), (1, 1, 0), (1, 0, 1), (0, 1, 1)];
+    let all6 = [
+        (1, 0, 0),
+        (0, 1, 0),
+        (0, 0, 1),
+        (1, 1, 0),
+        (1, 0, 1),
+        (0, 1, 1),
+    ];
     let p = run(&all6, Always, TwentySix, (1, 1, 1));
     assert_eq!((p.status, p.cost), (PathStatus::Found, SQRT_3));
     let p = run(&all6[..1], AtMostOneBlocked, TwentySix, (1, 1, 1));
@@ -299,8 +364,14 @@ fn passed_voxel_rule_each_diagonal_rule() {
     let p = run(&all6[4..5], NoneBlocked, TwentySix, (1, 1, 1)); // an edge voxel blocks it
     assert!(p.cost > SQRT_3);
     assert_eq!(p.status, PathStatus::Found);
-    assert_eq!(run(&all6, NoneBlocked, TwentySix, (1, 1, 1)).status, PathStatus::NotFound);
-    assert_eq!(run(&all6, AtMostOneBlocked, TwentySix, (1, 1, 1)).status, PathStatus::NotFound);
+    assert_eq!(
+        run(&all6, NoneBlocked, TwentySix, (1, 1, 1)).status,
+        PathStatus::NotFound
+    );
+    assert_eq!(
+        run(&all6, AtMostOneBlocked, TwentySix, (1, 1, 1)).status,
+        PathStatus::NotFound
+    );
 }
 
 /// [VOXEL.DIR.ORDER] The first expansion of the start pushes in voxel neighbour order; with
@@ -324,7 +395,12 @@ fn voxel_neighbour_order_pop_order() {
 
 #[test]
 fn hex_paths_every_layout() {
-    for layout in [HexLayout::OddR, HexLayout::EvenR, HexLayout::OddQ, HexLayout::EvenQ] {
+    for layout in [
+        HexLayout::OddR,
+        HexLayout::EvenR,
+        HexLayout::OddQ,
+        HexLayout::EvenQ,
+    ] {
         let g = HexGrid::new(7, 6, layout).unwrap();
         let o = GridOptions::default();
         let p = find_hex_path(&g, (0, 0), (6, 5), &o).unwrap();
@@ -361,7 +437,12 @@ fn hex_walls_areas_and_space() {
     let mut g = HexGrid::new(5, 1, HexLayout::OddQ).unwrap();
     g.set_area_multiplier(3, 2.5).unwrap();
     g.set_cell(2, 0, 3).unwrap();
-    g.set_space(GridSpace { origin_x: 10.0, origin_y: -4.0, cell_size: 2.0 }).unwrap();
+    g.set_space(GridSpace {
+        origin_x: 10.0,
+        origin_y: -4.0,
+        cell_size: 2.0,
+    })
+    .unwrap();
     let p = find_hex_path(&g, (0, 0), (4, 0), &GridOptions::default()).unwrap();
     assert_eq!(p.cost, 1.0 + 2.5 + 1.0 + 1.0);
     assert_eq!(p.points[1], (10.0 + 1.5 * 2.0, -4.0 + 0.5 * 2.0));
@@ -379,22 +460,36 @@ fn hex_walls_areas_and_space() {
 fn start_equals_goal() {
     let g = HexGrid::new(4, 4, HexLayout::OddR).unwrap();
     let p = find_hex_path(&g, (2, 2), (2, 2), &GridOptions::default()).unwrap();
-    assert_eq!((p.cost, p.cells.clone(), p.iterations, p.expanded_count), (0.0, vec![10], 1, 0));
+    assert_eq!(
+        (p.cost, p.cells.clone(), p.iterations, p.expanded_count),
+        (0.0, vec![10], 1, 0)
+    );
     let v = cube3();
     let p = find_voxel_path(&v, (1, 2, 0), (1, 2, 0), &VoxelOptions::default()).unwrap();
-    assert_eq!((p.cost, p.cells, p.iterations, p.expanded_count), (0.0, vec![7], 1, 0));
+    assert_eq!(
+        (p.cost, p.cells, p.iterations, p.expanded_count),
+        (0.0, vec![7], 1, 0)
+    );
 }
 
 #[test]
 fn budgets_and_recording() {
     let g = HexGrid::new(30, 30, HexLayout::EvenQ).unwrap();
-    let o = GridOptions { iteration_budget: 5, record_expansions: true, algorithm: GridAlgorithm::Dijkstra, ..Default::default() };
+    let o = GridOptions {
+        iteration_budget: 5,
+        record_expansions: true,
+        algorithm: GridAlgorithm::Dijkstra,
+        ..Default::default()
+    };
     let p = find_hex_path(&g, (0, 0), (29, 29), &o).unwrap();
     assert_eq!(p.status, PathStatus::BudgetExhausted);
     assert_eq!((p.iterations, p.expanded_count), (5, 5));
     assert_eq!(p.expanded.len() as u64, p.expanded_count);
     assert_eq!(p.cost, f64::INFINITY);
-    let o = GridOptions { record_expansions: true, ..Default::default() };
+    let o = GridOptions {
+        record_expansions: true,
+        ..Default::default()
+    };
     let p = find_hex_path(&g, (0, 0), (29, 29), &o).unwrap();
     assert_eq!(p.expanded.len() as u64, p.expanded_count);
     assert_eq!(p.iterations, p.expanded_count + 1);
@@ -402,11 +497,19 @@ fn budgets_and_recording() {
     assert!(p.expanded.is_empty() && p.expanded_count > 0);
 
     let v = VoxelGrid::new(10, 10, 10, 0).unwrap();
-    let o = VoxelOptions { iteration_budget: 3, record_expansions: true, ..Default::default() };
+    let o = VoxelOptions {
+        iteration_budget: 3,
+        record_expansions: true,
+        ..Default::default()
+    };
     let p = find_voxel_path(&v, (0, 0, 0), (9, 9, 9), &o).unwrap();
     assert_eq!((p.status, p.iterations), (PathStatus::BudgetExhausted, 3));
     assert_eq!(p.expanded.len() as u64, p.expanded_count);
-    let o = VoxelOptions { record_expansions: true, algorithm: GridAlgorithm::Dijkstra, ..Default::default() };
+    let o = VoxelOptions {
+        record_expansions: true,
+        algorithm: GridAlgorithm::Dijkstra,
+        ..Default::default()
+    };
     let p = find_voxel_path(&v, (0, 0, 0), (9, 9, 9), &o).unwrap();
     assert_eq!(p.expanded.len() as u64, p.expanded_count);
     assert_eq!(p.status, PathStatus::Found);
@@ -418,12 +521,19 @@ fn sliced_equals_whole() {
     let mut rng = Rng(99);
     let mut v = VoxelGrid::new(12, 9, 7, 0).unwrap();
     for _ in 0..200 {
-        let (x, y, z) = (rng.below(12) as usize, rng.below(9) as usize, rng.below(7) as usize);
+        let (x, y, z) = (
+            rng.below(12) as usize,
+            rng.below(9) as usize,
+            rng.below(7) as usize,
+        );
         v.set_voxel(x, y, z, 255).unwrap();
     }
     v.set_voxel(0, 0, 0, 0).unwrap();
     v.set_voxel(11, 8, 6, 0).unwrap();
-    let o = VoxelOptions { record_expansions: true, ..Default::default() };
+    let o = VoxelOptions {
+        record_expansions: true,
+        ..Default::default()
+    };
     let mut a = VoxelSearch::new(&v, o.clone()).unwrap();
     a.begin((0, 0, 0), (11, 8, 6)).unwrap();
     a.run(None);
@@ -437,7 +547,10 @@ fn sliced_equals_whole() {
     assert_eq!(a.path(), b.path());
     assert_eq!(a.path_cost().to_bits(), b.path_cost().to_bits());
     assert_eq!(a.expansions(), b.expansions());
-    assert_eq!((a.iterations(), a.expanded_count()), (b.iterations(), b.expanded_count()));
+    assert_eq!(
+        (a.iterations(), a.expanded_count()),
+        (b.iterations(), b.expanded_count())
+    );
     // cancel: a set flag stops before the first iteration, and the search continues after.
     let flag = AtomicBool::new(true);
     b.begin((0, 0, 0), (11, 8, 6)).unwrap();
@@ -457,55 +570,157 @@ fn sliced_equals_whole() {
 fn hex_errors() {
     let g = HexGrid::new(4, 3, HexLayout::OddR).unwrap();
     let e = |o: GridOptions| HexSearch::new(&g, o).err().unwrap();
-    let x = e(GridOptions { agent_size: 0, heuristic_weight: f64::NAN, ..Default::default() });
+    let x = e(GridOptions {
+        agent_size: 0,
+        heuristic_weight: f64::NAN,
+        ..Default::default()
+    });
     assert_eq!(x.class(), "invalid_options");
-    assert!(x.to_string().contains("agent_size") && x.to_string().contains('0'), "{x}");
-    let x = e(GridOptions { agent_size: 2, heuristic_weight: 0.5, ..Default::default() });
-    assert!(x.to_string().contains("heuristic_weight") && x.to_string().contains("0.5"), "{x}");
-    let x = e(GridOptions { agent_size: 2, ..Default::default() });
+    assert!(
+        x.to_string().contains("agent_size") && x.to_string().contains('0'),
+        "{x}"
+    );
+    let x = e(GridOptions {
+        agent_size: 2,
+        heuristic_weight: 0.5,
+        ..Default::default()
+    });
+    assert!(
+        x.to_string().contains("heuristic_weight") && x.to_string().contains("0.5"),
+        "{x}"
+    );
+    let x = e(GridOptions {
+        agent_size: 2,
+        ..Default::default()
+    });
     assert_eq!(x.class(), "invalid_options");
-    assert!(x.to_string().contains("agent_size") && x.to_string().contains('2'), "{x}");
-    let x = e(GridOptions { agent_size: 2, algorithm: GridAlgorithm::Theta, ..Default::default() });
+    assert!(
+        x.to_string().contains("agent_size") && x.to_string().contains('2'),
+        "{x}"
+    );
+    let x = e(GridOptions {
+        agent_size: 2,
+        algorithm: GridAlgorithm::Theta,
+        ..Default::default()
+    });
     assert_eq!(x.class(), "invalid_options");
-    for alg in [GridAlgorithm::Jps, GridAlgorithm::JpsPlus, GridAlgorithm::Theta, GridAlgorithm::LazyTheta] {
-        let x = e(GridOptions { algorithm: alg, ..Default::default() });
+    for alg in [
+        GridAlgorithm::Jps,
+        GridAlgorithm::JpsPlus,
+        GridAlgorithm::Theta,
+        GridAlgorithm::LazyTheta,
+    ] {
+        let x = e(GridOptions {
+            algorithm: alg,
+            ..Default::default()
+        });
         assert_eq!(x.class(), "unsupported_algorithm");
         assert!(x.to_string().contains(&format!("{alg:?}")), "{x}");
     }
-    let x = e(GridOptions { heuristic_weight: f64::INFINITY, algorithm: GridAlgorithm::Theta, ..Default::default() });
+    let x = e(GridOptions {
+        heuristic_weight: f64::INFINITY,
+        algorithm: GridAlgorithm::Theta,
+        ..Default::default()
+    });
     assert_eq!(x.class(), "invalid_options");
     // connectivity and diagonal are ignored
-    assert!(HexSearch::new(&g, GridOptions { connectivity: Connectivity::Four, diagonal: DiagonalRule::Always, ..Default::default() }).is_ok());
+    assert!(HexSearch::new(
+        &g,
+        GridOptions {
+            connectivity: Connectivity::Four,
+            diagonal: DiagonalRule::Always,
+            ..Default::default()
+        }
+    )
+    .is_ok());
     let mut s = HexSearch::new(&g, GridOptions::default()).unwrap();
     s.begin((0, 0), (3, 2)).unwrap();
     s.run(None);
     let before = (s.status(), s.path(), s.iterations());
-    for (st, go, axis, value) in [((4, 0), (9, 9), "x", "4"), ((0, 3), (9, 0), "y", "3"), ((0, 0), (4, 0), "x", "4"), ((0, 0), (0, 7), "y", "7")] {
+    for (st, go, axis, value) in [
+        ((4, 0), (9, 9), "x", "4"),
+        ((0, 3), (9, 0), "y", "3"),
+        ((0, 0), (4, 0), "x", "4"),
+        ((0, 0), (0, 7), "y", "7"),
+    ] {
         let x = s.begin(st, go).err().unwrap();
         assert_eq!(x.class(), "cell_out_of_range");
         let m = x.to_string();
         assert!(m.contains(&format!("{axis} = {value}")), "{m}");
-        assert!(m.contains(if st.0 >= 4 || st.1 >= 3 { "start" } else { "goal" }), "{m}");
+        assert!(
+            m.contains(if st.0 >= 4 || st.1 >= 3 {
+                "start"
+            } else {
+                "goal"
+            }),
+            "{m}"
+        );
     }
     assert_eq!((s.status(), s.path(), s.iterations()), before);
-    assert_eq!(find_hex_path(&g, (0, 5), (0, 0), &GridOptions::default()).err().unwrap().class(), "cell_out_of_range");
+    assert_eq!(
+        find_hex_path(&g, (0, 5), (0, 0), &GridOptions::default())
+            .err()
+            .unwrap()
+            .class(),
+        "cell_out_of_range"
+    );
     // new's errors come before begin's
-    let bad = GridOptions { algorithm: GridAlgorithm::Jps, ..Default::default() };
-    assert_eq!(find_hex_path(&g, (0, 5), (0, 0), &bad).err().unwrap().class(), "unsupported_algorithm");
+    let bad = GridOptions {
+        algorithm: GridAlgorithm::Jps,
+        ..Default::default()
+    };
+    assert_eq!(
+        find_hex_path(&g, (0, 5), (0, 0), &bad)
+            .err()
+            .unwrap()
+            .class(),
+        "unsupported_algorithm"
+    );
 }
 
 #[test]
 fn voxel_errors() {
     let g = VoxelGrid::new(3, 4, 5, 0).unwrap();
     for w in [f64::NAN, 0.99, f64::INFINITY, -1.0] {
-        let x = VoxelSearch::new(&g, VoxelOptions { heuristic_weight: w, algorithm: GridAlgorithm::Jps, ..Default::default() }).err().unwrap();
+        let x = VoxelSearch::new(
+            &g,
+            VoxelOptions {
+                heuristic_weight: w,
+                algorithm: GridAlgorithm::Jps,
+                ..Default::default()
+            },
+        )
+        .err()
+        .unwrap();
         assert_eq!(x.class(), "invalid_options");
         assert!(x.to_string().contains("heuristic_weight"), "{x}");
     }
-    let x = VoxelSearch::new(&g, VoxelOptions { heuristic_weight: 0.99, algorithm: GridAlgorithm::Dijkstra, ..Default::default() }).err().unwrap();
+    let x = VoxelSearch::new(
+        &g,
+        VoxelOptions {
+            heuristic_weight: 0.99,
+            algorithm: GridAlgorithm::Dijkstra,
+            ..Default::default()
+        },
+    )
+    .err()
+    .unwrap();
     assert_eq!(x.class(), "invalid_options");
-    for alg in [GridAlgorithm::Jps, GridAlgorithm::JpsPlus, GridAlgorithm::Theta, GridAlgorithm::LazyTheta] {
-        let x = VoxelSearch::new(&g, VoxelOptions { algorithm: alg, ..Default::default() }).err().unwrap();
+    for alg in [
+        GridAlgorithm::Jps,
+        GridAlgorithm::JpsPlus,
+        GridAlgorithm::Theta,
+        GridAlgorithm::LazyTheta,
+    ] {
+        let x = VoxelSearch::new(
+            &g,
+            VoxelOptions {
+                algorithm: alg,
+                ..Default::default()
+            },
+        )
+        .err()
+        .unwrap();
         assert_eq!(x.class(), "unsupported_algorithm");
     }
     let mut s = VoxelSearch::new(&g, VoxelOptions::default()).unwrap();
@@ -529,16 +744,29 @@ fn voxel_errors() {
 fn extra_cost_values() {
     let g = HexGrid::new(2, 1, HexLayout::OddR).unwrap();
     let v = VoxelGrid::new(2, 1, 1, 0).unwrap();
-    for (extra, found) in [(-0.0, true), (0.5, true), (f64::NAN, false), (-1e-300, false), (f64::INFINITY, false), (f64::NEG_INFINITY, false)] {
+    for (extra, found) in [
+        (-0.0, true),
+        (0.5, true),
+        (f64::NAN, false),
+        (-1e-300, false),
+        (f64::INFINITY, false),
+        (f64::NEG_INFINITY, false),
+    ] {
         let hook: CellCostFn = Arc::new(move |_, _| extra);
-        let o = GridOptions { cell_cost: Some(hook.clone()), ..Default::default() };
+        let o = GridOptions {
+            cell_cost: Some(hook.clone()),
+            ..Default::default()
+        };
         let p = find_hex_path(&g, (0, 0), (1, 0), &o).unwrap();
         assert_eq!(p.status == PathStatus::Found, found, "hex {extra}");
         if found {
             assert_eq!(p.cost, 1.0 + extra);
             assert!(p.cost.is_sign_positive());
         }
-        let o = VoxelOptions { cell_cost: Some(hook), ..Default::default() };
+        let o = VoxelOptions {
+            cell_cost: Some(hook),
+            ..Default::default()
+        };
         let p = find_voxel_path(&v, (0, 0, 0), (1, 0, 0), &o).unwrap();
         assert_eq!(p.status == PathStatus::Found, found, "voxel {extra}");
     }
@@ -548,16 +776,30 @@ fn extra_cost_values() {
 fn blocked_hook_and_solid_default() {
     let v = VoxelGrid::new(3, 1, 1, 0).unwrap();
     let b: CellBlockedFn = Arc::new(|c| c == 1);
-    let o = VoxelOptions { blocked: Some(b.clone()), ..Default::default() };
-    assert_eq!(find_voxel_path(&v, (0, 0, 0), (2, 0, 0), &o).unwrap().status, PathStatus::NotFound);
+    let o = VoxelOptions {
+        blocked: Some(b.clone()),
+        ..Default::default()
+    };
+    assert_eq!(
+        find_voxel_path(&v, (0, 0, 0), (2, 0, 0), &o)
+            .unwrap()
+            .status,
+        PathStatus::NotFound
+    );
     let p = find_voxel_path(&v, (1, 0, 0), (2, 0, 0), &o).unwrap();
     assert_eq!((p.status, p.iterations), (PathStatus::NotFound, 0));
     let solid = VoxelGrid::new(4, 4, 4, 255).unwrap();
     let p = find_voxel_path(&solid, (0, 0, 0), (1, 0, 0), &VoxelOptions::default()).unwrap();
     assert_eq!((p.status, p.iterations), (PathStatus::NotFound, 0));
     let g = HexGrid::new(3, 1, HexLayout::OddR).unwrap();
-    let o = GridOptions { blocked: Some(b), ..Default::default() };
-    assert_eq!(find_hex_path(&g, (0, 0), (2, 0), &o).unwrap().status, PathStatus::NotFound);
+    let o = GridOptions {
+        blocked: Some(b),
+        ..Default::default()
+    };
+    assert_eq!(
+        find_hex_path(&g, (0, 0), (2, 0), &o).unwrap().status,
+        PathStatus::NotFound
+    );
 }
 
 // ---------------------------------------------------------------- randomized vs Dijkstra
@@ -566,20 +808,26 @@ fn hooks(rng: &mut Rng) -> (Option<CellCostFn>, Option<CellBlockedFn>) {
     let salt = rng.next();
     let cost: Option<CellCostFn> = match rng.below(3) {
         0 => None,
-        1 => Some(Arc::new(move |a, b| ((a as u64 * 31 + b as u64 * 17 + salt) % 5) as f64 * 0.25)),
-        _ => Some(Arc::new(move |a, b| match (a as u64 * 7 + b as u64 * 3 + salt) % 11 {
-            0 => f64::NAN,
-            1 => -0.5,
-            2 => -0.0,
-            3 => f64::INFINITY,
-            k => k as f64 * 0.1,
+        1 => Some(Arc::new(move |a, b| {
+            ((a as u64 * 31 + b as u64 * 17 + salt) % 5) as f64 * 0.25
+        })),
+        _ => Some(Arc::new(move |a, b| {
+            match (a as u64 * 7 + b as u64 * 3 + salt) % 11 {
+                0 => f64::NAN,
+                1 => -0.5,
+                2 => -0.0,
+                3 => f64::INFINITY,
+                k => k as f64 * 0.1,
+            }
         })),
     };
     let blocked: Option<CellBlockedFn> = if rng.below(2) == 0 {
         None
     } else {
         let m = 7 + rng.below(10);
-        Some(Arc::new(move |c| (c as u64 * 2654435761 + salt) % m == 0))
+        Some(Arc::new(move |c| {
+            (c as u64 * 2654435761 + salt).is_multiple_of(m)
+        }))
     };
     (cost, blocked)
 }
@@ -589,7 +837,12 @@ fn hex_random_vs_dijkstra() {
     let mut rng = Rng(0x1234_5678_9abc_def1);
     let mut tally = [0u32; 2];
     for case in 0..160 {
-        let layout = [HexLayout::OddR, HexLayout::EvenR, HexLayout::OddQ, HexLayout::EvenQ][case % 4];
+        let layout = [
+            HexLayout::OddR,
+            HexLayout::EvenR,
+            HexLayout::OddQ,
+            HexLayout::EvenQ,
+        ][case % 4];
         let (w, h) = (1 + rng.below(24) as usize, 1 + rng.below(24) as usize);
         let mut g = HexGrid::new(w, h, layout).unwrap();
         if rng.below(2) == 0 {
@@ -600,7 +853,13 @@ fn hex_random_vs_dijkstra() {
         for y in 0..h {
             for x in 0..w {
                 let r = rng.below(100);
-                let a = if r < density { WALL } else if r < density + 15 { 1 + (r % 2) as u8 } else { 0 };
+                let a = if r < density {
+                    WALL
+                } else if r < density + 15 {
+                    1 + (r % 2) as u8
+                } else {
+                    0
+                };
                 g.set_cell(x, y, a).unwrap();
             }
         }
@@ -608,11 +867,19 @@ fn hex_random_vs_dijkstra() {
         for q in 0..4 {
             let s = (rng.below(w as u64) as usize, rng.below(h as u64) as usize);
             let t = (rng.below(w as u64) as usize, rng.below(h as u64) as usize);
-            let o = GridOptions { cell_cost: cost.clone(), blocked: blocked.clone(), ..Default::default() };
+            let o = GridOptions {
+                cell_cost: cost.clone(),
+                blocked: blocked.clone(),
+                ..Default::default()
+            };
             let want = hex_ref(&g, &o, s, t);
             tally[want.is_some() as usize] += 1;
             for alg in [GridAlgorithm::Dijkstra, GridAlgorithm::AStar] {
-                let o = GridOptions { algorithm: alg, record_expansions: q == 0, ..o.clone() };
+                let o = GridOptions {
+                    algorithm: alg,
+                    record_expansions: q == 0,
+                    ..o.clone()
+                };
                 let p = find_hex_path(&g, s, t, &o).unwrap();
                 match want {
                     None => assert_eq!(p.status, PathStatus::NotFound, "case {case} {alg:?}"),
@@ -623,10 +890,16 @@ fn hex_random_vs_dijkstra() {
                         assert_eq!(p.cells.first(), Some(&((s.1 * w + s.0) as u32)));
                     }
                 }
-                assert_eq!(p.expanded.len() as u64, if q == 0 { p.expanded_count } else { 0 });
+                assert_eq!(
+                    p.expanded.len() as u64,
+                    if q == 0 { p.expanded_count } else { 0 }
+                );
             }
             // weighted A*: never better than optimal, found iff reachable
-            let o = GridOptions { heuristic_weight: 2.5, ..o.clone() };
+            let o = GridOptions {
+                heuristic_weight: 2.5,
+                ..o.clone()
+            };
             let p = find_hex_path(&g, s, t, &o).unwrap();
             assert_eq!(p.status == PathStatus::Found, want.is_some());
             if let Some(c) = want {
@@ -640,13 +913,25 @@ fn hex_random_vs_dijkstra() {
 #[test]
 fn voxel_random_vs_dijkstra() {
     let mut rng = Rng(0xfeed_beef_cafe_0042);
-    let conns = [VoxelConnectivity::Six, VoxelConnectivity::Eighteen, VoxelConnectivity::TwentySix];
-    let rules = [DiagonalRule::Always, DiagonalRule::AtMostOneBlocked, DiagonalRule::NoneBlocked];
+    let conns = [
+        VoxelConnectivity::Six,
+        VoxelConnectivity::Eighteen,
+        VoxelConnectivity::TwentySix,
+    ];
+    let rules = [
+        DiagonalRule::Always,
+        DiagonalRule::AtMostOneBlocked,
+        DiagonalRule::NoneBlocked,
+    ];
     let mut tally = [0u32; 2];
     for case in 0..135 {
         let conn = conns[case % 3];
         let rule = rules[case / 3 % 3];
-        let (sx, sy, sz) = (1 + rng.below(9) as usize, 1 + rng.below(9) as usize, 1 + rng.below(9) as usize);
+        let (sx, sy, sz) = (
+            1 + rng.below(9) as usize,
+            1 + rng.below(9) as usize,
+            1 + rng.below(9) as usize,
+        );
         let mut g = VoxelGrid::new(sx, sy, sz, if rng.below(6) == 0 { 255 } else { 0 }).unwrap();
         if rng.below(2) == 0 {
             g.set_area_multiplier(1, 0.25).unwrap();
@@ -657,32 +942,68 @@ fn voxel_random_vs_dijkstra() {
             for y in 0..sy {
                 for x in 0..sx {
                     let r = rng.below(100);
-                    let a = if r < density { 255 } else if r < density + 15 { 1 + (r % 2) as u8 } else { 0 };
+                    let a = if r < density {
+                        255
+                    } else if r < density + 15 {
+                        1 + (r % 2) as u8
+                    } else {
+                        0
+                    };
                     g.set_voxel(x, y, z, a).unwrap();
                 }
             }
         }
         let (cost, blocked) = hooks(&mut rng);
         for q in 0..4 {
-            let pick = |rng: &mut Rng| (rng.below(sx as u64) as usize, rng.below(sy as u64) as usize, rng.below(sz as u64) as usize);
+            let pick = |rng: &mut Rng| {
+                (
+                    rng.below(sx as u64) as usize,
+                    rng.below(sy as u64) as usize,
+                    rng.below(sz as u64) as usize,
+                )
+            };
             let (s, t) = (pick(&mut rng), pick(&mut rng));
-            let o = VoxelOptions { connectivity: conn, diagonal: rule, cell_cost: cost.clone(), blocked: blocked.clone(), ..Default::default() };
+            let o = VoxelOptions {
+                connectivity: conn,
+                diagonal: rule,
+                cell_cost: cost.clone(),
+                blocked: blocked.clone(),
+                ..Default::default()
+            };
             let want = vox_ref(&g, &o, s, t);
             tally[want.is_some() as usize] += 1;
             for alg in [GridAlgorithm::Dijkstra, GridAlgorithm::AStar] {
-                let o = VoxelOptions { algorithm: alg, record_expansions: q == 0, ..o.clone() };
+                let o = VoxelOptions {
+                    algorithm: alg,
+                    record_expansions: q == 0,
+                    ..o.clone()
+                };
                 let p = find_voxel_path(&g, s, t, &o).unwrap();
                 match want {
                     None => assert_eq!(p.status, PathStatus::NotFound, "case {case} {alg:?}"),
                     Some(c) => {
-                        assert_eq!(p.status, PathStatus::Found, "case {case} {alg:?} {conn:?} {rule:?}");
-                        assert!(close(p.cost, c), "case {case} {alg:?} {conn:?} {rule:?}: {} vs {c}", p.cost);
+                        assert_eq!(
+                            p.status,
+                            PathStatus::Found,
+                            "case {case} {alg:?} {conn:?} {rule:?}"
+                        );
+                        assert!(
+                            close(p.cost, c),
+                            "case {case} {alg:?} {conn:?} {rule:?}: {} vs {c}",
+                            p.cost
+                        );
                         assert!(p.cost <= c * (1.0 + 1e-12) + 1e-12);
                     }
                 }
-                assert_eq!(p.expanded.len() as u64, if q == 0 { p.expanded_count } else { 0 });
+                assert_eq!(
+                    p.expanded.len() as u64,
+                    if q == 0 { p.expanded_count } else { 0 }
+                );
             }
-            let o = VoxelOptions { heuristic_weight: 1.7, ..o.clone() };
+            let o = VoxelOptions {
+                heuristic_weight: 1.7,
+                ..o.clone()
+            };
             let p = find_voxel_path(&g, s, t, &o).unwrap();
             assert_eq!(p.status == PathStatus::Found, want.is_some());
             if let Some(c) = want {
@@ -699,9 +1020,13 @@ fn reuse_equals_fresh() {
     let mut rng = Rng(7);
     let mut g = HexGrid::new(20, 17, HexLayout::OddQ).unwrap();
     for _ in 0..90 {
-        g.set_cell(rng.below(20) as usize, rng.below(17) as usize, WALL).unwrap();
+        g.set_cell(rng.below(20) as usize, rng.below(17) as usize, WALL)
+            .unwrap();
     }
-    let o = GridOptions { record_expansions: true, ..Default::default() };
+    let o = GridOptions {
+        record_expansions: true,
+        ..Default::default()
+    };
     let mut reused = HexSearch::new(&g, o.clone()).unwrap();
     for _ in 0..50 {
         let s = (rng.below(20) as usize, rng.below(17) as usize);
