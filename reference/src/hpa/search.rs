@@ -276,6 +276,21 @@ impl<'a> HpaSearch<'a> {
 /// [HPA.TIER1] [HPA.TIER1.ALGORITHM] Finds a path in one call over a new hierarchy:
 /// `step(iteration_budget)` when the budget is non-zero, else `run(None)`. The result reports
 /// algorithm `AStar` (the abstract search).
+///
+/// ```
+/// use onepath_reference::{find_hpa_path, Grid, HpaOptions, PathStatus, WALL};
+///
+/// let mut grid = Grid::new(12, 3).unwrap();
+/// for x in 0..12 {
+///     grid.set_cell(x, 0, WALL).unwrap();
+///     grid.set_cell(x, 2, WALL).unwrap();
+/// }
+/// let options = HpaOptions { chunk_size: 4, ..HpaOptions::default() };
+/// let p = find_hpa_path(&grid, (0, 1), (11, 1), &options).unwrap();
+/// assert_eq!(p.status, PathStatus::Found);
+/// assert_eq!(p.cost, 11.0);
+/// assert_eq!(p.cells.len(), 12);
+/// ```
 pub fn find_hpa_path(
     grid: &Grid,
     start: (usize, usize),
