@@ -73,7 +73,6 @@ pub(crate) fn intra_search(t: &Terrain<'_>, ch: &Chunks, chunk: u32, from: u32) 
         parent: vec![None; n],
         reached: vec![false; n],
     };
-    let mut closed = vec![false; n];
     let mut open = OpenSet::new(n);
     let Some(s) = tree.local(from) else {
         return tree;
@@ -82,8 +81,9 @@ pub(crate) fn intra_search(t: &Terrain<'_>, ch: &Chunks, chunk: u32, from: u32) 
     tree.reached[s] = true;
     open.push(s as u32, 0.0, 0.0);
     while let Some(entry) = open.pop() {
+        // A popped cell is closed; with no negative cost it never improves again, so the
+        // closed flags of [GRAPH.ASTAR.EXPAND] (cleared on reopening) change nothing here.
         let ul = entry.node as usize;
-        closed[ul] = true;
         let u = tree.global(ul);
         let pu = t.xy(u);
         for d in DIRS {
@@ -105,7 +105,6 @@ pub(crate) fn intra_search(t: &Terrain<'_>, ch: &Chunks, chunk: u32, from: u32) 
                 tree.g[vl] = g2;
                 tree.parent[vl] = Some(ul as u32);
                 tree.reached[vl] = true;
-                closed[vl] = false;
                 open.push(vl as u32, g2, g2);
             }
         }
