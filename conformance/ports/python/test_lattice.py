@@ -195,6 +195,15 @@ class HexSearches(unittest.TestCase):
         for k in ("status", "cost", "cells", "expanded", "expanded_count", "iterations"):
             self.assertEqual(t1[k], s1[k], k)
             self.assertEqual(t1[k], s2[k], k)
+        # step(0) pops nothing ([GRAPH.ASTAR.STEP]; SPEC_NOTES_LATTICE.md 1): [0, 1] interleaves
+        # empty calls, [0] alone stops at the 2^20 cap, Running with no iteration.
+        r = L.run_lattice(hex_req(3, 1, queries=[((0, 0), (2, 0), [0, 1]), ((0, 0), (2, 0), [0])]))
+        self.assertEqual(path(r["ran"][0])["iterations"], 3)
+        self.assertEqual((path(r["ran"][1])["status"], path(r["ran"][1])["iterations"]), (1, 0))
+        # step(0) on an empty open set reports NotFound ([GRAPH.ASTAR.EMPTY_FIRST])
+        mults = [(a, 1e308) for a in range(255)]
+        q = path(one(hex_req(3, 1, mults=mults, queries=[((0, 0), (2, 0), [0])])))
+        self.assertEqual((q["status"], q["iterations"]), (3, 0))
         # start == goal: [start], cost 0, one iteration, no expansion.
         q = path(one(hex_req(3, 1, queries=[((1, 0), (1, 0), [])])))
         self.assertEqual((q["cells"], q["cost"], q["iterations"], q["expanded_count"]),
