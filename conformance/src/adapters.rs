@@ -781,6 +781,13 @@ macro_rules! define_adapter {
                 ) -> Result<crate::flow::FlowReply, crate::error::HarnessError> {
                     crate::flow::adapter::$module::run(request)
                 }
+
+                fn run_lattice(
+                    &self,
+                    request: &crate::lattice::LatticeRequest,
+                ) -> Result<crate::lattice::LatticeReply, crate::error::HarnessError> {
+                    crate::lattice::adapter::$module::run(request)
+                }
             }
         }
         pub use $module::$ty;

@@ -25,16 +25,24 @@ pub enum Family {
     /// Flow fields on square and hex grids (`run_flow`) and their state (kind 7).
     #[serde(rename = "flow-field")]
     FlowField,
+    /// Hex-grid A* and Dijkstra (`run_lattice` on a hex grid).
+    #[serde(rename = "hex-search")]
+    HexSearch,
+    /// Voxel A* and Dijkstra (`run_lattice` on a voxel grid).
+    #[serde(rename = "voxel-search")]
+    VoxelSearch,
 }
 
 impl Family {
     /// Every family, in report order.
-    pub const ALL: [Family; 5] = [
+    pub const ALL: [Family; 7] = [
         Family::Graph,
         Family::Grids,
         Family::GridSearch,
         Family::Replanning,
         Family::FlowField,
+        Family::HexSearch,
+        Family::VoxelSearch,
     ];
 
     /// The family's name on the wire and in reports.
@@ -45,6 +53,8 @@ impl Family {
             Family::GridSearch => "grid-search",
             Family::Replanning => "replanning",
             Family::FlowField => "flow-field",
+            Family::HexSearch => "hex-search",
+            Family::VoxelSearch => "voxel-search",
         }
     }
 }

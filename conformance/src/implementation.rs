@@ -477,6 +477,29 @@ pub trait Implementation: Sync {
         self.run_flow(request)
     }
 
+    /// Runs one hex or voxel request ([CONF.IMPL.LATTICE]): builds the grid and runs the
+    /// queries. `Ok(LatticeReply::Failed(class))` is the error class a grid constructor or setter
+    /// gave; `Err` is a harness problem (the default body: no hex or voxel searches,
+    /// [`ErrorKind::Unimplemented`](crate::error::ErrorKind::Unimplemented)).
+    fn run_lattice(
+        &self,
+        request: &crate::lattice::LatticeRequest,
+    ) -> Result<crate::lattice::LatticeReply, crate::error::HarnessError> {
+        let _ = request;
+        Err(crate::error::HarnessError::unimplemented())
+    }
+
+    /// As [`Implementation::run_lattice`], naming the request (a vector id or a generated case
+    /// name); only a port uses the label ([DRIVER.MSG.REQUEST]).
+    fn run_lattice_as(
+        &self,
+        label: &str,
+        request: &crate::lattice::LatticeRequest,
+    ) -> Result<crate::lattice::LatticeReply, crate::error::HarnessError> {
+        let _ = label;
+        self.run_lattice(request)
+    }
+
     /// As [`Implementation::run_state`], naming the request: the golden or hostile state vector id
     /// or the generated case name the state section built it for. Only a port uses the label
     /// (requests, ledger, reports, [DRIVER.MSG.REQUEST]); the default ignores it.

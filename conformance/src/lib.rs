@@ -29,6 +29,7 @@ pub mod generators;
 pub mod grid;
 pub mod implementation;
 pub mod json_text;
+pub mod lattice;
 pub mod levels;
 pub mod links_bf;
 pub mod movingai;

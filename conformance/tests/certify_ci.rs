@@ -28,6 +28,8 @@ fn certify_ci_scale_passes() {
             "movingai",
             "replanning",
             "flow-field",
+            "hex-search",
+            "voxel-search",
             "state",
             "vectors"
         ]

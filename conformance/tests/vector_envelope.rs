@@ -34,6 +34,8 @@ fn every_vector_file_is_an_envelope_of_its_family() {
             "grids" if rel.contains("GRID-") => "grid-search",
             "replanning" => "replanning",
             "flow-field" => "flow-field",
+            "hex-search" => "hex-search",
+            "voxel-search" => "voxel-search",
             "state" => "state",
             _ => continue,
         };
@@ -182,7 +184,15 @@ fn a_file_whose_id_is_not_its_name_is_named() {
 fn the_registry_lists_every_family_and_owns_every_label() {
     assert_eq!(
         names(),
-        ["graph", "grid-search", "replanning", "flow-field", "state"]
+        [
+            "graph",
+            "grid-search",
+            "replanning",
+            "flow-field",
+            "hex-search",
+            "voxel-search",
+            "state"
+        ]
     );
     let refs = vector_refs(&default_vectors_dir());
     for (prefix, claim) in [
@@ -200,6 +210,8 @@ fn the_registry_lists_every_family_and_owns_every_label() {
         ("STATE-HEXREPLANNER-", Family::Replanning),
         ("FLOW-", Family::FlowField),
         ("STATE-FLOWFIELD-", Family::FlowField),
+        ("HEX-", Family::HexSearch),
+        ("VOXEL-", Family::VoxelSearch),
     ] {
         let of: Vec<_> = refs.iter().filter(|v| v.id.starts_with(prefix)).collect();
         assert!(!of.is_empty(), "no vector {prefix}*");

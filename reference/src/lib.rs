@@ -1,5 +1,5 @@
 //! Reference implementation of the onepath-rs spec: graphs (spec/graphs.md), grids
-//! (spec/grids.md), grid search (spec/grid-search.md), replanners (spec/replanning.md) and state bytes
+//! (spec/grids.md), grid search (spec/grid-search.md), HPA* (spec/hpa.md), replanners (spec/replanning.md) and state bytes
 //! (spec/state.md).
 //!
 //! Every module transcribes one chapter of the spec clause by clause; every public item's
@@ -23,6 +23,7 @@ mod grid;
 mod grid_error;
 mod grid_search;
 mod hex_search;
+mod hpa;
 mod landmarks;
 mod open_set;
 mod options;
@@ -48,6 +49,7 @@ pub use grid_search::{
     GridEngine, GridOptions, GridPath, GridSearch, GridSearchError, JumpSearch, ThetaSearch,
 };
 pub use hex_search::{find_hex_path, HexSearch};
+pub use hpa::{find_hpa_path, HpaEdge, HpaEdgeKind, HpaHierarchy, HpaNode, HpaOptions, HpaSearch};
 pub use landmarks::{
     AltGraphHeuristic, LandmarkOptions, LandmarkStrategy, Landmarks, MAX_LANDMARK_ENTRIES,
 };

@@ -8,6 +8,7 @@ pub mod generated;
 pub mod grid_search;
 pub mod hooks;
 pub mod landmarks;
+pub mod lattice;
 pub mod links;
 pub mod replanning;
 pub mod sliced;

@@ -10,6 +10,7 @@
 mod flow_field;
 mod graph;
 mod grid_search;
+mod lattice;
 mod replanning;
 mod state;
 mod walk;
@@ -30,11 +31,13 @@ pub use walk::{
 };
 
 /// Every family of the kit, in section order ([CONF.FAMILY.REGISTRY]).
-pub static REGISTRY: [&dyn KitFamily; 5] = [
+pub static REGISTRY: [&dyn KitFamily; 7] = [
     &graph::Graph,
     &grid_search::GridSearch,
     &replanning::Replanning,
     &flow_field::FlowField,
+    &lattice::Lattice(crate::lattice::Shape::Hex),
+    &lattice::Lattice(crate::lattice::Shape::Voxel),
     &state::State,
 ];
 

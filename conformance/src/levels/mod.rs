@@ -4,8 +4,10 @@
 //! [DRIVER.LEVEL.COMPARE] Field-by-field comparison with the reference's answer.
 
 mod flow;
+mod lattice;
 mod replan;
 pub use flow::flow_break;
+pub use lattice::lattice_break;
 pub use replan::replan_break;
 
 use crate::implementation::{BuildFailure, CancelTrace, HookCall, LinkResult, OplmError};

@@ -98,6 +98,8 @@ pub enum Request {
     Replanning(ReplanningRequest),
     /// Flow-field ops.
     FlowField(FlowFieldRequest),
+    /// Hex- and voxel-search ops.
+    Lattice(LatticeOpRequest),
 }
 
 impl Request {
@@ -119,6 +121,7 @@ impl Request {
             Request::GridSearch(GridSearchRequest::RunGrid(_)) => "run_grid",
             Request::Replanning(ReplanningRequest::RunReplan(_)) => "run_replan",
             Request::FlowField(FlowFieldRequest::RunFlow(_)) => "run_flow",
+            Request::Lattice(LatticeOpRequest::RunLattice(_)) => "run_lattice",
         }
     }
 }
@@ -179,6 +182,15 @@ pub enum ReplanningRequest {
 pub enum FlowFieldRequest {
     /// [DRIVER.OP.RUN_FLOW]; ok [`crate::flow::FlowReply`].
     RunFlow(crate::flow::FlowRequest),
+}
+
+/// The hex- and voxel-search op: the request is the kit's own
+/// [`crate::lattice::LatticeRequest`], whose serde form is its wire form ([CONF.IMPL.LATTICE]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "op", content = "args", rename_all = "snake_case")]
+pub enum LatticeOpRequest {
+    /// [DRIVER.OP.RUN_LATTICE]; ok [`crate::lattice::LatticeReply`].
+    RunLattice(crate::lattice::LatticeRequest),
 }
 
 /// A case: the scenario members of the graph and the landmark options ([DRIVER.ENC.CASE]).

@@ -41,6 +41,10 @@ pub fn op_family(op: &str) -> &'static str {
         "replanning"
     } else if op.ends_with(":flow-field") {
         "flow-field"
+    } else if op.ends_with(":hex-search") {
+        "hex-search"
+    } else if op.ends_with(":voxel-search") {
+        "voxel-search"
     } else {
         "graph"
     }
@@ -715,6 +719,46 @@ impl Implementation for PortImpl {
                     None,
                     None,
                     levels::flow_break(&expected, &Ok(found.clone())),
+                );
+                Ok(found)
+            }
+            Err(e) if e.unimplemented() => Err(HarnessError::unimplemented()),
+            Err(e) => Err(HarnessError::no_answer(e.line)),
+        }
+    }
+
+    fn run_lattice(
+        &self,
+        request: &crate::lattice::LatticeRequest,
+    ) -> Result<crate::lattice::LatticeReply, HarnessError> {
+        self.run_lattice_as(request.shape().family(), request)
+    }
+
+    /// [DRIVER.OP.RUN_LATTICE] The request under its vector id or case name; a reply with another
+    /// number of query replies than the request has queries is a malformed reply.
+    fn run_lattice_as(
+        &self,
+        label: &str,
+        request: &crate::lattice::LatticeRequest,
+    ) -> Result<crate::lattice::LatticeReply, HarnessError> {
+        let wire = Request::Lattice(messages::LatticeOpRequest::RunLattice(request.clone()));
+        let ledger_op = format!("run_lattice:{}", request.shape().family());
+        let queries = request.queries().len();
+        let fit = |r: crate::lattice::LatticeReply| match &r {
+            crate::lattice::LatticeReply::Ran(got) if got.len() != queries => Err(
+                protocol::Mismatch(format!("{} query replies for {queries} queries", got.len())),
+            ),
+            _ => Ok(r),
+        };
+        match self.call(label, &ledger_op, &wire, fit) {
+            Ok(found) => {
+                let expected = ReferenceCrate.run_lattice(request);
+                self.note(
+                    label,
+                    &ledger_op,
+                    None,
+                    None,
+                    levels::lattice_break(&expected, &Ok(found.clone())),
                 );
                 Ok(found)
             }

@@ -279,7 +279,7 @@ impl<'g> GridSearch<'g> {
 
 /// [GRID.SPACE.CENTER] The centre of cell `c`: `(ox + (x + 0.5) * s, oy + (y + 0.5) * s)`, with
 /// `(0, 0, 1)` when the space is unassigned.
-fn centre(grid: &Grid, c: u32) -> (f64, f64) {
+pub(crate) fn centre(grid: &Grid, c: u32) -> (f64, f64) {
     let sp = grid.space();
     let (ox, oy, s) = if sp.origin_x == 0.0 && sp.origin_y == 0.0 && sp.cell_size == 0.0 {
         (0.0, 0.0, 1.0)
