@@ -11,10 +11,10 @@ Prints the first difference of each vector that differs (vector, case, query, fi
 count; exit status 1 on any difference.  The kit's ``certify --port`` runs the same vectors through
 the driver; this script needs no Rust.
 
-The spec names the folders and the ids but no case shape for these families (SPEC_NOTES_LATTICE.md):
-a case is read as ``{"request": R, "expected": REPLY}``, the shape of the flow-field vectors
-([CONF.FLOW.VECTOR]), with R the request of [CONF.LATTICE.REQUEST] and REPLY the reply of
-[CONF.LATTICE.REPLY]; every case of a file is run.
+[CONF.LATTICE.VECTOR]: a case is ``{"request": R, "expected": REPLY}``, R the request of
+[CONF.LATTICE.REQUEST] and REPLY the reply of [CONF.LATTICE.REPLY]; a hex request in
+``hex-search/``, a voxel request in ``voxel-search/`` (the other shape is rejected).  Every case
+of a file is run (the kit writes one).
 
 Usage: python3 -B check_lattice_vectors.py [VECTORS_ROOT]   (default: the repository's vectors/)
        python3 -B check_lattice_vectors.py --self-test      (the hand-checked test_lattice.py)
@@ -32,6 +32,7 @@ from onepath_py import lattice_requests  # noqa: E402
 from onepath_py import vector_file  # noqa: E402
 
 FAMILIES = [("hex-search", "HEX"), ("voxel-search", "VOXEL")]
+SHAPE = {"hex-search": "hex", "voxel-search": "voxel"}
 STRICT_CASE = ["request", "expected"]
 PATH_FIELDS = ["status", "cost", "algorithm", "cells", "points", "expanded", "iterations",
                "expanded_count"]
@@ -80,6 +81,9 @@ def run_file(path, family):
     for ci, case in enumerate(d["cases"]):
         if sorted(case) != sorted(STRICT_CASE):
             return ci, "case %d: not a %s case (members %r)" % (ci, family, list(case))
+        if not isinstance(case["request"], dict) or list(case["request"]) != [SHAPE[family]]:
+            return ci, "case %d: a %s vector holds a %r request" % (
+                ci, family, list(case["request"]) if isinstance(case["request"], dict) else None)
         try:
             got = lattice_requests.run_lattice(case["request"])
             diff = first_difference(case["expected"], got)
