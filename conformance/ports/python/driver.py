@@ -13,6 +13,9 @@ Defect switch (for testing the kit, [DRIVER.PY.DEFECTS]): ONEPATH_PY_DEFECT=
   neg_zero  keeps the sign of a -0.0 weight instead of storing +0.0 ([GRAPH.VAL.NEG_ZERO])
   flow_tie  the flow-field direction rule takes the last neighbour on ties instead of the first
             ([FLOW.DIR.RULE]: a later neighbour replaces the best on an equal value too)
+  hex_tie   the hex search's open set breaks f ties the other way (the smaller g pops first,
+            then the larger cell index; [STATE.HEAP.ARRAY] pops the larger g, then the smaller
+            index); only HexSearch is affected (voxel and every other search keep the spec order)
 The defects are monkeypatches applied here; the library itself stays clean.
 """
 
@@ -27,6 +30,7 @@ import onepath_py as op  # noqa: E402
 from onepath_py import errors as E  # noqa: E402
 from onepath_py import flow_requests  # noqa: E402
 from onepath_py import grid_requests  # noqa: E402
+from onepath_py import lattice_requests  # noqa: E402
 from onepath_py import replan_requests  # noqa: E402
 from onepath_py import state_requests  # noqa: E402
 
@@ -135,9 +139,51 @@ def _defect_flow_tie():
     cls._finish = ns["_finish"]
 
 
+def _defect_hex_tie():
+    import onepath_py.hex_search as hs
+    import onepath_py.open_set as os_mod
+
+    def precedes(an, af, ag, bn, bf, bg):
+        if af < bf:
+            return True
+        if af == bf:
+            if ag < bg:  # flipped: the spec pops the larger g first
+                return True
+            if ag == bg and an > bn:  # flipped: the spec pops the smaller index first
+                return True
+        return False
+
+    class TieFlippedOpenSet(os_mod.OpenSet):
+        __slots__ = ()
+
+        def _prec(self, i, j):
+            return precedes(self._n[i], self._f[i], self._g[i], self._n[j], self._f[j], self._g[j])
+
+        def push(self, node, f, g):
+            i = self._pos.get(node)
+            if i is None:
+                i = len(self._n)
+                self._n.append(node)
+                self._f.append(f)
+                self._g.append(g)
+                self._pos[node] = i
+                self._up(i)
+                return
+            newer = precedes(node, f, g, node, self._f[i], self._g[i])
+            self._f[i] = f
+            self._g[i] = g
+            if newer:
+                self._up(i)
+            else:
+                self._down(i)
+
+    hs.OPEN_SET_FACTORY = TieFlippedOpenSet
+
+
 DEFECTS = {"gtie": _defect_gtie, "cycle": _defect_cycle, "oplm_len": _defect_oplm_len,
            "grid_gtie": _defect_grid_gtie, "grid_heap": _defect_grid_heap,
-           "neg_zero": _defect_neg_zero, "flow_tie": _defect_flow_tie}
+           "neg_zero": _defect_neg_zero, "flow_tie": _defect_flow_tie,
+           "hex_tie": _defect_hex_tie}
 
 
 # ------------------------------------------------------------------ encodings
@@ -596,11 +642,18 @@ def op_run_flow(a):
     return flow_requests.run_flow(a)
 
 
+def op_run_lattice(a):
+    """[DRIVER.OP.RUN_LATTICE] onepath_py.lattice_requests ([CONF.IMPL.LATTICE]): hex requests
+    belong to hex-search, voxel requests to voxel-search ([DRIVER.LEVEL.FAMILY])."""
+    return lattice_requests.run_lattice(a)
+
+
 OPS = {
     "state_run": op_state_run,
     "run_grid": op_run_grid,
     "run_replan": op_run_replan,
     "run_flow": op_run_flow,
+    "run_lattice": op_run_lattice,
     "run_case": op_run_case,
     "run_sliced": op_run_sliced,
     "build_links": op_build_links,
@@ -633,10 +686,11 @@ def limit_memory():
 
 def claims():
     """[DRIVER.PY.DRIVER] The claims: every family (graph, grids, grid-search, replanning,
-    flow-field) at L4, or ONEPATH_PY_CLAIMS=family=level,... (the kit's own tests use it to certify
-    a port that claims less than it answers)."""
+    flow-field, hex-search, voxel-search) at L4, or ONEPATH_PY_CLAIMS=family=level,... (the kit's
+    own tests use it to certify a port that claims less than it answers)."""
     spec = os.environ.get("ONEPATH_PY_CLAIMS",
-                          "graph=4,grids=4,grid-search=4,replanning=4,flow-field=4")
+                          "graph=4,grids=4,grid-search=4,replanning=4,flow-field=4,"
+                          "hex-search=4,voxel-search=4")
     out = {}
     for item in filter(None, spec.split(",")):
         family, level = item.split("=")
