@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// Submodules that are nodes of their own.
-const SPLIT: [&str; 9] = [
+const SPLIT: [&str; 11] = [
     "grid::vectors",
     "state::files",
     "grid::adapter",
@@ -22,6 +22,8 @@ const SPLIT: [&str; 9] = [
     "replan::adapter",
     "flow::vectors",
     "flow::adapter",
+    "lattice::vectors",
+    "lattice::adapter",
     "port::wire",
 ];
 

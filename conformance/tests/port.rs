@@ -72,7 +72,15 @@ fn family<'a>(r: &'a PortRun, name: &str) -> &'a onepath_conformance::port::run:
 fn python_port_reaches_l4_for_every_family() {
     let r = run(&python(None), PY_TIMEOUT, CASES);
     let table = r.to_table();
-    for fam in ["graph", "grids", "grid-search", "replanning", "flow-field"] {
+    for fam in [
+        "graph",
+        "grids",
+        "grid-search",
+        "replanning",
+        "flow-field",
+        "hex-search",
+        "voxel-search",
+    ] {
         assert_eq!(family(&r, fam).reached, Level::L4, "{fam}: {table}");
         assert_eq!(family(&r, fam).claimed, Some(Level::L4), "{fam}: {table}");
     }
@@ -132,12 +140,20 @@ fn python_port_reaches_l4_for_every_family() {
         count("replanning", "REPLAN-"),
         count("flow-field", "FLOW-"),
     );
+    let (hexes, voxels) = (count("hex-search", "HEX-"), count("voxel-search", "VOXEL-"));
     assert!(grids > 0 && states > 0 && graphs > 0 && replans > 0 && flows > 0);
+    assert!(hexes > 0 && voxels > 0);
     assert_eq!(
         section("consumed").checks,
-        graphs + states + grids + replans + flows,
-        "every graph, state, grid, replanning and flow-field vector is consumed: {table}"
+        graphs + states + grids + replans + flows + hexes + voxels,
+        "every graph, state, grid, replanning, flow-field, hex and voxel vector is consumed: {table}"
     );
+    for name in ["hex-search", "voxel-search"] {
+        assert!(
+            section(name).checks > 0 && section(name).failed == 0,
+            "{name}: {table}"
+        );
+    }
     // Reports: JSON member, JUnit, certificate.
     let v: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
     assert_eq!(v["schema"], "onepath.certify-report");
@@ -173,7 +189,15 @@ fn python_port_reaches_l4_for_every_family() {
             .expect("a passing port gets a certificate"),
     )
     .unwrap();
-    for fam in ["graph", "grids", "grid-search", "replanning", "flow-field"] {
+    for fam in [
+        "graph",
+        "grids",
+        "grid-search",
+        "replanning",
+        "flow-field",
+        "hex-search",
+        "voxel-search",
+    ] {
         assert_eq!(cert["levels"][fam], "L4");
     }
     assert_eq!(cert["date"], "2026-01-02");
@@ -343,6 +367,56 @@ fn defect_flow_tie_is_caught_in_the_flow_field_family_only() {
             .any(|p| p == "flow-field: claimed L4, reached L0"),
         "{:?}",
         r.problems
+    );
+}
+
+/// [DRIVER.PY.DEFECTS] `hex_tie`: the hex search's open set breaks `f` ties the other way (the
+/// smaller `g`, then the larger cell, first). Only `hex-search` sees it: the first difference
+/// is a path position (L2), in a vector, and every other family, `voxel-search` included, stays
+/// at L4.
+#[test]
+fn defect_hex_tie_is_caught_in_the_hex_search_family_only() {
+    let r = run(&python(Some("hex_tie")), PY_TIMEOUT, 5);
+    let table = r.to_table();
+    assert!(!r.ok());
+    for fam in [
+        "graph",
+        "grids",
+        "grid-search",
+        "replanning",
+        "flow-field",
+        "voxel-search",
+    ] {
+        assert_eq!(family(&r, fam).reached, Level::L4, "{fam}: {table}");
+    }
+    let f = family(&r, "hex-search");
+    assert_eq!(f.reached, Level::L1, "{table}");
+    let b = f.first_break.as_ref().expect("first difference");
+    assert_eq!(
+        (b.brk.level, b.op.as_str(), b.label.as_str()),
+        (Level::L2, "run_lattice:hex-search", "HEX-0002"),
+        "{table}"
+    );
+    assert_eq!(
+        (
+            b.brk.what.as_str(),
+            b.brk.expected.as_str(),
+            b.brk.found.as_str()
+        ),
+        ("query 2: cells entry 1", "13", "14"),
+        "{b:?}"
+    );
+    let v = r
+        .report
+        .sections
+        .iter()
+        .find(|s| s.name == "vectors")
+        .and_then(|s| s.failures.first())
+        .map(|f| f.line())
+        .unwrap_or_default();
+    assert!(
+        v.starts_with("HEX-0001 / onepath_py") && v.contains("expanded entry 3"),
+        "the first differing vector and field: {v}\n{table}"
     );
 }
 
