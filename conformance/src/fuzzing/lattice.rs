@@ -1,18 +1,25 @@
 //! The hex and voxel search targets (spec/hex-search.md, spec/voxel-search.md): `hex_search` and
 //! `voxel_search` decode a small world (a hex map of at most 13 x 13 cells on any layout, or a
 //! voxel world of at most 8 x 8 x 8), the options (connectivity, corner rule, A* or Dijkstra,
-//! weight, a cost hook) and the ends, run `find_hex_path` / `find_voxel_path` on both crates and
-//! compare status, cost bits, path, expansions and counters; the reference's result must agree
-//! with an independent Dijkstra written here from the spec's move rules ([`check_voxel`],
-//! [`check_hex`]). The seeded generator [`world`] feeds `conformance/tests/hex_voxel_search.rs`.
+//! weight, a cost hook) and the ends, turn it into a `run_lattice` request ([`request`]: one
+//! tier-1 query and the same query sliced) and run it as the `hex-search` and `voxel-search`
+//! sections do: both crates through the in-process adapters, compared reply for reply, the
+//! reference's reply against the family's oracle ([`crate::lattice::oracle`]) and the sliced
+//! query against the tier-1 one ([`check_voxel`], [`check_hex`]). The seeded generator [`world`]
+//! feeds `conformance/tests/hex_voxel_search.rs`.
 
 use super::{Finding, Res, U};
+use crate::adapters::{OptimizedCrate, ReferenceCrate};
+use crate::checks::lattice::sliced_difference;
+use crate::grid::vectors::MapFile;
+use crate::grid::{CellCostRule, GridOptionsData};
+use crate::implementation::Implementation;
+use crate::lattice::{
+    first_difference, oracle, HexRequest, LatticeReply, LatticeRequest, PathReply, Query,
+    QueryReply, VoxelOptionsData, VoxelRequest,
+};
 use crate::prng::SplitMix64;
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
-use std::sync::Arc;
 
-const SQRT_3: f64 = 1.7320508075688772;
 const WALL: u8 = 255;
 
 /// A generated world: sizes, cells (x fastest), multipliers of areas 0..=3, and options.
@@ -32,7 +39,7 @@ pub struct World {
     pub dijkstra: bool,
     /// The heuristic weight (1.0 or 1.5).
     pub weight: f64,
-    /// Whether the `cell_cost` hook [`extra`] is set.
+    /// Whether the `cell_cost` hook [`HOOK`] is set.
     pub hook: bool,
     /// The start's node index.
     pub start: usize,
@@ -78,324 +85,122 @@ pub fn world(seed: u64, hex: bool) -> World {
     }
 }
 
-/// The hook of a world with `hook`: a small extra cost that depends on both ends.
-pub fn extra(u: u32, v: u32) -> f64 {
-    ((u * 7 + v * 3) % 5) as f64 * 0.125
-}
+/// The `cell_cost` hook of a world with `hook` ([CONF.GRID.HOOKS]).
+pub const HOOK: CellCostRule = CellCostRule::ExtraWhere {
+    modulus: 3,
+    extra: 0.375,
+};
 
-/// What a search reports: status text, cost bits, path, expansions, iterations, expanded count.
-pub type Outcome = (String, u64, Vec<u32>, Vec<u32>, u64, u64);
-
-macro_rules! voxel_run {
-    ($krate:ident, $w:expr) => {{
-        use $krate::{DiagonalRule, GridAlgorithm, VoxelConnectivity, VoxelGrid, VoxelOptions};
-        let w: &World = $w;
-        let mut g = VoxelGrid::new(w.size.0, w.size.1, w.size.2, 0).unwrap();
-        for (a, &m) in w.multipliers.iter().enumerate() {
-            g.set_area_multiplier(a as u8, m).unwrap();
-        }
-        for (i, &c) in w.cells.iter().enumerate() {
-            let (x, y, z) = (
-                i % w.size.0,
-                (i / w.size.0) % w.size.1,
-                i / (w.size.0 * w.size.1),
-            );
-            g.set_voxel(x, y, z, c).unwrap();
-        }
-        let o = VoxelOptions {
-            connectivity: [
-                VoxelConnectivity::Six,
-                VoxelConnectivity::Eighteen,
-                VoxelConnectivity::TwentySix,
-            ][w.connectivity as usize],
-            diagonal: [
-                DiagonalRule::Always,
-                DiagonalRule::AtMostOneBlocked,
-                DiagonalRule::NoneBlocked,
-            ][w.diagonal as usize],
-            algorithm: if w.dijkstra {
-                GridAlgorithm::Dijkstra
-            } else {
-                GridAlgorithm::AStar
-            },
-            cell_cost: if w.hook { Some(Arc::new(extra)) } else { None },
-            heuristic_weight: w.weight,
-            record_expansions: true,
-            ..VoxelOptions::default()
-        };
-        let xyz = |i: usize| {
-            (
-                i % w.size.0,
-                (i / w.size.0) % w.size.1,
-                i / (w.size.0 * w.size.1),
-            )
-        };
-        let p = $krate::find_voxel_path(&g, xyz(w.start), xyz(w.goal), &o).unwrap();
-        let o: Outcome = (
-            format!("{:?}", p.status),
-            p.cost.to_bits(),
-            p.cells,
-            p.expanded,
-            p.iterations,
-            p.expanded_count,
+/// The `run_lattice` request of a world (`layout` for a hex map): one tier-1 query from the start
+/// to the goal, then the same query sliced by budgets 1, 3 and 2 cycled.
+pub fn request(w: &World, layout: Option<u8>) -> LatticeRequest {
+    let multipliers: Vec<(u8, f64)> = (0..4u8).map(|a| (a, w.multipliers[a as usize])).collect();
+    let at = |i: usize| -> Vec<u32> {
+        let (x, y, z) = (
+            i % w.size.0,
+            (i / w.size.0) % w.size.1,
+            i / (w.size.0 * w.size.1),
         );
-        o
-    }};
-}
-
-macro_rules! hex_run {
-    ($krate:ident, $w:expr, $layout:expr) => {{
-        use $krate::{GridAlgorithm, GridOptions, HexGrid, HexLayout};
-        let w: &World = $w;
-        let layout = HexLayout::try_from($layout as i32).unwrap();
-        let mut g = HexGrid::new(w.size.0, w.size.1, layout).unwrap();
-        for (a, &m) in w.multipliers.iter().enumerate() {
-            g.set_area_multiplier(a as u8, m).unwrap();
+        let mut v = vec![x as u32, y as u32];
+        if layout.is_none() {
+            v.push(z as u32);
         }
-        for (i, &c) in w.cells.iter().enumerate() {
-            g.set_cell(i % w.size.0, i / w.size.0, c).unwrap();
-        }
-        let o = GridOptions {
-            algorithm: if w.dijkstra {
-                GridAlgorithm::Dijkstra
-            } else {
-                GridAlgorithm::AStar
+        v
+    };
+    let tier1 = Query {
+        start: at(w.start),
+        goal: at(w.goal),
+        schedule: vec![],
+    };
+    let sliced = Query {
+        schedule: vec![1, 3, 2],
+        ..tier1.clone()
+    };
+    let queries = vec![tier1, sliced];
+    let algorithm = u8::from(w.dijkstra);
+    let cell_cost = w.hook.then_some(HOOK);
+    match layout {
+        Some(layout) => LatticeRequest::Hex(HexRequest {
+            layout: i32::from(layout),
+            map: MapFile {
+                width: w.size.0 as u32,
+                height: w.size.1 as u32,
+                cells: hex::encode(&w.cells),
+                multipliers,
+                space: None,
             },
-            cell_cost: if w.hook { Some(Arc::new(extra)) } else { None },
-            heuristic_weight: w.weight,
-            record_expansions: true,
-            ..GridOptions::default()
-        };
-        let xy = |i: usize| (i % w.size.0, i / w.size.0);
-        let p = $krate::find_hex_path(&g, xy(w.start), xy(w.goal), &o).unwrap();
-        let o: Outcome = (
-            format!("{:?}", p.status),
-            p.cost.to_bits(),
-            p.cells,
-            p.expanded,
-            p.iterations,
-            p.expanded_count,
-        );
-        o
-    }};
-}
-
-/// A min-heap entry of the oracle.
-#[derive(PartialEq)]
-struct Entry(f64, usize);
-impl Eq for Entry {}
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Entry {
-    fn cmp(&self, o: &Self) -> Ordering {
-        o.0.total_cmp(&self.0).then(o.1.cmp(&self.1))
+            options: GridOptionsData {
+                algorithm,
+                cell_cost,
+                weight: w.weight,
+                record: true,
+                ..GridOptionsData::default()
+            },
+            queries,
+        }),
+        None => LatticeRequest::Voxel(VoxelRequest {
+            size: [w.size.0 as u32, w.size.1 as u32, w.size.2 as u32],
+            cells: hex::encode(&w.cells),
+            multipliers,
+            space: None,
+            options: VoxelOptionsData {
+                connectivity: [6, 18, 26][w.connectivity as usize],
+                diagonal: w.diagonal,
+                algorithm,
+                cell_cost,
+                blocked: None,
+                weight: w.weight,
+                record: true,
+                budget: 0,
+            },
+            queries,
+        }),
     }
 }
 
-/// Plain Dijkstra over `moves(u) -> [(v, cost)]`; the goal's distance or `+infinity`.
-fn dijkstra(
-    n: usize,
-    start: usize,
-    goal: usize,
-    moves: impl Fn(usize) -> Vec<(usize, f64)>,
-) -> f64 {
-    let mut dist = vec![f64::INFINITY; n];
-    let mut heap = BinaryHeap::new();
-    dist[start] = 0.0;
-    heap.push(Entry(0.0, start));
-    while let Some(Entry(d, u)) = heap.pop() {
-        if d > dist[u] {
-            continue;
-        }
-        if u == goal {
-            return d;
-        }
-        for (v, c) in moves(u) {
-            if d + c < dist[v] {
-                dist[v] = d + c;
-                heap.push(Entry(d + c, v));
-            }
-        }
-    }
-    f64::INFINITY
-}
-
-fn multiplier(w: &World, v: usize) -> f64 {
-    w.multipliers[w.cells[v] as usize]
-}
-
-fn hook_extra(w: &World, u: usize, v: usize) -> f64 {
-    if w.hook {
-        extra(u as u32, v as u32)
-    } else {
-        0.0
-    }
-}
-
-/// The voxel oracle: moves written from [VOXEL.DIR.*], [VOXEL.MOVE.*] and [VOXEL.COST.*].
-pub fn voxel_oracle(w: &World) -> f64 {
-    let (sx, sy, sz) = (w.size.0 as i64, w.size.1 as i64, w.size.2 as i64);
-    let open = |x: i64, y: i64, z: i64| {
-        x >= 0
-            && y >= 0
-            && z >= 0
-            && x < sx
-            && y < sy
-            && z < sz
-            && w.cells[(x + sx * (y + sy * z)) as usize] != WALL
+/// [CONF.CHECK.LATTICE] Both crates' replies to the request of `w` must be equal, the
+/// reference's must pass the oracle, and the sliced query must make the tier-1 query's pops; the
+/// tier-1 result.
+fn check(w: &World, layout: Option<u8>) -> Result<PathReply, Finding> {
+    let r = request(w, layout);
+    let run = |imp: &dyn Implementation| {
+        imp.run_lattice(&r)
+            .map_err(|e| Finding::new(format!("{}: harness error {e} on {w:?}", imp.name())))
     };
-    let max_axes = w.connectivity as usize + 1;
-    let moves = |u: usize| {
-        let (x, y, z) = (u as i64 % sx, (u as i64 / sx) % sy, u as i64 / (sx * sy));
-        let mut out = Vec::new();
-        for dz in -1..=1i64 {
-            for dy in -1..=1i64 {
-                for dx in -1..=1i64 {
-                    let d = [dx, dy, dz];
-                    let k = d.iter().filter(|&&c| c != 0).count();
-                    if k == 0 || k > max_axes || !open(x + dx, y + dy, z + dz) {
-                        continue;
-                    }
-                    // The voxels swept past: `d` with some, not all, of its non-zero
-                    // components kept (masks over the non-zero components only).
-                    let mut blocked = 0;
-                    for mask in 1..8u8 {
-                        if (0..3).any(|i| mask & (1 << i) != 0 && d[i] == 0) {
-                            continue;
-                        }
-                        let e: Vec<i64> = (0..3)
-                            .map(|i| if mask & (1 << i) != 0 { d[i] } else { 0 })
-                            .collect();
-                        if e.iter().filter(|&&c| c != 0).count() == k {
-                            continue;
-                        }
-                        if !open(x + e[0], y + e[1], z + e[2]) {
-                            blocked += 1;
-                        }
-                    }
-                    let allowed = match w.diagonal {
-                        0 => true,
-                        1 => blocked <= 1,
-                        _ => blocked == 0,
-                    };
-                    if k >= 2 && !allowed {
-                        continue;
-                    }
-                    let v = ((x + dx) + sx * ((y + dy) + sy * (z + dz))) as usize;
-                    let base = [1.0, std::f64::consts::SQRT_2, SQRT_3][k - 1];
-                    out.push((v, base * multiplier(w, v) + hook_extra(w, u, v)));
-                }
-            }
-        }
-        out
-    };
-    if w.cells[w.start] == WALL || w.cells[w.goal] == WALL {
-        return f64::INFINITY;
-    }
-    dijkstra(w.cells.len(), w.start, w.goal, moves)
-}
-
-/// The hex oracle: neighbours by axial coordinates ([GRID.HEX.AXIAL]): the six cells at hex
-/// distance 1, whatever the order.
-pub fn hex_oracle(w: &World, layout: u8) -> f64 {
-    let (width, height) = (w.size.0 as i64, w.size.1 as i64);
-    let axial = |x: i64, y: i64| match layout {
-        0 => (x - (y - (y & 1)) / 2, y),
-        1 => (x - (y + (y & 1)) / 2, y),
-        2 => (x, y - (x - (x & 1)) / 2),
-        _ => (x, y - (x + (x & 1)) / 2),
-    };
-    let moves = |u: usize| {
-        let (x, y) = (u as i64 % width, u as i64 / width);
-        let (q, r) = axial(x, y);
-        let mut out = Vec::new();
-        for ny in (y - 1).max(0)..=(y + 1).min(height - 1) {
-            for nx in (x - 1).max(0)..=(x + 1).min(width - 1) {
-                let (nq, nr) = axial(nx, ny);
-                let (dq, dr) = (nq - q, nr - r);
-                if (dq.abs() + dr.abs() + (dq + dr).abs()) / 2 != 1 {
-                    continue;
-                }
-                let v = (ny * width + nx) as usize;
-                if w.cells[v] != WALL {
-                    out.push((v, 1.0 * multiplier(w, v) + hook_extra(w, u, v)));
-                }
-            }
-        }
-        out
-    };
-    if w.cells[w.start] == WALL || w.cells[w.goal] == WALL {
-        return f64::INFINITY;
-    }
-    dijkstra(w.cells.len(), w.start, w.goal, moves)
-}
-
-/// Equal up to rounding (relative 1e-9).
-pub fn close(a: f64, b: f64) -> bool {
-    a == b || (a - b).abs() <= 1e-9 * a.abs().max(1.0)
-}
-
-/// [VOXEL.SEARCH.GRAPH] Both crates' voxel results and the oracle's verdict on `w`.
-pub fn check_voxel(w: &World) -> Result<Outcome, Finding> {
-    let a = voxel_run!(onepath_reference, w);
-    let b = voxel_run!(onepath, w);
-    if a != b {
+    let a = run(&ReferenceCrate)?;
+    let b = run(&OptimizedCrate)?;
+    if let Some(d) = first_difference(&a, &b) {
         return Err(Finding::new(format!(
-            "voxel: reference {a:?} != onepath {b:?} on {w:?}"
+            "onepath differs from the reference: {d} on {w:?}"
         )));
     }
-    judge(&a, voxel_oracle(w), w)?;
-    Ok(a)
+    if let Some(p) = oracle::check(&r, &a) {
+        return Err(Finding::new(format!("oracle: {p} on {w:?}")));
+    }
+    let LatticeReply::Ran(q) = &a else {
+        return Err(Finding::new(format!("the grid failed: {a:?} on {w:?}")));
+    };
+    let (whole, parts) = (
+        LatticeReply::Ran(vec![q[0].clone()]),
+        LatticeReply::Ran(vec![q[1].clone()]),
+    );
+    if let Some(d) = sliced_difference(&whole, &parts) {
+        return Err(Finding::new(format!("sliced: {d} on {w:?}")));
+    }
+    match &q[0] {
+        QueryReply::Path(p) => Ok(p.clone()),
+        QueryReply::Error(c) => Err(Finding::new(format!("tier 1 failed with {c} on {w:?}"))),
+    }
 }
 
-/// [HEX.SEARCH.GRAPH] Both crates' hex results on `layout` (0-3) and the oracle's verdict.
-pub fn check_hex(w: &World, layout: u8) -> Result<Outcome, Finding> {
-    let a = hex_run!(onepath_reference, w, layout);
-    let b = hex_run!(onepath, w, layout);
-    if a != b {
-        return Err(Finding::new(format!(
-            "hex layout {layout}: reference {a:?} != onepath {b:?} on {w:?}"
-        )));
-    }
-    judge(&a, hex_oracle(w, layout), w)?;
-    Ok(a)
+/// [VOXEL.SEARCH.GRAPH] The voxel request of `w`, checked ([`check`]).
+pub fn check_voxel(w: &World) -> Result<PathReply, Finding> {
+    check(w, None)
 }
 
-/// [HEX.SEARCH.RECORD] [VOXEL.SEARCH.RECORD] The recorded list is as long as the expanded count;
-/// `Found` exactly when the oracle reaches the goal; with weight 1 the oracle's cost (up to
-/// rounding), with a larger weight never below it.
-fn judge(a: &Outcome, truth: f64, w: &World) -> Result<(), Finding> {
-    if a.3.len() as u64 != a.5 {
-        return Err(Finding::new(format!(
-            "{} recorded expansions, expanded count {}",
-            a.3.len(),
-            a.5
-        )));
-    }
-    let cost = f64::from_bits(a.1);
-    if (a.0 == "Found") != truth.is_finite() {
-        return Err(Finding::new(format!(
-            "status {} but the oracle's cost is {truth} on {w:?}",
-            a.0
-        )));
-    }
-    if truth.is_finite() {
-        let ok = if w.weight == 1.0 {
-            close(cost, truth)
-        } else {
-            cost >= truth - 1e-9 * truth.max(1.0)
-        };
-        if !ok {
-            return Err(Finding::new(format!(
-                "cost {cost} against the oracle's {truth} (weight {}) on {w:?}",
-                w.weight
-            )));
-        }
-    }
-    Ok(())
+/// [HEX.SEARCH.GRAPH] The hex request of `w` on `layout` (0-3), checked ([`check`]).
+pub fn check_hex(w: &World, layout: u8) -> Result<PathReply, Finding> {
+    check(w, Some(layout))
 }
 
 /// A world from fuzz bytes (bounded as [`world`]).
