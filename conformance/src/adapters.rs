@@ -788,6 +788,13 @@ macro_rules! define_adapter {
                 ) -> Result<crate::lattice::LatticeReply, crate::error::HarnessError> {
                     crate::lattice::adapter::$module::run(request)
                 }
+
+                fn run_hpa(
+                    &self,
+                    request: &crate::hpa::HpaRequest,
+                ) -> Result<crate::hpa::HpaReply, crate::error::HarnessError> {
+                    crate::hpa::adapter::$module::run(request)
+                }
             }
         }
         pub use $module::$ty;

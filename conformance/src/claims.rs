@@ -31,11 +31,14 @@ pub enum Family {
     /// Voxel A* and Dijkstra (`run_lattice` on a voxel grid).
     #[serde(rename = "voxel-search")]
     VoxelSearch,
+    /// HPA* on square grids (`run_hpa`).
+    #[serde(rename = "hpa")]
+    Hpa,
 }
 
 impl Family {
     /// Every family, in report order.
-    pub const ALL: [Family; 7] = [
+    pub const ALL: [Family; 8] = [
         Family::Graph,
         Family::Grids,
         Family::GridSearch,
@@ -43,6 +46,7 @@ impl Family {
         Family::FlowField,
         Family::HexSearch,
         Family::VoxelSearch,
+        Family::Hpa,
     ];
 
     /// The family's name on the wire and in reports.
@@ -55,6 +59,7 @@ impl Family {
             Family::FlowField => "flow-field",
             Family::HexSearch => "hex-search",
             Family::VoxelSearch => "voxel-search",
+            Family::Hpa => "hpa",
         }
     }
 }

@@ -500,6 +500,29 @@ pub trait Implementation: Sync {
         self.run_lattice(request)
     }
 
+    /// Runs one HPA* request ([CONF.IMPL.HPA]): builds the grid and the hierarchy and runs the
+    /// queries. `Ok(HpaReply::Failed(class))` is the error class a grid constructor or setter
+    /// gave; `Err` is a harness problem (the default body: no HPA*,
+    /// [`ErrorKind::Unimplemented`](crate::error::ErrorKind::Unimplemented)).
+    fn run_hpa(
+        &self,
+        request: &crate::hpa::HpaRequest,
+    ) -> Result<crate::hpa::HpaReply, crate::error::HarnessError> {
+        let _ = request;
+        Err(crate::error::HarnessError::unimplemented())
+    }
+
+    /// As [`Implementation::run_hpa`], naming the request (a vector id or a generated case
+    /// name); only a port uses the label ([DRIVER.MSG.REQUEST]).
+    fn run_hpa_as(
+        &self,
+        label: &str,
+        request: &crate::hpa::HpaRequest,
+    ) -> Result<crate::hpa::HpaReply, crate::error::HarnessError> {
+        let _ = label;
+        self.run_hpa(request)
+    }
+
     /// As [`Implementation::run_state`], naming the request: the golden or hostile state vector id
     /// or the generated case name the state section built it for. Only a port uses the label
     /// (requests, ledger, reports, [DRIVER.MSG.REQUEST]); the default ignores it.

@@ -27,6 +27,7 @@ pub mod flow;
 pub mod fuzzing;
 pub mod generators;
 pub mod grid;
+pub mod hpa;
 pub mod implementation;
 pub mod json_text;
 pub mod lattice;

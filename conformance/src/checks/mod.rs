@@ -7,6 +7,7 @@ pub mod flow_field;
 pub mod generated;
 pub mod grid_search;
 pub mod hooks;
+pub mod hpa;
 pub mod landmarks;
 pub mod lattice;
 pub mod links;

@@ -10,6 +10,7 @@
 mod flow_field;
 mod graph;
 mod grid_search;
+mod hpa;
 mod lattice;
 mod replanning;
 mod state;
@@ -31,13 +32,14 @@ pub use walk::{
 };
 
 /// Every family of the kit, in section order ([CONF.FAMILY.REGISTRY]).
-pub static REGISTRY: [&dyn KitFamily; 7] = [
+pub static REGISTRY: [&dyn KitFamily; 8] = [
     &graph::Graph,
     &grid_search::GridSearch,
     &replanning::Replanning,
     &flow_field::FlowField,
     &lattice::Lattice(crate::lattice::Shape::Hex),
     &lattice::Lattice(crate::lattice::Shape::Voxel),
+    &hpa::Hpa,
     &state::State,
 ];
 

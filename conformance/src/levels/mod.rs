@@ -4,9 +4,11 @@
 //! [DRIVER.LEVEL.COMPARE] Field-by-field comparison with the reference's answer.
 
 mod flow;
+mod hpa;
 mod lattice;
 mod replan;
 pub use flow::flow_break;
+pub use hpa::hpa_break;
 pub use lattice::lattice_break;
 pub use replan::replan_break;
 

@@ -100,6 +100,8 @@ pub enum Request {
     FlowField(FlowFieldRequest),
     /// Hex- and voxel-search ops.
     Lattice(LatticeOpRequest),
+    /// HPA* ops.
+    Hpa(HpaOpRequest),
 }
 
 impl Request {
@@ -122,6 +124,7 @@ impl Request {
             Request::Replanning(ReplanningRequest::RunReplan(_)) => "run_replan",
             Request::FlowField(FlowFieldRequest::RunFlow(_)) => "run_flow",
             Request::Lattice(LatticeOpRequest::RunLattice(_)) => "run_lattice",
+            Request::Hpa(HpaOpRequest::RunHpa(_)) => "run_hpa",
         }
     }
 }
@@ -191,6 +194,15 @@ pub enum FlowFieldRequest {
 pub enum LatticeOpRequest {
     /// [DRIVER.OP.RUN_LATTICE]; ok [`crate::lattice::LatticeReply`].
     RunLattice(crate::lattice::LatticeRequest),
+}
+
+/// The HPA* op: the request is the kit's own [`crate::hpa::HpaRequest`], whose serde form is its
+/// wire form ([CONF.IMPL.HPA]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "op", content = "args", rename_all = "snake_case")]
+pub enum HpaOpRequest {
+    /// [DRIVER.OP.RUN_HPA]; ok [`crate::hpa::HpaReply`].
+    RunHpa(crate::hpa::HpaRequest),
 }
 
 /// A case: the scenario members of the graph and the landmark options ([DRIVER.ENC.CASE]).

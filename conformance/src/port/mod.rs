@@ -767,6 +767,49 @@ impl Implementation for PortImpl {
         }
     }
 
+    fn run_hpa(
+        &self,
+        request: &crate::hpa::HpaRequest,
+    ) -> Result<crate::hpa::HpaReply, HarnessError> {
+        self.run_hpa_as(crate::hpa::FAMILY, request)
+    }
+
+    /// [DRIVER.OP.RUN_HPA] The request under its vector id or case name; a reply with another
+    /// number of query replies than the request has queries is a malformed reply.
+    fn run_hpa_as(
+        &self,
+        label: &str,
+        request: &crate::hpa::HpaRequest,
+    ) -> Result<crate::hpa::HpaReply, HarnessError> {
+        let wire = Request::Hpa(messages::HpaOpRequest::RunHpa(request.clone()));
+        let ledger_op = format!("run_hpa:{}", crate::hpa::FAMILY);
+        let queries = request.queries.len();
+        let fit = |r: crate::hpa::HpaReply| match &r {
+            crate::hpa::HpaReply::Ran(got) if got.queries.len() != queries => {
+                Err(protocol::Mismatch(format!(
+                    "{} query replies for {queries} queries",
+                    got.queries.len()
+                )))
+            }
+            _ => Ok(r),
+        };
+        match self.call(label, &ledger_op, &wire, fit) {
+            Ok(found) => {
+                let expected = ReferenceCrate.run_hpa(request);
+                self.note(
+                    label,
+                    &ledger_op,
+                    None,
+                    None,
+                    levels::hpa_break(&expected, &Ok(found.clone())),
+                );
+                Ok(found)
+            }
+            Err(e) if e.unimplemented() => Err(HarnessError::unimplemented()),
+            Err(e) => Err(HarnessError::no_answer(e.line)),
+        }
+    }
+
     fn deserialize_oplm(&self, case: &Case, bytes: &[u8]) -> Result<Vec<u8>, OplmError> {
         let label = self.label(&protocol::case(case));
         match self.call(

@@ -1,0 +1,395 @@
+//! The HPA* vectors ([CONF.HPA.VECTOR]): `vectors/hpa/HPA-NNNN.json`, one request and its
+//! expected reply per file (from the reference crate), checked on every implementation with the
+//! first differing query, field or edge named, and against the oracle.
+
+use super::cases::request;
+use super::{first_difference, oracle, HpaOptionsData, HpaQuery, HpaReply, HpaRequest, FAMILY};
+use crate::envelope::Envelope;
+use crate::error::HarnessError;
+use crate::grid::vectors::MapFile;
+use crate::implementation::Implementation;
+use crate::json_text::to_text;
+use crate::replan::cases::MULTIPLIERS;
+use crate::report::{Failure, Section};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The folder under `vectors/` and the id prefix.
+pub const FOLDER: (&str, &str) = ("hpa", "HPA-");
+
+/// One case: a request and the reference crate's reply.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HpaCase {
+    /// The request.
+    pub request: HpaRequest,
+    /// The reply of record.
+    pub expected: HpaReply,
+}
+
+/// A committed vector.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HpaVector {
+    /// `HPA-NNNN`.
+    pub id: String,
+    /// What it pins.
+    pub comment: String,
+    /// The case.
+    pub case: HpaCase,
+}
+
+/// The seed of the generated vectors.
+const SEED: u64 = 0x4850_4121; // "HPA!"
+
+/// A tier-1 query.
+fn q(start: [u32; 2], goal: [u32; 2]) -> HpaQuery {
+    HpaQuery {
+        edits: vec![],
+        start: start.to_vec(),
+        goal: goal.to_vec(),
+        schedule: vec![],
+    }
+}
+
+/// A sliced query.
+fn sl(start: [u32; 2], goal: [u32; 2], schedule: &[u64]) -> HpaQuery {
+    HpaQuery {
+        schedule: schedule.to_vec(),
+        ..q(start, goal)
+    }
+}
+
+/// Both forms of a query, tier 1 first.
+fn both(start: [u32; 2], goal: [u32; 2]) -> [HpaQuery; 2] {
+    [q(start, goal), sl(start, goal, &[1_000_000])]
+}
+
+/// A map from rows: `.` area 0, `#` wall, `1`-`3` areas with [`MULTIPLIERS`].
+fn map(rows: &[&str]) -> MapFile {
+    let cells: Vec<u8> = rows
+        .iter()
+        .flat_map(|r| r.bytes())
+        .map(|b| match b {
+            b'#' => 255,
+            b'1'..=b'3' => b - b'0',
+            _ => 0,
+        })
+        .collect();
+    MapFile {
+        width: rows[0].len() as u32,
+        height: rows.len() as u32,
+        cells: hex::encode(cells),
+        multipliers: MULTIPLIERS.to_vec(),
+        space: None,
+    }
+}
+
+/// An open map of `w` x `h`.
+fn open(w: usize, h: usize) -> MapFile {
+    let row = ".".repeat(w);
+    map(&vec![row.as_str(); h])
+}
+
+fn options(chunk_size: u32) -> HpaOptionsData {
+    HpaOptionsData {
+        chunk_size,
+        connectivity: 8,
+        diagonal: 2,
+        weight: 1.0,
+        smooth: false,
+        record: true,
+        budget: 0,
+    }
+}
+
+fn req(map: MapFile, options: HpaOptionsData, queries: Vec<HpaQuery>) -> HpaRequest {
+    HpaRequest {
+        map,
+        options,
+        queries,
+    }
+}
+
+const ROOMS: [&str; 12] = [
+    "......#.....",
+    "......#.....",
+    "..##..#..#..",
+    "......#..#..",
+    "...........#",
+    "######.#####",
+    "............",
+    ".2222.#.333.",
+    ".2222.......",
+    "......#.#...",
+    "...#..#.#...",
+    "......#.....",
+];
+
+/// The requests of the committed vectors, with their comments, in id order.
+pub fn requests() -> Vec<(String, HpaRequest)> {
+    let mut out = Vec::new();
+    for i in 0..8u64 {
+        out.push((
+            format!("generated request {i}: corner rule {}, two tier-1 and two sliced queries with edits between [CONF.HPA.CASES] [HPA.TIER1] [HPA.SLICED.API] [HPA.REFRESH.DIRTY]", i % 3),
+            request(SEED, i),
+        ));
+    }
+    let mut push = |comment: &str, r: HpaRequest| out.push((comment.to_string(), r));
+    let ends = || [both([0, 0], [7, 7]), both([9, 0], [9, 0])].concat();
+    for (size, note) in [
+        (1, "chunk size 1 is rejected: invalid_options from tier 1 and from new (every sliced query) [HPA.OPT.VALID]"),
+        (2, "chunk size 2 is the smallest valid one [HPA.OPT.VALID] [HPA.CHUNK.TILING]"),
+        (64, "chunk size 64 is the largest valid one: one chunk, no entrances, the temporary edge S -> G [HPA.OPT.VALID] [HPA.QUERY.EDGES]"),
+        (65, "chunk size 65 is rejected [HPA.OPT.VALID]"),
+    ] {
+        push(note, req(open(10, 8), options(size), ends()));
+    }
+    let mut o = options(4);
+    o.weight = 0.5;
+    push(
+        "a heuristic weight below 1 is rejected [HPA.OPT.VALID]",
+        req(open(10, 8), o, ends()),
+    );
+    push(
+        "ends outside the grid: x = width, y = height, on the start and on the goal (cell_out_of_range; a failed begin refreshes nothing) [HPA.QUERY.BEGIN]",
+        req(
+            open(6, 5),
+            options(3),
+            [
+                both([6, 0], [1, 1]),
+                both([0, 5], [1, 1]),
+                both([1, 1], [6, 4]),
+                both([1, 1], [5, 5]),
+            ]
+            .concat(),
+        ),
+    );
+    push(
+        "a wall start, a wall goal (NotFound, no iteration; begin still refreshes), start = goal on an open cell and on an entrance cell (one temporary node) [HPA.QUERY.BEGIN] [HPA.QUERY.TEMP]",
+        req(
+            map(&ROOMS),
+            options(6),
+            [
+                both([2, 2], [11, 11]),
+                both([0, 0], [6, 0]),
+                both([1, 1], [1, 1]),
+                both([6, 5], [6, 5]),
+            ]
+            .concat(),
+        ),
+    );
+    push(
+        "entrance placement: runs of 6 give both ends, shorter runs the lower middle; borders stop at chunk corners [HPA.ENT.RUN] [HPA.ENT.PLACE] [HPA.NODE.ID]",
+        req(
+            map(&[
+                "............",
+                "......#.....",
+                "............",
+                "......#.....",
+                "............",
+                "............",
+                "#.###..##.##",
+                "............",
+                ".....#......",
+                ".....#......",
+                "............",
+                ".....#......",
+            ]),
+            options(6),
+            both([0, 0], [11, 11]).to_vec(),
+        ),
+    );
+    let diagonal_map = map(&["..#...", "..#...", "...#..", "..#...", "..#...", "..#..."]);
+    for (rule, note) in [
+        (0, "Always: a diagonal move between two chunks with both side cells blocked is a diagonal entrance pair, so HPA* finds the only path [HPA.ENT.DIAGONAL] [HPA.COMPLETE]"),
+        (1, "AtMostOneBlocked: the same corner cannot be crossed and there is no diagonal entrance: NotFound [HPA.ENT.DIAGONAL] [HPA.MOVE]"),
+    ] {
+        let mut o = options(3);
+        o.diagonal = rule;
+        push(note, req(diagonal_map.clone(), o, both([0, 0], [5, 5]).to_vec()));
+    }
+    push(
+        "directed costs: crossing into area 2 costs 2, back into area 0 costs 1; intra edges in an area-2 chunk cost twice their length [HPA.MOVE] [HPA.INTER.EDGE] [HPA.INTRA.COST]",
+        req(
+            map(&["...2222", "...2222", "...2222", "...2222"]),
+            options(3),
+            [both([0, 0], [6, 3]), both([6, 3], [0, 0])].concat(),
+        ),
+    );
+    let mut four = options(4);
+    four.connectivity = 4;
+    push(
+        "Four neighbours: no diagonal moves or entrances; the Manhattan estimate [HPA.MOVE] [HPA.SEARCH.ESTIMATE]",
+        req(map(&ROOMS), four, both([0, 0], [11, 11]).to_vec()),
+    );
+    for (smooth, note) in [
+        (false, "an open map without smoothing: the path bends through entrance cells (cost above the optimum) [HPA.REFINE.CONCAT] [HPA.QUALITY]"),
+        (true, "the same map with smoothing: lines strictly cheaper than the refined stretch replace it [HPA.SMOOTH.LINE] [HPA.SMOOTH.RULE] [HPA.COST.REPORTED]"),
+    ] {
+        let mut o = options(4);
+        o.smooth = smooth;
+        push(
+            note,
+            req(open(16, 16), o, [both([0, 1], [15, 14]), both([2, 15], [13, 0])].concat()),
+        );
+    }
+    let mut four_smooth = options(5);
+    four_smooth.connectivity = 4;
+    four_smooth.smooth = true;
+    push(
+        "smoothing with Four neighbours: the line runs along x, then y [HPA.SMOOTH.LINE]",
+        req(map(&ROOMS), four_smooth, both([0, 11], [11, 0]).to_vec()),
+    );
+    let edit = |edits: Vec<(u32, u32, u8)>, start: [u32; 2], goal: [u32; 2]| HpaQuery {
+        edits,
+        ..sl(start, goal, &[3])
+    };
+    push(
+        "refresh: nothing changed (no chunk rebuilt), a cell inside one chunk (that chunk), a wall on a border (the chunks whose node lists change), then a tier-1 query on the edited grid [HPA.REFRESH.WHEN] [HPA.REFRESH.DIRTY] [HPA.REFRESH.REBUILT] [HPA.REFRESH.EQUAL]",
+        req(
+            open(12, 12),
+            options(4),
+            vec![
+                edit(vec![], [0, 0], [11, 11]),
+                edit(vec![], [11, 0], [0, 11]),
+                edit(vec![(5, 5, 255)], [0, 0], [11, 11]),
+                edit(vec![(3, 1, 255), (8, 7, 2)], [0, 0], [11, 11]),
+                HpaQuery {
+                    edits: vec![(4, 9, 255)],
+                    ..q([0, 11], [11, 0])
+                },
+            ],
+        ),
+    );
+    let mut weighted = options(4);
+    weighted.weight = 1.5;
+    push(
+        "a heuristic weight of 1.5 and area multipliers: the estimate is octile x mmin x weight [HPA.SEARCH.ESTIMATE]",
+        req(map(&ROOMS), weighted, both([0, 11], [11, 0]).to_vec()),
+    );
+    let mut budget = options(4);
+    budget.budget = 3;
+    budget.record = false;
+    push(
+        "a tier-1 budget of 3 (BudgetExhausted after 3 pops; ignored by the sliced form) and recording off [HPA.TIER1] [HPA.SEARCH.RECORD]",
+        req(map(&ROOMS), budget, both([0, 0], [11, 11]).to_vec()),
+    );
+    let mut spaced = map(&ROOMS);
+    spaced.space = Some([-3.5, 2.25, 0.75]);
+    push(
+        "the world points are the cell centres in the grid's space (-3.5, 2.25, 0.75) [HPA.TIER1] [GRID.SPACE.CENTER]",
+        req(spaced, options(4), vec![q([0, 0], [11, 11])]),
+    );
+    push(
+        "budgets 1, 2, 3 cycled, and 0 (a step that pops nothing) inside a schedule [HPA.SEARCH.ITERATION] [HPA.SLICED.API]",
+        req(
+            map(&ROOMS),
+            options(4),
+            vec![sl([0, 0], [11, 11], &[1, 2, 3]), sl([11, 0], [0, 11], &[0, 2])],
+        ),
+    );
+    push(
+        "a map whose width and height are not multiples of the chunk size: narrow last chunks [HPA.CHUNK.TILING] [HPA.CHUNK.ID]",
+        req(
+            map(&[
+                ".............",
+                "....#........",
+                "....#...#....",
+                "........#....",
+                "..###...#....",
+                ".............",
+                ".....##......",
+            ]),
+            options(4),
+            both([0, 6], [12, 0]).to_vec(),
+        ),
+    );
+    out
+}
+
+/// Every vector file, generated from `imp`: path relative to `vectors/`, bytes.
+pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
+    let (dir, prefix) = FOLDER;
+    let mut files = BTreeMap::new();
+    for (i, (comment, request)) in requests().into_iter().enumerate() {
+        let id = format!("{prefix}{:04}", i + 1);
+        let expected = imp
+            .run_hpa(&request)
+            .unwrap_or_else(|e| HpaReply::Failed(format!("harness: {e}")));
+        let envelope = Envelope::new(&id, FAMILY, &comment, vec![HpaCase { request, expected }]);
+        files.insert(format!("{dir}/{id}.json"), to_text(&envelope).into_bytes());
+    }
+    files
+}
+
+/// The committed vectors under `dir`, in id order.
+pub fn read_dir(dir: &Path) -> Result<Vec<HpaVector>, HarnessError> {
+    let (folder, prefix) = FOLDER;
+    let files =
+        crate::envelope::read_family(dir, folder, prefix, FAMILY, |e: Envelope<HpaCase>| {
+            let (id, comment, case) = e.single()?;
+            Ok(HpaVector { id, comment, case })
+        })?;
+    Ok(files.into_iter().map(|(_, v)| v).collect())
+}
+
+/// The family's part of the `vectors` section: every vector of `shard` on every implementation
+/// (the first difference named), and the oracle on the reply of record.
+pub fn certify(
+    dir: &Path,
+    all: &[&dyn Implementation],
+    shard: crate::config::Shard,
+    once: &mut Section,
+    s: &mut Section,
+) {
+    let fail = |vector: &str, imp: &str, what: String, expected: String, found: String| Failure {
+        vector: Some(vector.to_string()),
+        implementation: imp.to_string(),
+        what,
+        expected,
+        found,
+        ..Default::default()
+    };
+    let vectors = match read_dir(dir) {
+        Ok(v) => v,
+        Err(e) => {
+            return once.fail(fail(
+                "-",
+                "-",
+                "hpa vector file".into(),
+                "a valid vector".into(),
+                e.to_string(),
+            ))
+        }
+    };
+    for (ordinal, v) in vectors.iter().enumerate() {
+        if !shard.contains(ordinal) {
+            continue;
+        }
+        s.record(oracle::check(&v.case.request, &v.case.expected).map(|p| {
+            fail(
+                &v.id,
+                "vector",
+                "the reply of record against the oracle".into(),
+                "no problem".into(),
+                p,
+            )
+        }));
+        for imp in all {
+            s.record(match imp.run_hpa_as(&v.id, &v.case.request) {
+                Err(e) => Some(fail(
+                    &v.id,
+                    imp.name(),
+                    "run_hpa".into(),
+                    "a reply".into(),
+                    e.to_string(),
+                )),
+                Ok(reply) => first_difference(&v.case.expected, &reply).map(|d| Failure {
+                    query: d.query,
+                    ..fail(&v.id, imp.name(), d.what, d.expected, d.found)
+                }),
+            });
+        }
+    }
+}
