@@ -26,6 +26,7 @@ default_runs() {
     flow_script) echo 100 ;;
     state_restore_flow_field) echo 200 ;;
     hex_search|voxel_search) echo 20000 ;;
+    hpa_search) echo 2000 ;;
     *) echo 50000 ;;
   esac
 }

@@ -30,6 +30,7 @@ fn certify_ci_scale_passes() {
             "flow-field",
             "hex-search",
             "voxel-search",
+            "hpa",
             "state",
             "vectors"
         ]

@@ -36,6 +36,7 @@ fn every_vector_file_is_an_envelope_of_its_family() {
             "flow-field" => "flow-field",
             "hex-search" => "hex-search",
             "voxel-search" => "voxel-search",
+            "hpa" => "hpa",
             "state" => "state",
             _ => continue,
         };
@@ -191,6 +192,7 @@ fn the_registry_lists_every_family_and_owns_every_label() {
             "flow-field",
             "hex-search",
             "voxel-search",
+            "hpa",
             "state"
         ]
     );
@@ -212,6 +214,7 @@ fn the_registry_lists_every_family_and_owns_every_label() {
         ("STATE-FLOWFIELD-", Family::FlowField),
         ("HEX-", Family::HexSearch),
         ("VOXEL-", Family::VoxelSearch),
+        ("HPA-", Family::Hpa),
     ] {
         let of: Vec<_> = refs.iter().filter(|v| v.id.starts_with(prefix)).collect();
         assert!(!of.is_empty(), "no vector {prefix}*");

@@ -91,7 +91,10 @@ impl Implementation for Wrong {
     fn deserialize_oplm(&self, c: &Case, b: &[u8]) -> Result<Vec<u8>, OplmError> {
         OptimizedCrate.deserialize_oplm(c, b)
     }
-    fn run_hpa(&self, r: &HpaRequest) -> Result<HpaReply, onepath_conformance::error::HarnessError> {
+    fn run_hpa(
+        &self,
+        r: &HpaRequest,
+    ) -> Result<HpaReply, onepath_conformance::error::HarnessError> {
         let mut reply = OptimizedCrate.run_hpa(r)?;
         let HpaReply::Ran(ran) = &mut reply else {
             return Ok(reply);
@@ -215,7 +218,10 @@ fn a_new_hierarchy_unlike_the_refreshed_one_is_caught_by_the_rebuild_check() {
     assert!(!s.failures.is_empty());
     for f in &s.failures {
         assert_eq!(f.what, "the refreshed hierarchy", "{:?}", whats(&s));
-        assert!(f.case.as_deref().is_some_and(|c| c.ends_with("/rebuilt")), "{f:?}");
+        assert!(
+            f.case.as_deref().is_some_and(|c| c.ends_with("/rebuilt")),
+            "{f:?}"
+        );
         assert!(f.found.contains("hierarchy edges entry"), "{}", f.found);
     }
 }
@@ -237,12 +243,18 @@ fn the_oracle_catches_a_cost_that_is_not_its_path_a_missing_node_and_a_wrong_edg
     let (mut costs, mut nodes, mut edges) = (0, 0, 0);
     for (r, reply) in replies() {
         let HpaReply::Ran(ran) = &reply else { continue };
-        if let Some(i) = ran.queries.iter().position(
-            |a| matches!(a, HpaQueryReply::Path(p) if p.status == 2 && p.cells.len() > 1),
-        ) {
+        if let Some(i) = ran
+            .queries
+            .iter()
+            .position(|a| matches!(a, HpaQueryReply::Path(p) if p.status == 2 && p.cells.len() > 1))
+        {
             let mut bad = reply.clone();
-            let HpaReply::Ran(b) = &mut bad else { unreachable!() };
-            let HpaQueryReply::Path(p) = &mut b.queries[i] else { unreachable!() };
+            let HpaReply::Ran(b) = &mut bad else {
+                unreachable!()
+            };
+            let HpaQueryReply::Path(p) = &mut b.queries[i] else {
+                unreachable!()
+            };
             p.cost.0 = f64::from_bits(p.cost.0.to_bits() + 1);
             let problem = oracle::check(&r, &bad).expect("caught");
             assert!(problem.contains("add up to"), "{problem}");
@@ -250,13 +262,17 @@ fn the_oracle_catches_a_cost_that_is_not_its_path_a_missing_node_and_a_wrong_edg
         }
         if ran.hierarchy.as_ref().is_some_and(|h| h.nodes.len() > 1) {
             let mut bad = reply.clone();
-            let HpaReply::Ran(b) = &mut bad else { unreachable!() };
+            let HpaReply::Ran(b) = &mut bad else {
+                unreachable!()
+            };
             b.hierarchy.as_mut().unwrap().nodes.pop();
             let problem = oracle::check(&r, &bad).expect("caught");
             assert!(problem.contains("[HPA.NODE.SET]"), "{problem}");
             nodes += 1;
             let mut bad = reply.clone();
-            let HpaReply::Ran(b) = &mut bad else { unreachable!() };
+            let HpaReply::Ran(b) = &mut bad else {
+                unreachable!()
+            };
             let e = &mut b.hierarchy.as_mut().unwrap().edges[0];
             e.cost.0 = f64::from_bits(e.cost.0.to_bits() + 1);
             let problem = oracle::check(&r, &bad).expect("caught");
@@ -264,12 +280,17 @@ fn the_oracle_catches_a_cost_that_is_not_its_path_a_missing_node_and_a_wrong_edg
             edges += 1;
         }
     }
-    assert!(costs >= 8 && nodes >= 8 && edges >= 8, "{costs} {nodes} {edges}");
+    assert!(
+        costs >= 8 && nodes >= 8 && edges >= 8,
+        "{costs} {nodes} {edges}"
+    );
 }
 
 /// The first sliced found query of a reply with an abstract path of two or more ids.
 fn sliced_found(a: &mut HpaReply) -> &mut onepath_conformance::hpa::HpaPathReply {
-    let HpaReply::Ran(ran) = a else { unreachable!() };
+    let HpaReply::Ran(ran) = a else {
+        unreachable!()
+    };
     ran.queries
         .iter_mut()
         .find_map(|q| match q {
@@ -295,11 +316,19 @@ fn each_field_breaks_its_level() {
         hpa_break(&Ok(reply.clone()), &Ok(bad)).map(|b| b.level)
     };
     assert_eq!(mutate(&|a| sliced_found(a).cost.0 += 1.0), Some(Level::L1));
-    assert_eq!(mutate(&|a| sliced_found(a).abstract_path.reverse()), Some(Level::L2));
-    assert_eq!(mutate(&|a| sliced_found(a).iterations += 1), Some(Level::L3));
+    assert_eq!(
+        mutate(&|a| sliced_found(a).abstract_path.reverse()),
+        Some(Level::L2)
+    );
+    assert_eq!(
+        mutate(&|a| sliced_found(a).iterations += 1),
+        Some(Level::L3)
+    );
     assert_eq!(
         mutate(&|a| {
-            let HpaReply::Ran(ran) = a else { unreachable!() };
+            let HpaReply::Ran(ran) = a else {
+                unreachable!()
+            };
             ran.hierarchy.as_mut().unwrap().edges[0].cost.0 += 1.0;
         }),
         Some(Level::L3)

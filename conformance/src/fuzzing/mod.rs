@@ -13,7 +13,7 @@
 //! adapter body of `adapters.rs`; the state targets drive the crates' state API directly through
 //! one `macro_rules!` body instantiated for both crates (`state_restore.rs`:
 //! [`reference_state`], [`optimized_state`]). The grid-search targets are in [`grid`]; the
-//! replanner targets in [`replan`]; the flow-field targets in [`flow`]; the hex and voxel search targets in [`lattice`]; the graph targets in
+//! replanner targets in [`replan`]; the flow-field targets in [`flow`]; the hex and voxel search targets in [`lattice`]; the HPA* target in [`hpa`]; the graph targets in
 //! [`query`], [`landmarks`] and [`links`].
 
 use crate::adapters::{OptimizedCrate, ReferenceCrate};
@@ -23,6 +23,7 @@ use arbitrary::Unstructured;
 
 pub mod flow;
 pub mod grid;
+pub mod hpa;
 pub mod landmarks;
 pub mod lattice;
 pub mod links;
@@ -111,6 +112,7 @@ pub const TARGETS: &[(&str, TargetFn)] = &[
     ),
     ("hex_search", crate::fuzzing::lattice::hex_search),
     ("voxel_search", crate::fuzzing::lattice::voxel_search),
+    ("hpa_search", crate::fuzzing::hpa::hpa_search),
 ];
 
 /// The function of a target name.
@@ -314,6 +316,7 @@ pub fn seed_corpus() -> Vec<(&'static str, String, Vec<u8>)> {
         "flow_script",
         "hex_search",
         "voxel_search",
+        "hpa_search",
     ]
     .iter()
     .enumerate()

@@ -1,0 +1,86 @@
+//! The HPA* target (spec/hpa.md): `hpa_search` decodes a seed and a case index into a generated
+//! `run_hpa` request ([`crate::hpa::cases::request`]: a square map of 3-24 cells a side, chunk
+//! sizes 2-8 or an invalid one, every corner rule, smoothing, budgets and four queries with edits
+//! between them), lets the remaining bytes set the map's cells one by one (a byte >= 192 is a
+//! wall), and runs it as the `hpa` section does ([CONF.CHECK.HPA]): both crates through the
+//! in-process adapters, compared reply for reply; the reference's reply against the family's
+//! oracle ([`crate::hpa::oracle`]); the request with every query sliced against the tier-1
+//! replies; and the refreshed hierarchy against one built new on the same cells.
+
+use super::{Finding, Res, U};
+use crate::adapters::{OptimizedCrate, ReferenceCrate};
+use crate::checks::hpa::sliced_difference;
+use crate::hpa::cases::{last_refresh, rebuilt, request, sliced};
+use crate::hpa::{first_difference, hierarchy_difference, oracle, HpaReply, HpaRequest};
+use crate::implementation::Implementation;
+use crate::prng::SplitMix64;
+
+/// A request from fuzz bytes: the generated request of a seed, its cells then set by the bytes.
+fn decode(u: &mut U) -> Res<HpaRequest> {
+    let seed: u64 = u.arbitrary()?;
+    let case = u.int_in_range(0u64..=8)?;
+    let mut r = request(seed, case);
+    let mut cells = hex::decode(&r.map.cells).unwrap_or_default();
+    for c in cells.iter_mut() {
+        if u.is_empty() {
+            break;
+        }
+        let b: u8 = u.arbitrary()?;
+        *c = if b >= 192 { 255 } else { b % 4 };
+    }
+    r.map.cells = hex::encode(cells);
+    Ok(r)
+}
+
+fn run(imp: &dyn Implementation, r: &HpaRequest) -> Result<HpaReply, Finding> {
+    imp.run_hpa(r)
+        .map_err(|e| Finding::new(format!("{}: harness error {e} on {r:?}", imp.name())))
+}
+
+/// [CONF.CHECK.HPA] Both crates agree on `r`, the reference's reply passes the oracle, the
+/// sliced form equals tier 1 and the refreshed hierarchy equals a new one (on both crates).
+pub fn check(r: &HpaRequest) -> Result<HpaReply, Finding> {
+    let a = run(&ReferenceCrate, r)?;
+    let b = run(&OptimizedCrate, r)?;
+    if let Some(d) = first_difference(&a, &b) {
+        return Err(Finding::new(format!(
+            "onepath differs from the reference: {d} on {r:?}"
+        )));
+    }
+    if let Some(p) = oracle::check(r, &a) {
+        return Err(Finding::new(format!("oracle: {p} on {r:?}")));
+    }
+    for imp in [&ReferenceCrate as &dyn Implementation, &OptimizedCrate] {
+        if r.options.budget == 0 {
+            let parts = sliced(r, &mut SplitMix64::new(r.queries.len() as u64));
+            let got = run(imp, &parts)?;
+            if let Some(d) = sliced_difference(&a, &got) {
+                return Err(Finding::new(format!(
+                    "{}: sliced: {d} on {r:?}",
+                    imp.name()
+                )));
+            }
+        }
+        let HpaReply::Ran(ran) = &a else { continue };
+        if let Some(fresh) = last_refresh(r, &a).and_then(|last| rebuilt(r, last)) {
+            if let HpaReply::Ran(got) = run(imp, &fresh)? {
+                if let Some(d) = hierarchy_difference(&got.hierarchy, &ran.hierarchy) {
+                    return Err(Finding::new(format!(
+                        "{}: the refreshed hierarchy differs from a new one: {d} on {r:?}",
+                        imp.name()
+                    )));
+                }
+            }
+        }
+    }
+    Ok(a)
+}
+
+/// Target `hpa_search`.
+pub fn hpa_search(data: &[u8]) -> Result<(), Finding> {
+    let mut u = U::new(data);
+    let Ok(r) = decode(&mut u) else {
+        return Ok(());
+    };
+    check(&r).map(|_| ())
+}
