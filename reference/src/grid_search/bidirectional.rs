@@ -188,8 +188,9 @@ impl<'g> GridBidiSearch<'g> {
         Ok(())
     }
 
-    /// [GBIDI.STEP] [GBIDI.STOP] [GBIDI.TURN] [GBIDI.STATUS] At most `budget` iterations; the stop
-    /// check precedes the budget check. Does nothing unless `Running`.
+    /// [GBIDI.STEP] [GBIDI.STOP] [GBIDI.TURN] [GBIDI.STATUS] [GBIDI.SLICED] At most `budget`
+    /// iterations; the stop check precedes the budget check, and the turn is kept between calls,
+    /// so any schedule is one run. Does nothing unless `Running`.
     pub fn step(&mut self, budget: u64) -> SearchStatus {
         if self.status != SearchStatus::Running {
             return self.status;
@@ -225,7 +226,8 @@ impl<'g> GridBidiSearch<'g> {
         self.status
     }
 
-    /// [GBIDI.FORWARD] [GBIDI.BACKWARD] The edges of `u` for one side in neighbour order, as
+    /// [GBIDI.FORWARD] [GBIDI.BACKWARD] [GBIDI.OPT.HOOKS] The edges of `u` for one side in neighbour
+    /// order (the hooks asked through [`Terrain`], in the move's true direction), as
     /// `(y, c)`: forward the allowed moves `u -> y` priced `base * m(area(y)) + cell_cost(u, y)`;
     /// backward the allowed moves `y -> u` from passable `y`, priced as that forward move,
     /// `base * m(area(u)) + cell_cost(y, u)`.
@@ -281,7 +283,11 @@ impl<'g> GridBidiSearch<'g> {
                 continue;
             }
             let yi = y as usize;
-            let this = if forward { &self.forward } else { &self.backward };
+            let this = if forward {
+                &self.forward
+            } else {
+                &self.backward
+            };
             if this.reached[yi] && !(g2 < this.g[yi]) {
                 continue;
             }
