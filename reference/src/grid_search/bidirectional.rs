@@ -11,8 +11,8 @@ use super::options::{
 };
 use crate::astar::{normalize_estimate, parent_chain, SearchStatus, CANCEL_INTERVAL};
 use crate::grid::Grid;
-use crate::hex_search::path_status;
 use crate::open_set::OpenSet;
+use crate::options::PathStatus;
 
 /// [GRAPH.BIDI.SIDES] [GBIDI.OPEN] The buffers and open set of one side.
 struct Side {
@@ -417,7 +417,12 @@ pub fn find_grid_path_bidirectional(
     let cells = s.path();
     Ok(GridPath {
         algorithm: options.algorithm,
-        status: path_status(st),
+        // [GBIDI.TIER1] `BudgetExhausted` when the search is still running.
+        status: match st {
+            SearchStatus::Found => PathStatus::Found,
+            SearchStatus::Running => PathStatus::BudgetExhausted,
+            SearchStatus::NotFound | SearchStatus::NotStarted => PathStatus::NotFound,
+        },
         cost: s.path_cost(),
         points: cells.iter().map(|&c| centre(grid, c)).collect(),
         cells,
