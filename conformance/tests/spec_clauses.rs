@@ -6,7 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-const FAMILIES: [&str; 7] = ["GRAPH", "STATE", "GRID", "GS", "CONF", "DRIVER", "SPEC"];
+const FAMILIES: [&str; 8] = [
+    "GRAPH", "STATE", "GRID", "GS", "GBIDI", "CONF", "DRIVER", "SPEC",
+];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -1,5 +1,6 @@
 //! Reference implementation of the onepath-rs spec: graphs (spec/graphs.md), grids
-//! (spec/grids.md), grid search (spec/grid-search.md), HPA* (spec/hpa.md), replanners (spec/replanning.md) and state bytes
+//! (spec/grids.md), grid search (spec/grid-search.md), grid bidirectional search
+//! (spec/grid-bidi.md), HPA* (spec/hpa.md), replanners (spec/replanning.md) and state bytes
 //! (spec/state.md).
 //!
 //! Every module transcribes one chapter of the spec clause by clause; every public item's
@@ -45,8 +46,9 @@ pub use graph::Graph;
 pub use grid::{CellListener, Grid, GridSpace, HexGrid, HexLayout, VoxelSpace, WALL};
 pub use grid_error::{GridError, GridStateError};
 pub use grid_search::{
-    find_grid_path, AStar, CellBlockedFn, CellCostFn, Connectivity, DiagonalRule, GridAlgorithm,
-    GridEngine, GridOptions, GridPath, GridSearch, GridSearchError, JumpSearch, ThetaSearch,
+    find_grid_path, find_grid_path_bidirectional, AStar, CellBlockedFn, CellCostFn, Connectivity,
+    DiagonalRule, GridAlgorithm, GridBidiSearch, GridEngine, GridOptions, GridPath, GridSearch,
+    GridSearchError, JumpSearch, ThetaSearch,
 };
 pub use hex_search::{find_hex_path, HexSearch};
 pub use hpa::{find_hpa_path, HpaEdge, HpaEdgeKind, HpaHierarchy, HpaNode, HpaOptions, HpaSearch};
