@@ -795,6 +795,13 @@ macro_rules! define_adapter {
                 ) -> Result<crate::hpa::HpaReply, crate::error::HarnessError> {
                     crate::hpa::adapter::$module::run(request)
                 }
+
+                fn run_bidi(
+                    &self,
+                    request: &crate::bidi::BidiRequest,
+                ) -> Result<crate::bidi::BidiReply, crate::error::HarnessError> {
+                    crate::bidi::adapter::$module::run(request)
+                }
             }
         }
         pub use $module::$ty;

@@ -34,11 +34,14 @@ pub enum Family {
     /// HPA* on square grids (`run_hpa`).
     #[serde(rename = "hpa")]
     Hpa,
+    /// Bidirectional square-grid search (`run_bidi`).
+    #[serde(rename = "grid-bidi")]
+    GridBidi,
 }
 
 impl Family {
     /// Every family, in report order.
-    pub const ALL: [Family; 8] = [
+    pub const ALL: [Family; 9] = [
         Family::Graph,
         Family::Grids,
         Family::GridSearch,
@@ -47,6 +50,7 @@ impl Family {
         Family::HexSearch,
         Family::VoxelSearch,
         Family::Hpa,
+        Family::GridBidi,
     ];
 
     /// The family's name on the wire and in reports.
@@ -60,6 +64,7 @@ impl Family {
             Family::HexSearch => "hex-search",
             Family::VoxelSearch => "voxel-search",
             Family::Hpa => "hpa",
+            Family::GridBidi => "grid-bidi",
         }
     }
 }

@@ -523,6 +523,29 @@ pub trait Implementation: Sync {
         self.run_hpa(request)
     }
 
+    /// Runs one bidirectional grid request ([CONF.IMPL.BIDI]): builds the grid and runs the
+    /// queries. `Ok(BidiReply::Failed(class))` is the error class a grid constructor or setter
+    /// gave; `Err` is a harness problem (the default body: no bidirectional grid search,
+    /// [`ErrorKind::Unimplemented`](crate::error::ErrorKind::Unimplemented)).
+    fn run_bidi(
+        &self,
+        request: &crate::bidi::BidiRequest,
+    ) -> Result<crate::bidi::BidiReply, crate::error::HarnessError> {
+        let _ = request;
+        Err(crate::error::HarnessError::unimplemented())
+    }
+
+    /// As [`Implementation::run_bidi`], naming the request (a vector id or a generated case
+    /// name); only a port uses the label ([DRIVER.MSG.REQUEST]).
+    fn run_bidi_as(
+        &self,
+        label: &str,
+        request: &crate::bidi::BidiRequest,
+    ) -> Result<crate::bidi::BidiReply, crate::error::HarnessError> {
+        let _ = label;
+        self.run_bidi(request)
+    }
+
     /// As [`Implementation::run_state`], naming the request: the golden or hostile state vector id
     /// or the generated case name the state section built it for. Only a port uses the label
     /// (requests, ledger, reports, [DRIVER.MSG.REQUEST]); the default ignores it.

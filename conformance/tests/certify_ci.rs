@@ -31,6 +31,7 @@ fn certify_ci_scale_passes() {
             "hex-search",
             "voxel-search",
             "hpa",
+            "grid-bidi",
             "state",
             "vectors"
         ]

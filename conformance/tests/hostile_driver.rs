@@ -22,8 +22,8 @@ const K: u64 = 3;
 /// Per-request timeout, seconds.
 const TIMEOUT: f64 = 0.5;
 /// Families that get requests in a port run: graph, grids, grid-search, replanning, flow-field,
-/// hex-search, voxel-search, hpa.
-const FAMILIES: u64 = 8;
+/// hex-search, voxel-search, hpa, grid-bidi.
+const FAMILIES: u64 = 9;
 /// Per failed request beyond its timeout: a driver restart (sh + python3 start, handshake).
 const RESTART_SLACK: f64 = 1.0;
 /// The kit's own work (reference side, bookkeeping) on two busy cores.

@@ -37,6 +37,7 @@ fn every_vector_file_is_an_envelope_of_its_family() {
             "hex-search" => "hex-search",
             "voxel-search" => "voxel-search",
             "hpa" => "hpa",
+            "grid-bidi" => "grid-bidi",
             "state" => "state",
             _ => continue,
         };
@@ -193,6 +194,7 @@ fn the_registry_lists_every_family_and_owns_every_label() {
             "hex-search",
             "voxel-search",
             "hpa",
+            "grid-bidi",
             "state"
         ]
     );
@@ -215,6 +217,7 @@ fn the_registry_lists_every_family_and_owns_every_label() {
         ("HEX-", Family::HexSearch),
         ("VOXEL-", Family::VoxelSearch),
         ("HPA-", Family::Hpa),
+        ("BIDI-", Family::GridBidi),
     ] {
         let of: Vec<_> = refs.iter().filter(|v| v.id.starts_with(prefix)).collect();
         assert!(!of.is_empty(), "no vector {prefix}*");

@@ -1,6 +1,7 @@
 //! The certify sections ([CONF.CHECK.*]). Each check module produces one or two [`Section`]s;
 //! the family registry ([`crate::family`]) runs them for a reference and any number of candidates.
 
+pub mod bidi;
 pub mod cancel;
 pub mod errors;
 pub mod flow_field;

@@ -7,6 +7,7 @@
 //! reports walk the registry; none of them names a family. Adding a family is a new module here
 //! and one line of [`REGISTRY`].
 
+mod bidi;
 mod flow_field;
 mod graph;
 mod grid_search;
@@ -32,7 +33,7 @@ pub use walk::{
 };
 
 /// Every family of the kit, in section order ([CONF.FAMILY.REGISTRY]).
-pub static REGISTRY: [&dyn KitFamily; 8] = [
+pub static REGISTRY: [&dyn KitFamily; 9] = [
     &graph::Graph,
     &grid_search::GridSearch,
     &replanning::Replanning,
@@ -40,6 +41,7 @@ pub static REGISTRY: [&dyn KitFamily; 8] = [
     &lattice::Lattice(crate::lattice::Shape::Hex),
     &lattice::Lattice(crate::lattice::Shape::Voxel),
     &hpa::Hpa,
+    &bidi::Bidi,
     &state::State,
 ];
 

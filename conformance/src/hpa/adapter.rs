@@ -179,34 +179,11 @@ macro_rules! define_hpa_adapter {
             /// [CONF.IMPL.HPA] Builds the grid and the hierarchy, runs the queries.
             pub fn run(r: &HpaRequest) -> Result<HpaReply, HarnessError> {
                 let cells = validate(r)?;
-                let m = &r.map;
                 let failed = |e: op::GridError| Ok(HpaReply::Failed(e.class().to_string()));
-                let mut g = match op::Grid::new(m.width as usize, m.height as usize) {
+                let mut g = match crate::lattice::adapter::$module::square_grid(&r.map, &cells) {
                     Ok(g) => g,
                     Err(e) => return failed(e),
                 };
-                for &(a, v) in &m.multipliers {
-                    if let Err(e) = g.set_area_multiplier(a, v) {
-                        return failed(e);
-                    }
-                }
-                if let Some([ox, oy, s]) = m.space {
-                    if let Err(e) = g.set_space(op::GridSpace {
-                        origin_x: ox,
-                        origin_y: oy,
-                        cell_size: s,
-                    }) {
-                        return failed(e);
-                    }
-                }
-                let w = m.width as usize;
-                for (i, &c) in cells.iter().enumerate() {
-                    if c != 0 {
-                        if let Err(e) = g.set_cell(i % w, i / w, c) {
-                            return failed(e);
-                        }
-                    }
-                }
                 let o = options(&r.options);
                 let mut hierarchy = op::HpaHierarchy::new(o.clone());
                 let mut queries = Vec::with_capacity(r.queries.len());

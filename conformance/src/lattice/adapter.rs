@@ -298,6 +298,32 @@ macro_rules! define_lattice_adapter {
                 ))
             }
 
+            /// [CONF.GRID.MAP] A square grid of a map: `Grid::new`, the multipliers in order, the
+            /// space, then `set_cell` for every non-zero cell in index order (`cells` decoded).
+            pub(crate) fn square_grid(
+                m: &crate::grid::vectors::MapFile,
+                cells: &[u8],
+            ) -> Result<op::Grid, op::GridError> {
+                let mut g = op::Grid::new(m.width as usize, m.height as usize)?;
+                for &(a, v) in &m.multipliers {
+                    g.set_area_multiplier(a, v)?;
+                }
+                if let Some([ox, oy, s]) = m.space {
+                    g.set_space(op::GridSpace {
+                        origin_x: ox,
+                        origin_y: oy,
+                        cell_size: s,
+                    })?;
+                }
+                let w = m.width as usize;
+                for (i, &c) in cells.iter().enumerate() {
+                    if c != 0 {
+                        g.set_cell(i % w, i / w, c)?;
+                    }
+                }
+                Ok(g)
+            }
+
             /// An error with a class, whatever its type.
             trait HasClass {
                 fn class_name(&self) -> String;

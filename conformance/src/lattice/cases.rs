@@ -20,7 +20,7 @@ fn algorithm(rng: &mut SplitMix64) -> u8 {
 }
 
 /// The hooks: `extra_where` one in five, `invalid_where` one in twenty; `blocked` one in ten.
-fn hooks(rng: &mut SplitMix64) -> (Option<CellCostRule>, Option<CellBlockRule>) {
+pub(crate) fn hooks(rng: &mut SplitMix64) -> (Option<CellCostRule>, Option<CellBlockRule>) {
     let cost = if rng.chance(0.2) {
         Some(CellCostRule::ExtraWhere {
             modulus: 2 + rng.below(4) as u32,
@@ -44,7 +44,7 @@ fn hooks(rng: &mut SplitMix64) -> (Option<CellCostRule>, Option<CellBlockRule>) 
 }
 
 /// Weight 1 or 1.5; recording four in five; a budget of 1-40 one in five.
-fn common(rng: &mut SplitMix64) -> (f64, bool, u64) {
+pub(crate) fn common(rng: &mut SplitMix64) -> (f64, bool, u64) {
     let weight = if rng.chance(0.3) { 1.5 } else { 1.0 };
     let record = rng.chance(0.8);
     let budget = if rng.chance(0.2) { rng.range(1, 41) } else { 0 };
@@ -53,7 +53,7 @@ fn common(rng: &mut SplitMix64) -> (f64, bool, u64) {
 
 /// Four queries between random cells of a grid of `size` (one end in twenty outside it); the
 /// last has a schedule of one to three budgets of 0-7, the last at least 1.
-fn queries(rng: &mut SplitMix64, size: &[u32]) -> Vec<Query> {
+pub(crate) fn queries(rng: &mut SplitMix64, size: &[u32]) -> Vec<Query> {
     let end = |rng: &mut SplitMix64| -> Vec<u32> {
         let out = rng.chance(0.05);
         size.iter()

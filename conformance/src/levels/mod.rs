@@ -3,10 +3,12 @@
 //! same call, and each difference is classified by the lowest level it breaks.
 //! [DRIVER.LEVEL.COMPARE] Field-by-field comparison with the reference's answer.
 
+mod bidi;
 mod flow;
 mod hpa;
 mod lattice;
 mod replan;
+pub use bidi::bidi_break;
 pub use flow::flow_break;
 pub use hpa::hpa_break;
 pub use lattice::lattice_break;

@@ -102,6 +102,8 @@ pub enum Request {
     Lattice(LatticeOpRequest),
     /// HPA* ops.
     Hpa(HpaOpRequest),
+    /// Bidirectional grid-search ops.
+    Bidi(BidiOpRequest),
 }
 
 impl Request {
@@ -125,6 +127,7 @@ impl Request {
             Request::FlowField(FlowFieldRequest::RunFlow(_)) => "run_flow",
             Request::Lattice(LatticeOpRequest::RunLattice(_)) => "run_lattice",
             Request::Hpa(HpaOpRequest::RunHpa(_)) => "run_hpa",
+            Request::Bidi(BidiOpRequest::RunBidi(_)) => "run_bidi",
         }
     }
 }
@@ -203,6 +206,15 @@ pub enum LatticeOpRequest {
 pub enum HpaOpRequest {
     /// [DRIVER.OP.RUN_HPA]; ok [`crate::hpa::HpaReply`].
     RunHpa(crate::hpa::HpaRequest),
+}
+
+/// The bidirectional grid-search op: the request is the kit's own [`crate::bidi::BidiRequest`],
+/// whose serde form is its wire form ([CONF.IMPL.BIDI]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "op", content = "args", rename_all = "snake_case")]
+pub enum BidiOpRequest {
+    /// [DRIVER.OP.RUN_BIDI]; ok [`crate::bidi::BidiReply`].
+    RunBidi(crate::bidi::BidiRequest),
 }
 
 /// A case: the scenario members of the graph and the landmark options ([DRIVER.ENC.CASE]).

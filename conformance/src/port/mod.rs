@@ -810,6 +810,52 @@ impl Implementation for PortImpl {
         }
     }
 
+    fn run_bidi(
+        &self,
+        request: &crate::bidi::BidiRequest,
+    ) -> Result<crate::bidi::BidiReply, HarnessError> {
+        self.run_bidi_as(crate::bidi::FAMILY, request)
+    }
+
+    /// [DRIVER.OP.RUN_BIDI] The request under its vector id or case name; a reply with another
+    /// number of query replies or meetings than the request has queries is a malformed reply.
+    fn run_bidi_as(
+        &self,
+        label: &str,
+        request: &crate::bidi::BidiRequest,
+    ) -> Result<crate::bidi::BidiReply, HarnessError> {
+        let wire = Request::Bidi(messages::BidiOpRequest::RunBidi(request.clone()));
+        let ledger_op = format!("run_bidi:{}", crate::bidi::FAMILY);
+        let queries = request.queries.len();
+        let fit = |r: crate::bidi::BidiReply| match &r {
+            crate::bidi::BidiReply::Ran(got)
+                if got.queries.len() != queries || got.meetings.len() != queries =>
+            {
+                Err(protocol::Mismatch(format!(
+                    "{} query replies and {} meetings for {queries} queries",
+                    got.queries.len(),
+                    got.meetings.len()
+                )))
+            }
+            _ => Ok(r),
+        };
+        match self.call(label, &ledger_op, &wire, fit) {
+            Ok(found) => {
+                let expected = ReferenceCrate.run_bidi(request);
+                self.note(
+                    label,
+                    &ledger_op,
+                    None,
+                    None,
+                    levels::bidi_break(&expected, &Ok(found.clone())),
+                );
+                Ok(found)
+            }
+            Err(e) if e.unimplemented() => Err(HarnessError::unimplemented()),
+            Err(e) => Err(HarnessError::no_answer(e.line)),
+        }
+    }
+
     fn deserialize_oplm(&self, case: &Case, bytes: &[u8]) -> Result<Vec<u8>, OplmError> {
         let label = self.label(&protocol::case(case));
         match self.call(
