@@ -27,6 +27,7 @@ default_runs() {
     state_restore_flow_field) echo 200 ;;
     hex_search|voxel_search) echo 20000 ;;
     hpa_search) echo 2000 ;;
+    grid_bidi) echo 5000 ;;
     *) echo 50000 ;;
   esac
 }

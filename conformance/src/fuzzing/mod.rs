@@ -13,7 +13,7 @@
 //! adapter body of `adapters.rs`; the state targets drive the crates' state API directly through
 //! one `macro_rules!` body instantiated for both crates (`state_restore.rs`:
 //! [`reference_state`], [`optimized_state`]). The grid-search targets are in [`grid`]; the
-//! replanner targets in [`replan`]; the flow-field targets in [`flow`]; the hex and voxel search targets in [`lattice`]; the HPA* target in [`hpa`]; the graph targets in
+//! replanner targets in [`replan`]; the flow-field targets in [`flow`]; the hex and voxel search targets in [`lattice`]; the HPA* target in [`hpa`]; the bidirectional grid target in [`bidi`]; the graph targets in
 //! [`query`], [`landmarks`] and [`links`].
 
 use crate::adapters::{OptimizedCrate, ReferenceCrate};
@@ -21,6 +21,7 @@ use crate::implementation::{CostRule, HeuristicRule};
 use crate::scenario::{GraphSpec, LandmarkSpec, StrategySpec};
 use arbitrary::Unstructured;
 
+pub mod bidi;
 pub mod flow;
 pub mod grid;
 pub mod hpa;
@@ -113,6 +114,7 @@ pub const TARGETS: &[(&str, TargetFn)] = &[
     ("hex_search", crate::fuzzing::lattice::hex_search),
     ("voxel_search", crate::fuzzing::lattice::voxel_search),
     ("hpa_search", crate::fuzzing::hpa::hpa_search),
+    ("grid_bidi", crate::fuzzing::bidi::grid_bidi),
 ];
 
 /// The function of a target name.
@@ -317,6 +319,7 @@ pub fn seed_corpus() -> Vec<(&'static str, String, Vec<u8>)> {
         "hex_search",
         "voxel_search",
         "hpa_search",
+        "grid_bidi",
     ]
     .iter()
     .enumerate()
