@@ -46,6 +46,7 @@ pub mod replan;
 pub mod report;
 pub mod report_junit;
 pub mod report_merge;
+pub mod request_vectors;
 pub mod road;
 pub mod road_check;
 pub mod scenario;

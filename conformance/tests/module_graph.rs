@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// Submodules that are nodes of their own.
-const SPLIT: [&str; 11] = [
+const SPLIT: [&str; 15] = [
     "grid::vectors",
     "state::files",
     "grid::adapter",
@@ -24,6 +24,10 @@ const SPLIT: [&str; 11] = [
     "flow::adapter",
     "lattice::vectors",
     "lattice::adapter",
+    "hpa::vectors",
+    "hpa::adapter",
+    "bidi::vectors",
+    "bidi::adapter",
     "port::wire",
 ];
 

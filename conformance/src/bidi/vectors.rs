@@ -1,4 +1,4 @@
-//! The bidirectional vectors ([CONF.BIDI.VECTOR]): `vectors/grid-bidi/BIDI-NNNN.json`, one
+//! The bidirectional vectors ([CONF.BIDI.BidiVector]): `vectors/grid-bidi/BIDI-NNNN.json`, one
 //! request and its expected reply per file (from the reference crate), checked on every
 //! implementation with the first differing query and field named, and against the oracle.
 
@@ -12,7 +12,7 @@ use crate::implementation::Implementation;
 use crate::json_text::to_text;
 use crate::lattice::Query;
 use crate::replan::cases::MULTIPLIERS;
-use crate::report::{Failure, Section};
+use crate::report::Section;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -270,8 +270,7 @@ pub fn read_dir(dir: &Path) -> Result<Vec<BidiVector>, HarnessError> {
     Ok(files.into_iter().map(|(_, v)| v).collect())
 }
 
-/// The family's part of the `vectors` section: every vector of `shard` on every implementation
-/// (the first difference named), and the oracle on the reply of record.
+/// The family's part of the `vectors` section ([`crate::request_vectors`]).
 pub fn certify(
     dir: &Path,
     all: &[&dyn Implementation],
@@ -279,53 +278,15 @@ pub fn certify(
     once: &mut Section,
     s: &mut Section,
 ) {
-    let fail = |vector: &str, imp: &str, what: String, expected: String, found: String| Failure {
-        vector: Some(vector.to_string()),
-        implementation: imp.to_string(),
-        what,
-        expected,
-        found,
-        ..Default::default()
-    };
-    let vectors = match read_dir(dir) {
-        Ok(v) => v,
-        Err(e) => {
-            return once.fail(fail(
-                "-",
-                "-",
-                "grid-bidi vector file".into(),
-                "a valid vector".into(),
-                e.to_string(),
-            ))
-        }
-    };
-    for (ordinal, v) in vectors.iter().enumerate() {
-        if !shard.contains(ordinal) {
-            continue;
-        }
-        s.record(oracle::check(&v.case.request, &v.case.expected).map(|p| {
-            fail(
-                &v.id,
-                "vector",
-                "the reply of record against the oracle".into(),
-                "no problem".into(),
-                p,
-            )
-        }));
-        for imp in all {
-            s.record(match imp.run_bidi_as(&v.id, &v.case.request) {
-                Err(e) => Some(fail(
-                    &v.id,
-                    imp.name(),
-                    "run_bidi".into(),
-                    "a reply".into(),
-                    e.to_string(),
-                )),
-                Ok(reply) => first_difference(&v.case.expected, &reply).map(|d| Failure {
-                    query: d.query,
-                    ..fail(&v.id, imp.name(), d.what, d.expected, d.found)
-                }),
-            });
-        }
+    crate::request_vectors::RequestVectors {
+        family: FAMILY,
+        op: "run_bidi",
+        id: |v: &BidiVector| v.id.as_str(),
+        oracle: &|v: &BidiVector| oracle::check(&v.case.request, &v.case.expected),
+        run: &|imp: &dyn Implementation, v: &BidiVector| {
+            imp.run_bidi_as(&v.id, &v.case.request)
+                .map(|reply| first_difference(&v.case.expected, &reply))
+        },
     }
+    .certify(read_dir(dir), all, shard, once, s)
 }

@@ -1,4 +1,4 @@
-//! The HPA* vectors ([CONF.HPA.VECTOR]): `vectors/hpa/HPA-NNNN.json`, one request and its
+//! The HPA* vectors ([CONF.HPA.HpaVector]): `vectors/hpa/HPA-NNNN.json`, one request and its
 //! expected reply per file (from the reference crate), checked on every implementation with the
 //! first differing query, field or edge named, and against the oracle.
 
@@ -10,7 +10,7 @@ use crate::grid::vectors::MapFile;
 use crate::implementation::Implementation;
 use crate::json_text::to_text;
 use crate::replan::cases::MULTIPLIERS;
-use crate::report::{Failure, Section};
+use crate::report::Section;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -334,8 +334,7 @@ pub fn read_dir(dir: &Path) -> Result<Vec<HpaVector>, HarnessError> {
     Ok(files.into_iter().map(|(_, v)| v).collect())
 }
 
-/// The family's part of the `vectors` section: every vector of `shard` on every implementation
-/// (the first difference named), and the oracle on the reply of record.
+/// The family's part of the `vectors` section ([`crate::request_vectors`]).
 pub fn certify(
     dir: &Path,
     all: &[&dyn Implementation],
@@ -343,53 +342,15 @@ pub fn certify(
     once: &mut Section,
     s: &mut Section,
 ) {
-    let fail = |vector: &str, imp: &str, what: String, expected: String, found: String| Failure {
-        vector: Some(vector.to_string()),
-        implementation: imp.to_string(),
-        what,
-        expected,
-        found,
-        ..Default::default()
-    };
-    let vectors = match read_dir(dir) {
-        Ok(v) => v,
-        Err(e) => {
-            return once.fail(fail(
-                "-",
-                "-",
-                "hpa vector file".into(),
-                "a valid vector".into(),
-                e.to_string(),
-            ))
-        }
-    };
-    for (ordinal, v) in vectors.iter().enumerate() {
-        if !shard.contains(ordinal) {
-            continue;
-        }
-        s.record(oracle::check(&v.case.request, &v.case.expected).map(|p| {
-            fail(
-                &v.id,
-                "vector",
-                "the reply of record against the oracle".into(),
-                "no problem".into(),
-                p,
-            )
-        }));
-        for imp in all {
-            s.record(match imp.run_hpa_as(&v.id, &v.case.request) {
-                Err(e) => Some(fail(
-                    &v.id,
-                    imp.name(),
-                    "run_hpa".into(),
-                    "a reply".into(),
-                    e.to_string(),
-                )),
-                Ok(reply) => first_difference(&v.case.expected, &reply).map(|d| Failure {
-                    query: d.query,
-                    ..fail(&v.id, imp.name(), d.what, d.expected, d.found)
-                }),
-            });
-        }
+    crate::request_vectors::RequestVectors {
+        family: FAMILY,
+        op: "run_hpa",
+        id: |v: &HpaVector| v.id.as_str(),
+        oracle: &|v: &HpaVector| oracle::check(&v.case.request, &v.case.expected),
+        run: &|imp: &dyn Implementation, v: &HpaVector| {
+            imp.run_hpa_as(&v.id, &v.case.request)
+                .map(|reply| first_difference(&v.case.expected, &reply))
+        },
     }
+    .certify(read_dir(dir), all, shard, once, s)
 }

@@ -1,4 +1,4 @@
-//! The hex- and voxel-search vectors ([CONF.LATTICE.VECTOR]): `vectors/hex-search/HEX-NNNN.json`
+//! The hex- and voxel-search vectors ([CONF.LATTICE.LatticeVector]): `vectors/hex-search/HEX-NNNN.json`
 //! and `vectors/voxel-search/VOXEL-NNNN.json`, one request and its expected reply per file (from
 //! the reference crate), checked on every implementation with the first differing query and
 //! field named, and against the oracle.
@@ -15,7 +15,7 @@ use crate::grid::{CellBlockRule, CellCostRule, GridOptionsData};
 use crate::implementation::Implementation;
 use crate::json_text::to_text;
 use crate::replan::cases::MULTIPLIERS;
-use crate::report::{Failure, Section};
+use crate::report::Section;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -399,8 +399,7 @@ pub fn read_dir(shape: Shape, dir: &Path) -> Result<Vec<LatticeVector>, HarnessE
     Ok(files.into_iter().map(|(_, v)| v).collect())
 }
 
-/// A shape's part of the `vectors` section: every vector of `shard` on every implementation (the
-/// first differing query and field), and the oracle on the reply of record.
+/// The family's part of the `vectors` section ([`crate::request_vectors`]).
 pub fn certify(
     shape: Shape,
     dir: &Path,
@@ -409,53 +408,15 @@ pub fn certify(
     once: &mut Section,
     s: &mut Section,
 ) {
-    let fail = |vector: &str, imp: &str, what: String, expected: String, found: String| Failure {
-        vector: Some(vector.to_string()),
-        implementation: imp.to_string(),
-        what,
-        expected,
-        found,
-        ..Default::default()
-    };
-    let vectors = match read_dir(shape, dir) {
-        Ok(v) => v,
-        Err(e) => {
-            return once.fail(fail(
-                "-",
-                "-",
-                format!("{} vector file", shape.family()),
-                "a valid vector".into(),
-                e.to_string(),
-            ))
-        }
-    };
-    for (ordinal, v) in vectors.iter().enumerate() {
-        if !shard.contains(ordinal) {
-            continue;
-        }
-        s.record(oracle::check(&v.case.request, &v.case.expected).map(|p| {
-            fail(
-                &v.id,
-                "vector",
-                "the reply of record against the oracle".into(),
-                "no problem".into(),
-                p,
-            )
-        }));
-        for imp in all {
-            s.record(match imp.run_lattice_as(&v.id, &v.case.request) {
-                Err(e) => Some(fail(
-                    &v.id,
-                    imp.name(),
-                    "run_lattice".into(),
-                    "a reply".into(),
-                    e.to_string(),
-                )),
-                Ok(reply) => first_difference(&v.case.expected, &reply).map(|d| Failure {
-                    query: d.query,
-                    ..fail(&v.id, imp.name(), d.what, d.expected, d.found)
-                }),
-            });
-        }
+    crate::request_vectors::RequestVectors {
+        family: shape.family(),
+        op: "run_lattice",
+        id: |v: &LatticeVector| v.id.as_str(),
+        oracle: &|v: &LatticeVector| oracle::check(&v.case.request, &v.case.expected),
+        run: &|imp: &dyn Implementation, v: &LatticeVector| {
+            imp.run_lattice_as(&v.id, &v.case.request)
+                .map(|reply| first_difference(&v.case.expected, &reply))
+        },
     }
+    .certify(read_dir(shape, dir), all, shard, once, s)
 }
