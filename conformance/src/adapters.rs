@@ -9,6 +9,21 @@ use crate::implementation::{
 use crate::outcome::{AlgorithmCode, Outcome, PathOutcome, StatusCode};
 use crate::scenario::{Case, GraphSpec, Query, StrategySpec, Variant};
 
+/// The request families' methods of [`Implementation`]: each builds its family's request on
+/// the crate through the family's own adapter module (`crate::<family>::adapter::<crate>`).
+macro_rules! forward_requests {
+    ($module:ident; $($method:ident: $family:ident::$request:ident => $reply:ident;)*) => {
+        $(
+            fn $method(
+                &self,
+                request: &crate::$family::$request,
+            ) -> Result<crate::$family::$reply, crate::error::HarnessError> {
+                crate::$family::adapter::$module::run(request)
+            }
+        )*
+    };
+}
+
 macro_rules! define_adapter {
     ($module:ident, $krate:ident, $ty:ident, $name:expr, $doc:expr) => {
         mod $module {
@@ -754,54 +769,15 @@ macro_rules! define_adapter {
                         })
                 }
 
-                fn run_state(
-                    &self,
-                    request: &crate::state::StateRequest,
-                ) -> Result<crate::state::StateReply, crate::error::HarnessError> {
-                    crate::state::adapter::$module::run(request)
-                }
-
-                fn run_grid(
-                    &self,
-                    request: &crate::grid::GridRequest,
-                ) -> Result<crate::grid::GridOutcome, crate::error::HarnessError> {
-                    crate::grid::adapter::$module::run(request)
-                }
-
-                fn run_replan(
-                    &self,
-                    request: &crate::replan::ReplanRequest,
-                ) -> Result<crate::replan::ReplanReply, crate::error::HarnessError> {
-                    crate::replan::adapter::$module::run(request)
-                }
-
-                fn run_flow(
-                    &self,
-                    request: &crate::flow::FlowRequest,
-                ) -> Result<crate::flow::FlowReply, crate::error::HarnessError> {
-                    crate::flow::adapter::$module::run(request)
-                }
-
-                fn run_lattice(
-                    &self,
-                    request: &crate::lattice::LatticeRequest,
-                ) -> Result<crate::lattice::LatticeReply, crate::error::HarnessError> {
-                    crate::lattice::adapter::$module::run(request)
-                }
-
-                fn run_hpa(
-                    &self,
-                    request: &crate::hpa::HpaRequest,
-                ) -> Result<crate::hpa::HpaReply, crate::error::HarnessError> {
-                    crate::hpa::adapter::$module::run(request)
-                }
-
-                fn run_bidi(
-                    &self,
-                    request: &crate::bidi::BidiRequest,
-                ) -> Result<crate::bidi::BidiReply, crate::error::HarnessError> {
-                    crate::bidi::adapter::$module::run(request)
-                }
+                forward_requests!($module;
+                    run_state: state::StateRequest => StateReply;
+                    run_grid: grid::GridRequest => GridOutcome;
+                    run_replan: replan::ReplanRequest => ReplanReply;
+                    run_flow: flow::FlowRequest => FlowReply;
+                    run_lattice: lattice::LatticeRequest => LatticeReply;
+                    run_hpa: hpa::HpaRequest => HpaReply;
+                    run_bidi: bidi::BidiRequest => BidiReply;
+                );
             }
         }
         pub use $module::$ty;
