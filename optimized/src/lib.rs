@@ -50,8 +50,9 @@ pub use error::{BuildError, GraphStateError, QueryError};
 pub use flow::{FlowFieldDescription, FlowStatus, GridFlowField, HexFlowField};
 pub use grid_error::{GridError, GridStateError};
 pub use grid_search::{
-    find_grid_path, AStar, CellBlockedFn, CellCostFn, Connectivity, DiagonalRule, GridAlgorithm,
-    GridEngine, GridOptions, GridPath, GridSearch, GridSearchError, JumpSearch, ThetaSearch,
+    find_grid_path, find_grid_path_bidirectional, AStar, CellBlockedFn, CellCostFn, Connectivity,
+    DiagonalRule, GridAlgorithm, GridBidiSearch, GridEngine, GridOptions, GridPath, GridSearch,
+    GridSearchError, JumpSearch, ThetaSearch,
 };
 pub use hex_search::{find_hex_path, HexSearch};
 pub use landmarks::{LandmarkOptions, LandmarkStrategy, Landmarks, MAX_LANDMARK_ENTRIES};

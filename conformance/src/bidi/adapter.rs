@@ -138,15 +138,4 @@ macro_rules! define_bidi_adapter {
 }
 
 define_bidi_adapter!(reference_adapter, onepath_reference);
-
-/// The optimized crate has no bidirectional grid search yet (it is being written from
-/// spec/grid-bidi.md): until it lands, its requests are unimplemented.
-pub mod optimized_adapter {
-    use super::*;
-
-    /// [CONF.IMPL.BIDI] Not yet in `onepath`.
-    pub fn run(r: &BidiRequest) -> Result<BidiReply, HarnessError> {
-        validate(r)?;
-        Err(HarnessError::unimplemented())
-    }
-}
+define_bidi_adapter!(optimized_adapter, onepath);

@@ -402,7 +402,7 @@ impl<'g> GridSearch<'g> {
 }
 
 /// [GRID.SPACE.CENTER] The centre of cell `c`.
-fn centre(grid: &Grid, c: u32) -> (f64, f64) {
+pub(crate) fn centre(grid: &Grid, c: u32) -> (f64, f64) {
     let s = grid.space();
     let (ox, oy, cs) = if s.origin_x == 0.0 && s.origin_y == 0.0 && s.cell_size == 0.0 {
         (0.0, 0.0, 1.0)

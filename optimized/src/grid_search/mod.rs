@@ -1,7 +1,9 @@
 //! Grid search (spec/grid-search.md): A*, Dijkstra, JPS, JPS+, Theta*, Lazy Theta* on square
-//! grids, sliced, with state kinds 8, 9, 10 and 12.
+//! grids, sliced, with state kinds 8, 9, 10 and 12; bidirectional A* and Dijkstra
+//! (spec/grid-bidi.md, never saved).
 
 mod astar;
+mod bidirectional;
 mod bitjump;
 mod ctx;
 mod generic;
@@ -16,6 +18,7 @@ mod special_jump_state;
 mod theta;
 
 pub use astar::AStar;
+pub use bidirectional::{find_grid_path_bidirectional, GridBidiSearch};
 pub use handle::{find_grid_path, GridSearch};
 pub use jump::JumpSearch;
 pub use options::{
