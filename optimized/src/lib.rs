@@ -23,6 +23,7 @@ mod grid_error;
 mod grid_search;
 mod heap;
 mod hex_search;
+mod hpa;
 mod landmarks;
 mod lattice;
 mod mutable;
@@ -55,6 +56,7 @@ pub use grid_search::{
     GridSearchError, JumpSearch, ThetaSearch,
 };
 pub use hex_search::{find_hex_path, HexSearch};
+pub use hpa::{find_hpa_path, HpaEdge, HpaEdgeKind, HpaHierarchy, HpaNode, HpaOptions, HpaSearch};
 pub use landmarks::{LandmarkOptions, LandmarkStrategy, Landmarks, MAX_LANDMARK_ENTRIES};
 pub use mutable::Graph;
 pub use plane::{Grid, HexGrid};

@@ -212,15 +212,4 @@ macro_rules! define_hpa_adapter {
 }
 
 define_hpa_adapter!(reference_adapter, onepath_reference);
-
-/// The optimized crate has no HPA* yet (it is being written from spec/hpa.md): until it lands,
-/// its requests are unimplemented.
-pub mod optimized_adapter {
-    use super::*;
-
-    /// [CONF.IMPL.HPA] Not yet in `onepath`.
-    pub fn run(r: &HpaRequest) -> Result<HpaReply, HarnessError> {
-        validate(r)?;
-        Err(HarnessError::unimplemented())
-    }
-}
+define_hpa_adapter!(optimized_adapter, onepath);

@@ -28,5 +28,6 @@ pub use options::{
 pub use theta::ThetaSearch;
 
 // The replanners (crate::replan) reuse the option checks, the error kinds and the move tables.
-pub(crate) use ctx::{Divisor, DX, DY, SQRT_2};
+pub(crate) use ctx::{Ctx, Divisor, DX, DY, SQRT_2};
+pub(crate) use handle::centre;
 pub(crate) use options::{unsupported, validate, GsKind};
