@@ -31,23 +31,17 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
 use std::time::Duration;
 
-/// The family an op belongs to ([DRIVER.LEVEL.FAMILY]).
+/// The family an op belongs to ([DRIVER.LEVEL.FAMILY]): the claim family named after its `:`
+/// (`run_lattice:hex-search`, `run_hpa:hpa`, `state_run:grids`, ...), else `graph`.
 pub fn op_family(op: &str) -> &'static str {
-    if op.ends_with(":grids") {
-        "grids"
-    } else if op.ends_with(":grid-search") {
-        "grid-search"
-    } else if op.ends_with(":replanning") {
-        "replanning"
-    } else if op.ends_with(":flow-field") {
-        "flow-field"
-    } else if op.ends_with(":hex-search") {
-        "hex-search"
-    } else if op.ends_with(":voxel-search") {
-        "voxel-search"
-    } else {
-        "graph"
-    }
+    op.rsplit_once(':')
+        .and_then(|(_, f)| {
+            crate::claims::Family::ALL
+                .iter()
+                .map(|f| f.name())
+                .find(|name| *name == f)
+        })
+        .unwrap_or("graph")
 }
 
 /// The lowest level whose evidence an op provides: an unimplemented op caps its family just
