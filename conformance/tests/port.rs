@@ -109,7 +109,6 @@ fn python_port_reaches_l4_for_every_family() {
         "state",
         "grid-search",
         "movingai",
-        "vectors",
         "protocol",
         "consumed",
     ] {
@@ -118,7 +117,20 @@ fn python_port_reaches_l4_for_every_family() {
             "{name}: {table}"
         );
     }
-    assert_eq!(section("unimplemented").failed, 0, "{table}");
+    // The port does not answer the hpa and grid-bidi families yet (issue 16): their vectors
+    // and requests fail as unimplemented, in families it does not claim ([DRIVER.VERDICT]), and
+    // nothing else fails.
+    let unclaimed = |f: &onepath_conformance::Failure| {
+        let label = f.vector.as_deref().or(f.case.as_deref()).unwrap_or("");
+        ["HPA-", "BIDI-", "hpa#", "bidi#"]
+            .iter()
+            .any(|p| label.starts_with(p))
+    };
+    for name in ["vectors", "unimplemented"] {
+        let s = section(name);
+        assert!(s.checks > 0, "{name}: {table}");
+        assert!(s.failures.iter().all(unclaimed), "{name}: {table}");
+    }
     // [DRIVER.CONSUMED] covers the graph vectors, the golden state vectors of every claimed
     // family and the grid vectors: every one of them went through the driver.
     let count = |dir: &str, prefix: &str| {
@@ -173,15 +185,23 @@ fn python_port_reaches_l4_for_every_family() {
     );
     assert!(refs.iter().any(|v| v.id.starts_with("GRID-")));
     assert!(refs.iter().any(|v| v.id.starts_with("STATE-")));
+    // The vectors of the two families the port does not claim are skipped with the reason.
     for v in &refs {
-        let case = format!(
+        let passing = format!(
             "<testcase classname=\"onepath.vectors\" name=\"{}\"/>",
             v.id
         );
+        let skipped = format!("<testcase classname=\"onepath.vectors\" name=\"{}\">", v.id);
+        let unclaimed = v.id.starts_with("HPA-") || v.id.starts_with("BIDI-");
         assert!(
-            xml.contains(&case),
-            "{} is not a passing JUnit case:\n{xml}",
-            v.id
+            if unclaimed {
+                xml.contains(&skipped)
+            } else {
+                xml.contains(&passing)
+            },
+            "{} is not a {} JUnit case:\n{xml}",
+            v.id,
+            if unclaimed { "skipped" } else { "passing" }
         );
     }
     let cert: serde_json::Value = serde_json::from_str(
