@@ -150,7 +150,6 @@ impl HpaHierarchy {
     /// was never built or the size, restore count or a multiplier's bits changed, else a partial
     /// refresh that recomputes the intra edges of the dirty chunks only.
     pub fn refresh(&mut self, grid: &Grid) {
-        let ctx = Ctx::new(grid, move_options(&self.options)).expect("agent size 1, weight 1");
         let (w, h) = (grid.width(), grid.height());
         let multipliers: Vec<u64> = (0..255u8)
             .map(|a| grid.area_multiplier(a).unwrap_or(1.0).to_bits())
@@ -159,6 +158,13 @@ impl HpaHierarchy {
             || self.size != (w, h)
             || self.restore_count != grid.restore_count()
             || self.multipliers != multipliers;
+        // A partial refresh with no changed cell has no dirty chunk and finds the same entrances
+        // (they are a function of the cells): nothing to recompute.
+        if !full && grid.cells() == &self.cells[..] {
+            self.rebuilt.clear();
+            return;
+        }
+        let ctx = Ctx::new(grid, move_options(&self.options)).expect("agent size 1, weight 1");
         let t = Tiling::new(w, h, self.options.chunk_size as usize);
         let pairs = entrance_pairs(&ctx, &t);
         let node_cell = node_cells(&pairs);

@@ -37,6 +37,10 @@ pub struct HpaSearch<'a> {
     path: Vec<u32>,
     abstract_path: Vec<u32>,
     cost: f64,
+    /// Scratch of `expand`: the out-edges of the node being expanded.
+    out: Vec<(u32, f64)>,
+    /// Scratch of `cut_loops`.
+    order: Vec<(u32, u32)>,
 }
 
 impl<'a> HpaSearch<'a> {
@@ -60,6 +64,8 @@ impl<'a> HpaSearch<'a> {
             path: Vec::new(),
             abstract_path: Vec::new(),
             cost: f64::INFINITY,
+            out: Vec::new(),
+            order: Vec::new(),
         }
     }
 
@@ -88,8 +94,19 @@ impl<'a> HpaSearch<'a> {
         start: (usize, usize),
         goal: (usize, usize),
     ) -> Result<(), GridSearchError> {
-        let ctx = Ctx::new(self.grid, move_options(self.hierarchy.options()))?;
-        let (s, g) = ctx.cells_of(start, goal)?;
+        // The grid is borrowed for the search's life and the options are the hierarchy's, so one
+        // context serves every query of this search.
+        let ctx = match self.ctx.take() {
+            Some(ctx) => ctx,
+            None => Ctx::new(self.grid, move_options(self.hierarchy.options()))?,
+        };
+        let (s, g) = match ctx.cells_of(start, goal) {
+            Ok(v) => v,
+            Err(e) => {
+                self.ctx = Some(ctx);
+                return Err(e);
+            }
+        };
         self.hierarchy.refresh(self.grid);
         let n = self.hierarchy.node_cell.len() as u32;
         self.start = s;
@@ -203,7 +220,8 @@ impl<'a> HpaSearch<'a> {
     /// target order.
     fn expand(&mut self, u: u32) {
         let gu = self.buf.slots[u as usize].g;
-        let mut out: Vec<(u32, f64)> = Vec::new();
+        let mut out = std::mem::take(&mut self.out);
+        out.clear();
         if u == self.s_id {
             out.extend(self.from_start.iter().map(|e| (e.0, e.1)));
         } else {
@@ -217,7 +235,7 @@ impl<'a> HpaSearch<'a> {
                 out.push((self.g_id, self.to_goal[i].1));
             }
         }
-        for (v, c) in out {
+        for &(v, c) in &out {
             let g2 = gu + c;
             if g2 == f64::INFINITY {
                 continue;
@@ -232,6 +250,7 @@ impl<'a> HpaSearch<'a> {
             }
             self.buf.relax(v, g2, u, g2 + h);
         }
+        self.out = out;
     }
 
     /// The stored path of the edge `a -> b` of the abstract path.
@@ -268,10 +287,10 @@ impl<'a> HpaSearch<'a> {
             let stored = self.edge_path(p[0], p[1]);
             cells.extend_from_slice(&stored[1..]);
         }
-        cut_loops(&mut cells);
+        cut_loops(&mut cells, &mut self.order);
         let ctx = self.ctx.as_ref().expect("begun");
         if self.hierarchy.options().smooth {
-            smooth(ctx, &mut cells);
+            smooth(ctx, &mut cells, &mut self.order);
         }
         self.cost = path_cost(ctx, &cells);
         self.path = cells;
