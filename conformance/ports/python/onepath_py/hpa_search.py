@@ -8,7 +8,7 @@ import math
 
 from .astar import SearchStatus, cancelled, normalize_estimate
 from .grid_search import GridPath, GridSearchError
-from .grid_search_engines import CONN_EIGHT, DIRS
+from .grid_search_engines import CONN_EIGHT
 from .hpa import (HpaHierarchy, chunk_path, chunk_search, direction_index, path_cost,
                   validate_hpa_options)
 from .open_set import OpenSet
