@@ -60,7 +60,7 @@ def move_context(grid, options):
 
 
 def direction_index(w, u, v):
-    """[GS.DIR] The neighour-order index of the one-cell step u -> v (None when not a step)."""
+    """[GS.DIR] The neighbour-order index of the one-cell step u -> v (None when not a step)."""
     dx = v % w - u % w
     dy = v // w - u // w
     try:
