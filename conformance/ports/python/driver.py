@@ -30,6 +30,7 @@ import onepath_py as op  # noqa: E402
 from onepath_py import errors as E  # noqa: E402
 from onepath_py import flow_requests  # noqa: E402
 from onepath_py import grid_requests  # noqa: E402
+from onepath_py import hpa_requests  # noqa: E402
 from onepath_py import lattice_requests  # noqa: E402
 from onepath_py import replan_requests  # noqa: E402
 from onepath_py import state_requests  # noqa: E402
@@ -648,12 +649,19 @@ def op_run_lattice(a):
     return lattice_requests.run_lattice(a)
 
 
+def op_run_hpa(a):
+    """[DRIVER.OP.RUN_HPA] onepath_py.hpa_requests ([CONF.IMPL.HPA]): the request of
+    [CONF.HPA.REQUEST] exactly, the reply of [CONF.HPA.REPLY]; family hpa ([DRIVER.LEVEL.FAMILY])."""
+    return hpa_requests.run_hpa(a)
+
+
 OPS = {
     "state_run": op_state_run,
     "run_grid": op_run_grid,
     "run_replan": op_run_replan,
     "run_flow": op_run_flow,
     "run_lattice": op_run_lattice,
+    "run_hpa": op_run_hpa,
     "run_case": op_run_case,
     "run_sliced": op_run_sliced,
     "build_links": op_build_links,
@@ -686,11 +694,11 @@ def limit_memory():
 
 def claims():
     """[DRIVER.PY.DRIVER] The claims: every family (graph, grids, grid-search, replanning,
-    flow-field, hex-search, voxel-search) at L4, or ONEPATH_PY_CLAIMS=family=level,... (the kit's
+    flow-field, hex-search, voxel-search, hpa) at L4, or ONEPATH_PY_CLAIMS=family=level,... (the kit's
     own tests use it to certify a port that claims less than it answers)."""
     spec = os.environ.get("ONEPATH_PY_CLAIMS",
                           "graph=4,grids=4,grid-search=4,replanning=4,flow-field=4,"
-                          "hex-search=4,voxel-search=4")
+                          "hex-search=4,voxel-search=4,hpa=4")
     out = {}
     for item in filter(None, spec.split(",")):
         family, level = item.split("=")
