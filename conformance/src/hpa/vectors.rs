@@ -305,6 +305,28 @@ pub fn requests() -> Vec<(String, HpaRequest)> {
             both([0, 6], [12, 0]).to_vec(),
         ),
     );
+    push(
+        "smoothing compares the line with the stretch's own left fold from 0, not a difference of the whole path's running costs (the two round differently here) [HPA.SMOOTH.RULE] [HPA.COST.PATH]",
+        req(
+            map(&[
+                "..3..2#.",
+                "...23..3",
+                ".2...133",
+                "12.3#212",
+                ".2..1..2",
+                "3.3..31.",
+                "1.#1..2#",
+                "3.32.#.#",
+                "#..1..#.",
+            ]),
+            HpaOptionsData {
+                diagonal: 1,
+                smooth: true,
+                ..options(3)
+            },
+            vec![q([6, 7], [7, 1]), q([7, 1], [0, 0])],
+        ),
+    );
     out
 }
 
