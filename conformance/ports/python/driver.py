@@ -28,6 +28,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import onepath_py as op  # noqa: E402
 from onepath_py import errors as E  # noqa: E402
+from onepath_py import bidi_requests  # noqa: E402
 from onepath_py import flow_requests  # noqa: E402
 from onepath_py import grid_requests  # noqa: E402
 from onepath_py import hpa_requests  # noqa: E402
@@ -655,6 +656,13 @@ def op_run_hpa(a):
     return hpa_requests.run_hpa(a)
 
 
+def op_run_bidi(a):
+    """[DRIVER.OP.RUN_BIDI] onepath_py.bidi_requests ([CONF.IMPL.BIDI]): the request of
+    [CONF.BIDI.REQUEST] exactly, the reply of [CONF.BIDI.REPLY]; belongs to grid-bidi
+    ([DRIVER.LEVEL.FAMILY])."""
+    return bidi_requests.run_bidi(a)
+
+
 OPS = {
     "state_run": op_state_run,
     "run_grid": op_run_grid,
@@ -662,6 +670,7 @@ OPS = {
     "run_flow": op_run_flow,
     "run_lattice": op_run_lattice,
     "run_hpa": op_run_hpa,
+    "run_bidi": op_run_bidi,
     "run_case": op_run_case,
     "run_sliced": op_run_sliced,
     "build_links": op_build_links,
@@ -694,11 +703,11 @@ def limit_memory():
 
 def claims():
     """[DRIVER.PY.DRIVER] The claims: every family (graph, grids, grid-search, replanning,
-    flow-field, hex-search, voxel-search, hpa) at L4, or ONEPATH_PY_CLAIMS=family=level,... (the kit's
-    own tests use it to certify a port that claims less than it answers)."""
+    flow-field, hex-search, voxel-search, hpa, grid-bidi) at L4, or ONEPATH_PY_CLAIMS=family=level,...
+    (the kit's own tests use it to certify a port that claims less than it answers)."""
     spec = os.environ.get("ONEPATH_PY_CLAIMS",
                           "graph=4,grids=4,grid-search=4,replanning=4,flow-field=4,"
-                          "hex-search=4,voxel-search=4,hpa=4")
+                          "hex-search=4,voxel-search=4,hpa=4,grid-bidi=4")
     out = {}
     for item in filter(None, spec.split(",")):
         family, level = item.split("=")
