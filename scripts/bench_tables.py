@@ -49,6 +49,15 @@ def harvest(a):
                 m = re.match(r"bench-stat group=(\S+) function=(\S+) expanded=(\S+)", line)
                 if m:
                     stats.setdefault(m.group(1), {})[m.group(2)] = float(m.group(3))
+    # `bench-subopt group=G function=F mean=X max=Y` lines (the HPA* bench's check): path-length
+    # ratios to the optimum.
+    subopt = {}
+    if a.log and os.path.exists(a.log):
+        with open(a.log) as f:
+            for line in f:
+                m = re.match(r"bench-subopt group=(\S+) function=(\S+) mean=(\S+) max=(\S+)", line)
+                if m:
+                    subopt.setdefault(m.group(1), {})[m.group(2)] = [float(m.group(3)), float(m.group(4))]
     res = {}
     if os.path.exists(a.results):
         with open(a.results) as f:
@@ -60,6 +69,7 @@ def harvest(a):
         "commit": a.commit,
         "rows": sorted(rows, key=lambda r: (r["group"], r["function"])),
         "stats": stats,
+        "subopt": subopt,
     }
     with open(a.results, "w") as f:
         json.dump(res, f, indent=1)
@@ -103,6 +113,7 @@ SPECS = {
     "flow_reference": dict(ref="onepath", funcs=["onepath", "reference"], per="query", label="per field"),
     "flow_repair": dict(ref="repair", funcs=["repair", "recompute"], per="query", stats=["repair", "recompute"],
                         stat_label="cells settled"),
+    "hpa": dict(ref="onepath", funcs=["onepath", "onepath_smooth", "hpa_crate", "astar"], per="query"),
     "replan": dict(ref="dstar", funcs=["dstar", "lpa", "condor", "astar", "astar_run"], per="query",
                    stats=["dstar", "lpa", "condor", "astar"], flag="walk_mismatch"),
 }
@@ -246,6 +257,21 @@ def render(a):
                            "stats": v.get("stats", {})} for k, v in passes.items() if k in ("forward", "reverse")}
                 if sub["forward"]["rows"]:
                     body += ["", note, ""] + render_generic(target, sub, dict(spec, label="per field"))
+        elif target == "hpa":
+            body = []
+            for prefix, note, label in (("hpa_build_", "Hierarchy builds (time per build):", "per build"),
+                                        ("hpa_query_", "Queries on a built hierarchy (time per query; `astar` is the optimal flat search):", "per query")):
+                sub = {k: {"rows": [r for r in v["rows"] if r["group"].startswith(prefix)]} for k, v in passes.items() if k in ("forward", "reverse")}
+                if sub["forward"]["rows"]:
+                    body += ["", note, ""] + render_generic(target, sub, dict(SPECS[target], label=label))
+            so = passes["forward"].get("subopt", {})
+            if so:
+                funcs = ["onepath", "onepath_smooth", "hpa_crate"]
+                body += ["", "Path length ÷ optimal length over the group's queries (mean / max), from the forward pass's check:", "",
+                         "| group | " + " | ".join(funcs) + " |", "|" + "---|" * (len(funcs) + 1)]
+                for g in sorted(so):
+                    body.append("| " + g + " | " + " | ".join(
+                        (f"{so[g][f][0]:.4f} / {so[g][f][1]:.4f}" if f in so[g] else "–") for f in funcs) + " |")
         elif target == "grid_large":
             # Map groups per query; sweep groups per onepath-expanded cell (their throughput).
             body = []

@@ -163,15 +163,7 @@ fn every_message_of_a_port_run_matches_the_schemas() {
                 .map(|o| o.trim_end_matches(".json").to_string())
         })
         .collect();
-    // The Python port does not answer the HPA* and bidirectional grid ops yet (issue 16): they
-    // are sent, answered with an error reply (checked against reply.json above), and their ok
-    // schemas are not exercised by a real port until it does.
-    let not_in_the_port: BTreeSet<String> = ["run_hpa", "run_bidi"].map(String::from).into();
-    assert!(not_in_the_port
-        .iter()
-        .all(|op| ops.values().any(|o| o == op)));
-    let expected: BTreeSet<String> = all_ops.difference(&not_in_the_port).cloned().collect();
-    assert_eq!(answered, expected);
+    assert_eq!(answered, all_ops);
     assert!(
         got.len() > 1000 && got.len() == sent.len(),
         "{} replies for {} requests",

@@ -117,20 +117,10 @@ fn python_port_reaches_l4_for_every_family() {
             "{name}: {table}"
         );
     }
-    // The port does not answer the hpa and grid-bidi families yet (issue 16): their vectors
-    // and requests fail as unimplemented, in families it does not claim ([DRIVER.VERDICT]), and
-    // nothing else fails.
-    let unclaimed = |f: &onepath_conformance::Failure| {
-        let label = f.vector.as_deref().or(f.case.as_deref()).unwrap_or("");
-        ["HPA-", "BIDI-", "hpa#", "bidi#"]
-            .iter()
-            .any(|p| label.starts_with(p))
-    };
-    for name in ["vectors", "unimplemented"] {
-        let s = section(name);
-        assert!(s.checks > 0, "{name}: {table}");
-        assert!(s.failures.iter().all(unclaimed), "{name}: {table}");
-    }
+    assert!(section("vectors").checks > 0, "{table}");
+    assert_eq!(section("vectors").failed, 0, "{table}");
+    // The port answers every op: nothing is unimplemented.
+    assert_eq!(section("unimplemented").failed, 0, "{table}");
     // [DRIVER.CONSUMED] covers the graph vectors, the golden state vectors of every claimed
     // family and the grid vectors: every one of them went through the driver.
     let count = |dir: &str, prefix: &str| {
@@ -153,14 +143,15 @@ fn python_port_reaches_l4_for_every_family() {
         count("flow-field", "FLOW-"),
     );
     let (hexes, voxels) = (count("hex-search", "HEX-"), count("voxel-search", "VOXEL-"));
+    let (hpas, bidis) = (count("hpa", "HPA-"), count("grid-bidi", "BIDI-"));
     assert!(grids > 0 && states > 0 && graphs > 0 && replans > 0 && flows > 0);
-    assert!(hexes > 0 && voxels > 0);
+    assert!(hexes > 0 && voxels > 0 && hpas > 0 && bidis > 0);
     assert_eq!(
         section("consumed").checks,
-        graphs + states + grids + replans + flows + hexes + voxels,
-        "every graph, state, grid, replanning, flow-field, hex and voxel vector is consumed: {table}"
+        graphs + states + grids + replans + flows + hexes + voxels + hpas + bidis,
+        "every graph, state, grid, replanning, flow-field, hex, voxel, hpa and grid-bidi vector is consumed: {table}"
     );
-    for name in ["hex-search", "voxel-search"] {
+    for name in ["hex-search", "voxel-search", "hpa", "grid-bidi"] {
         assert!(
             section(name).checks > 0 && section(name).failed == 0,
             "{name}: {table}"
@@ -185,23 +176,15 @@ fn python_port_reaches_l4_for_every_family() {
     );
     assert!(refs.iter().any(|v| v.id.starts_with("GRID-")));
     assert!(refs.iter().any(|v| v.id.starts_with("STATE-")));
-    // The vectors of the two families the port does not claim are skipped with the reason.
     for v in &refs {
-        let passing = format!(
+        let case = format!(
             "<testcase classname=\"onepath.vectors\" name=\"{}\"/>",
             v.id
         );
-        let skipped = format!("<testcase classname=\"onepath.vectors\" name=\"{}\">", v.id);
-        let unclaimed = v.id.starts_with("HPA-") || v.id.starts_with("BIDI-");
         assert!(
-            if unclaimed {
-                xml.contains(&skipped)
-            } else {
-                xml.contains(&passing)
-            },
-            "{} is not a {} JUnit case:\n{xml}",
-            v.id,
-            if unclaimed { "skipped" } else { "passing" }
+            xml.contains(&case),
+            "{} is not a passing JUnit case:\n{xml}",
+            v.id
         );
     }
     let cert: serde_json::Value = serde_json::from_str(
