@@ -325,7 +325,7 @@ fn rotted_expectations_are_judged_by_the_merge() {
     // With the grid_heap defect the mode-3 GridSearch state vectors fail:
     // the first entry excuses them where they are and has not rotted where they are not; the
     // second never matches anything.
-    let expect = r#"{"schema":"onepath.port-expectations","version":1,"families":["graph","grid-search","grids","replanning","flow-field","hex-search","voxel-search"],"known_failures":[
+    let expect = r#"{"schema":"onepath.port-expectations","version":1,"families":["graph","grid-search","grids","replanning","flow-field","hex-search","voxel-search","hpa","grid-bidi"],"known_failures":[
         {"section":"state","match":"STATE-GRIDSEARCH-*","reason":"mode-3 heap order not checked"},
         {"section":"vectors","match":"NO-SUCH-VECTOR-*","reason":"never matches"}]}"#;
     let whole = port_run_expecting(Some("grid_heap"), Shard::ALL, Some(expect));
