@@ -29,3 +29,106 @@ fn the_fuzz_check_passes_on_seeded_requests() {
         }
     }
 }
+
+/// One seeded cave-like map of `side`², built the same way in both crates: random walls
+/// (`wall_pct` %) smoothed twice by the 4-5 rule, and areas 1–2 with multipliers 1.5 and 3.0 on
+/// a quarter of the open cells.
+fn cave_cells(side: usize, wall_pct: u64, seed: u64) -> Vec<u8> {
+    let mut s = seed | 1;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    let mut wall: Vec<bool> = (0..side * side).map(|_| next() % 100 < wall_pct).collect();
+    for _ in 0..2 {
+        let old = wall.clone();
+        for y in 0..side {
+            for x in 0..side {
+                let mut n = 0;
+                for dy in -1i64..=1 {
+                    for dx in -1i64..=1 {
+                        let (a, b) = (x as i64 + dx, y as i64 + dy);
+                        if a < 0 || b < 0 || a >= side as i64 || b >= side as i64 {
+                            n += 1;
+                        } else if old[b as usize * side + a as usize] {
+                            n += 1;
+                        }
+                    }
+                }
+                wall[y * side + x] = n >= 5;
+            }
+        }
+    }
+    wall.iter()
+        .map(|&w| match (w, next() % 8) {
+            (true, _) => 255,
+            (false, 0) => 1,
+            (false, 1) => 2,
+            _ => 0,
+        })
+        .collect()
+}
+
+/// Long smoothed paths (the onepath smoothing keeps clear-run tables and a lower-bound filter
+/// that the small generated maps barely exercise): both crates give the same cells and cost bits
+/// on 96² caves, for both connectivities and every corner rule.
+#[test]
+fn both_crates_smooth_long_paths_alike() {
+    use onepath::{Connectivity as C, DiagonalRule as D};
+    let side = 96;
+    let mut compared = 0;
+    for seed in 1..=6u64 {
+        let cells = cave_cells(side, 40, seed);
+        let mut a = onepath::Grid::new(side, side).unwrap();
+        let mut b = onepath_reference::Grid::new(side, side).unwrap();
+        a.set_area_multiplier(1, 1.5).unwrap();
+        a.set_area_multiplier(2, 3.0).unwrap();
+        b.set_area_multiplier(1, 1.5).unwrap();
+        b.set_area_multiplier(2, 3.0).unwrap();
+        for (i, &c) in cells.iter().enumerate() {
+            a.set_cell(i % side, i / side, c).unwrap();
+            b.set_cell(i % side, i / side, c).unwrap();
+        }
+        let (conn, rule) = match seed % 4 {
+            0 => (C::Four, D::NoneBlocked),
+            1 => (C::Eight, D::NoneBlocked),
+            2 => (C::Eight, D::AtMostOneBlocked),
+            _ => (C::Eight, D::Always),
+        };
+        let oa = onepath::HpaOptions {
+            chunk_size: 8,
+            connectivity: conn,
+            diagonal: rule,
+            smooth: true,
+            ..Default::default()
+        };
+        let ob = onepath_reference::HpaOptions {
+            chunk_size: 8,
+            connectivity: match conn {
+                C::Four => onepath_reference::Connectivity::Four,
+                C::Eight => onepath_reference::Connectivity::Eight,
+            },
+            diagonal: match rule {
+                D::NoneBlocked => onepath_reference::DiagonalRule::NoneBlocked,
+                D::AtMostOneBlocked => onepath_reference::DiagonalRule::AtMostOneBlocked,
+                D::Always => onepath_reference::DiagonalRule::Always,
+            },
+            smooth: true,
+            ..Default::default()
+        };
+        let open: Vec<usize> = (0..side * side).filter(|&i| cells[i] != 255).collect();
+        for k in 0..6 {
+            let s = open[(k * 7919 + seed as usize * 104_729) % open.len()];
+            let g = open[(k * 15_485_863 + seed as usize * 3) % open.len()];
+            let (s, g) = ((s % side, s / side), (g % side, g / side));
+            let pa = onepath::find_hpa_path(&a, s, g, &oa).unwrap();
+            let pb = onepath_reference::find_hpa_path(&b, s, g, &ob).unwrap();
+            assert_eq!(pa.cells, pb.cells, "seed {seed} query {k}: cells");
+            assert_eq!(pa.cost.to_bits(), pb.cost.to_bits(), "seed {seed} query {k}: cost");
+            compared += pa.cells.len();
+        }
+    }
+    assert!(compared > 1000, "{compared} path cells compared: the maps gave short paths");
+}

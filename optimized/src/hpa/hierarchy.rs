@@ -4,6 +4,7 @@
 
 use super::chunks::{entrance_pairs, inter_edges, node_cells, Tiling};
 use super::intra::ChunkSearch;
+use super::runs::LineRuns;
 use super::{move_options, validate, HpaEdge, HpaEdgeKind, HpaNode, HpaOptions};
 use crate::grid_search::{Ctx, GridSearchError};
 use crate::plane::Grid;
@@ -41,6 +42,8 @@ pub struct HpaHierarchy {
     path_cells: Vec<u32>,
     rebuilt: Vec<u32>,
     pub(crate) search: ChunkSearch,
+    /// With `smooth`: the clear runs of the grid as last built or refreshed.
+    pub(crate) runs: LineRuns,
 }
 
 impl HpaHierarchy {
@@ -65,6 +68,7 @@ impl HpaHierarchy {
             path_cells: Vec::new(),
             rebuilt: Vec::new(),
             search: ChunkSearch::default(),
+            runs: LineRuns::default(),
         })
     }
 
@@ -165,6 +169,9 @@ impl HpaHierarchy {
             return;
         }
         let ctx = Ctx::new(grid, move_options(&self.options)).expect("agent size 1, weight 1");
+        if self.options.smooth {
+            self.runs.rebuild(&ctx);
+        }
         let t = Tiling::new(w, h, self.options.chunk_size as usize);
         let pairs = entrance_pairs(&ctx, &t);
         let node_cell = node_cells(&pairs);

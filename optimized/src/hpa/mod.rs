@@ -1,7 +1,7 @@
 //! HPA* on square grids (spec/hpa.md): `chunks.rs` (§2–§3 tiling, entrances, nodes, inter-chunk
 //! edges), `intra.rs` (§4 the chunk search), `hierarchy.rs` (§5–§6 inspection, build and
 //! dirty-chunk refresh), `search.rs` (§7, §10 temporary nodes, abstract A*, tier 1), `refine.rs`
-//! (§8 refinement, loops, smoothing, cost). The abstract graph is kept in flat arrays (edges
+//! (§8 refinement, loops, smoothing, cost), `runs.rs` (clear-run lengths for smoothing lines). The abstract graph is kept in flat arrays (edges
 //! sorted by source, stored paths in one cell buffer); the chunk and abstract searches reuse
 //! epoch-reset open sets.
 
@@ -9,6 +9,7 @@ mod chunks;
 mod hierarchy;
 mod intra;
 mod refine;
+mod runs;
 mod search;
 
 pub use hierarchy::HpaHierarchy;

@@ -2,6 +2,7 @@
 //! straight line between two cells, the greedy smoothing pass and the left-fold path cost.
 
 use super::chunks::step_cost;
+use super::runs::LineRuns;
 use crate::grid_search::{Ctx, DX, DY};
 
 /// The direction index of the unit step `(dx, dy)` ([GS.DIR] order).
@@ -125,11 +126,45 @@ fn cannot_be_cheaper(mmin: f64, eight: bool, dx: u32, dy: u32, path: f64) -> boo
     mmin * moves * (1.0 - 1e-6) >= path
 }
 
+/// Whether every move of the line from `p` to `q` is allowed, by two run lookups (the line is a
+/// diagonal segment then a straight one with `Eight`, along `x` then along `y` with `Four`);
+/// `None` when a segment is longer than the runs store.
+fn line_clear(ctx: &Ctx<'_>, runs: &LineRuns, p: (u32, u32), q: (u32, u32)) -> Option<bool> {
+    let (sx, sy) = ((q.0 as i64 - p.0 as i64).signum(), (q.1 as i64 - p.1 as i64).signum());
+    let (dx, dy) = (p.0.abs_diff(q.0), p.1.abs_diff(q.1));
+    let at = |x: u32, y: u32| (y as usize + 1) * ctx.pw + x as usize + 1;
+    let (first_dir, first_len, corner) = if ctx.nd == 8 {
+        let k = dx.min(dy);
+        let c = (
+            (p.0 as i64 + sx * k as i64) as u32,
+            (p.1 as i64 + sy * k as i64) as u32,
+        );
+        (if k > 0 { dir(sx, sy) } else { 0 }, k, c)
+    } else {
+        (if dx > 0 { dir(sx, 0) } else { 0 }, dx, (q.0, p.1))
+    };
+    if first_len > 0 && !runs.clear(at(p.0, p.1), first_dir, first_len)? {
+        return Some(false);
+    }
+    let (rx, ry) = (corner.0.abs_diff(q.0), corner.1.abs_diff(q.1));
+    let rest = rx + ry;
+    if rest == 0 {
+        return Some(true);
+    }
+    let d = if rx > 0 { dir(sx, 0) } else { dir(0, sy) };
+    runs.clear(at(corner.0, corner.1), d, rest)
+}
+
 /// [HPA.SMOOTH.RULE] The greedy pass, then loops cut again. Kept beside the cells: their
 /// coordinates and the cost of each move (`moves[k]` for `cell[k] -> cell[k + 1]`, by
 /// [HPA.MOVE]), spliced with the cells; for each `i`, `fold[j - i]` is `path_cost(cells[i..=j])`,
 /// the same left fold, computed once for every `j`.
-pub(crate) fn smooth(ctx: &Ctx<'_>, cells: &mut Vec<u32>, order: &mut Vec<(u32, u32)>) {
+pub(crate) fn smooth(
+    ctx: &Ctx<'_>,
+    runs: &LineRuns,
+    cells: &mut Vec<u32>,
+    order: &mut Vec<(u32, u32)>,
+) {
     let w = ctx.w as u32;
     let eight = ctx.nd == 8;
     let mut xy: Vec<(u32, u32)> = cells.iter().map(|&c| (c % w, c / w)).collect();
@@ -152,6 +187,10 @@ pub(crate) fn smooth(ctx: &Ctx<'_>, cells: &mut Vec<u32>, order: &mut Vec<(u32, 
         while j >= i + 2 {
             let (xj, yj) = xy[j];
             if cannot_be_cheaper(ctx.mmin, eight, xi.abs_diff(xj), yi.abs_diff(yj), fold[j - i]) {
+                j -= 1;
+                continue;
+            }
+            if line_clear(ctx, runs, xy[i], xy[j]) == Some(false) {
                 j -= 1;
                 continue;
             }

@@ -290,7 +290,7 @@ impl<'a> HpaSearch<'a> {
         cut_loops(&mut cells, &mut self.order);
         let ctx = self.ctx.as_ref().expect("begun");
         if self.hierarchy.options().smooth {
-            smooth(ctx, &mut cells, &mut self.order);
+            smooth(ctx, &self.hierarchy.runs, &mut cells, &mut self.order);
         }
         self.cost = path_cost(ctx, &cells);
         self.path = cells;
