@@ -94,6 +94,21 @@ class GridStateTests(unittest.TestCase):
         self.assertEqual(s.engine(), (3, 0))
         self.assertEqual(s.save_state(), data)
 
+    def test_mode1_path_a_is_checked_before_path_b_is_read(self):
+        """[STATE.ORDER] [GS.STATE.MODE1.CHECKS]: pathA is checked as soon as it is read. Found by
+        certify --port-cases 1000 --seed 2 (STATE-GRIDSEARCH-0014 with 5 bytes deleted at 36: the
+        port read pathB first and answered truncated@42 instead of out_of_range@35)."""
+        g = gs.Grid(13, 11)
+        g.set_cell(0, 5, gs.WALL)
+        s = gs.GridSearch(g, gs.GridOptions())
+        s.begin((1, 1), (0, 5))
+        data = s.save_state()
+        self.assertEqual(len(data), 47)
+        hostile = data[:36] + data[41:]
+        with self.assertRaises(GridStateError) as e:
+            s.restore_state(hostile)
+        self.assertEqual((e.exception.error_class, e.exception.offset), ("out_of_range", 35))
+
 
 if __name__ == "__main__":
     unittest.main()

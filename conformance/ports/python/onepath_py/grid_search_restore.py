@@ -238,18 +238,13 @@ def _fixed(r, n, want_zero):
     iterations, ioff = r.i32()
     if iterations < 0 or expanded > iterations:
         raise err("out_of_range", ioff)
+    # [STATE.ORDER] each field is checked as soon as it is read: pathA before pathB is read.
     pa, paoff = r.i32()
+    if (pa < 0) if status == 2 else (pa != -1):
+        raise err("out_of_range", paoff)
     pb, off2 = r.i32()
-    if status == 2:
-        if pa < 0:
-            raise err("out_of_range", paoff)
-        if pb < 0:
-            raise err("out_of_range", off2)
-    else:
-        if pa != -1:
-            raise err("out_of_range", paoff)
-        if pb != -1:
-            raise err("out_of_range", off2)
+    if (pb < 0) if status == 2 else (pb != -1):
+        raise err("out_of_range", off2)
     st.status, st.zero, st.start, st.goal = status, zero, start, goal
     st.expanded, st.iterations, st.path = expanded, iterations, (pa, pb)
     return st, {"start": soff, "expanded": eoff, "iterations": ioff, "pathA": paoff}
