@@ -327,6 +327,37 @@ pub fn requests() -> Vec<(String, HpaRequest)> {
             vec![q([6, 7], [7, 1]), q([7, 1], [0, 0])],
         ),
     );
+    let edited = |edits: Vec<(u32, u32, u8)>, start: [u32; 2], goal: [u32; 2]| HpaQuery {
+        edits,
+        ..sl(start, goal, &[1_000_000])
+    };
+    push(
+        "an edit undone before the next refresh leaves its chunk clean (cells are compared with the recorded copy, not the edit log); the same edit kept rebuilds the chunk [HPA.REFRESH.DIRTY] [HPA.REFRESH.REBUILT]",
+        req(
+            open(12, 12),
+            options(4),
+            vec![
+                sl([0, 0], [11, 11], &[1_000_000]),
+                edited(vec![(5, 5, 255), (5, 5, 0)], [0, 0], [11, 11]),
+                edited(vec![(5, 5, 255)], [0, 0], [11, 11]),
+            ],
+        ),
+    );
+    push(
+        "a chunk whose every node disappears is dirty although none of its cells changed: walling chunk 1's west column removes chunk 0's only border [HPA.REFRESH.DIRTY] [HPA.REFRESH.REBUILT]",
+        req(
+            open(8, 4),
+            options(4),
+            vec![
+                sl([0, 0], [7, 3], &[1_000_000]),
+                edited(
+                    vec![(4, 0, 255), (4, 1, 255), (4, 2, 255), (4, 3, 255)],
+                    [0, 0],
+                    [7, 3],
+                ),
+            ],
+        ),
+    );
     out
 }
 
