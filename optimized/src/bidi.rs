@@ -148,7 +148,7 @@ impl<'g, C: GraphCost, H: GraphHeuristic> BidirectionalGraphSearch<'g, C, H> {
                 return self.status;
             }
             if let Some(flag) = cancel {
-                if done % 256 == 0 && flag.load(Ordering::Relaxed) {
+                if done.is_multiple_of(256) && flag.load(Ordering::Relaxed) {
                     return SearchStatus::Running;
                 }
             }

@@ -231,7 +231,7 @@ impl Landmarks {
         if slot == 0 {
             let d = tree.run(n, fo, fa, r, None);
             for (v, &dv) in d.iter().enumerate() {
-                if dv != f64::INFINITY && dv > 0.0 && best.map_or(true, |(_, b)| dv > b) {
+                if dv != f64::INFINITY && dv > 0.0 && best.is_none_or(|(_, b)| dv > b) {
                     best = Some((v as u32, dv));
                 }
             }
@@ -252,7 +252,7 @@ impl Landmarks {
                     }
                 }
                 if let Some(m) = m {
-                    if m > 0.0 && best.map_or(true, |(_, b)| m > b) {
+                    if m > 0.0 && best.is_none_or(|(_, b)| m > b) {
                         best = Some((v as u32, m));
                     }
                 }
@@ -316,7 +316,7 @@ impl Landmarks {
             if reached[v]
                 && !blocked[v]
                 && size[v] > 0.0
-                && top.map_or(true, |t| size[v] > size[t as usize])
+                && top.is_none_or(|t| size[v] > size[t as usize])
             {
                 top = Some(v as u32);
             }

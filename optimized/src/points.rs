@@ -186,7 +186,7 @@ impl PointGraph {
         let mut best: Option<(u32, f64)> = None;
         for (i, &p) in self.points.iter().enumerate() {
             let d = squared_distance(p, position);
-            if best.map_or(true, |(_, b)| d < b) {
+            if best.is_none_or(|(_, b)| d < b) {
                 best = Some((i as u32, d));
             }
         }
@@ -290,7 +290,7 @@ fn radius_links(
         }
         cand.sort_unstable();
         for &b in &cand {
-            if valid.map_or(true, |f| f(a as u32, b)) {
+            if valid.is_none_or(|f| f(a as u32, b)) {
                 pairs.push(key(a as u32, b));
                 budget.check(pairs)?;
             }
@@ -357,7 +357,7 @@ fn nearest_links(
                 } else {
                     (j, i as u32)
                 };
-                if valid.map_or(true, |f| f(a, b)) {
+                if valid.is_none_or(|f| f(a, b)) {
                     pairs.push(key(a, b));
                     budget.check(pairs)?;
                     accepted += 1;

@@ -69,7 +69,7 @@ pub(crate) struct Divisor {
 
 impl Divisor {
     pub fn new(d: usize) -> Divisor {
-        debug_assert!(d >= 1 && d < 1 << 32);
+        debug_assert!((1..1 << 32).contains(&d));
         let d = d as u64;
         Divisor {
             d,

@@ -6,7 +6,7 @@
 
 use crate::grid_search::Ctx;
 
-/// Longest run stored; a longer segment is walked instead.
+/// Longest run stored (runs saturate at it); a longer segment is walked instead.
 const CAP: u16 = u16::MAX;
 
 /// `run[d][p]`: the number of consecutive allowed moves in direction `d` from padded `p`
@@ -32,7 +32,7 @@ impl LineRuns {
             let mut one = |p: usize| {
                 if ctx.allowed(p, d) {
                     let next = run[p.wrapping_add_signed(off)];
-                    run[p] = next.saturating_add(1).min(CAP);
+                    run[p] = next.saturating_add(1);
                 }
             };
             let (w, h, pw) = (ctx.w, ctx.h, ctx.pw);
