@@ -126,9 +126,16 @@ fn both_crates_smooth_long_paths_alike() {
             let pa = onepath::find_hpa_path(&a, s, g, &oa).unwrap();
             let pb = onepath_reference::find_hpa_path(&b, s, g, &ob).unwrap();
             assert_eq!(pa.cells, pb.cells, "seed {seed} query {k}: cells");
-            assert_eq!(pa.cost.to_bits(), pb.cost.to_bits(), "seed {seed} query {k}: cost");
+            assert_eq!(
+                pa.cost.to_bits(),
+                pb.cost.to_bits(),
+                "seed {seed} query {k}: cost"
+            );
             compared += pa.cells.len();
         }
     }
-    assert!(compared > 1000, "{compared} path cells compared: the maps gave short paths");
+    assert!(
+        compared > 1000,
+        "{compared} path cells compared: the maps gave short paths"
+    );
 }

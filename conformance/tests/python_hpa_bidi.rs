@@ -9,7 +9,9 @@ use std::process::Command;
 
 fn python(script: &str, args: &[&Path]) -> (bool, String) {
     tools::require_python3();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("ports/python").join(script);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("ports/python")
+        .join(script);
     let out = Command::new("python3")
         .arg("-B")
         .arg(&script)
@@ -47,7 +49,10 @@ fn python_port_matches_every_hpa_vector() {
     assert!(ok, "{text}");
     let total = count("hpa", "HPA-");
     assert!(total >= 30, "{total}");
-    assert!(text.contains(&format!("{total} of {total} hpa vectors match")), "{text}");
+    assert!(
+        text.contains(&format!("{total} of {total} hpa vectors match")),
+        "{text}"
+    );
 }
 
 #[test]
@@ -65,10 +70,7 @@ fn python_port_matches_every_bidi_vector() {
 /// Copies `family`'s vectors into a fresh directory, raises the first `"iterations": N` of
 /// `id` by one and returns the checker's verdict on the copy.
 fn damaged(script: &str, family: &str, id: &str) -> (bool, String) {
-    let tmp = std::env::temp_dir().join(format!(
-        "onepath-{family}-vectors-{}",
-        std::process::id()
-    ));
+    let tmp = std::env::temp_dir().join(format!("onepath-{family}-vectors-{}", std::process::id()));
     std::fs::create_dir_all(tmp.join(family)).unwrap();
     for e in std::fs::read_dir(vectors().join(family)).unwrap() {
         let p = e.unwrap().path();
@@ -90,12 +92,18 @@ fn damaged(script: &str, family: &str, id: &str) -> (bool, String) {
 fn a_damaged_hpa_vector_is_named_with_its_query_and_field() {
     let (ok, out) = damaged("check_hpa_vectors.py", "hpa", "HPA-0002");
     assert!(!ok, "the damaged vector passed:\n{out}");
-    assert!(out.contains("HPA-0002") && out.contains("iterations"), "{out}");
+    assert!(
+        out.contains("HPA-0002") && out.contains("iterations"),
+        "{out}"
+    );
 }
 
 #[test]
 fn a_damaged_bidi_vector_is_named_with_its_query_and_field() {
     let (ok, out) = damaged("check_bidi_vectors.py", "grid-bidi", "BIDI-0001");
     assert!(!ok, "the damaged vector passed:\n{out}");
-    assert!(out.contains("BIDI-0001") && out.contains("iterations"), "{out}");
+    assert!(
+        out.contains("BIDI-0001") && out.contains("iterations"),
+        "{out}"
+    );
 }

@@ -22,7 +22,10 @@ fn run(script: &str) {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(out.status.success(), "{script} failed:\n{text}");
-    assert!(text.contains("\nOK") || text.starts_with("OK"), "{script}:\n{text}");
+    assert!(
+        text.contains("\nOK") || text.starts_with("OK"),
+        "{script}:\n{text}"
+    );
 }
 
 #[test]

@@ -173,7 +173,11 @@ fn check(name: &str, g: &Grid, q: &[((usize, usize), (usize, usize))], chunk: u3
 
         let mut s = HpaSearch::new(g, &mut h);
         s.begin(a, b).unwrap();
-        assert_eq!(s.run(None), SearchStatus::Found, "HPA* fails where a path exists");
+        assert_eq!(
+            s.run(None),
+            SearchStatus::Found,
+            "HPA* fails where a path exists"
+        );
         let len = walk(g, &s.path(), a, b);
         assert_eq!(s.path_cost(), len as f64);
         assert!(len >= opt, "HPA* shorter than optimal");
@@ -227,7 +231,9 @@ fn bench(c: &mut Criterion) {
             chunks.reverse();
         }
         for chunk in chunks {
-            common::timed(&format!("{name} chunk {chunk}"), || check(name, &g, &q, chunk));
+            common::timed(&format!("{name} chunk {chunk}"), || {
+                check(name, &g, &q, chunk)
+            });
             let g = &g;
             let build: Vec<Entry> = vec![
                 (

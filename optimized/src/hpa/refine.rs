@@ -130,7 +130,10 @@ fn cannot_be_cheaper(mmin: f64, eight: bool, dx: u32, dy: u32, path: f64) -> boo
 /// diagonal segment then a straight one with `Eight`, along `x` then along `y` with `Four`);
 /// `None` when a segment is longer than the runs store.
 fn line_clear(ctx: &Ctx<'_>, runs: &LineRuns, p: (u32, u32), q: (u32, u32)) -> Option<bool> {
-    let (sx, sy) = ((q.0 as i64 - p.0 as i64).signum(), (q.1 as i64 - p.1 as i64).signum());
+    let (sx, sy) = (
+        (q.0 as i64 - p.0 as i64).signum(),
+        (q.1 as i64 - p.1 as i64).signum(),
+    );
     let (dx, dy) = (p.0.abs_diff(q.0), p.1.abs_diff(q.1));
     let at = |x: u32, y: u32| (y as usize + 1) * ctx.pw + x as usize + 1;
     let (first_dir, first_len, corner) = if ctx.nd == 8 {
@@ -186,7 +189,13 @@ pub(crate) fn smooth(
         let mut j = cells.len() - 1;
         while j >= i + 2 {
             let (xj, yj) = xy[j];
-            if cannot_be_cheaper(ctx.mmin, eight, xi.abs_diff(xj), yi.abs_diff(yj), fold[j - i]) {
+            if cannot_be_cheaper(
+                ctx.mmin,
+                eight,
+                xi.abs_diff(xj),
+                yi.abs_diff(yj),
+                fold[j - i],
+            ) {
                 j -= 1;
                 continue;
             }
