@@ -4,42 +4,11 @@
 //! points, expansions and counters. A damaged vector is reported with its id, query and field.
 mod tools;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
+use tools::{count_vectors as count, vectors_dir as vectors};
 
 fn check(root: &Path) -> (bool, String) {
-    tools::require_python3();
-    let script =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("ports/python/check_lattice_vectors.py");
-    let out = Command::new("python3")
-        .arg("-B")
-        .arg(&script)
-        .arg(root)
-        .output()
-        .expect("python3 runs");
-    (
-        out.status.success(),
-        format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ),
-    )
-}
-
-fn vectors() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../vectors")
-}
-
-fn count(dir: &str, prefix: &str) -> usize {
-    std::fs::read_dir(vectors().join(dir))
-        .unwrap()
-        .filter(|e| {
-            let name = e.as_ref().unwrap().file_name();
-            let name = name.to_string_lossy();
-            name.starts_with(prefix) && name.ends_with(".json")
-        })
-        .count()
+    tools::run_port_script("check_lattice_vectors.py", &[root])
 }
 
 #[test]

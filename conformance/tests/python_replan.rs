@@ -5,25 +5,9 @@
 mod tools;
 
 use std::path::Path;
-use std::process::Command;
 
 fn check(dir: &Path) -> (bool, String) {
-    tools::require_python3();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("ports/python/check_replan_vectors.py");
-    let out = Command::new("python3")
-        .arg("-B")
-        .arg(&script)
-        .arg(dir)
-        .output()
-        .expect("python3 runs");
-    (
-        out.status.success(),
-        format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ),
-    )
+    tools::run_port_script("check_replan_vectors.py", &[dir])
 }
 
 fn vectors() -> std::path::PathBuf {

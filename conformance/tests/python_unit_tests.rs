@@ -4,24 +4,9 @@
 //! run, and the HPA* property tests of `test_hpa.py`).
 mod tools;
 
-use std::path::Path;
-use std::process::Command;
-
 fn run(script: &str) {
-    tools::require_python3();
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("ports/python");
-    let out = Command::new("python3")
-        .arg("-B")
-        .arg(dir.join(script))
-        .current_dir(&dir)
-        .output()
-        .expect("python3 runs");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.status.success(), "{script} failed:\n{text}");
+    let (ok, text) = tools::run_port_script(script, &[]);
+    assert!(ok, "{script} failed:\n{text}");
     assert!(
         text.contains("\nOK") || text.starts_with("OK"),
         "{script}:\n{text}"

@@ -212,6 +212,19 @@ fn check(name: &str, g: &Grid, q: &[((usize, usize), (usize, usize))], chunk: u3
     );
 }
 
+/// Every query of `q` on one `HpaSearch` over the built hierarchy `h`: the costs.
+fn hpa_batch(g: &Grid, h: &mut HpaHierarchy, q: &[((usize, usize), (usize, usize))]) -> Vec<f64> {
+    let mut s = HpaSearch::new(g, h);
+    q.iter()
+        .map(|&(a, b)| {
+            s.begin(a, b).unwrap();
+            s.run(None);
+            black_box(s.path());
+            s.path_cost()
+        })
+        .collect()
+}
+
 fn maps() -> Vec<(&'static str, Grid)> {
     let mut m = vec![
         ("rooms", grids::rooms(SIDE, 15, 0x5EED_0001)),
@@ -261,34 +274,8 @@ fn bench(c: &mut Criterion) {
             let mut flat = GridSearch::new(g, flat_options()).unwrap();
             let q = &q;
             let query: Vec<Entry> = vec![
-                (
-                    "onepath",
-                    Box::new(move || {
-                        let mut s = HpaSearch::new(g, &mut h);
-                        q.iter()
-                            .map(|&(a, b)| {
-                                s.begin(a, b).unwrap();
-                                s.run(None);
-                                black_box(s.path());
-                                s.path_cost()
-                            })
-                            .collect()
-                    }),
-                ),
-                (
-                    "onepath_smooth",
-                    Box::new(move || {
-                        let mut s = HpaSearch::new(g, &mut hs);
-                        q.iter()
-                            .map(|&(a, b)| {
-                                s.begin(a, b).unwrap();
-                                s.run(None);
-                                black_box(s.path());
-                                s.path_cost()
-                            })
-                            .collect()
-                    }),
-                ),
+                ("onepath", Box::new(move || hpa_batch(g, &mut h, q))),
+                ("onepath_smooth", Box::new(move || hpa_batch(g, &mut hs, q))),
                 (
                     "hpa_crate",
                     Box::new(move || {

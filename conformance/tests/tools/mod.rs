@@ -37,3 +37,42 @@ pub fn require_python3() {
         );
     }
 }
+
+/// Runs `python3 -B conformance/ports/python/<script> <args>` (after [`require_python3`]) from
+/// that folder and returns whether it exited 0 and its stdout followed by its stderr.
+pub fn run_port_script(script: &str, args: &[&std::path::Path]) -> (bool, String) {
+    require_python3();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("ports/python");
+    let out = std::process::Command::new("python3")
+        .arg("-B")
+        .arg(dir.join(script))
+        .args(args)
+        .current_dir(&dir)
+        .output()
+        .expect("python3 runs");
+    (
+        out.status.success(),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    )
+}
+
+/// The repository's `vectors/` folder.
+pub fn vectors_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../vectors")
+}
+
+/// The number of `<prefix>*.json` files in `vectors/<family>/`.
+pub fn count_vectors(family: &str, prefix: &str) -> usize {
+    std::fs::read_dir(vectors_dir().join(family))
+        .unwrap()
+        .filter(|e| {
+            let name = e.as_ref().unwrap().file_name();
+            let name = name.to_string_lossy();
+            name.starts_with(prefix) && name.ends_with(".json")
+        })
+        .count()
+}
