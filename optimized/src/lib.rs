@@ -1,7 +1,8 @@
 //! `onepath`: the optimized implementation of the onepath-rs spec: the graph family
 //! (spec/graphs.md), grids (spec/grids.md), grid search (spec/grid-search.md), replanning
 //! (spec/replanning.md), flow fields (spec/flow-fields.md), hex search (spec/hex-search.md),
-//! voxel search (spec/voxel-search.md) and state bytes v1 (spec/state.md).
+//! voxel search (spec/voxel-search.md), debug geometry (spec/debug.md) and state bytes v1
+//! (spec/state.md).
 //!
 //! Every public item cites the clause ids it implements. Results (statuses, costs bit for bit,
 //! paths, expansion orders, counters, errors, OPLM and state bytes) are those of the spec.
@@ -15,6 +16,7 @@ mod astar;
 mod bidi;
 mod cells;
 mod csr;
+mod debug;
 mod error;
 mod flow;
 mod graph_state;
@@ -47,6 +49,11 @@ pub use astar::{
 pub use bidi::BidirectionalGraphSearch;
 pub use cells::{CellListener, GridSpace, HexLayout, VoxelSpace, WALL};
 pub use csr::CsrGraph;
+pub use debug::{
+    describe_graph_path, describe_hex_path, describe_path, describe_voxel_path, GraphPathDescription,
+    HierarchyDescription, HierarchyEdgeDescription, PathDescription, ReplanDescription,
+    ReplanExpansion, VoxelPathDescription,
+};
 pub use error::{BuildError, GraphStateError, QueryError};
 pub use flow::{FlowFieldDescription, FlowStatus, GridFlowField, HexFlowField};
 pub use grid_error::{GridError, GridStateError};

@@ -1,7 +1,7 @@
 //! Reference implementation of the onepath-rs spec: graphs (spec/graphs.md), grids
 //! (spec/grids.md), grid search (spec/grid-search.md), grid bidirectional search
-//! (spec/grid-bidi.md), HPA* (spec/hpa.md), replanners (spec/replanning.md) and state bytes
-//! (spec/state.md).
+//! (spec/grid-bidi.md), HPA* (spec/hpa.md), replanners (spec/replanning.md), debug geometry
+//! (spec/debug.md) and state bytes (spec/state.md).
 //!
 //! Every module transcribes one chapter of the spec clause by clause; every public item's
 //! doc comment starts with the clause ids it implements. The crate favours obvious correctness
@@ -17,6 +17,7 @@
 mod astar;
 mod bidirectional;
 mod csr;
+mod debug;
 mod error;
 mod flow;
 mod graph;
@@ -40,6 +41,11 @@ pub use astar::{
 };
 pub use bidirectional::BidirectionalGraphSearch;
 pub use csr::{CsrGraph, GraphEdge, MAX_NODES};
+pub use debug::{
+    describe_graph_path, describe_hex_path, describe_path, describe_voxel_path, GraphPathDescription,
+    HierarchyDescription, HierarchyEdgeDescription, PathDescription, ReplanDescription,
+    ReplanExpansion, VoxelPathDescription,
+};
 pub use error::{BuildError, GraphStateError, QueryError};
 pub use flow::{FlowFieldDescription, FlowStatus, GridFlowField, HexFlowField};
 pub use graph::Graph;

@@ -7,9 +7,9 @@ use serde::Serialize;
 use std::path::Path;
 
 /// The families of clause ids ([SPEC.CLAUSE.FORM]).
-pub const FAMILIES: [&str; 13] = [
-    "GRAPH", "STATE", "GRID", "GS", "GBIDI", "HEX", "VOXEL", "HPA", "REPLAN", "FLOW", "CONF",
-    "DRIVER", "SPEC",
+pub const FAMILIES: [&str; 14] = [
+    "GRAPH", "STATE", "GRID", "GS", "GBIDI", "HEX", "VOXEL", "HPA", "REPLAN", "FLOW", "DEBUG",
+    "CONF", "DRIVER", "SPEC",
 ];
 
 /// A clause's provenance mark.

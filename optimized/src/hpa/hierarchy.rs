@@ -106,6 +106,32 @@ impl HpaHierarchy {
         self.edge_index(from, to).map(|i| self.path(i).to_vec())
     }
 
+    /// [DEBUG.HPA.FIELDS] [DEBUG.PLAIN] [DEBUG.TOTAL] The hierarchy of the last build as plain
+    /// data; the nodes' world points are read on `grid`.
+    pub fn describe(&self, grid: &Grid) -> crate::debug::HierarchyDescription {
+        let plane = crate::debug::Plane::new(grid.space(), grid.width());
+        let edges = self
+            .edges
+            .iter()
+            .enumerate()
+            .map(|(i, e)| crate::debug::HierarchyEdgeDescription {
+                from: e.from,
+                to: e.to,
+                cost: e.cost,
+                kind: e.kind,
+                path: self.path(i).to_vec(),
+            })
+            .collect();
+        crate::debug::HierarchyDescription {
+            built: self.is_built(),
+            chunk_size: self.options().chunk_size,
+            chunks: self.chunks(),
+            nodes: self.nodes(),
+            node_points: plane.all(&self.node_cell),
+            edges,
+        }
+    }
+
     /// [HPA.REFRESH.REBUILT] The chunks whose intra edges the last refresh recomputed.
     pub fn rebuilt_chunks(&self) -> &[u32] {
         &self.rebuilt

@@ -200,6 +200,7 @@ impl Core {
         self.e.found = false;
         self.e.last_expanded = 0;
         self.e.expansions.clear();
+        self.e.expansion_kinds.clear();
         let was_initialized = initialized && !overflow;
         // Take the pending entries (their allocation goes back to the shared list) and the
         // grid's position in the edit stream.

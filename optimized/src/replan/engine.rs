@@ -35,6 +35,8 @@ pub(crate) struct Engine {
     pub last_expanded: u64,
     pub record: bool,
     pub expansions: Vec<u32>,
+    /// [DEBUG.REPLAN.KINDS] Settle or reset, beside each of `expansions`.
+    pub expansion_kinds: Vec<crate::debug::ReplanExpansion>,
     /// [REPLAN.KEY.SCALE] The smallest multiplier of areas `0..=254`, as last read.
     pub scale: f64,
     /// [REPLAN.KEY.ESTIMATE] The heuristic weight `w`.
@@ -78,6 +80,7 @@ impl Engine {
             last_expanded: 0,
             record: false,
             expansions: Vec::new(),
+            expansion_kinds: Vec::new(),
             scale: 1.0,
             weight,
             zero,
@@ -317,7 +320,15 @@ impl Engine {
         }
         let mut nb: Nbrs = [(0, 0.0); 8];
         let cnt = topo.moves(cells, u, &mut nb);
-        if self.g(u) > self.rhs(u) {
+        let settle = self.g(u) > self.rhs(u);
+        if self.record {
+            self.expansion_kinds.push(if settle {
+                crate::debug::ReplanExpansion::Settle
+            } else {
+                crate::debug::ReplanExpansion::Reset
+            });
+        }
+        if settle {
             let r = self.rhs(u);
             self.set_g(u, r);
             self.queue.remove(0);

@@ -156,6 +156,41 @@ macro_rules! replanner_methods {
             &self.c.e.expansions
         }
 
+        /// [DEBUG.REPLAN.KINDS] Settle or reset, beside each entry of `expansions()`.
+        pub fn expansion_kinds(&self) -> &[crate::debug::ReplanExpansion] {
+            &self.c.e.expansion_kinds
+        }
+
+        /// [DEBUG.REPLAN.FIELDS] [DEBUG.PLAIN] [DEBUG.TOTAL] This replanner as plain data, its
+        /// path and points read on `grid`.
+        pub fn describe(&self, grid: &$grid) -> crate::debug::ReplanDescription {
+            let plane = crate::debug::Plane::new(grid.space(), self.c.w);
+            let (cells, path_error) = match self.path(grid) {
+                Ok(p) => (p, None),
+                Err(e) => (Vec::new(), Some(e.class())),
+            };
+            let e = &self.c.e;
+            crate::debug::ReplanDescription {
+                width: self.c.w,
+                height: self.c.h,
+                mode: self.c.mode,
+                start: e.start,
+                goal: e.goal,
+                initialized: self.c.is_initialized(),
+                found: e.found,
+                cost: self.c.path_cost(),
+                points: plane.all(&cells),
+                cells,
+                path_error,
+                expanded: e.expansions.clone(),
+                expanded_kinds: e.expansion_kinds.clone(),
+                expanded_points: plane.all(&e.expansions),
+                expanded_count: e.last_expanded,
+                iterations: e.iterations,
+                pending: self.pending_count(),
+            }
+        }
+
         /// [REPLAN.EDIT.LISTEN] [REPLAN.EDIT.LIMIT] The pending entries waiting for the next
         /// replan.
         pub fn pending_count(&self) -> usize {

@@ -343,6 +343,7 @@ impl Core {
         e.expanded = l.expanded;
         e.last_expanded = l.last_expanded;
         e.expansions.clear();
+        e.expansion_kinds.clear();
         e.mult = view.mult;
         e.scale = scale_of(&view.mult);
         self.area_version = l.area_version;

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use super::chunks::{border_pairs, ent_diagonal, inter_edges, node_set, Chunks};
 use super::intra::intra_edges;
 use super::{terrain, validate, HpaEdge, HpaEdgeKind, HpaNode, HpaOptions};
+use crate::debug::{square_points, HierarchyDescription, HierarchyEdgeDescription};
 use crate::grid::{Grid, AREA_COUNT};
 use crate::grid_search::GridSearchError;
 
@@ -135,6 +136,32 @@ impl HpaHierarchy {
                 kind,
             })
             .collect()
+    }
+
+    /// [DEBUG.HPA.FIELDS] [DEBUG.PLAIN] [DEBUG.TOTAL] The hierarchy as plain data, the nodes'
+    /// world points read on `grid`.
+    pub fn describe(&self, grid: &Grid) -> HierarchyDescription {
+        let nodes = self.nodes();
+        let cells: Vec<u32> = nodes.iter().map(|n| n.cell).collect();
+        let edges = self
+            .edges()
+            .into_iter()
+            .map(|e| HierarchyEdgeDescription {
+                from: e.from,
+                to: e.to,
+                cost: e.cost,
+                kind: e.kind,
+                path: self.edge_path(e.from, e.to).unwrap_or_default(),
+            })
+            .collect();
+        HierarchyDescription {
+            built: self.is_built(),
+            chunk_size: self.options().chunk_size,
+            chunks: self.chunks(),
+            node_points: square_points(grid.space(), grid.width(), &cells),
+            nodes,
+            edges,
+        }
     }
 
     /// [HPA.INSPECT.EDGES] The stored path of the edge `from -> to`, or `None`.

@@ -2,6 +2,7 @@
 //! engine shared by `GridReplanner` and `HexReplanner`: g, rhs, the queue, km, the pending edits
 //! and the counters, with every step written as spec/replanning.md §4–§6 writes it.
 
+use crate::debug::ReplanExpansion;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::moves::{Metric, Surface};
@@ -70,6 +71,8 @@ pub(crate) struct Engine {
     pub(crate) expanded: u64,
     pub(crate) last_expanded: u64,
     pub(crate) recorded: Vec<u32>,
+    /// [DEBUG.REPLAN.KINDS] Beside each recorded node, settled or reset.
+    pub(crate) recorded_kinds: Vec<ReplanExpansion>,
     /// [REPLAN.KEY.SCALE] The smallest multiplier, as last read.
     pub(crate) scale: f64,
     /// [REPLAN.EDIT.AREAS] The area version the replanner was built against.
@@ -295,14 +298,14 @@ impl Engine {
             // (b) settle
             self.g[u as usize] = self.rhs[u as usize];
             self.queue.remove(u);
-            self.count_expansion(u);
+            self.count_expansion(u, ReplanExpansion::Settle);
             for n in surface.neighbours(u) {
                 self.update_vertex(surface, n.v);
             }
         } else {
             // (c) reset
             self.g[u as usize] = f64::INFINITY;
-            self.count_expansion(u);
+            self.count_expansion(u, ReplanExpansion::Reset);
             for n in surface.neighbours(u) {
                 self.update_vertex(surface, n.v);
             }
@@ -310,12 +313,13 @@ impl Engine {
         }
     }
 
-    /// [REPLAN.RUN.COUNTERS] [REPLAN.RUN.RECORD] One settle or reset.
-    fn count_expansion(&mut self, u: u32) {
+    /// [REPLAN.RUN.COUNTERS] [REPLAN.RUN.RECORD] [DEBUG.REPLAN.KINDS] One settle or reset.
+    fn count_expansion(&mut self, u: u32, kind: ReplanExpansion) {
         self.expanded = self.expanded.saturating_add(1);
         self.last_expanded = self.last_expanded.saturating_add(1);
         if self.record {
             self.recorded.push(u);
+            self.recorded_kinds.push(kind);
         }
     }
 
@@ -367,6 +371,7 @@ impl Engine {
         self.found = false;
         self.last_expanded = 0;
         self.recorded.clear();
+        self.recorded_kinds.clear();
         // (4)
         if !self.initialized() {
             self.initialise();

@@ -13,6 +13,7 @@ use moves::{scale_of, HexSurface, Metric, SquareSurface};
 use queue::ReplanOpenSet;
 
 use crate::astar::SearchStatus;
+use crate::debug::{square_points, ReplanDescription, ReplanExpansion};
 use crate::grid::{Grid, HexGrid};
 use crate::grid_error::GridStateError;
 use crate::grid_search::options::{check_cells, validate};
@@ -109,6 +110,7 @@ fn new_engine(
         expanded: 0,
         last_expanded: 0,
         recorded: Vec::new(),
+        recorded_kinds: Vec::new(),
         scale: facts.scale,
         area_version: facts.area_version,
         seen_restore: facts.restore_count,
@@ -207,6 +209,41 @@ macro_rules! replanner_methods {
             /// [REPLAN.RUN.RECORD] The cells the latest replan settled or reset, in order.
             pub fn expansions(&self) -> &[u32] {
                 &self.engine.recorded
+            }
+
+            /// [DEBUG.REPLAN.KINDS] Settled or reset, beside each entry of `expansions()`.
+            pub fn expansion_kinds(&self) -> &[ReplanExpansion] {
+                &self.engine.recorded_kinds
+            }
+
+            /// [DEBUG.REPLAN.FIELDS] [DEBUG.PLAIN] [DEBUG.TOTAL] The replanner as plain data; the
+            /// path and its points are read on `grid` (a grid of another size gives no path and
+            /// the class `size_mismatch`).
+            pub fn describe(&self, grid: &$grid) -> ReplanDescription {
+                let (cells, path_error) = match self.path(grid) {
+                    Ok(cells) => (cells, None),
+                    Err(e) => (Vec::new(), Some(e.class())),
+                };
+                let (w, space) = (self.engine.width, grid.space());
+                ReplanDescription {
+                    width: self.engine.width,
+                    height: self.engine.height,
+                    mode: self.engine.mode,
+                    start: self.engine.start,
+                    goal: self.engine.goal,
+                    initialized: self.is_initialized(),
+                    found: self.found(),
+                    cost: self.path_cost(),
+                    points: square_points(space, w, &cells),
+                    cells,
+                    path_error,
+                    expanded: self.engine.recorded.clone(),
+                    expanded_kinds: self.engine.recorded_kinds.clone(),
+                    expanded_points: square_points(space, w, &self.engine.recorded),
+                    expanded_count: self.last_expanded(),
+                    iterations: self.iterations(),
+                    pending: self.pending_count(),
+                }
             }
 
             /// [REPLAN.EDIT.LISTEN] The number of pending entries.

@@ -397,6 +397,7 @@ pub(crate) fn install(e: &mut Engine, p: Parsed, facts: &GridFacts) {
     e.last_expanded = p.last_expanded;
     e.km = p.km;
     e.recorded.clear();
+    e.recorded_kinds.clear();
     e.scale = facts.scale;
     e.seen_restore = facts.restore_count;
     let mut shared = e.pending();
