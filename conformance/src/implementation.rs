@@ -546,6 +546,29 @@ pub trait Implementation: Sync {
         self.run_bidi(request)
     }
 
+    /// Runs one describe request ([CONF.DEBUG.REQUEST]): builds the target, runs its queries or
+    /// script and returns the descriptions. `Ok(DescribeReply::Failed(class))` is the error class
+    /// a constructor gave; `Err` is a harness problem (the default body: no descriptions,
+    /// [`ErrorKind::Unimplemented`](crate::error::ErrorKind::Unimplemented)).
+    fn describe(
+        &self,
+        request: &crate::debug::DescribeRequest,
+    ) -> Result<crate::debug::DescribeReply, crate::error::HarnessError> {
+        let _ = request;
+        Err(crate::error::HarnessError::unimplemented())
+    }
+
+    /// As [`Implementation::describe`], naming the request (a vector id or a generated case
+    /// name); only a port uses the label ([DRIVER.MSG.REQUEST]).
+    fn describe_as(
+        &self,
+        label: &str,
+        request: &crate::debug::DescribeRequest,
+    ) -> Result<crate::debug::DescribeReply, crate::error::HarnessError> {
+        let _ = label;
+        self.describe(request)
+    }
+
     /// As [`Implementation::run_state`], naming the request: the golden or hostile state vector id
     /// or the generated case name the state section built it for. Only a port uses the label
     /// (requests, ledger, reports, [DRIVER.MSG.REQUEST]); the default ignores it.

@@ -20,6 +20,7 @@ pub mod checks;
 pub mod claims;
 pub mod clauses;
 pub mod config;
+pub mod debug;
 pub mod envelope;
 pub mod error;
 pub mod expectations;

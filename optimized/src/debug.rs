@@ -9,7 +9,6 @@ use crate::cells::{GridSpace, VoxelSpace};
 use crate::grid_search::{GridAlgorithm, GridPath};
 use crate::hpa::{HpaEdgeKind, HpaNode};
 use crate::plane::{Grid, HexGrid};
-use crate::points::PointGraph;
 use crate::replan::ReplanMode;
 use crate::tier1::{Algorithm, GraphPath, PathStatus};
 use crate::values::Point3;
@@ -190,7 +189,12 @@ impl Plane {
             (space.origin_x, space.origin_y, space.cell_size)
         };
         // A grid never has width 0; `max` keeps a foreign call total ([DEBUG.TOTAL]).
-        Plane { ox, oy, s, w: w.max(1) }
+        Plane {
+            ox,
+            oy,
+            s,
+            w: w.max(1),
+        }
     }
 
     #[inline]
@@ -274,10 +278,11 @@ pub fn describe_voxel_path(grid: &VoxelGrid, path: &VoxelPath) -> VoxelPathDescr
 }
 
 /// [DEBUG.GRAPH.FIELDS] [DEBUG.PLAIN] [DEBUG.TOTAL] A `GraphPath` as plain data; positions come
-/// from `points` when it has a point for every node of the path and of the expansions.
-pub fn describe_graph_path(path: &GraphPath, points: Option<&PointGraph>) -> GraphPathDescription {
-    let pts: &[Point3] = points.map(|g| g.points()).unwrap_or(&[]);
-    let known = points.is_some()
+/// from `positions` (by node id) when it has a point for every node of the path and of the
+/// expansions.
+pub fn describe_graph_path(path: &GraphPath, positions: Option<&[Point3]>) -> GraphPathDescription {
+    let pts: &[Point3] = positions.unwrap_or(&[]);
+    let known = positions.is_some()
         && path
             .nodes
             .iter()

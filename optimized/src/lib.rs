@@ -50,9 +50,9 @@ pub use bidi::BidirectionalGraphSearch;
 pub use cells::{CellListener, GridSpace, HexLayout, VoxelSpace, WALL};
 pub use csr::CsrGraph;
 pub use debug::{
-    describe_graph_path, describe_hex_path, describe_path, describe_voxel_path, GraphPathDescription,
-    HierarchyDescription, HierarchyEdgeDescription, PathDescription, ReplanDescription,
-    ReplanExpansion, VoxelPathDescription,
+    describe_graph_path, describe_hex_path, describe_path, describe_voxel_path,
+    GraphPathDescription, HierarchyDescription, HierarchyEdgeDescription, PathDescription,
+    ReplanDescription, ReplanExpansion, VoxelPathDescription,
 };
 pub use error::{BuildError, GraphStateError, QueryError};
 pub use flow::{FlowFieldDescription, FlowStatus, GridFlowField, HexFlowField};

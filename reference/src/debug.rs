@@ -8,7 +8,7 @@ use crate::grid::{Grid, GridSpace, HexGrid, VoxelSpace};
 use crate::grid_search::{GridAlgorithm, GridPath};
 use crate::hpa::{HpaEdgeKind, HpaNode};
 use crate::options::{Algorithm, GraphPath, PathStatus};
-use crate::points::{Point3, PointGraph};
+use crate::points::Point3;
 use crate::replan::ReplanMode;
 use crate::voxel::VoxelGrid;
 use crate::voxel_search::VoxelPath;
@@ -204,7 +204,12 @@ fn voxel_point(space: VoxelSpace, size: (usize, usize, usize), c: u32) -> (f64, 
     {
         (0.0, 0.0, 0.0, 1.0)
     } else {
-        (space.origin_x, space.origin_y, space.origin_z, space.cell_size)
+        (
+            space.origin_x,
+            space.origin_y,
+            space.origin_z,
+            space.cell_size,
+        )
     };
     let (sx, sy) = (size.0.max(1), size.1.max(1));
     let c = c as usize;
@@ -264,10 +269,11 @@ pub fn describe_voxel_path(grid: &VoxelGrid, path: &VoxelPath) -> VoxelPathDescr
 }
 
 /// [DEBUG.GRAPH.FIELDS] [DEBUG.PLAIN] [DEBUG.TOTAL] Describes a `GraphPath`, with positions
-/// when a point graph holds a point for every listed node.
-pub fn describe_graph_path(path: &GraphPath, points: Option<&PointGraph>) -> GraphPathDescription {
+/// when `positions` (a point graph's `points()`, or any list by node id) holds a point for
+/// every listed node.
+pub fn describe_graph_path(path: &GraphPath, positions: Option<&[Point3]>) -> GraphPathDescription {
     let lookup = |list: &[u32]| -> Option<Vec<Point3>> {
-        let pts = points?.points();
+        let pts = positions?;
         list.iter().map(|&n| pts.get(n as usize).copied()).collect()
     };
     let (positions, expanded_positions) = match (lookup(&path.nodes), lookup(&path.expanded)) {

@@ -42,9 +42,9 @@ pub use astar::{
 pub use bidirectional::BidirectionalGraphSearch;
 pub use csr::{CsrGraph, GraphEdge, MAX_NODES};
 pub use debug::{
-    describe_graph_path, describe_hex_path, describe_path, describe_voxel_path, GraphPathDescription,
-    HierarchyDescription, HierarchyEdgeDescription, PathDescription, ReplanDescription,
-    ReplanExpansion, VoxelPathDescription,
+    describe_graph_path, describe_hex_path, describe_path, describe_voxel_path,
+    GraphPathDescription, HierarchyDescription, HierarchyEdgeDescription, PathDescription,
+    ReplanDescription, ReplanExpansion, VoxelPathDescription,
 };
 pub use error::{BuildError, GraphStateError, QueryError};
 pub use flow::{FlowFieldDescription, FlowStatus, GridFlowField, HexFlowField};

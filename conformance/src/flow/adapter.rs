@@ -263,6 +263,20 @@ macro_rules! define_flow_adapter {
                 with_field!(r, cells, failed, |grid, ff| script!(grid, ff, r))
             }
 
+            /// [CONF.DEBUG.REQUEST] The field described after the whole script.
+            pub fn describe(r: &FlowRequest) -> Result<crate::debug::DescribeReply, HarnessError> {
+                let cells = map_cells(r)?;
+                let failed = |c: String| Ok(crate::debug::DescribeReply::Failed(c));
+                with_field!(r, cells, failed, |grid, ff| {
+                    let ran: Result<FlowReply, HarnessError> = script!(grid, ff, r);
+                    ran?;
+                    let d = crate::debug::adapter::$module::flow(&ff.describe());
+                    Ok(crate::debug::DescribeReply::Ran(vec![
+                        crate::debug::DescribeEntry::Described(d),
+                    ]))
+                })
+            }
+
             /// [CONF.STATE.FLOW_FIELD] A state request on a flow-field recipe: the script, then
             /// `before`, the restore of `bytes`, `step(grid, 0)` when `finish`, `after`.
             pub fn state(

@@ -73,7 +73,7 @@ macro_rules! define_hpa_adapter {
             }
 
             /// The crate's options for the data.
-            fn options(o: &super::super::HpaOptionsData) -> op::HpaOptions {
+            pub(crate) fn options(o: &super::super::HpaOptionsData) -> op::HpaOptions {
                 op::HpaOptions {
                     chunk_size: o.chunk_size,
                     connectivity: if o.connectivity == 4 {

@@ -110,7 +110,7 @@ macro_rules! define_lattice_adapter {
             }
 
             /// The crate's voxel options for the data.
-            fn voxel_options(o: &super::super::VoxelOptionsData) -> op::VoxelOptions {
+            pub(crate) fn voxel_options(o: &super::super::VoxelOptionsData) -> op::VoxelOptions {
                 let cell_cost: Option<op::CellCostFn> = o.cell_cost.map(|r| {
                     let f: op::CellCostFn = Arc::new(move |a: u32, b: u32| r.extra(a, b));
                     f
@@ -220,9 +220,24 @@ macro_rules! define_lattice_adapter {
 
             /// [CONF.LATTICE.REQUEST] The hex grid, then its queries.
             fn run_hex(r: &HexRequest) -> Result<LatticeReply, HarnessError> {
+                let g = match hex_grid(r)? {
+                    Ok(g) => g,
+                    Err(class) => return Ok(LatticeReply::Failed(class)),
+                };
+                let o = crate::grid::adapter::$grid_adapter::options(&r.options);
+                Ok(LatticeReply::Ran(
+                    r.queries.iter().map(|q| hex_query(&g, q, &o)).collect(),
+                ))
+            }
+
+            /// [CONF.LATTICE.REQUEST] The hex grid of a request; `Ok(Err(class))` when a
+            /// constructor or setter failed.
+            pub(crate) fn hex_grid(
+                r: &HexRequest,
+            ) -> Result<Result<op::HexGrid, String>, HarnessError> {
                 let m = &r.map;
                 let cells = cells(&m.cells, u64::from(m.width) * u64::from(m.height))?;
-                let failed = |e: &dyn HasClass| Ok(LatticeReply::Failed(e.class_name()));
+                let failed = |e: &dyn HasClass| Ok(Err(e.class_name()));
                 let layout = match op::HexLayout::try_from(r.layout) {
                     Ok(l) => l,
                     Err(e) => return failed(&e),
@@ -253,18 +268,30 @@ macro_rules! define_lattice_adapter {
                         }
                     }
                 }
-                let o = crate::grid::adapter::$grid_adapter::options(&r.options);
-                Ok(LatticeReply::Ran(
-                    r.queries.iter().map(|q| hex_query(&g, q, &o)).collect(),
-                ))
+                Ok(Ok(g))
             }
 
             /// [CONF.LATTICE.REQUEST] The voxel grid, then its queries.
             fn run_voxel(r: &VoxelRequest) -> Result<LatticeReply, HarnessError> {
+                let g = match voxel_grid(r)? {
+                    Ok(g) => g,
+                    Err(class) => return Ok(LatticeReply::Failed(class)),
+                };
+                let o = voxel_options(&r.options);
+                Ok(LatticeReply::Ran(
+                    r.queries.iter().map(|q| voxel_query(&g, q, &o)).collect(),
+                ))
+            }
+
+            /// [CONF.LATTICE.REQUEST] The voxel grid of a request; `Ok(Err(class))` when a
+            /// constructor or setter failed.
+            pub(crate) fn voxel_grid(
+                r: &VoxelRequest,
+            ) -> Result<Result<op::VoxelGrid, String>, HarnessError> {
                 let [sx, sy, sz] = r.size;
                 let n = u64::from(sx) * u64::from(sy) * u64::from(sz);
                 let cells = cells(&r.cells, n)?;
-                let failed = |e: &dyn HasClass| Ok(LatticeReply::Failed(e.class_name()));
+                let failed = |e: &dyn HasClass| Ok(Err(e.class_name()));
                 let mut g = match op::VoxelGrid::new(sx as usize, sy as usize, sz as usize, 0) {
                     Ok(g) => g,
                     Err(e) => return failed(&e),
@@ -292,10 +319,7 @@ macro_rules! define_lattice_adapter {
                         }
                     }
                 }
-                let o = voxel_options(&r.options);
-                Ok(LatticeReply::Ran(
-                    r.queries.iter().map(|q| voxel_query(&g, q, &o)).collect(),
-                ))
+                Ok(Ok(g))
             }
 
             /// [CONF.GRID.MAP] A square grid of a map: `Grid::new`, the multipliers in order, the

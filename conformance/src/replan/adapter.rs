@@ -223,6 +223,22 @@ macro_rules! define_replan_adapter {
                 with_replanner!(r, cells, failed, |grid, rp| script!(grid, rp, r))
             }
 
+            /// [CONF.DEBUG.REQUEST] The replanner described after the whole script.
+            pub fn describe(
+                r: &ReplanRequest,
+            ) -> Result<crate::debug::DescribeReply, HarnessError> {
+                let cells = map_cells(r)?;
+                let failed = |c: String| Ok(crate::debug::DescribeReply::Failed(c));
+                with_replanner!(r, cells, failed, |grid, rp| {
+                    let ran: Result<ReplanReply, HarnessError> = script!(grid, rp, r);
+                    ran?;
+                    let d = crate::debug::adapter::$module::replan(&rp.describe(&grid));
+                    Ok(crate::debug::DescribeReply::Ran(vec![
+                        crate::debug::DescribeEntry::Described(d),
+                    ]))
+                })
+            }
+
             /// [CONF.STATE.REPLANNER] A state request on a replanner recipe: the script, then
             /// `before`, the restore of `bytes`, `replan(grid, 0)` when `finish`, `after`.
             pub fn state(
