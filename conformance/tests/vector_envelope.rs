@@ -195,7 +195,8 @@ fn the_registry_lists_every_family_and_owns_every_label() {
             "voxel-search",
             "hpa",
             "grid-bidi",
-            "state"
+            "state",
+            "debug"
         ]
     );
     let refs = vector_refs(&default_vectors_dir());

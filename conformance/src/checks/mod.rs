@@ -3,6 +3,7 @@
 
 pub mod bidi;
 pub mod cancel;
+pub mod describe;
 pub mod errors;
 pub mod flow_field;
 pub mod generated;

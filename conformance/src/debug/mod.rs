@@ -6,6 +6,7 @@ pub mod adapter;
 pub mod compare;
 pub mod consistent;
 pub mod model;
+pub mod targets;
 
 pub use model::{
     DescribeEntry, DescribeReply, DescribeRequest, Description, EdgeData, ErrorEntry,

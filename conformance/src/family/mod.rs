@@ -8,6 +8,7 @@
 //! and one line of [`REGISTRY`].
 
 mod bidi;
+mod debug;
 mod flow_field;
 mod graph;
 mod grid_search;
@@ -33,7 +34,7 @@ pub use walk::{
 };
 
 /// Every family of the kit, in section order ([CONF.FAMILY.REGISTRY]).
-pub static REGISTRY: [&dyn KitFamily; 9] = [
+pub static REGISTRY: [&dyn KitFamily; 10] = [
     &graph::Graph,
     &grid_search::GridSearch,
     &replanning::Replanning,
@@ -43,6 +44,7 @@ pub static REGISTRY: [&dyn KitFamily; 9] = [
     &hpa::Hpa,
     &bidi::Bidi,
     &state::State,
+    &debug::Debug,
 ];
 
 /// What a run gives a family's sections: the implementations, the sizes and the host's hooks.
