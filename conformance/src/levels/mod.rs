@@ -4,11 +4,13 @@
 //! [DRIVER.LEVEL.COMPARE] Field-by-field comparison with the reference's answer.
 
 mod bidi;
+mod debug;
 mod flow;
 mod hpa;
 mod lattice;
 mod replan;
 pub use bidi::bidi_break;
+pub use debug::describe_break;
 pub use flow::flow_break;
 pub use hpa::hpa_break;
 pub use lattice::lattice_break;

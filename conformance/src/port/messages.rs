@@ -104,6 +104,8 @@ pub enum Request {
     Hpa(HpaOpRequest),
     /// Bidirectional grid-search ops.
     Bidi(BidiOpRequest),
+    /// Debug-geometry ops (each request's family is its target's, [CONF.DEBUG.LEVEL]).
+    Debug(DebugOpRequest),
 }
 
 impl Request {
@@ -128,6 +130,7 @@ impl Request {
             Request::Lattice(LatticeOpRequest::RunLattice(_)) => "run_lattice",
             Request::Hpa(HpaOpRequest::RunHpa(_)) => "run_hpa",
             Request::Bidi(BidiOpRequest::RunBidi(_)) => "run_bidi",
+            Request::Debug(DebugOpRequest::Describe(_)) => "describe",
         }
     }
 }
@@ -215,6 +218,15 @@ pub enum HpaOpRequest {
 pub enum BidiOpRequest {
     /// [DRIVER.OP.RUN_BIDI]; ok [`crate::bidi::BidiReply`].
     RunBidi(crate::bidi::BidiRequest),
+}
+
+/// The describe op: the request is the kit's own [`crate::debug::DescribeRequest`], whose serde
+/// form is its wire form ([CONF.DEBUG.REQUEST]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "op", content = "args", rename_all = "snake_case")]
+pub enum DebugOpRequest {
+    /// [DRIVER.OP.DESCRIBE]; ok [`crate::debug::DescribeReply`].
+    Describe(crate::debug::DescribeRequest),
 }
 
 /// A case: the scenario members of the graph and the landmark options ([DRIVER.ENC.CASE]).

@@ -50,6 +50,7 @@ pub fn op_level(op: &str) -> Level {
     match op {
         "run_sliced" | "run_cancelled" | "lower_bounds" => Level::L3,
         "build_landmarks" | "deserialize_oplm" => Level::L4,
+        o if o.starts_with("describe") => Level::L2,
         o if o.starts_with("state_") => Level::L4,
         _ => Level::L1,
     }
@@ -842,6 +843,47 @@ impl Implementation for PortImpl {
                     None,
                     None,
                     levels::bidi_break(&expected, &Ok(found.clone())),
+                );
+                Ok(found)
+            }
+            Err(e) if e.unimplemented() => Err(HarnessError::unimplemented()),
+            Err(e) => Err(HarnessError::no_answer(e.line)),
+        }
+    }
+
+    fn describe(
+        &self,
+        request: &crate::debug::DescribeRequest,
+    ) -> Result<crate::debug::DescribeReply, HarnessError> {
+        self.describe_as(request.family(), request)
+    }
+
+    /// [DRIVER.OP.DESCRIBE] The request under its vector id or case name, in its target's
+    /// family; a reply that ran with another number of entries than [CONF.DEBUG.REPLY] asks
+    /// for is a malformed reply.
+    fn describe_as(
+        &self,
+        label: &str,
+        request: &crate::debug::DescribeRequest,
+    ) -> Result<crate::debug::DescribeReply, HarnessError> {
+        let wire = Request::Debug(messages::DebugOpRequest::Describe(request.clone()));
+        let ledger_op = format!("describe:{}", request.family());
+        let entries = request.expected_entries();
+        let fit = |r: crate::debug::DescribeReply| match &r {
+            crate::debug::DescribeReply::Ran(got) if got.len() != entries => Err(
+                protocol::Mismatch(format!("{} entries for {entries} expected", got.len())),
+            ),
+            _ => Ok(r),
+        };
+        match self.call(label, &ledger_op, &wire, fit) {
+            Ok(found) => {
+                let expected = ReferenceCrate.describe(request);
+                self.note(
+                    label,
+                    &ledger_op,
+                    None,
+                    None,
+                    levels::describe_break(request, &expected, &Ok(found.clone())),
                 );
                 Ok(found)
             }

@@ -74,7 +74,7 @@ pub fn all() -> Vec<(String, serde_json::Value)> {
             schema::<ReplyLine>("onepath-driver v2: a reply", "Every later line a driver writes ([DRIVER.MSG.REPLY]); the ok member follows the op's ok-<op>.json."),
         ),
     ];
-    let payloads: [(&str, serde_json::Value); 16] = [
+    let payloads: [(&str, serde_json::Value); 17] = [
         (
             "run_case",
             schema::<RunCaseReply>("ok of run_case", "[DRIVER.OP.RUN_CASE]"),
@@ -138,6 +138,10 @@ pub fn all() -> Vec<(String, serde_json::Value)> {
         (
             "run_bidi",
             schema::<crate::bidi::BidiReply>("ok of run_bidi", "[DRIVER.OP.RUN_BIDI]"),
+        ),
+        (
+            "describe",
+            schema::<crate::debug::DescribeReply>("ok of describe", "[DRIVER.OP.DESCRIBE]"),
         ),
     ];
     for (op, s) in payloads {

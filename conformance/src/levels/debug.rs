@@ -1,0 +1,36 @@
+//! The level of a `describe` difference ([CONF.DEBUG.LEVEL]): the lowest level any member of
+//! any entry breaks, the first such member named.
+
+use super::{Break, Level};
+use crate::debug::compare::{lowest_difference, render};
+use crate::debug::{DescribeReply, DescribeRequest};
+
+/// [CONF.DEBUG.LEVEL] A `describe` difference: L1 a failure or error class, a status, `found`,
+/// `initialized` or a cost; L2 the shape, sizes, algorithm, mode, ends, cells, points,
+/// positions, path error, hierarchy or flow field; L3 expansions, their points or kinds,
+/// counters, `pending` or `settled`. Descriptions have no bytes, so nothing breaks L4.
+pub fn describe_break(
+    request: &DescribeRequest,
+    expected: &Result<DescribeReply, crate::error::HarnessError>,
+    found: &Result<DescribeReply, crate::error::HarnessError>,
+) -> Option<Break> {
+    match (expected, found) {
+        (Ok(e), Ok(f)) => lowest_difference(e, f).map(|d| {
+            let level = match d.level {
+                1 => Level::L1,
+                2 => Level::L2,
+                _ => Level::L3,
+            };
+            let mut b = Break::new(level, render(request, &d), d.expected, d.found);
+            b.step = d.index;
+            b
+        }),
+        (a, b) if a == b => None,
+        (a, b) => Some(Break::new(
+            Level::L1,
+            "describe result",
+            format!("{a:?}"),
+            format!("{b:?}"),
+        )),
+    }
+}
