@@ -42,7 +42,7 @@ fn consistency(imp: &dyn Implementation, t: &Target, reply: &DescribeReply, s: &
         Some(p) => s.fail(failure(
             t,
             imp.name(),
-            format!("{} description consistent: {p}", t.request.target()),
+            format!("{} description consistent (L2): {p}", t.request.target()),
             "consistent".into(),
             "inconsistent".into(),
         )),
@@ -102,8 +102,9 @@ pub fn run(
                             t,
                             imp.name(),
                             format!(
-                                "{} describe: {}",
+                                "{} describe (L{}): {}",
                                 t.request.target(),
+                                d.level,
                                 render(&t.request, &d)
                             ),
                             d.expected,

@@ -637,6 +637,19 @@ pub fn failure_level(section: &str, what: &str) -> Level {
     if w.starts_with("port:") || w.contains("unanswered") {
         return Level::L1;
     }
+    if section == crate::checks::describe::SECTION {
+        // [CONF.DEBUG.LEVEL] The section names the level in its `what`: `... (L2): ...`.
+        for (tag, level) in [
+            ("(l1)", Level::L1),
+            ("(l2)", Level::L2),
+            ("(l3)", Level::L3),
+        ] {
+            if w.contains(tag) {
+                return level;
+            }
+        }
+        return Level::L1;
+    }
     if section == "landmarks" && (w.contains("oplm") || w.contains("hostile")) {
         return Level::L4;
     }
