@@ -142,6 +142,10 @@ enum Command {
         #[command(subcommand)]
         command: Option<ClausesCommand>,
     },
+    /// Draw a committed vector's descriptions from onepath-reference and from onepath (or a
+    /// port) side by side, the first difference marked (SVG, or one HTML page with --html);
+    /// exit 0 when they agree, 1 when they differ, 2 on bad input.
+    Explain(onepath_conformance::debug::explain_cli::ExplainArgs),
 }
 
 #[derive(Subcommand)]
@@ -650,6 +654,7 @@ fn main() -> ExitCode {
         } => onepath_conformance::clauses::cli::import_mutants_command(
             root, &dirs, &checks, &selection, &out,
         ),
+        Command::Explain(args) => onepath_conformance::debug::explain_cli::run(args),
     }
 }
 
