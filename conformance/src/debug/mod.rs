@@ -1,11 +1,14 @@
 //! Debug geometry in the kit (spec/debug.md, [CONF.DEBUG.*]): describe requests and their
 //! replies ([`model`]), the in-process adapters ([`adapter`]), the comparison of two replies
-//! ([`compare`]) and the kit's own consistency reading ([`consistent`]).
+//! ([`compare`]), the kit's own consistency reading ([`consistent`]), and the pictures: SVG
+//! ([`svg`], [CONF.DEBUG.SVG]) and the `--html` page ([`html`], [CONF.DEBUG.EXPLAIN]).
 
 pub mod adapter;
 pub mod compare;
 pub mod consistent;
+pub mod html;
 pub mod model;
+pub mod svg;
 
 pub use model::{
     DescribeEntry, DescribeReply, DescribeRequest, Description, EdgeData, ErrorEntry,
