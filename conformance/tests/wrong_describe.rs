@@ -33,6 +33,8 @@ enum Fault {
     LatticeCostOff,
     /// Adds one ulp to the y of every graph position.
     PositionOff,
+    /// Swaps the first two differing expansions (and their points) of every path description.
+    ExpansionsSwapped,
 }
 
 struct Wrong(Fault);
@@ -58,6 +60,12 @@ fn spoil(fault: Fault, d: &mut Description) {
         }
         (Fault::NodePointLost, Description::Hierarchy(h)) => {
             h.node_points.pop();
+        }
+        (Fault::ExpansionsSwapped, Description::Path(p)) => {
+            if let Some(i) = (1..p.expanded.len()).find(|&i| p.expanded[i] != p.expanded[0]) {
+                p.expanded.swap(0, i);
+                p.expanded_points.swap(0, i);
+            }
         }
         (Fault::PositionOff, Description::GraphPath(g)) => {
             for p in &mut g.positions {
@@ -284,4 +292,98 @@ fn a_difference_breaks_the_level_of_its_member() {
         None,
         "replanners have no path description"
     );
+}
+
+/// The first grid vector whose reference description records two different expansions.
+fn grid_vector_with_expansions() -> String {
+    let targets =
+        onepath_conformance::debug::targets::vector_targets(&default_vectors_dir()).unwrap();
+    targets
+        .iter()
+        .find(|t| {
+            matches!(t.request, DescribeRequest::Grid(_))
+                && matches!(ReferenceCrate.describe(&t.request), Ok(DescribeReply::Ran(e))
+                    if matches!(e.first(), Some(DescribeEntry::Described(Description::Path(p)))
+                        if p.expanded.len() > 1 && p.expanded[1] != p.expanded[0]))
+        })
+        .map(|t| t.label.clone())
+        .expect("a grid vector that records expansions")
+}
+
+#[test]
+fn explain_draws_both_sides_and_rings_the_first_differing_expansion() {
+    use onepath_conformance::debug::explain::{explain, picture};
+    let id = grid_vector_with_expansions();
+    let e = explain(
+        &default_vectors_dir(),
+        &id,
+        &Wrong(Fault::ExpansionsSwapped),
+    )
+    .unwrap();
+    let d = e.difference.as_ref().expect("the swap is a difference");
+    assert_eq!(
+        (d.member.as_str(), d.index),
+        ("expanded", Some(0)),
+        "{}",
+        e.report()
+    );
+    assert!(
+        e.report().contains("query 0: expanded entry 0: expected "),
+        "{}",
+        e.report()
+    );
+    let svg = picture(&e, false);
+    let doc = roxmltree::Document::parse(&svg).expect("the picture is XML");
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    let text: String = doc.descendants().filter_map(|n| n.text()).collect();
+    assert!(
+        text.contains("expected: onepath-reference") && text.contains("found: wrong"),
+        "{text}"
+    );
+    let marks = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("mark"))
+        .count();
+    assert!(marks >= 2, "a mark on each side: {marks}");
+    // The clean crate draws no difference: one picture, no mark.
+    let clean = explain(&default_vectors_dir(), &id, &OptimizedCrate).unwrap();
+    assert!(clean.difference.is_none(), "{}", clean.report());
+    assert!(!picture(&clean, false).contains("class=\"mark\""));
+}
+
+#[test]
+fn explain_html_has_both_pictures_and_marks_the_first_differing_row() {
+    use onepath_conformance::debug::explain::{explain, picture};
+    let id = grid_vector_with_expansions();
+    let e = explain(
+        &default_vectors_dir(),
+        &id,
+        &Wrong(Fault::ExpansionsSwapped),
+    )
+    .unwrap();
+    let page = picture(&e, true);
+    assert!(
+        page.starts_with("<!DOCTYPE html>"),
+        "{}",
+        &page[..60.min(page.len())]
+    );
+    assert_eq!(page.matches("<svg").count(), 2);
+    let d = e.difference.as_ref().unwrap();
+    let row = page
+        .split("id=\"first-difference\"")
+        .nth(1)
+        .and_then(|rest| rest.split("</tr>").next())
+        .expect("a marked row");
+    assert!(row.contains(&d.expected) && row.contains(&d.found), "{row}");
+}
+
+#[test]
+fn explain_names_an_unknown_id() {
+    use onepath_conformance::debug::explain::{explain, ExplainError};
+    match explain(&default_vectors_dir(), "GRID-9999", &OptimizedCrate) {
+        Err(e @ ExplainError::UnknownId { .. }) => {
+            assert!(e.to_string().starts_with("GRID-9999: "))
+        }
+        other => panic!("{:?}", other.map(|e| e.report())),
+    }
 }

@@ -80,7 +80,11 @@ impl std::error::Error for ExplainError {}
 
 /// [CONF.DEBUG.EXPLAIN] Runs every describe request of vector `id` on the reference and on
 /// `imp` and keeps the first target whose replies differ (else the first).
-pub fn explain(dir: &Path, id: &str, imp: &dyn Implementation) -> Result<Explanation, ExplainError> {
+pub fn explain(
+    dir: &Path,
+    id: &str,
+    imp: &dyn Implementation,
+) -> Result<Explanation, ExplainError> {
     let targets: Vec<Target> = vector_targets(dir)
         .map_err(ExplainError::Harness)?
         .into_iter()
@@ -94,7 +98,9 @@ pub fn explain(dir: &Path, id: &str, imp: &dyn Implementation) -> Result<Explana
     }
     let mut chosen: Option<Explanation> = None;
     for t in targets {
-        let expected = ReferenceCrate.describe(&t.request).map_err(ExplainError::Harness)?;
+        let expected = ReferenceCrate
+            .describe(&t.request)
+            .map_err(ExplainError::Harness)?;
         let found = imp
             .describe_as(&t.label, &t.request)
             .unwrap_or_else(|e| DescribeReply::Failed(format!("harness: {e}")));
@@ -141,14 +147,19 @@ pub fn picture(e: &Explanation, html: bool) -> String {
         mark: mark.as_ref(),
     };
     let caption = format!(
-        "{} ({}): {}",
-        e.target.label,
-        entry_name(&e.target.request, entry),
-        e.report()
+        "{} (entry drawn: {})",
+        e.report(),
+        entry_name(&e.target.request, entry)
     );
     if html {
         let table = step_table(e, &left_d, &right_d);
-        html_page(&format!("explain {}", e.target.label), &left, &right, &caption, &table)
+        html_page(
+            &format!("explain {}", e.target.label),
+            &left,
+            &right,
+            &caption,
+            &table,
+        )
     } else if e.difference.is_none() {
         render_svg(&left)
     } else {
@@ -227,7 +238,10 @@ fn backdrop(request: &DescribeRequest, entry: usize) -> Backdrop {
         DescribeRequest::Hpa(h) => plane(
             &h.map,
             None,
-            h.queries.iter().take(entry + 1).flat_map(|q| q.edits.clone()),
+            h.queries
+                .iter()
+                .take(entry + 1)
+                .flat_map(|q| q.edits.clone()),
         ),
         DescribeRequest::Replan(r) => plane(
             &r.grid.map,

@@ -49,7 +49,11 @@ const HEIGHT_RAMP: [Rgb; 4] = [
     [252.0, 253.0, 191.0],
 ];
 /// Flow costs, cheap (pale) to dear (deep blue).
-const COST_RAMP: [Rgb; 3] = [[255.0, 250.0, 220.0], [120.0, 198.0, 190.0], [37.0, 52.0, 148.0]];
+const COST_RAMP: [Rgb; 3] = [
+    [255.0, 250.0, 220.0],
+    [120.0, 198.0, 190.0],
+    [37.0, 52.0, 148.0],
+];
 /// Area shading, cheap (pale) to dear (dark tan); lighter is cheaper.
 const AREA_RAMP: [Rgb; 2] = [[252.0, 252.0, 247.0], [150.0, 136.0, 112.0]];
 
@@ -59,7 +63,11 @@ fn hex(c: Rgb) -> String {
 }
 
 fn ramp(stops: &[Rgb], t: f64) -> String {
-    let t = if t.is_finite() { t.clamp(0.0, 1.0) } else { 0.0 };
+    let t = if t.is_finite() {
+        t.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
     let seg = (stops.len() - 1) as f64 * t;
     let i = (seg.floor() as usize).min(stops.len() - 2);
     let f = seg - i as f64;
