@@ -13,6 +13,7 @@ pub mod html;
 pub mod model;
 pub mod svg;
 pub mod targets;
+pub mod vectors;
 
 pub use model::{
     DescribeEntry, DescribeReply, DescribeRequest, Description, EdgeData, ErrorEntry,

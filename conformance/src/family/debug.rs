@@ -1,11 +1,13 @@
-//! The `debug` family: descriptions of every result ([CONF.CHECK.DESCRIBE]) — the `describe`
-//! section. It owns no vectors: its requests are built from the other families' vectors and
-//! generated cases and carry their labels, so each request is judged in its target's family.
+//! The `debug` family: descriptions of every result — the `describe` section
+//! ([CONF.CHECK.DESCRIBE]), whose requests are built from the other families' vectors and
+//! generated cases and carry their labels, and the description vectors under `vectors/debug/`
+//! ([CONF.DEBUG.VECTOR]), each claimed by its target's family.
 
 use super::{Host, KitFamily, Run, VectorRef};
 use crate::checks::describe;
 use crate::claims::Family;
 use crate::config::{Config, Shard};
+use crate::debug::vectors;
 use crate::implementation::Implementation;
 use crate::report::Section;
 use std::collections::BTreeMap;
@@ -19,22 +21,31 @@ impl KitFamily for Debug {
         "debug"
     }
 
-    fn generate(&self, _imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
-        BTreeMap::new()
+    fn generate(&self, imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
+        vectors::generate_files(imp)
     }
 
-    fn vectors(&self, _dir: &Path) -> Vec<VectorRef> {
-        Vec::new()
+    fn vectors(&self, dir: &Path) -> Vec<VectorRef> {
+        vectors::read_dir(dir)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|v| VectorRef {
+                claim: vectors::claim(&v.case.request),
+                id: v.id,
+                hostile: false,
+            })
+            .collect()
     }
 
     fn check_vectors(
         &self,
-        _dir: &Path,
-        _all: &[&dyn Implementation],
-        _shard: Shard,
-        _once: &mut Section,
-        _s: &mut Section,
+        dir: &Path,
+        all: &[&dyn Implementation],
+        shard: Shard,
+        once: &mut Section,
+        s: &mut Section,
     ) {
+        vectors::certify(dir, all, shard, once, s)
     }
 
     fn sections(&self, run: &Run<'_>) -> Vec<Section> {
@@ -46,7 +57,9 @@ impl KitFamily for Debug {
         // Describe requests carry their label themselves (`describe_as`).
     }
 
-    fn claim_of(&self, _label: &str, _what: &str) -> Option<Family> {
-        None
+    fn claim_of(&self, label: &str, _what: &str) -> Option<Family> {
+        // A description vector is claimed by its target's family; the section's other
+        // requests carry their own family's labels.
+        vectors::claim_of_id(label)
     }
 }
