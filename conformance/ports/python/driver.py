@@ -29,6 +29,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import onepath_py as op  # noqa: E402
 from onepath_py import errors as E  # noqa: E402
 from onepath_py import bidi_requests  # noqa: E402
+from onepath_py import describe_requests  # noqa: E402
 from onepath_py import flow_requests  # noqa: E402
 from onepath_py import grid_requests  # noqa: E402
 from onepath_py import hpa_requests  # noqa: E402
@@ -337,6 +338,28 @@ def finish(s, variant):
 
 # ------------------------------------------------------------------ ops
 
+def variant_options(built, v, iteration_budget, record_expansions):
+    """[CONF.VAR.LIST] The tier-1 options of variant ``v``: its algorithm, the case's landmark
+    table for the alt variants (a failed build raises), and for a geo variant of an edges case
+    with positions the Euclidean heuristic over them."""
+    opts = op.GraphOptions(algorithm=ALGORITHMS[VARIANT_ALG[v]], iteration_budget=iteration_budget,
+                           record_expansions=record_expansions)
+    if uses_alt(v):
+        opts.landmarks = built.table()
+    if uses_geo(v) and built.positions is not None:
+        pos = built.positions
+        opts.heuristic = lambda u, w, pos=pos: op.distance(pos[u], pos[w])
+    return opts
+
+
+def query_variant(built, v, opts, s, g):
+    """[CONF.VAR.POINTS] A points case's geo variants query its PointGraph (built-in estimate),
+    every other query the plain graph."""
+    if built.points is not None and uses_geo(v):
+        return built.points.find_path(s, g, opts)
+    return built.plain.find_path(s, g, opts)
+
+
 def op_run_case(a):
     """[DRIVER.OP.RUN_CASE] [CONF.VAR.NOT_APPLICABLE] A geo variant without positions gets no
     heuristic, so it runs as its variant without geo ([GRAPH.EST.AUTO])."""
@@ -348,26 +371,33 @@ def op_run_case(a):
         return {"outcomes": [[enc_error(e.error_class)] * len(queries) for _ in variants]}
     out = []
     for v in variants:
-        opts = op.GraphOptions(algorithm=ALGORITHMS[VARIANT_ALG[v]],
-                               iteration_budget=a["opts"]["iteration_budget"],
-                               record_expansions=a["opts"]["record_expansions"])
-        if uses_alt(v):
-            try:
-                opts.landmarks = built.table()
-            except E.OnePathError as e:
-                out.append([enc_error(e.error_class)] * len(queries))
-                continue
-        if uses_geo(v) and built.positions is not None:
-            pos = built.positions
-            opts.heuristic = lambda u, w, pos=pos: op.distance(pos[u], pos[w])
-        row = []
-        for s, g in queries:
-            if built.points is not None and uses_geo(v):
-                row.append(outcome_of(lambda: built.points.find_path(s, g, opts)))
-            else:
-                row.append(outcome_of(lambda: built.plain.find_path(s, g, opts)))
-        out.append(row)
+        try:
+            opts = variant_options(built, v, a["opts"]["iteration_budget"], a["opts"]["record_expansions"])
+        except E.OnePathError as e:
+            out.append([enc_error(e.error_class)] * len(queries))
+            continue
+        out.append([outcome_of(lambda: query_variant(built, v, opts, s, g)) for s, g in queries])
     return {"outcomes": out}
+
+
+def describe_graph_query(case, variant, query):
+    """[CONF.DEBUG.REQUEST] The ``graph`` describe target's query: tier 1 ``find_path`` of the
+    variant with recording on and no budget, as ``run_case`` runs it; ``(GraphPath, positions)``
+    with the points of a points case's point graph, or an edges case's positions (None when it
+    has none).  A failed
+    graph build (or landmark build of an alt variant) is ``BuildFailed``; a failed query raises
+    its ``OnePathError``."""
+    try:
+        built = Built(case)
+        opts = variant_options(built, variant, 0, True)
+    except E.OnePathError as e:
+        raise describe_requests.BuildFailed(e.error_class)
+    s, g = query
+    path = query_variant(built, variant, opts, s, g)
+    # the reference also gives an edges case's own positions when it has them (not only a points
+    # case's points; see SPEC_NOTES_DEBUG.md, "graph positions")
+    positions = built.points.points() if built.points is not None else built.positions
+    return path, positions
 
 
 def op_run_sliced(a):
@@ -656,6 +686,14 @@ def op_run_hpa(a):
     return hpa_requests.run_hpa(a)
 
 
+def op_describe(a):
+    """[DRIVER.OP.DESCRIBE] onepath_py.describe_requests ([CONF.DEBUG.REQUEST],
+    [CONF.DEBUG.REPLY]): the target's own family request, described; graph targets run through
+    ``describe_graph_query`` (the run_case code above).  Belongs to its target's family
+    ([CONF.DEBUG.LEVEL])."""
+    return describe_requests.run_describe(a, describe_graph_query)
+
+
 def op_run_bidi(a):
     """[DRIVER.OP.RUN_BIDI] onepath_py.bidi_requests ([CONF.IMPL.BIDI]): the request of
     [CONF.BIDI.REQUEST] exactly, the reply of [CONF.BIDI.REPLY]; belongs to grid-bidi
@@ -671,6 +709,7 @@ OPS = {
     "run_lattice": op_run_lattice,
     "run_hpa": op_run_hpa,
     "run_bidi": op_run_bidi,
+    "describe": op_describe,
     "run_case": op_run_case,
     "run_sliced": op_run_sliced,
     "build_links": op_build_links,
