@@ -4,6 +4,13 @@
 Speaks the JSON-lines protocol of [DRIVER.MSG.*] on stdin/stdout and answers every op of
 [DRIVER.OP.*] with the public API of onepath_py.  Stdlib only.
 
+Ops (the table OPS below): run_case, run_sliced, build_links, run_hooked, run_cancelled,
+run_ops, build_landmarks, lower_bounds, deserialize_oplm (graph code in this file); state_run
+(onepath_py.state_requests); run_grid (grid_requests); run_replan (replan_requests); run_flow
+(flow_requests); run_lattice (lattice_requests); run_hpa (hpa_requests); run_bidi
+(bidi_requests); describe (describe_requests, [DRIVER.OP.DESCRIBE]: every target of
+[CONF.DEBUG.REQUEST], the graph target through describe_graph_query here).
+
 Defect switch (for testing the kit, [DRIVER.PY.DEFECTS]): ONEPATH_PY_DEFECT=
   gtie      flips the g tie-break of the open-set order (larger g no longer pops first)
   cycle     skips the parent-cycle check when a GraphAStar state is restored
@@ -16,6 +23,9 @@ Defect switch (for testing the kit, [DRIVER.PY.DEFECTS]): ONEPATH_PY_DEFECT=
   hex_tie   the hex search's open set breaks f ties the other way (the smaller g pops first,
             then the larger cell index; [STATE.HEAP.ARRAY] pops the larger g, then the smaller
             index); only HexSearch is affected (voxel and every other search keep the spec order)
+  describe_kinds  every replanner description ([DEBUG.REPLAN.FIELDS], the describe op) has settle
+            and reset swapped in its expanded_kinds; the replanner's own expansion_kinds() and
+            every other op stay correct
 The defects are monkeypatches applied here; the library itself stays clean.
 """
 
@@ -183,10 +193,24 @@ def _defect_hex_tie():
     hs.OPEN_SET_FACTORY = TieFlippedOpenSet
 
 
+def _defect_describe_kinds():
+    import onepath_py.replan_engine as re_mod
+    from onepath_py.debug import ReplanExpansion
+    original = re_mod._Replanner.describe
+    swap = {ReplanExpansion.Settle: ReplanExpansion.Reset, ReplanExpansion.Reset: ReplanExpansion.Settle}
+
+    def describe(self, grid):
+        d = original(self, grid)
+        d.expanded_kinds = [swap[k] for k in d.expanded_kinds]  # defect: settle <-> reset
+        return d
+
+    re_mod._Replanner.describe = describe
+
+
 DEFECTS = {"gtie": _defect_gtie, "cycle": _defect_cycle, "oplm_len": _defect_oplm_len,
            "grid_gtie": _defect_grid_gtie, "grid_heap": _defect_grid_heap,
            "neg_zero": _defect_neg_zero, "flow_tie": _defect_flow_tie,
-           "hex_tie": _defect_hex_tie}
+           "hex_tie": _defect_hex_tie, "describe_kinds": _defect_describe_kinds}
 
 
 # ------------------------------------------------------------------ encodings
