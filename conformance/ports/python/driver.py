@@ -4,12 +4,8 @@
 Speaks the JSON-lines protocol of [DRIVER.MSG.*] on stdin/stdout and answers every op of
 [DRIVER.OP.*] with the public API of onepath_py.  Stdlib only.
 
-Ops (the table OPS below): run_case, run_sliced, build_links, run_hooked, run_cancelled,
-run_ops, build_landmarks, lower_bounds, deserialize_oplm (graph code in this file); state_run
-(onepath_py.state_requests); run_grid (grid_requests); run_replan (replan_requests); run_flow
-(flow_requests); run_lattice (lattice_requests); run_hpa (hpa_requests); run_bidi
-(bidi_requests); describe (describe_requests, [DRIVER.OP.DESCRIBE]: every target of
-[CONF.DEBUG.REQUEST], the graph target through describe_graph_query here).
+Ops (table OPS): the graph ops here; state_run, run_grid, run_replan, run_flow, run_lattice,
+run_hpa, run_bidi and describe ([DRIVER.OP.DESCRIBE]) in onepath_py.<family>_requests.
 
 Defect switch (for testing the kit, [DRIVER.PY.DEFECTS]): ONEPATH_PY_DEFECT=
   gtie      flips the g tie-break of the open-set order (larger g no longer pops first)
@@ -23,9 +19,8 @@ Defect switch (for testing the kit, [DRIVER.PY.DEFECTS]): ONEPATH_PY_DEFECT=
   hex_tie   the hex search's open set breaks f ties the other way (the smaller g pops first,
             then the larger cell index; [STATE.HEAP.ARRAY] pops the larger g, then the smaller
             index); only HexSearch is affected (voxel and every other search keep the spec order)
-  describe_kinds  every replanner description ([DEBUG.REPLAN.FIELDS], the describe op) has settle
-            and reset swapped in its expanded_kinds; the replanner's own expansion_kinds() and
-            every other op stay correct
+  describe_kinds  settle and reset swapped in every replanner description's expanded_kinds
+            ([DEBUG.REPLAN.FIELDS]); expansion_kinds() itself and every other op stay correct
 The defects are monkeypatches applied here; the library itself stays clean.
 """
 
@@ -363,9 +358,8 @@ def finish(s, variant):
 # ------------------------------------------------------------------ ops
 
 def variant_options(built, v, iteration_budget, record_expansions):
-    """[CONF.VAR.LIST] The tier-1 options of variant ``v``: its algorithm, the case's landmark
-    table for the alt variants (a failed build raises), and for a geo variant of an edges case
-    with positions the Euclidean heuristic over them."""
+    """[CONF.VAR.LIST] Variant ``v``'s tier-1 options: its algorithm, the landmark table for alt
+    (a failed build raises), for geo on an edges case with positions the Euclidean heuristic."""
     opts = op.GraphOptions(algorithm=ALGORITHMS[VARIANT_ALG[v]], iteration_budget=iteration_budget,
                            record_expansions=record_expansions)
     if uses_alt(v):
@@ -377,8 +371,7 @@ def variant_options(built, v, iteration_budget, record_expansions):
 
 
 def query_variant(built, v, opts, s, g):
-    """[CONF.VAR.POINTS] A points case's geo variants query its PointGraph (built-in estimate),
-    every other query the plain graph."""
+    """[CONF.VAR.POINTS] Geo variants of a points case query its PointGraph, the rest the plain graph."""
     if built.points is not None and uses_geo(v):
         return built.points.find_path(s, g, opts)
     return built.plain.find_path(s, g, opts)
@@ -405,12 +398,9 @@ def op_run_case(a):
 
 
 def describe_graph_query(case, variant, query):
-    """[CONF.DEBUG.REQUEST] The ``graph`` describe target's query: tier 1 ``find_path`` of the
-    variant with recording on and no budget, as ``run_case`` runs it; ``(GraphPath, positions)``
-    with the points of a points case's point graph, or an edges case's positions (None when it
-    has none).  A failed
-    graph build (or landmark build of an alt variant) is ``BuildFailed``; a failed query raises
-    its ``OnePathError``."""
+    """[CONF.DEBUG.REQUEST] The graph describe target: the variant's tier-1 query as ``run_case``
+    runs it, recording on, no budget; ``(GraphPath, positions)``.  A failed graph (or alt landmark)
+    build raises ``BuildFailed``, a failed query its ``OnePathError``."""
     try:
         built = Built(case)
         opts = variant_options(built, variant, 0, True)
@@ -418,8 +408,7 @@ def describe_graph_query(case, variant, query):
         raise describe_requests.BuildFailed(e.error_class)
     s, g = query
     path = query_variant(built, variant, opts, s, g)
-    # the reference also gives an edges case's own positions when it has them (not only a points
-    # case's points; see SPEC_NOTES_DEBUG.md, "graph positions")
+    # a points case's points, else an edges case's own positions (as the reference; SPEC_NOTES_DEBUG 1)
     positions = built.points.points() if built.points is not None else built.positions
     return path, positions
 
@@ -711,10 +700,8 @@ def op_run_hpa(a):
 
 
 def op_describe(a):
-    """[DRIVER.OP.DESCRIBE] onepath_py.describe_requests ([CONF.DEBUG.REQUEST],
-    [CONF.DEBUG.REPLY]): the target's own family request, described; graph targets run through
-    ``describe_graph_query`` (the run_case code above).  Belongs to its target's family
-    ([CONF.DEBUG.LEVEL])."""
+    """[DRIVER.OP.DESCRIBE] onepath_py.describe_requests ([CONF.DEBUG.REQUEST]); graph targets
+    through ``describe_graph_query``; judged in the target's family ([CONF.DEBUG.LEVEL])."""
     return describe_requests.run_describe(a, describe_graph_query)
 
 
