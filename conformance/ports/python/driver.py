@@ -4,6 +4,9 @@
 Speaks the JSON-lines protocol of [DRIVER.MSG.*] on stdin/stdout and answers every op of
 [DRIVER.OP.*] with the public API of onepath_py.  Stdlib only.
 
+Ops (table OPS): the graph ops here; state_run, run_grid, run_replan, run_flow, run_lattice,
+run_hpa, run_bidi and describe ([DRIVER.OP.DESCRIBE]) in onepath_py.<family>_requests.
+
 Defect switch (for testing the kit, [DRIVER.PY.DEFECTS]): ONEPATH_PY_DEFECT=
   gtie      flips the g tie-break of the open-set order (larger g no longer pops first)
   cycle     skips the parent-cycle check when a GraphAStar state is restored
@@ -16,6 +19,8 @@ Defect switch (for testing the kit, [DRIVER.PY.DEFECTS]): ONEPATH_PY_DEFECT=
   hex_tie   the hex search's open set breaks f ties the other way (the smaller g pops first,
             then the larger cell index; [STATE.HEAP.ARRAY] pops the larger g, then the smaller
             index); only HexSearch is affected (voxel and every other search keep the spec order)
+  describe_kinds  settle and reset swapped in every replanner description's expanded_kinds
+            ([DEBUG.REPLAN.FIELDS]); expansion_kinds() itself and every other op stay correct
 The defects are monkeypatches applied here; the library itself stays clean.
 """
 
@@ -29,6 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import onepath_py as op  # noqa: E402
 from onepath_py import errors as E  # noqa: E402
 from onepath_py import bidi_requests  # noqa: E402
+from onepath_py import describe_requests  # noqa: E402
 from onepath_py import flow_requests  # noqa: E402
 from onepath_py import grid_requests  # noqa: E402
 from onepath_py import hpa_requests  # noqa: E402
@@ -182,10 +188,24 @@ def _defect_hex_tie():
     hs.OPEN_SET_FACTORY = TieFlippedOpenSet
 
 
+def _defect_describe_kinds():
+    import onepath_py.replan_engine as re_mod
+    from onepath_py.debug import ReplanExpansion
+    original = re_mod._Replanner.describe
+    swap = {ReplanExpansion.Settle: ReplanExpansion.Reset, ReplanExpansion.Reset: ReplanExpansion.Settle}
+
+    def describe(self, grid):
+        d = original(self, grid)
+        d.expanded_kinds = [swap[k] for k in d.expanded_kinds]  # defect: settle <-> reset
+        return d
+
+    re_mod._Replanner.describe = describe
+
+
 DEFECTS = {"gtie": _defect_gtie, "cycle": _defect_cycle, "oplm_len": _defect_oplm_len,
            "grid_gtie": _defect_grid_gtie, "grid_heap": _defect_grid_heap,
            "neg_zero": _defect_neg_zero, "flow_tie": _defect_flow_tie,
-           "hex_tie": _defect_hex_tie}
+           "hex_tie": _defect_hex_tie, "describe_kinds": _defect_describe_kinds}
 
 
 # ------------------------------------------------------------------ encodings
@@ -337,6 +357,26 @@ def finish(s, variant):
 
 # ------------------------------------------------------------------ ops
 
+def variant_options(built, v, iteration_budget, record_expansions):
+    """[CONF.VAR.LIST] Variant ``v``'s tier-1 options: its algorithm, the landmark table for alt
+    (a failed build raises), for geo on an edges case with positions the Euclidean heuristic."""
+    opts = op.GraphOptions(algorithm=ALGORITHMS[VARIANT_ALG[v]], iteration_budget=iteration_budget,
+                           record_expansions=record_expansions)
+    if uses_alt(v):
+        opts.landmarks = built.table()
+    if uses_geo(v) and built.positions is not None:
+        pos = built.positions
+        opts.heuristic = lambda u, w, pos=pos: op.distance(pos[u], pos[w])
+    return opts
+
+
+def query_variant(built, v, opts, s, g):
+    """[CONF.VAR.POINTS] Geo variants of a points case query its PointGraph, the rest the plain graph."""
+    if built.points is not None and uses_geo(v):
+        return built.points.find_path(s, g, opts)
+    return built.plain.find_path(s, g, opts)
+
+
 def op_run_case(a):
     """[DRIVER.OP.RUN_CASE] [CONF.VAR.NOT_APPLICABLE] A geo variant without positions gets no
     heuristic, so it runs as its variant without geo ([GRAPH.EST.AUTO])."""
@@ -348,26 +388,29 @@ def op_run_case(a):
         return {"outcomes": [[enc_error(e.error_class)] * len(queries) for _ in variants]}
     out = []
     for v in variants:
-        opts = op.GraphOptions(algorithm=ALGORITHMS[VARIANT_ALG[v]],
-                               iteration_budget=a["opts"]["iteration_budget"],
-                               record_expansions=a["opts"]["record_expansions"])
-        if uses_alt(v):
-            try:
-                opts.landmarks = built.table()
-            except E.OnePathError as e:
-                out.append([enc_error(e.error_class)] * len(queries))
-                continue
-        if uses_geo(v) and built.positions is not None:
-            pos = built.positions
-            opts.heuristic = lambda u, w, pos=pos: op.distance(pos[u], pos[w])
-        row = []
-        for s, g in queries:
-            if built.points is not None and uses_geo(v):
-                row.append(outcome_of(lambda: built.points.find_path(s, g, opts)))
-            else:
-                row.append(outcome_of(lambda: built.plain.find_path(s, g, opts)))
-        out.append(row)
+        try:
+            opts = variant_options(built, v, a["opts"]["iteration_budget"], a["opts"]["record_expansions"])
+        except E.OnePathError as e:
+            out.append([enc_error(e.error_class)] * len(queries))
+            continue
+        out.append([outcome_of(lambda: query_variant(built, v, opts, s, g)) for s, g in queries])
     return {"outcomes": out}
+
+
+def describe_graph_query(case, variant, query):
+    """[CONF.DEBUG.REQUEST] The graph describe target: the variant's tier-1 query as ``run_case``
+    runs it, recording on, no budget; ``(GraphPath, positions)``.  A failed graph (or alt landmark)
+    build raises ``BuildFailed``, a failed query its ``OnePathError``."""
+    try:
+        built = Built(case)
+        opts = variant_options(built, variant, 0, True)
+    except E.OnePathError as e:
+        raise describe_requests.BuildFailed(e.error_class)
+    s, g = query
+    path = query_variant(built, variant, opts, s, g)
+    # a points case's points, else an edges case's own positions (as the reference; SPEC_NOTES_DEBUG 1)
+    positions = built.points.points() if built.points is not None else built.positions
+    return path, positions
 
 
 def op_run_sliced(a):
@@ -656,6 +699,12 @@ def op_run_hpa(a):
     return hpa_requests.run_hpa(a)
 
 
+def op_describe(a):
+    """[DRIVER.OP.DESCRIBE] onepath_py.describe_requests ([CONF.DEBUG.REQUEST]); graph targets
+    through ``describe_graph_query``; judged in the target's family ([CONF.DEBUG.LEVEL])."""
+    return describe_requests.run_describe(a, describe_graph_query)
+
+
 def op_run_bidi(a):
     """[DRIVER.OP.RUN_BIDI] onepath_py.bidi_requests ([CONF.IMPL.BIDI]): the request of
     [CONF.BIDI.REQUEST] exactly, the reply of [CONF.BIDI.REPLY]; belongs to grid-bidi
@@ -671,6 +720,7 @@ OPS = {
     "run_lattice": op_run_lattice,
     "run_hpa": op_run_hpa,
     "run_bidi": op_run_bidi,
+    "describe": op_describe,
     "run_case": op_run_case,
     "run_sliced": op_run_sliced,
     "build_links": op_build_links,

@@ -324,6 +324,12 @@ class HpaHierarchy(object):
         e = self._edges.get((from_, to))
         return None if e is None else list(e[2])
 
+    def describe(self, grid):
+        """[DEBUG.HPA.FIELDS] A ``HierarchyDescription`` as at the last build or refresh, node
+        points on the given grid (debug)."""
+        from .debug import describe_hierarchy
+        return describe_hierarchy(self, grid)
+
     def rebuilt_chunks(self):
         """[HPA.REFRESH.REBUILT] Chunks whose intra edges the last refresh recomputed, ascending."""
         return list(self._rebuilt)

@@ -11,7 +11,7 @@ Clauses: [REPLAN.API.NEW] [REPLAN.API.OPTIONS] [REPLAN.API.NO_HOOKS] [REPLAN.API
 [REPLAN.EDIT.LIMIT] [REPLAN.EDIT.CELLS] [REPLAN.EDIT.AREAS] [REPLAN.EDIT.GRID_RESTORE]
 [REPLAN.RUN.RESTART] [REPLAN.RUN.REPLAN] [REPLAN.RUN.COUNTERS] [REPLAN.RUN.RECORD]
 [REPLAN.RUN.SET_START] [REPLAN.RUN.SET_GOAL] [REPLAN.RUN.INVALIDATE] [REPLAN.PATH.WALK]
-[REPLAN.PATH.BROKEN] [REPLAN.PATH.USE] [REPLAN.STATE.STRUCTURAL].
+[REPLAN.PATH.BROKEN] [REPLAN.PATH.USE] [REPLAN.STATE.STRUCTURAL] [DEBUG.REPLAN.KINDS] [DEBUG.REPLAN.FIELDS].
 
 Terms: LPA* searches forward (source = start, target = goal), D* Lite backward (source = goal,
 target = start).  ``g`` and ``rhs`` are lists over every cell; the set ``_touched`` holds every cell
@@ -27,6 +27,9 @@ from .grid_search import GridSearchError
 from .grid_search_engines import ALG_ASTAR, ALG_DIJKSTRA
 from .replan_moves import HexMoves, SquareMoves, WALL
 from .replan_queue import ReplanOpenSet, key_less
+
+SETTLE = "settle"   # [DEBUG.REPLAN.KINDS] ReplanExpansion.Settle (onepath_py.debug)
+RESET = "reset"     # [DEBUG.REPLAN.KINDS] ReplanExpansion.Reset
 
 INF = float("inf")
 
@@ -114,6 +117,7 @@ class _Replanner(object):
         self._expanded = 0
         self._last_expanded = 0
         self._expansions = []
+        self._kinds = []                               # [DEBUG.REPLAN.KINDS] beside _expansions
         self._limit = 64 + n // 16                     # [REPLAN.EDIT.LIMIT]
         self._mult = grid._mult
         self._scale = _scale(grid._mult)               # [REPLAN.KEY.SCALE] at creation
@@ -172,6 +176,16 @@ class _Replanner(object):
     def expansions(self):
         """[REPLAN.RUN.RECORD]"""
         return list(self._expansions)
+
+    def expansion_kinds(self):
+        """[DEBUG.REPLAN.KINDS] ``ReplanExpansion.Settle`` or ``Reset`` per recorded node, always
+        as long as ``expansions()`` and emptied with it (not saved)."""
+        return list(self._kinds)
+
+    def describe(self, grid):
+        """[DEBUG.REPLAN.FIELDS] A ``ReplanDescription`` of the replanner as it is (debug)."""
+        from .debug import describe_replanner
+        return describe_replanner(self, grid)
 
     def pending_count(self):
         return len(self._pending)
@@ -371,6 +385,7 @@ class _Replanner(object):
                 self._last_expanded += 1
                 if record:
                     self._expansions.append(u)
+                    self._kinds.append(SETTLE)
                 for v, _ in mv.neighbours(u):
                     update(v)
             else:                                         # (c) reset
@@ -379,6 +394,7 @@ class _Replanner(object):
                 self._last_expanded += 1
                 if record:
                     self._expansions.append(u)
+                    self._kinds.append(RESET)
                 for v, _ in mv.neighbours(u):
                     update(v)
                 update(u)
@@ -439,6 +455,7 @@ class _Replanner(object):
         self._found = False                                            # (3)
         self._last_expanded = 0
         self._expansions = []
+        self._kinds = []
         self._src = self._source()
         self._body = None
         self._fresh_hk()

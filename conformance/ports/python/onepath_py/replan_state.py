@@ -240,3 +240,4 @@ def install(rep, grid, st):
     rep._scale = _scale(grid._mult)
     rep._restore_count = grid.restore_count()
     rep._expansions = []
+    rep._kinds = []                   # [DEBUG.REPLAN.KINDS] emptied with the recorded list
