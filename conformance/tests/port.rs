@@ -373,6 +373,66 @@ fn defect_flow_tie_is_caught_in_the_flow_field_family_only() {
     );
 }
 
+/// [DRIVER.PY.DEFECTS] [CONF.DEBUG.LEVEL] `describe_kinds`: every replanner description swaps
+/// settle and reset. The replanner's own results are right, so only its descriptions differ:
+/// `replanning` reaches L2 (an expansion kind is an L3 difference, named with its vector, entry
+/// and index), every other family stays at L4.
+#[test]
+fn defect_describe_kinds_is_caught_in_the_replanning_descriptions_only() {
+    let r = run(&python(Some("describe_kinds")), PY_TIMEOUT, 5);
+    let table = r.to_table();
+    assert!(!r.ok());
+    for fam in [
+        "graph",
+        "grids",
+        "grid-search",
+        "flow-field",
+        "hex-search",
+        "voxel-search",
+        "hpa",
+        "grid-bidi",
+    ] {
+        assert_eq!(family(&r, fam).reached, Level::L4, "{fam}: {table}");
+    }
+    let f = family(&r, "replanning");
+    assert_eq!(f.reached, Level::L2, "{table}");
+    let b = f.first_break.as_ref().expect("first difference");
+    assert_eq!(
+        (b.brk.level, b.op.as_str(), b.brk.what.as_str()),
+        (
+            Level::L3,
+            "describe:replanning",
+            "replanner: expanded_kinds entry 0"
+        ),
+        "{table}"
+    );
+    assert_eq!(
+        (b.brk.expected.as_str(), b.brk.found.as_str()),
+        ("\"settle\"", "\"reset\""),
+        "{b:?}"
+    );
+    let describe = r
+        .report
+        .sections
+        .iter()
+        .find(|s| s.name == "describe")
+        .expect("the describe section");
+    assert!(describe.failed > 0, "{table}");
+    assert!(
+        describe
+            .failures
+            .iter()
+            .all(|f| f.what.starts_with("replan describe (L3): ")
+                || f.what.starts_with("replan description consistent")),
+        "{:?}",
+        describe
+            .failures
+            .iter()
+            .map(|f| &f.what)
+            .collect::<Vec<_>>()
+    );
+}
+
 /// [DRIVER.PY.DEFECTS] `hex_tie`: the hex search's open set breaks `f` ties the other way (the
 /// smaller `g`, then the larger cell, first). Only `hex-search` sees it: the first difference
 /// is a path position (L2), in a vector, and every other family, `voxel-search` included, stays

@@ -5,7 +5,49 @@ use super::model::{
     DescribeEntry, DescribeReply, DescribeRequest, Description, FlowData, GraphPathData,
     HierarchyData, PathData, ReplanData, VoxelPathData,
 };
-use std::fmt::Debug;
+use serde::Serialize;
+
+/// A value as its wire form ([CONF.DEBUG.REPLY]), each real's bit pattern followed by its
+/// decimal value: `"3ff8000000000000" (1.5)`.
+pub fn wire_text<T: Serialize>(v: &T) -> String {
+    fn text(v: &serde_json::Value, out: &mut String) {
+        use serde_json::Value as V;
+        match v {
+            V::String(s) => match crate::port::wire::parse_real(s) {
+                Ok(x) => out.push_str(&format!("\"{s}\" ({x:?})")),
+                Err(_) => out.push_str(&v.to_string()),
+            },
+            V::Array(items) => {
+                out.push('[');
+                for (i, x) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    text(x, out);
+                }
+                out.push(']');
+            }
+            V::Object(members) => {
+                out.push('{');
+                for (i, (k, x)) in members.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    out.push_str(&format!("\"{k}\": "));
+                    text(x, out);
+                }
+                out.push('}');
+            }
+            other => out.push_str(&other.to_string()),
+        }
+    }
+    let mut out = String::new();
+    match serde_json::to_value(v) {
+        Ok(value) => text(&value, &mut out),
+        Err(e) => out.push_str(&format!("(not JSON: {e})")),
+    }
+    out
+}
 
 /// One differing member of one entry.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,17 +120,16 @@ impl Walker {
         });
     }
 
-    fn one<T: PartialEq + Debug>(&mut self, member: &str, level: u8, a: &T, b: &T) {
+    fn one<T: PartialEq + Serialize>(&mut self, member: &str, level: u8, a: &T, b: &T) {
         if a != b {
-            self.push(member, None, format!("{a:?}"), format!("{b:?}"), level);
+            self.push(member, None, wire_text(a), wire_text(b), level);
         }
     }
 
-    fn list<T: PartialEq + Debug>(&mut self, member: &str, level: u8, a: &[T], b: &[T]) {
+    fn list<T: PartialEq + Serialize>(&mut self, member: &str, level: u8, a: &[T], b: &[T]) {
         let n = a.len().max(b.len());
         if let Some(i) = (0..n).find(|&i| a.get(i) != b.get(i)) {
-            let show =
-                |v: Option<&T>| v.map_or("nothing (list ends)".to_string(), |x| format!("{x:?}"));
+            let show = |v: Option<&T>| v.map_or("nothing (list ends)".to_string(), wire_text);
             self.push(member, Some(i), show(a.get(i)), show(b.get(i)), level);
         }
     }

@@ -129,7 +129,7 @@ impl Problems {
         }
     }
 
-    fn replan(&mut self, map: &MapFile, record: bool, r: &ReplanData) {
+    fn replan(&mut self, map: &MapFile, record: bool, r: &ReplanData, restored: bool) {
         let point = |c| plane_point(map.space, map.width, c);
         self.points("points", &r.cells, &r.points, point);
         self.points("expanded_points", &r.expanded, &r.expanded_points, point);
@@ -140,7 +140,9 @@ impl Problems {
                 r.expanded.len()
             ));
         }
-        self.recorded(record, r.expanded.len(), r.expanded_count);
+        if !restored {
+            self.recorded(record, r.expanded.len(), r.expanded_count);
+        }
     }
 
     fn graph(&mut self, spec: &GraphSpec, g: &GraphPathData) {
@@ -215,7 +217,15 @@ pub fn own_reading(request: &DescribeRequest, reply: &DescribeReply) -> Vec<Stri
                 p.recorded(v.options.record, x.expanded.len(), x.expanded_count);
             }
             (R::Graph(t), Description::GraphPath(x)) => p.graph(&t.case.graph, x),
-            (R::Replan(r), Description::Replan(x)) => p.replan(&r.grid.map, r.options.record, x),
+            (R::Replan(r), Description::Replan(x)) => {
+                use crate::replan::ReplanStep as S;
+                let last = |f: &dyn Fn(&S) -> bool| r.script.iter().rposition(f);
+                let replanned =
+                    last(&|s| matches!(s, S::Replan { .. } | S::ReplanUntilDone { .. }));
+                let restored = last(&|s| matches!(s, S::Restore { .. } | S::Rollback {}));
+                // [DEBUG.EXPANDED.OPT_IN] A restore after the last replan empties the list.
+                p.replan(&r.grid.map, r.options.record, x, restored > replanned)
+            }
             (R::Flow(f), Description::Flow(x)) => {
                 let n = u64::from(f.grid.map.width) * u64::from(f.grid.map.height);
                 if x.costs.len() as u64 != n || x.next.len() as u64 != n {

@@ -2,7 +2,7 @@
 //! any entry breaks, the first such member named.
 
 use super::{Break, Level};
-use crate::debug::compare::{lowest_difference, render};
+use crate::debug::compare::{entry_name, lowest_difference};
 use crate::debug::{DescribeReply, DescribeRequest};
 
 /// [CONF.DEBUG.LEVEL] A `describe` difference: L1 a failure or error class, a status, `found`,
@@ -21,7 +21,11 @@ pub fn describe_break(
                 2 => Level::L2,
                 _ => Level::L3,
             };
-            let mut b = Break::new(level, render(request, &d), d.expected, d.found);
+            let what = match d.entry {
+                Some(i) => format!("{}: {}", entry_name(request, i), d.what()),
+                None => d.what(),
+            };
+            let mut b = Break::new(level, what, d.expected, d.found);
             b.step = d.index;
             b
         }),

@@ -135,6 +135,17 @@ def cell_points(grid, cells):
     return [cell_point(grid, c) for c in cells]
 
 
+def points_on(width, space, cells):
+    """[DEBUG.POINTS] [DEBUG.REPLAN.FIELDS] Centres of cell indexes of a grid of ``width``
+    with ``space`` (a replanner's points: its own width, the given grid's space)."""
+    if space.unassigned():
+        ox, oy, s = 0.0, 0.0, 1.0
+    else:
+        ox, oy, s = space.origin_x, space.origin_y, space.cell_size
+    w = max(width, 1)
+    return [(ox + (c % w + 0.5) * s, oy + (c // w + 0.5) * s) for c in cells]
+
+
 def voxel_point(grid, node):
     """[DEBUG.POINTS] The centre of ``(c mod sx, (c div sx) mod sy, c div (sx * sy))`` with the
     grid's ``VoxelSpace`` (node order of [GRID.VOXEL.SIZE])."""
@@ -196,7 +207,8 @@ def describe_replanner(rep, grid):
     the replanner as it is.  ``cells`` is ``path(grid)`` or empty when it fails, ``path_error``
     that failure's class (``size_mismatch`` for a grid of another size) or None; ``points`` the
     world point of each path cell; the expansions with their kinds ([DEBUG.REPLAN.KINDS]) and
-    points (from the given grid, [DEBUG.TOTAL]); ``expanded_count`` is ``last_expanded()``."""
+    points; every point with the replanner's own width and the given grid's space;
+    ``expanded_count`` is ``last_expanded()``."""
     try:
         cells = list(rep.path(grid))
         path_error = None
@@ -206,8 +218,9 @@ def describe_replanner(rep, grid):
     return ReplanDescription(
         width=rep._w, height=rep._h, mode=rep.mode(), start=rep.start(), goal=rep.goal(),
         initialized=rep.is_initialized(), found=rep.found(), cost=rep.path_cost(), cells=cells,
-        path_error=path_error, points=cell_points(grid, cells), expanded=expanded,
-        expanded_kinds=list(rep.expansion_kinds()), expanded_points=cell_points(grid, expanded),
+        path_error=path_error, points=points_on(rep._w, grid.space(), cells), expanded=expanded,
+        expanded_kinds=list(rep.expansion_kinds()),
+        expanded_points=points_on(rep._w, grid.space(), expanded),
         expanded_count=rep.last_expanded(), iterations=rep.iterations(),
         pending=rep.pending_count())
 
