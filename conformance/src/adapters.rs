@@ -445,6 +445,22 @@ macro_rules! define_adapter {
                     $name
                 }
 
+                /// [CONF.DEBUG.REQUEST] The graph, replan and flow targets run in their
+                /// families' adapters (which own the graph builder and the scripts), the path
+                /// targets in the describe adapter.
+                fn describe(
+                    &self,
+                    request: &crate::debug::DescribeRequest,
+                ) -> Result<crate::debug::DescribeReply, crate::error::HarnessError> {
+                    use crate::debug::DescribeRequest as R;
+                    match request {
+                        R::Graph(t) => describe_graph(t),
+                        R::Replan(r) => crate::replan::adapter::$module::describe(r),
+                        R::Flow(f) => crate::flow::adapter::$module::describe(f),
+                        other => crate::debug::adapter::$module::run(other),
+                    }
+                }
+
                 /// [CONF.VAR.TIER1] [CONF.VAR.ALT] [CONF.VAR.GEO] [CONF.VAR.NOT_APPLICABLE] A geo
                 /// variant on an edges graph without positions gets no heuristic hook, so it
                 /// runs as its variant without geo ([GRAPH.EST.AUTO]).
@@ -839,7 +855,6 @@ macro_rules! define_adapter {
                     run_lattice: lattice::LatticeRequest => LatticeReply;
                     run_hpa: hpa::HpaRequest => HpaReply;
                     run_bidi: bidi::BidiRequest => BidiReply;
-                    describe: debug::DescribeRequest => DescribeReply;
                 );
             }
         }

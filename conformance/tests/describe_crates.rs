@@ -15,7 +15,16 @@ fn both_crates_describe_every_target_alike() {
         vectors_dir: Some(default_vectors_dir()),
         ..Config::ci(7)
     };
-    let s = describe::run(&[&ReferenceCrate, &OptimizedCrate], &config, None);
+    let s = {
+        let (t, setup) = onepath_conformance::debug::targets::section_targets(&config);
+        describe::run(
+            &[&ReferenceCrate, &OptimizedCrate],
+            &config,
+            &t,
+            setup,
+            None,
+        )
+    };
     let lines: Vec<String> = s.failures.iter().map(|f| f.line()).collect();
     assert_eq!(s.failed, 0, "{lines:#?}");
     // Every vector target and every generated one, each compared and checked twice over.

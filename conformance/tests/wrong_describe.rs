@@ -188,7 +188,11 @@ fn config() -> Config {
 }
 
 fn section(fault: Fault) -> Section {
-    describe::run(&[&ReferenceCrate, &Wrong(fault)], &config(), None)
+    {
+        let config = config();
+        let (t, setup) = onepath_conformance::debug::targets::section_targets(&config);
+        describe::run(&[&ReferenceCrate, &Wrong(fault)], &config, &t, setup, None)
+    }
 }
 
 /// The first failure of the wrapper (the reference's own consistency checks pass).

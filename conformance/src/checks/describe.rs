@@ -7,8 +7,8 @@ use super::parallel_cases;
 use crate::config::Config;
 use crate::debug::compare::{first_difference, render};
 use crate::debug::consistent::{against_results, own_reading};
-use crate::debug::targets::{generated_targets, vector_targets, Target};
 use crate::debug::DescribeReply;
+use crate::debug::Target;
 use crate::implementation::Implementation;
 use crate::report::{Failure, Section};
 use indicatif::ProgressBar;
@@ -49,25 +49,15 @@ fn consistency(imp: &dyn Implementation, t: &Target, reply: &DescribeReply, s: &
     }
 }
 
-/// Runs the section: the vectors of `config.vectors_dir` (when set) and the generated requests.
+/// Runs the section on `targets` (the vector and generated targets of
+/// [CONF.CHECK.DESCRIBE], built by the caller; `setup` holds the failures of building them).
 pub fn run(
     all: &[&dyn Implementation],
     config: &Config,
+    targets: &[Target],
+    setup: Section,
     progress: Option<&ProgressBar>,
 ) -> Section {
-    let mut targets = Vec::new();
-    let mut setup = Section::new(SECTION);
-    if let Some(dir) = &config.vectors_dir {
-        match vector_targets(dir) {
-            Ok(t) => targets.extend(t),
-            Err(e) => setup.fail(Failure {
-                implementation: "harness".into(),
-                what: format!("describe targets of {}: {e}", dir.display()),
-                ..Default::default()
-            }),
-        }
-    }
-    targets.extend(generated_targets(config));
     let (reference, candidates) = all.split_first().expect("the reference comes first");
     let mut sections = parallel_cases(config, targets.len(), &[SECTION], |i, sections| {
         let t = &targets[i];
@@ -119,8 +109,7 @@ pub fn run(
             p.inc(1);
         }
     });
-    let mut section = sections.remove(0);
-    setup.merge(section.clone());
-    section = setup;
+    let mut section = setup;
+    section.merge(sections.remove(0));
     section
 }

@@ -325,9 +325,14 @@ macro_rules! define_debug_adapter {
                         });
                         Ok(DescribeReply::Ran(entries))
                     }
-                    DescribeRequest::Graph(t) => crate::adapters::$module::describe_graph(t),
-                    DescribeRequest::Replan(rq) => crate::replan::adapter::$module::describe(rq),
-                    DescribeRequest::Flow(rq) => crate::flow::adapter::$module::describe(rq),
+                    // The families' own adapters run these (they own the graph builder and
+                    // the scripts); `adapters.rs` sends them there.
+                    DescribeRequest::Graph(_)
+                    | DescribeRequest::Replan(_)
+                    | DescribeRequest::Flow(_) => Err(malformed(format!(
+                        "the {} target is run by its family's adapter",
+                        r.target()
+                    ))),
                 }
             }
         }

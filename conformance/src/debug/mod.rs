@@ -17,6 +17,6 @@ pub mod vectors;
 
 pub use model::{
     DescribeEntry, DescribeReply, DescribeRequest, Description, EdgeData, ErrorEntry,
-    ExpansionKind, FlowData, GraphPathData, GraphTarget, HierarchyData, PathData, ReplanData,
-    VoxelPathData,
+    ExpansionKind, FlowData, GraphCase, GraphPathData, GraphTarget, HierarchyData, PathData,
+    ReplanData, Target, VoxelPathData,
 };

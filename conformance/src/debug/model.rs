@@ -6,19 +6,29 @@ use crate::bidi::BidiRequest;
 use crate::flow::FlowRequest;
 use crate::hpa::HpaRequest;
 use crate::lattice::{HexRequest, VoxelRequest};
-use crate::port::messages::CaseArg;
 use crate::port::wire::Real;
 use crate::replan::ReplanRequest;
-use crate::scenario::Variant;
+use crate::scenario::{GraphSpec, LandmarkSpec, Variant};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+
+/// A graph case: the scenario members of the graph and the landmark options, as a driver's
+/// case argument ([DRIVER.ENC.CASE]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GraphCase {
+    /// [CONF.SCN.GRAPH].
+    pub graph: GraphSpec,
+    /// [CONF.SCN.LANDMARKS].
+    pub landmarks: LandmarkSpec,
+}
 
 /// A `graph` describe target: one tier-1 query of one variant, recording on.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GraphTarget {
     /// The case ([DRIVER.ENC.CASE]).
-    pub case: CaseArg,
+    pub case: GraphCase,
     /// The variant ([CONF.VAR.LIST]).
     pub variant: Variant,
     /// `[start, goal]`.
@@ -86,6 +96,15 @@ impl DescribeRequest {
             DescribeRequest::Graph(_) | DescribeRequest::Replan(_) | DescribeRequest::Flow(_) => 1,
         }
     }
+}
+
+/// One describe request and its label (a vector id or a generated case name).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Target {
+    /// The label.
+    pub label: String,
+    /// The request.
+    pub request: DescribeRequest,
 }
 
 /// [DEBUG.PATH.FIELDS] A path of a square or hex grid.

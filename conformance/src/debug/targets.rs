@@ -9,17 +9,9 @@ use crate::checks;
 use crate::config::Config;
 use crate::error::HarnessError;
 use crate::lattice::{LatticeRequest, Query, Shape};
-use crate::port::messages::CaseArg;
 use std::path::Path;
 
-/// One describe request and its label (a vector id or a generated case name).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Target {
-    /// The label.
-    pub label: String,
-    /// The request.
-    pub request: DescribeRequest,
-}
+pub use super::model::Target;
 
 /// [CONF.CHECK.DESCRIBE] A query as tier 1: its schedule emptied.
 fn tier1(queries: &[Query]) -> Vec<Query> {
@@ -77,7 +69,7 @@ pub fn vector_targets(dir: &Path) -> Result<Vec<Target>, HarnessError> {
             continue;
         };
         for &variant in s.outcomes.keys() {
-            let case = CaseArg {
+            let case = super::model::GraphCase {
                 graph: s.graph.clone(),
                 landmarks: s.landmarks.clone(),
             };
@@ -171,4 +163,23 @@ pub fn generated_targets(config: &Config) -> Vec<Target> {
         });
     }
     out
+}
+
+/// [CONF.CHECK.DESCRIBE] The section's targets: the vectors of `config.vectors_dir` (when set)
+/// then the generated ones, and a section holding the failure to read the vectors, if any.
+pub fn section_targets(config: &Config) -> (Vec<Target>, crate::report::Section) {
+    let mut setup = crate::report::Section::new("describe");
+    let mut targets = Vec::new();
+    if let Some(dir) = &config.vectors_dir {
+        match vector_targets(dir) {
+            Ok(t) => targets.extend(t),
+            Err(e) => setup.fail(crate::report::Failure {
+                implementation: "harness".into(),
+                what: format!("describe targets of {}: {e}", dir.display()),
+                ..Default::default()
+            }),
+        }
+    }
+    targets.extend(generated_targets(config));
+    (targets, setup)
 }

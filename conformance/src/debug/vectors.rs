@@ -12,7 +12,6 @@ use crate::error::HarnessError;
 use crate::implementation::Implementation;
 use crate::json_text::to_text;
 use crate::lattice::{Difference, LatticeRequest};
-use crate::port::messages::CaseArg;
 use crate::report::Section;
 use crate::scenario::{GraphSpec, LandmarkSpec, StrategySpec, Variant};
 use serde::{Deserialize, Serialize};
@@ -49,8 +48,8 @@ pub struct DebugVector {
 /// The seed of the generated requests.
 const SEED: u64 = 0x4445_4247; // "DEBG"
 
-fn edges_case(positions: Option<Vec<[f64; 3]>>) -> CaseArg {
-    CaseArg {
+fn edges_case(positions: Option<Vec<[f64; 3]>>) -> super::model::GraphCase {
+    super::model::GraphCase {
         graph: GraphSpec::Edges {
             node_count: 5,
             directed: false,
@@ -185,7 +184,7 @@ pub fn requests() -> Vec<(String, DescribeRequest)> {
         "HPA* paths, then a new hierarchy refreshed on the edited grid: nodes with their chunk and points, edges in (from, to) order with costs and stored paths [DEBUG.HPA.FIELDS] [DEBUG.POINTS] [DEBUG.PATH.FIELDS]",
         DescribeRequest::Hpa(hpa),
     );
-    let points = CaseArg {
+    let points = super::model::GraphCase {
         graph: GraphSpec::Points {
             points: vec![
                 [0.0, 0.0, 0.0],

@@ -50,7 +50,14 @@ impl KitFamily for Debug {
 
     fn sections(&self, run: &Run<'_>) -> Vec<Section> {
         run.host.enter(describe::SECTION);
-        vec![describe::run(run.all, run.config, run.progress)]
+        let (targets, setup) = crate::debug::targets::section_targets(run.config);
+        vec![describe::run(
+            run.all,
+            run.config,
+            &targets,
+            setup,
+            run.progress,
+        )]
     }
 
     fn name_cases(&self, _host: &dyn Host, _config: &Config, _vectors: Option<&Path>) {
