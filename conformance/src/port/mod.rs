@@ -10,6 +10,7 @@ pub mod messages;
 pub mod process;
 pub mod protocol;
 pub mod replies;
+mod request_call;
 pub mod run;
 pub mod schemas;
 pub mod wire;
@@ -661,21 +662,14 @@ impl Implementation for PortImpl {
             }
             _ => Ok(r),
         };
-        match self.call(label, &ledger_op, &wire, fit) {
-            Ok(found) => {
-                let expected = ReferenceCrate.run_replan(request);
-                self.note(
-                    label,
-                    &ledger_op,
-                    None,
-                    None,
-                    levels::replan_break(&expected, &Ok(found.clone())),
-                );
-                Ok(found)
-            }
-            Err(e) if e.unimplemented() => Err(HarnessError::unimplemented()),
-            Err(e) => Err(HarnessError::no_answer(e.line)),
-        }
+        self.family_request(
+            label,
+            &ledger_op,
+            &wire,
+            fit,
+            || ReferenceCrate.run_replan(request),
+            |e, f| levels::replan_break(e, f),
+        )
     }
 
     fn run_flow(
@@ -705,21 +699,14 @@ impl Implementation for PortImpl {
             ))),
             _ => Ok(r),
         };
-        match self.call(label, &ledger_op, &wire, fit) {
-            Ok(found) => {
-                let expected = ReferenceCrate.run_flow(request);
-                self.note(
-                    label,
-                    &ledger_op,
-                    None,
-                    None,
-                    levels::flow_break(&expected, &Ok(found.clone())),
-                );
-                Ok(found)
-            }
-            Err(e) if e.unimplemented() => Err(HarnessError::unimplemented()),
-            Err(e) => Err(HarnessError::no_answer(e.line)),
-        }
+        self.family_request(
+            label,
+            &ledger_op,
+            &wire,
+            fit,
+            || ReferenceCrate.run_flow(request),
+            |e, f| levels::flow_break(e, f),
+        )
     }
 
     fn run_lattice(
@@ -745,21 +732,14 @@ impl Implementation for PortImpl {
             ),
             _ => Ok(r),
         };
-        match self.call(label, &ledger_op, &wire, fit) {
-            Ok(found) => {
-                let expected = ReferenceCrate.run_lattice(request);
-                self.note(
-                    label,
-                    &ledger_op,
-                    None,
-                    None,
-                    levels::lattice_break(&expected, &Ok(found.clone())),
-                );
-                Ok(found)
-            }
-            Err(e) if e.unimplemented() => Err(HarnessError::unimplemented()),
-            Err(e) => Err(HarnessError::no_answer(e.line)),
-        }
+        self.family_request(
+            label,
+            &ledger_op,
+            &wire,
+            fit,
+            || ReferenceCrate.run_lattice(request),
+            |e, f| levels::lattice_break(e, f),
+        )
     }
 
     fn run_hpa(
@@ -788,21 +768,14 @@ impl Implementation for PortImpl {
             }
             _ => Ok(r),
         };
-        match self.call(label, &ledger_op, &wire, fit) {
-            Ok(found) => {
-                let expected = ReferenceCrate.run_hpa(request);
-                self.note(
-                    label,
-                    &ledger_op,
-                    None,
-                    None,
-                    levels::hpa_break(&expected, &Ok(found.clone())),
-                );
-                Ok(found)
-            }
-            Err(e) if e.unimplemented() => Err(HarnessError::unimplemented()),
-            Err(e) => Err(HarnessError::no_answer(e.line)),
-        }
+        self.family_request(
+            label,
+            &ledger_op,
+            &wire,
+            fit,
+            || ReferenceCrate.run_hpa(request),
+            |e, f| levels::hpa_break(e, f),
+        )
     }
 
     fn run_bidi(
@@ -834,21 +807,14 @@ impl Implementation for PortImpl {
             }
             _ => Ok(r),
         };
-        match self.call(label, &ledger_op, &wire, fit) {
-            Ok(found) => {
-                let expected = ReferenceCrate.run_bidi(request);
-                self.note(
-                    label,
-                    &ledger_op,
-                    None,
-                    None,
-                    levels::bidi_break(&expected, &Ok(found.clone())),
-                );
-                Ok(found)
-            }
-            Err(e) if e.unimplemented() => Err(HarnessError::unimplemented()),
-            Err(e) => Err(HarnessError::no_answer(e.line)),
-        }
+        self.family_request(
+            label,
+            &ledger_op,
+            &wire,
+            fit,
+            || ReferenceCrate.run_bidi(request),
+            |e, f| levels::bidi_break(e, f),
+        )
     }
 
     fn describe(
@@ -875,21 +841,14 @@ impl Implementation for PortImpl {
             ),
             _ => Ok(r),
         };
-        match self.call(label, &ledger_op, &wire, fit) {
-            Ok(found) => {
-                let expected = ReferenceCrate.describe(request);
-                self.note(
-                    label,
-                    &ledger_op,
-                    None,
-                    None,
-                    levels::describe_break(request, &expected, &Ok(found.clone())),
-                );
-                Ok(found)
-            }
-            Err(e) if e.unimplemented() => Err(HarnessError::unimplemented()),
-            Err(e) => Err(HarnessError::no_answer(e.line)),
-        }
+        self.family_request(
+            label,
+            &ledger_op,
+            &wire,
+            fit,
+            || ReferenceCrate.describe(request),
+            |e, f| levels::describe_break(request, e, f),
+        )
     }
 
     fn deserialize_oplm(&self, case: &Case, bytes: &[u8]) -> Result<Vec<u8>, OplmError> {

@@ -1,0 +1,40 @@
+//! One request of a family op whose request and reply types are their own wire form
+//! (`run_lattice`, `run_hpa`, `run_bidi`, `describe`): send it, fit the reply to the request,
+//! compare it with the reference's reply and record the difference ([DRIVER.LEVEL.COMPARE]).
+
+use super::messages::Request;
+use super::{protocol, PortImpl};
+use crate::error::HarnessError;
+use crate::levels::Break;
+use serde::de::DeserializeOwned;
+
+impl PortImpl {
+    /// Sends `wire` under `label` and `ledger_op`; a reply that does not `fit` the request is a
+    /// malformed reply. An answer is compared with `expected()` by `judge`, the difference
+    /// noted; an unanswered request is `unimplemented` or a no-answer harness error.
+    pub(crate) fn family_request<R: DeserializeOwned + Clone>(
+        &self,
+        label: &str,
+        ledger_op: &str,
+        wire: &Request,
+        fit: impl FnOnce(R) -> Result<R, protocol::Mismatch>,
+        expected: impl FnOnce() -> Result<R, HarnessError>,
+        judge: impl FnOnce(&Result<R, HarnessError>, &Result<R, HarnessError>) -> Option<Break>,
+    ) -> Result<R, HarnessError> {
+        match self.call(label, ledger_op, wire, fit) {
+            Ok(found) => {
+                let reference = expected();
+                self.note(
+                    label,
+                    ledger_op,
+                    None,
+                    None,
+                    judge(&reference, &Ok(found.clone())),
+                );
+                Ok(found)
+            }
+            Err(e) if e.unimplemented() => Err(HarnessError::unimplemented()),
+            Err(e) => Err(HarnessError::no_answer(e.line)),
+        }
+    }
+}
