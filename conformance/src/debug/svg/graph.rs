@@ -43,9 +43,7 @@ impl Layout {
                 positions
                     .iter()
                     .flatten()
-                    .map(|p| {
-                        (p.iter().all(|v| v.is_finite())).then_some([p[0], p[1]])
-                    })
+                    .map(|p| (p.iter().all(|v| v.is_finite())).then_some([p[0], p[1]]))
                     .collect::<Vec<_>>(),
             ),
             _ => (0, Vec::new()),
@@ -53,7 +51,10 @@ impl Layout {
         let mut extra = HashMap::new();
         let mut max_id = 0u64;
         if let Description::GraphPath(g) = d {
-            for (list, pos) in [(&g.nodes, &g.positions), (&g.expanded, &g.expanded_positions)] {
+            for (list, pos) in [
+                (&g.nodes, &g.positions),
+                (&g.expanded, &g.expanded_positions),
+            ] {
                 for (i, &id) in list.iter().enumerate().take(4 * MAX_MARKS) {
                     max_id = max_id.max(id as u64 + 1);
                     let placed = known.get(id as usize).is_some_and(|p| p.is_some());
@@ -139,7 +140,11 @@ impl Layout {
         } else {
             1.0
         };
-        let unit = if unit.is_finite() && unit > 0.0 { unit } else { 1.0 };
+        let unit = if unit.is_finite() && unit > 0.0 {
+            unit
+        } else {
+            1.0
+        };
         (frame.grow(unit * 0.6), unit)
     }
 }
@@ -151,7 +156,11 @@ pub(super) fn backdrop(pen: &Pen, b: &Backdrop, layout: &Layout, notes: &mut Vec
     };
     let mut g = pen.layer(
         "graph",
-        &format!("Graph: {} nodes (dots) and {} edges (thin lines)", layout.node_count, edges.len()),
+        &format!(
+            "Graph: {} nodes (dots) and {} edges (thin lines)",
+            layout.node_count,
+            edges.len()
+        ),
     );
     let width = pen.num(pen.size(0.04, 0.6, 1.5));
     let mut unplaced = 0usize;
@@ -172,15 +181,23 @@ pub(super) fn backdrop(pen: &Pen, b: &Backdrop, layout: &Layout, notes: &mut Vec
         );
     }
     if edges.len() > MAX_MARKS {
-        notes.push(format!("graph edges: the first {MAX_MARKS} of {} drawn", edges.len()));
+        notes.push(format!(
+            "graph edges: the first {MAX_MARKS} of {} drawn",
+            edges.len()
+        ));
     }
     if unplaced > 0 {
-        notes.push(format!("graph edges: {unplaced} with an endpoint without a position"));
+        notes.push(format!(
+            "graph edges: {unplaced} with an endpoint without a position"
+        ));
     }
     let r = pen.num(pen.size(0.12, 1.5, 5.0));
     let shown = layout.node_count.min(MAX_MARKS as u64);
     if shown < layout.node_count {
-        notes.push(format!("graph nodes: the first {shown} of {} drawn", layout.node_count));
+        notes.push(format!(
+            "graph nodes: the first {shown} of {} drawn",
+            layout.node_count
+        ));
     }
     for id in 0..shown {
         if let Some(p) = layout.at(id as u32) {
@@ -199,7 +216,12 @@ pub(super) fn backdrop(pen: &Pen, b: &Backdrop, layout: &Layout, notes: &mut Vec
 
 /// Entry `i` of a node list beside its position list: the position when finite, else the
 /// node's place in the layout.
-pub(super) fn pick(positions: &[[Real; 3]], nodes: &[u32], i: usize, layout: &Layout) -> Option<[f64; 2]> {
+pub(super) fn pick(
+    positions: &[[Real; 3]],
+    nodes: &[u32],
+    i: usize,
+    layout: &Layout,
+) -> Option<[f64; 2]> {
     positions
         .get(i)
         .and_then(xy)

@@ -119,10 +119,7 @@ impl Voxels {
                 height,
                 space,
                 ..
-            } => (
-                [*width, *height, 1],
-                space.map(|s| [s[0], s[1], 0.0, s[2]]),
-            ),
+            } => ([*width, *height, 1], space.map(|s| [s[0], s[1], 0.0, s[2]])),
             Backdrop::Graph { .. } => ([1, 1, 1], None),
         };
         let size = match d {
@@ -251,7 +248,14 @@ fn square_plane(
         "areas",
         "Areas: shaded by multiplier, lighter is cheaper (area 0 is the background)",
     );
-    areas.append(rect(pen, ext.x0, ext.y0, ext.w(), ext.h(), &style::area(mult(0))));
+    areas.append(rect(
+        pen,
+        ext.x0,
+        ext.y0,
+        ext.w(),
+        ext.h(),
+        &style::area(mult(0)),
+    ));
     let (area_runs, cut) = runs(
         w,
         h,
@@ -373,10 +377,21 @@ fn volume(
     let geo = Cells::of(sx, Some([ox, oy, s]));
     let ext = geo.extent(sx, sy);
     let mut areas = pen.layer("areas", "Voxel columns (x-y projection)");
-    areas.append(rect(pen, ext.x0, ext.y0, ext.w(), ext.h(), &style::area(1.0)));
+    areas.append(rect(
+        pen,
+        ext.x0,
+        ext.y0,
+        ext.w(),
+        ext.h(),
+        &style::area(1.0),
+    ));
     let n = cells.len() as u64;
     let columns = sx.saturating_mul(sy);
-    let layers = if columns == 0 { 0 } else { sz.min(n / columns + 1) };
+    let layers = if columns == 0 {
+        0
+    } else {
+        sz.min(n / columns + 1)
+    };
     let work = columns.saturating_mul(layers);
     let mut walls = pen.layer(
         "walls",
@@ -394,12 +409,7 @@ fn volume(
             })
             .count() as u32
     };
-    let (wall_runs, cut) = runs(
-        sx,
-        sy,
-        |i| Some(walls_in(i)).filter(|&k| k > 0),
-        MAX_MARKS,
-    );
+    let (wall_runs, cut) = runs(sx, sy, |i| Some(walls_in(i)).filter(|&k| k > 0), MAX_MARKS);
     for (y, x0, x1, k) in wall_runs {
         walls.append(
             rect(
@@ -494,9 +504,16 @@ pub(super) fn expansion_marks(
     let side = pen.size(0.45, 2.5, 18.0);
     for &(i, p) in pts {
         g.append(
-            rect(pen, p[0] - side / 2.0, p[1] - side / 2.0, side, side, &fill(i))
-                .set("class", "exp")
-                .set("fill-opacity", 0.9),
+            rect(
+                pen,
+                p[0] - side / 2.0,
+                p[1] - side / 2.0,
+                side,
+                side,
+                &fill(i),
+            )
+            .set("class", "exp")
+            .set("fill-opacity", 0.9),
         );
     }
     g
@@ -582,12 +599,7 @@ fn path(pen: &Pen, p: &PathData, geo: &Cells, notes: &mut Vec<String>) -> (Vec<G
     )
 }
 
-fn replan(
-    pen: &Pen,
-    r: &ReplanData,
-    geo: &Cells,
-    notes: &mut Vec<String>,
-) -> (Vec<Group>, String) {
+fn replan(pen: &Pen, r: &ReplanData, geo: &Cells, notes: &mut Vec<String>) -> (Vec<Group>, String) {
     let n = r.expanded.len().max(r.expanded_points.len());
     let exp = resolved(n, MAX_MARKS, "expanded", notes, |i| {
         pick(&r.expanded_points, &r.expanded, i, geo)
@@ -704,7 +716,12 @@ fn voxel(
 
 fn flow(pen: &Pen, f: &FlowData, geo: &Cells, notes: &mut Vec<String>) -> (Vec<Group>, String) {
     let (w, h) = (f.width as u64, f.height as u64);
-    let finite: Vec<f64> = f.costs.iter().map(|c| c.0).filter(|c| c.is_finite()).collect();
+    let finite: Vec<f64> = f
+        .costs
+        .iter()
+        .map(|c| c.0)
+        .filter(|c| c.is_finite())
+        .collect();
     let lo = finite.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = finite.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     const LEVELS: u32 = 24;
@@ -744,11 +761,17 @@ fn flow(pen: &Pen, f: &FlowData, geo: &Cells, notes: &mut Vec<String>) -> (Vec<G
         .filter_map(|(i, n)| n.map(|n| (i, n)))
         .collect();
     if steps.len() > MAX_MARKS {
-        notes.push(format!("steps: the first {MAX_MARKS} of {} drawn", steps.len()));
+        notes.push(format!(
+            "steps: the first {MAX_MARKS} of {} drawn",
+            steps.len()
+        ));
     }
     let mut arrows = pen.layer(
         "flow",
-        &format!("Steps: {} arrows, each from a cell toward its next cell", steps.len()),
+        &format!(
+            "Steps: {} arrows, each from a cell toward its next cell",
+            steps.len()
+        ),
     );
     let stroke = pen.num(pen.size(0.06, 0.6, 2.5));
     for &(i, n) in steps.iter().take(MAX_MARKS) {
@@ -797,10 +820,17 @@ fn flow(pen: &Pen, f: &FlowData, geo: &Cells, notes: &mut Vec<String>) -> (Vec<G
     for &g in f.goals.iter().take(MAX_MARKS) {
         let c = geo.centre(g as u64);
         goals.append(
-            rect(pen, c[0] - side / 2.0, c[1] - side / 2.0, side, side, style::GOAL)
-                .set("class", "goal")
-                .set("stroke", "#ffffff")
-                .set("stroke-width", pen.num(pen.px(1.5))),
+            rect(
+                pen,
+                c[0] - side / 2.0,
+                c[1] - side / 2.0,
+                side,
+                side,
+                style::GOAL,
+            )
+            .set("class", "goal")
+            .set("stroke", "#ffffff")
+            .set("stroke-width", pen.num(pen.px(1.5))),
         );
     }
     (
@@ -831,10 +861,7 @@ fn hierarchy(
         _ => (u64::MAX, u64::MAX),
     };
     let [cx, cy] = hd.chunks.map(|c| c as u64);
-    let (w, h) = (
-        bw.min(cx.saturating_mul(cs)),
-        bh.min(cy.saturating_mul(cs)),
-    );
+    let (w, h) = (bw.min(cx.saturating_mul(cs)), bh.min(cy.saturating_mul(cs)));
     if cs > 0 && w > 0 && h > 0 && w.saturating_add(h) / cs <= 8_000 {
         let ext = geo.extent(w, h);
         let mut d = String::new();
@@ -893,10 +920,15 @@ fn hierarchy(
         });
     }
     if hd.edges.len() > MAX_MARKS {
-        notes.push(format!("edges: the first {MAX_MARKS} of {} drawn", hd.edges.len()));
+        notes.push(format!(
+            "edges: the first {MAX_MARKS} of {} drawn",
+            hd.edges.len()
+        ));
     }
     if unplaced > 0 {
-        notes.push(format!("edges: {unplaced} with an endpoint past the node list"));
+        notes.push(format!(
+            "edges: {unplaced} with an endpoint past the node list"
+        ));
     }
     g.append(edges);
     let mut nodes = Group::new().set("class", "entrances");

@@ -15,6 +15,7 @@
 //! lengths, non-finite reals and a backdrop of another size draw what can be drawn; non-finite
 //! numbers never reach an attribute.
 
+mod backdrop;
 mod graph;
 mod grid;
 mod mark;
@@ -121,7 +122,10 @@ pub fn render_svg(p: &Picture) -> String {
 /// The layer ids are prefixed `left-` and `right-`.
 pub fn side_by_side(left: &Picture, right: &Picture, caption: &str) -> String {
     let (l, r, w, h) = pair(left, right, PAIR_PX);
-    let lines = wrap(&clean(caption), ((w - 2.0 * MARGIN_PX) / 7.2).max(20.0) as usize);
+    let lines = wrap(
+        &clean(caption),
+        ((w - 2.0 * MARGIN_PX) / 7.2).max(20.0) as usize,
+    );
     let line_h = 17.0;
     let total_h = h + MARGIN_PX + line_h * lines.len().max(1) as f64 + MARGIN_PX;
     let pen = Pen::new(
@@ -179,7 +183,9 @@ pub(crate) fn pair(left: &Picture, right: &Picture, max_px: f64) -> (SVG, SVG, f
     let (l, wl, hl) = picture(left, "left-", frame, ul, max_px);
     let (r, wr, hr) = picture(right, "right-", frame, ul, max_px);
     let l = l.set("x", 0).set("y", 0);
-    let r = r.set("x", Pen::new(1.0, 1.0, frame, "").num(wl + GAP_PX)).set("y", 0);
+    let r = r
+        .set("x", Pen::new(1.0, 1.0, frame, "").num(wl + GAP_PX))
+        .set("y", 0);
     (l, r, wl + GAP_PX + wr, hl.max(hr))
 }
 
@@ -193,7 +199,8 @@ pub(crate) fn picture(
     max_px: f64,
 ) -> (SVG, f64, f64) {
     let (fw, fh) = (frame.w().max(1e-300), frame.h().max(1e-300));
-    let mut ppu = (max_px / fw).min(max_px / fh).min(MAX_UNIT_PX / unit);
+    let room = max_px - 2.0 * MARGIN_PX;
+    let mut ppu = (room / fw).min(room / fh).min(MAX_UNIT_PX / unit);
     if !(ppu.is_finite() && ppu > 0.0) {
         ppu = 1.0;
     }
@@ -256,7 +263,13 @@ pub(crate) fn picture(
     if let Some(m) = p.mark {
         doc.append(mark::layer(&pen, p.description, m, &geo, frame, &mut notes));
     }
-    doc.append(header(&pen, view, p.title, &summary(p.description), &legend));
+    doc.append(header(
+        &pen,
+        view,
+        p.title,
+        &summary(p.description),
+        &legend,
+    ));
     let desc = if notes.is_empty() {
         format!("{} drawn in full", p.description.kind())
     } else {
@@ -422,9 +435,9 @@ pub(crate) fn frame_of(p: &Picture) -> (Rect, f64) {
     let geo = Geo::new(p.backdrop, p.description);
     let (base, unit) = match p.backdrop {
         Backdrop::Graph { .. } => geo.layout.extent(),
-        Backdrop::Plane {
-            width, height, ..
-        } => (geo.cells.extent(*width as u64, *height as u64), geo.cells.s),
+        Backdrop::Plane { width, height, .. } => {
+            (geo.cells.extent(*width as u64, *height as u64), geo.cells.s)
+        }
         Backdrop::Volume { size, .. } => (
             geo.voxels.extent(size[0] as u64, size[1] as u64),
             geo.voxels.s,
@@ -466,16 +479,10 @@ fn description_points(d: &Description) -> Box<dyn Iterator<Item = [f64; 2]> + '_
     let two = |l: &'_ [[Real; 2]]| l.iter().map(|p| [p[0].0, p[1].0]).collect::<Vec<_>>();
     let three = |l: &'_ [[Real; 3]]| l.iter().map(|p| [p[0].0, p[1].0]).collect::<Vec<_>>();
     match d {
-        Description::Path(p) => Box::new(
-            two(&p.points)
-                .into_iter()
-                .chain(two(&p.expanded_points)),
-        ),
-        Description::Replan(p) => Box::new(
-            two(&p.points)
-                .into_iter()
-                .chain(two(&p.expanded_points)),
-        ),
+        Description::Path(p) => Box::new(two(&p.points).into_iter().chain(two(&p.expanded_points))),
+        Description::Replan(p) => {
+            Box::new(two(&p.points).into_iter().chain(two(&p.expanded_points)))
+        }
         Description::VoxelPath(p) => Box::new(
             three(&p.points)
                 .into_iter()
