@@ -55,7 +55,7 @@ const COST_RAMP: [Rgb; 3] = [
     [37.0, 52.0, 148.0],
 ];
 /// Area shading, cheap (pale) to dear (dark tan); lighter is cheaper.
-const AREA_RAMP: [Rgb; 2] = [[253.0, 253.0, 250.0], [140.0, 122.0, 95.0]];
+const AREA_RAMP: [Rgb; 2] = [[247.0, 247.0, 238.0], [140.0, 122.0, 95.0]];
 
 fn hex(c: Rgb) -> String {
     let b = |v: f64| v.round().clamp(0.0, 255.0) as u8;
