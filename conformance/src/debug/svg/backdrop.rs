@@ -36,6 +36,9 @@ enum Edit {
     Other,
 }
 
+/// A saved grid: its area ids and its multiplier calls.
+type Saved = (Vec<u8>, Vec<(u8, f64)>);
+
 /// The plane of a map after a script's edits: `set_cell` and `set_area_multiplier` calls that
 /// the grid accepts, a save keeping the grid and a rollback restoring it.
 fn edited(map: &MapFile, hex_layout: Option<i32>, edits: impl Iterator<Item = Edit>) -> Backdrop {
@@ -50,7 +53,7 @@ fn edited(map: &MapFile, hex_layout: Option<i32>, edits: impl Iterator<Item = Ed
     else {
         return b;
     };
-    let mut slot: Option<(Vec<u8>, Vec<(u8, f64)>)> = None;
+    let mut slot: Option<Saved> = None;
     for e in edits {
         match e {
             Edit::Cell(x, y, area) if x < *width && y < *height => {

@@ -383,11 +383,7 @@ fn volume(
     ));
     let n = cells.len() as u64;
     let columns = sx.saturating_mul(sy);
-    let layers = if columns == 0 {
-        0
-    } else {
-        sz.min(n / columns + 1)
-    };
+    let layers = n.checked_div(columns).map_or(0, |k| sz.min(k + 1));
     let work = columns.saturating_mul(layers);
     let mut walls = pen.layer(
         "walls",

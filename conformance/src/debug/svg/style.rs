@@ -117,7 +117,7 @@ pub fn area(m: f64) -> String {
 pub fn clean(text: &str) -> String {
     text.chars()
         .filter(|&c| {
-            !(c < ' ' && !matches!(c, '\t' | '\n' | '\r')) && c != '\u{fffe}' && c != '\u{ffff}'
+            (c >= ' ' || matches!(c, '\t' | '\n' | '\r')) && c != '\u{fffe}' && c != '\u{ffff}'
         })
         .collect()
 }
