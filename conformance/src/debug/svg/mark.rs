@@ -4,7 +4,7 @@
 //! and a dashed frame when this side has no such entry.
 
 use super::graph;
-use super::grid::{pick, pick3};
+use super::paths::{pick, pick3};
 use super::style::{self, Pen, Rect};
 use super::{finite2, Geo, Mark};
 use crate::debug::Description;

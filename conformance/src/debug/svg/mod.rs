@@ -15,9 +15,12 @@
 //! lengths, non-finite reals and a backdrop of another size draw what can be drawn; non-finite
 //! numbers never reach an attribute.
 
+mod backdrop;
+mod fields;
 mod graph;
 mod grid;
 mod mark;
+mod paths;
 pub mod style;
 
 use crate::debug::Description;
@@ -97,12 +100,12 @@ pub struct Picture<'a> {
 const MAX_PX: f64 = 800.0;
 /// Largest side of each picture of a pair.
 const PAIR_PX: f64 = 560.0;
-/// Largest size of one cell (or graph unit), in pixels.
+/// Largest size of one cell, in pixels.
 const MAX_UNIT_PX: f64 = 40.0;
+/// Largest size of a graph's typical node spacing, in pixels.
+const MAX_NODE_PX: f64 = 120.0;
 /// Smallest picture width, so the heading stays readable.
-const MIN_W_PX: f64 = 320.0;
-/// Height of the heading band.
-const HEADER_PX: f64 = 58.0;
+const MIN_W_PX: f64 = 400.0;
 /// Margin around the drawing.
 const MARGIN_PX: f64 = 10.0;
 /// Gap between the pictures of a pair.
@@ -198,27 +201,49 @@ pub(crate) fn picture(
     max_px: f64,
 ) -> (SVG, f64, f64) {
     let (fw, fh) = (frame.w().max(1e-300), frame.h().max(1e-300));
-    let mut ppu = (max_px / fw).min(max_px / fh).min(MAX_UNIT_PX / unit);
+    let room = max_px - 2.0 * MARGIN_PX;
+    let max_unit = match p.backdrop {
+        Backdrop::Graph { .. } => MAX_NODE_PX,
+        _ => MAX_UNIT_PX,
+    };
+    let mut ppu = (room / fw).min(room / fh).min(max_unit / unit);
     if !(ppu.is_finite() && ppu > 0.0) {
         ppu = 1.0;
     }
     let draw_w = fw * ppu + 2.0 * MARGIN_PX;
     let w_px = draw_w.max(MIN_W_PX).ceil();
-    let h_px = (fh * ppu + 2.0 * MARGIN_PX + HEADER_PX).ceil();
-    let view = Rect {
-        x0: frame.x0 - (MARGIN_PX + (w_px - draw_w) / 2.0) / ppu,
-        y0: frame.y0 - (MARGIN_PX + HEADER_PX) / ppu,
-        x1: 0.0,
-        y1: 0.0,
-    };
-    let view = Rect {
-        x1: view.x0 + w_px / ppu,
-        y1: view.y0 + h_px / ppu,
-        ..view
-    };
-    let limit = view.grow(view.w().max(view.h()) * 2.0);
-    let pen = Pen::new(ppu, unit, limit, prefix);
+    // Coordinates are clamped well outside anything the viewBox can show.
+    let reach = (fw.max(fh) * 2.0 + (w_px + 400.0) / ppu).min(f64::MAX / 4.0);
+    let pen = Pen::new(ppu, unit, frame.grow(reach), prefix);
     let mut notes = Vec::new();
+
+    let geo = Geo::new(p.backdrop, p.description);
+    let mut layers = grid::backdrop(&pen, p.backdrop, &mut notes);
+    if let Backdrop::Graph { .. } = p.backdrop {
+        layers.push(graph::backdrop(&pen, p.backdrop, &geo.layout, &mut notes));
+    }
+    let (drawn, legend) = match p.description {
+        Description::GraphPath(d) => graph::describe(&pen, d, &geo.layout, &mut notes),
+        d => paths::describe(&pen, d, &geo, p.backdrop, &mut notes),
+    };
+    layers.extend(drawn);
+    if let Some(m) = p.mark {
+        layers.push(mark::layer(&pen, p.description, m, &geo, frame, &mut notes));
+    }
+
+    let text_w = w_px - 2.0 * MARGIN_PX;
+    let summary = wrap(&clean(&summary(p.description)), (text_w / 6.0) as usize);
+    let legend = wrap(&clean(&legend), (text_w / 5.5) as usize);
+    let header_px = 28.0 + 15.0 * summary.len() as f64 + 14.0 * legend.len() as f64;
+    let h_px = (fh * ppu + 2.0 * MARGIN_PX + header_px).ceil();
+    let x0 = frame.x0 - (MARGIN_PX + (w_px - draw_w) / 2.0) / ppu;
+    let y0 = frame.y0 - (MARGIN_PX + header_px) / ppu;
+    let view = Rect {
+        x0,
+        y0,
+        x1: x0 + w_px / ppu,
+        y1: y0 + h_px / ppu,
+    };
 
     let mut doc = SVG::new()
         .set("width", pen.num(w_px))
@@ -244,30 +269,10 @@ pub(crate) fn picture(
                 .set("fill", "#ffffff"),
         ),
     );
-    let geo = Geo::new(p.backdrop, p.description);
-    for layer in grid::backdrop(&pen, p.backdrop, &mut notes) {
-        doc.append(layer);
-    }
-    if let Backdrop::Graph { .. } = p.backdrop {
-        doc.append(graph::backdrop(&pen, p.backdrop, &geo.layout, &mut notes));
-    }
-    let (layers, legend) = match p.description {
-        Description::GraphPath(d) => graph::describe(&pen, d, &geo.layout, &mut notes),
-        d => grid::describe(&pen, d, &geo, p.backdrop, &mut notes),
-    };
     for layer in layers {
         doc.append(layer);
     }
-    if let Some(m) = p.mark {
-        doc.append(mark::layer(&pen, p.description, m, &geo, frame, &mut notes));
-    }
-    doc.append(header(
-        &pen,
-        view,
-        p.title,
-        &summary(p.description),
-        &legend,
-    ));
+    doc.append(header(&pen, view, p.title, &summary, &legend));
     let desc = if notes.is_empty() {
         format!("{} drawn in full", p.description.kind())
     } else {
@@ -277,26 +282,31 @@ pub(crate) fn picture(
     (doc, w_px, h_px)
 }
 
-/// The heading band: the title, a summary of the description and the legend.
-fn header(pen: &Pen, view: Rect, title: &str, summary: &str, legend: &str) -> Group {
+/// The heading band: the title, the summary of the description and the legend, one `<text>`
+/// per (wrapped) line.
+fn header(pen: &Pen, view: Rect, title: &str, summary: &[String], legend: &[String]) -> Group {
     let x = pen.x(view.x0 + pen.px(MARGIN_PX));
-    let line = |text: &str, y_px: f64, size_px: f64, colour: &str, bold: bool| {
-        let t = Text::new(clean(text))
+    let line = |text: &str, y_px: f64, size_px: f64, colour: &str| {
+        Text::new(clean(text))
             .set("x", x.clone())
             .set("y", pen.y(view.y0 + pen.px(y_px)))
             .set("font-family", "sans-serif")
             .set("font-size", pen.num(pen.px(size_px)))
-            .set("fill", colour);
-        if bold {
-            t.set("font-weight", "bold")
-        } else {
-            t
-        }
+            .set("fill", colour)
     };
-    pen.layer("header", "Title, summary and legend")
-        .add(line(title, 20.0, 15.0, "#111111", true))
-        .add(line(summary, 37.0, 12.0, "#333333", false))
-        .add(line(legend, 52.0, 11.0, "#666666", false))
+    let mut g = pen
+        .layer("header", "Title, summary and legend")
+        .add(line(title, 20.0, 15.0, "#111111").set("font-weight", "bold"));
+    let mut y = 20.0;
+    for s in summary {
+        y += 15.0;
+        g.append(line(s, y, 12.0, "#333333"));
+    }
+    for l in legend {
+        y += 14.0;
+        g.append(line(l, y, 11.0, "#666666"));
+    }
+    g
 }
 
 /// One line saying what the description holds.

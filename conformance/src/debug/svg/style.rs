@@ -55,7 +55,7 @@ const COST_RAMP: [Rgb; 3] = [
     [37.0, 52.0, 148.0],
 ];
 /// Area shading, cheap (pale) to dear (dark tan); lighter is cheaper.
-const AREA_RAMP: [Rgb; 2] = [[252.0, 252.0, 247.0], [150.0, 136.0, 112.0]];
+const AREA_RAMP: [Rgb; 2] = [[247.0, 247.0, 238.0], [140.0, 122.0, 95.0]];
 
 fn hex(c: Rgb) -> String {
     let b = |v: f64| v.round().clamp(0.0, 255.0) as u8;
@@ -101,11 +101,11 @@ pub fn cost(t: f64) -> String {
     ramp(&COST_RAMP, t)
 }
 
-/// The shading of an area of multiplier `m` on a log scale (`1/4` palest, `8` darkest, `1`
-/// light); a non-finite or non-positive multiplier gets the darkest shade.
+/// The shading of an area of multiplier `m` on a log scale (`1/2` and below palest, `8` and
+/// above darkest, `1` light); a non-finite or non-positive multiplier gets the darkest shade.
 pub fn area(m: f64) -> String {
     let t = if m.is_finite() && m > 0.0 {
-        (m.log2() + 2.0) / 5.0
+        (m.log2() + 1.0) / 4.0
     } else {
         1.0
     };
@@ -117,7 +117,7 @@ pub fn area(m: f64) -> String {
 pub fn clean(text: &str) -> String {
     text.chars()
         .filter(|&c| {
-            !(c < ' ' && !matches!(c, '\t' | '\n' | '\r')) && c != '\u{fffe}' && c != '\u{ffff}'
+            (c >= ' ' || matches!(c, '\t' | '\n' | '\r')) && c != '\u{fffe}' && c != '\u{ffff}'
         })
         .collect()
 }
@@ -266,28 +266,4 @@ pub fn fmt_num(v: f64, decimals: usize) -> String {
         s = "0".to_string();
     }
     s
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numbers_are_finite_and_short() {
-        assert_eq!(fmt_num(1.5, 3), "1.5");
-        assert_eq!(fmt_num(2.0, 3), "2");
-        assert_eq!(fmt_num(-0.0001, 2), "0");
-        assert_eq!(fmt_num(f64::INFINITY, 2), "0");
-        assert_eq!(fmt_num(f64::NAN, 2), "0");
-    }
-
-    #[test]
-    fn ramps_run_from_first_to_last() {
-        assert_eq!(order(0, 5), "#3b528b");
-        assert_eq!(order(4, 5), "#fde725");
-        assert_eq!(order(0, 1), "#3b528b");
-        assert_ne!(area(0.5), area(2.0));
-        assert_eq!(area(f64::NAN), area(1e9));
-        assert_eq!(clean("a\u{1}b\nc"), "ab\nc");
-    }
 }
