@@ -33,6 +33,7 @@ fn certify_ci_scale_passes() {
             "hpa",
             "grid-bidi",
             "state",
+            "describe",
             "vectors"
         ]
     );

@@ -1,7 +1,8 @@
 //! The Python port's own unit tests (conformance/ports/python/test_*.py, standard-library
 //! `unittest`) pass: hand-checked cases and regressions of the port that the vectors do not
 //! reach (e.g. the [STATE.ORDER] regression of `test_state_grids.py` found by a 1,000-case port
-//! run, and the HPA* property tests of `test_hpa.py`).
+//! run, the HPA* property tests of `test_hpa.py` and the hand-derived descriptions of
+//! `test_describe.py`).
 mod tools;
 
 fn run(script: &str) {
@@ -31,4 +32,9 @@ fn test_state_grids_py_passes() {
 #[test]
 fn test_hpa_py_passes() {
     run("test_hpa.py");
+}
+
+#[test]
+fn test_describe_py_passes() {
+    run("test_describe.py");
 }
