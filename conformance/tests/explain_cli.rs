@@ -23,7 +23,11 @@ fn stderr(o: &Output) -> String {
 fn the_optimized_crate_agrees_and_the_svg_goes_to_stdout() {
     let o = explain(&["HEX-0002"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(stderr(&o).starts_with("HEX-0002: no difference"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with("HEX-0002: no difference"),
+        "{}",
+        stderr(&o)
+    );
     let svg = String::from_utf8(o.stdout).unwrap();
     let doc = roxmltree::Document::parse(&svg).expect("XML");
     assert_eq!(doc.root_element().tag_name().name(), "svg");
@@ -62,7 +66,11 @@ fn a_python_port_with_a_defect_is_drawn_with_its_first_difference() {
 fn an_unknown_id_and_a_bad_out_path_exit_2() {
     let o = explain(&["GRID-9999"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("GRID-9999: no committed vector"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("GRID-9999: no committed vector"),
+        "{}",
+        stderr(&o)
+    );
     let o = explain(&["HEX-0002", "--out", "/nonexistent-dir/x.svg"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--out"), "{}", stderr(&o));
