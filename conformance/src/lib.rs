@@ -43,6 +43,7 @@ pub mod outcome;
 pub mod port;
 pub mod prng;
 pub mod recipes;
+pub mod records;
 pub mod replan;
 pub mod report;
 pub mod report_junit;

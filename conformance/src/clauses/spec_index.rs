@@ -7,9 +7,9 @@ use serde::Serialize;
 use std::path::Path;
 
 /// The families of clause ids ([SPEC.CLAUSE.FORM]).
-pub const FAMILIES: [&str; 14] = [
+pub const FAMILIES: [&str; 15] = [
     "GRAPH", "STATE", "GRID", "GS", "GBIDI", "HEX", "VOXEL", "HPA", "REPLAN", "FLOW", "DEBUG",
-    "CONF", "DRIVER", "SPEC",
+    "RECORD", "CONF", "DRIVER", "SPEC",
 ];
 
 /// A clause's provenance mark.

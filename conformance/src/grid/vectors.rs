@@ -218,7 +218,8 @@ pub fn encode(o: &GridOutcome) -> Vec<u8> {
     b
 }
 
-fn expected_of(o: &GridOutcome) -> Expected {
+/// The readable form of an outcome, as a vector run holds it ([CONF.GRID.VECTOR]).
+pub fn expected_of(o: &GridOutcome) -> Expected {
     let blank = GridReply::default();
     let r = o.as_ref().unwrap_or(&blank);
     Expected {
