@@ -42,7 +42,10 @@ fn every_family_with_queries_has_records() {
         ]
     );
     for (f, (n, expected)) in &per_family {
-        assert!(*n > 0 && *expected > 0, "{f}: {n} records, {expected} with a vector reply");
+        assert!(
+            *n > 0 && *expected > 0,
+            "{f}: {n} records, {expected} with a vector reply"
+        );
     }
     eprintln!("records per family (total, with the vector's reply): {per_family:?}");
 }
@@ -51,11 +54,13 @@ fn every_family_with_queries_has_records() {
 fn records_round_trip_through_both_transports() {
     for c in cases() {
         let text = c.record.to_json();
-        let from_text = QueryRecord::from_json(&text).unwrap_or_else(|e| panic!("{}: {e}\n{text}", c.label));
+        let from_text =
+            QueryRecord::from_json(&text).unwrap_or_else(|e| panic!("{}: {e}\n{text}", c.label));
         assert_eq!(from_text, c.record, "{}", c.label);
         assert_eq!(from_text.to_json(), text, "{}: canonical text", c.label);
         let bytes = c.record.to_binary();
-        let from_bytes = QueryRecord::from_binary(&bytes).unwrap_or_else(|e| panic!("{}: {e}", c.label));
+        let from_bytes =
+            QueryRecord::from_binary(&bytes).unwrap_or_else(|e| panic!("{}: {e}", c.label));
         assert_eq!(from_bytes, c.record, "{}", c.label);
         assert_eq!(from_bytes.to_binary(), bytes, "{}: binary", c.label);
         assert_eq!(from_bytes.to_json(), text, "{}: binary to JSON", c.label);
@@ -77,9 +82,18 @@ fn records_read_back_run_to_the_vectors_replies_in_both_crates() {
         }
         for imp in [&ReferenceCrate as &dyn Implementation, &OptimizedCrate] {
             for (how, r) in [("json", &from_text), ("binary", &from_bytes)] {
-                assert_eq!(reply(imp, &c, r), original, "{} ({how}) on {}", c.label, imp.name());
+                assert_eq!(
+                    reply(imp, &c, r),
+                    original,
+                    "{} ({how}) on {}",
+                    c.label,
+                    imp.name()
+                );
             }
         }
     }
-    assert!(compared > 1000, "only {compared} records compared with a vector reply");
+    assert!(
+        compared > 1000,
+        "only {compared} records compared with a vector reply"
+    );
 }

@@ -21,7 +21,11 @@ impl KitFamily for FlowField {
         "flow-field"
     }
 
-    fn generate(&self, imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
+    fn generate(
+        &self,
+        imp: &dyn Implementation,
+        _earlier: &BTreeMap<String, Vec<u8>>,
+    ) -> BTreeMap<String, Vec<u8>> {
         crate::flow::vectors::generate_files(imp)
     }
 

@@ -20,7 +20,11 @@ impl KitFamily for Graph {
         "graph"
     }
 
-    fn generate(&self, imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
+    fn generate(
+        &self,
+        imp: &dyn Implementation,
+        _earlier: &BTreeMap<String, Vec<u8>>,
+    ) -> BTreeMap<String, Vec<u8>> {
         crate::vectors::generate_graph_files(imp)
     }
 

@@ -22,7 +22,11 @@ impl KitFamily for Hpa {
         FAMILY
     }
 
-    fn generate(&self, imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
+    fn generate(
+        &self,
+        imp: &dyn Implementation,
+        _earlier: &BTreeMap<String, Vec<u8>>,
+    ) -> BTreeMap<String, Vec<u8>> {
         vectors::generate_files(imp)
     }
 

@@ -37,7 +37,11 @@ impl KitFamily for Lattice {
         self.0.family()
     }
 
-    fn generate(&self, imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
+    fn generate(
+        &self,
+        imp: &dyn Implementation,
+        _earlier: &BTreeMap<String, Vec<u8>>,
+    ) -> BTreeMap<String, Vec<u8>> {
         vectors::generate_files(self.0, imp)
     }
 

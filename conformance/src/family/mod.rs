@@ -14,6 +14,7 @@ mod graph;
 mod grid_search;
 mod hpa;
 mod lattice;
+mod records;
 mod replanning;
 mod state;
 mod walk;
@@ -34,7 +35,7 @@ pub use walk::{
 };
 
 /// Every family of the kit, in section order ([CONF.FAMILY.REGISTRY]).
-pub static REGISTRY: [&dyn KitFamily; 10] = [
+pub static REGISTRY: [&dyn KitFamily; 11] = [
     &graph::Graph,
     &grid_search::GridSearch,
     &replanning::Replanning,
@@ -45,6 +46,7 @@ pub static REGISTRY: [&dyn KitFamily; 10] = [
     &bidi::Bidi,
     &state::State,
     &debug::Debug,
+    &records::Records,
 ];
 
 /// What a run gives a family's sections: the implementations, the sizes and the host's hooks.
@@ -125,7 +127,13 @@ pub trait KitFamily: Sync {
     fn name(&self) -> &'static str;
 
     /// Every vector file of the family, generated from `imp`: path relative to `vectors/`, bytes.
-    fn generate(&self, imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>>;
+    /// `earlier` holds the files of the families before it in [`REGISTRY`] (the records family
+    /// derives its vectors from them).
+    fn generate(
+        &self,
+        imp: &dyn Implementation,
+        earlier: &BTreeMap<String, Vec<u8>>,
+    ) -> BTreeMap<String, Vec<u8>>;
 
     /// The family's committed vectors under `dir`, in their shard order; unreadable files are
     /// reported by [`KitFamily::check_vectors`], not here.

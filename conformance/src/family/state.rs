@@ -36,7 +36,11 @@ impl KitFamily for State {
         "state"
     }
 
-    fn generate(&self, imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
+    fn generate(
+        &self,
+        imp: &dyn Implementation,
+        _earlier: &BTreeMap<String, Vec<u8>>,
+    ) -> BTreeMap<String, Vec<u8>> {
         crate::state::files::generate_files(imp)
     }
 

@@ -114,7 +114,8 @@ pub fn claim_of(label: &str, what: &str) -> Family {
 pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
     let mut files = BTreeMap::new();
     for family in REGISTRY {
-        files.extend(family.generate(imp));
+        let more = family.generate(imp, &files);
+        files.extend(more);
     }
     let manifest = Manifest {
         schema: "onepath.vectors-manifest".into(),

@@ -145,7 +145,9 @@ pub fn read(r: &mut Reader<'_>, ty: &Ty, path: &str) -> Result<Val, RecordError>
                     C::TooLong,
                     at,
                     path,
-                    format!("expected at most {most} items in the bytes left, found a count of {count}"),
+                    format!(
+                        "expected at most {most} items in the bytes left, found a count of {count}"
+                    ),
                 ));
             }
             let mut items = Vec::with_capacity(count);

@@ -91,12 +91,21 @@ struct Collect {
 }
 
 impl Collect {
-    fn push(&mut self, id: &str, n: &mut usize, world: &RecordWorld, query: RecordQuery, expected: Option<Expected>) {
+    fn push(
+        &mut self,
+        id: &str,
+        n: &mut usize,
+        world: &RecordWorld,
+        query: RecordQuery,
+        expected: Option<Expected>,
+    ) {
         // [RECORD.CASES] A world that cannot be built has no binding, so no record.
         let Ok(binding) = bind(world) else { return };
         let query = match query {
             RecordQuery::Graph(mut g) => {
-                if let (Some(l), super::WorldBinding::Graph { fingerprint, .. }) = (&mut g.landmarks, &binding) {
+                if let (Some(l), super::WorldBinding::Graph { fingerprint, .. }) =
+                    (&mut g.landmarks, &binding)
+                {
                     l.graph_fingerprint = *fingerprint;
                 }
                 RecordQuery::Graph(g)
@@ -117,7 +126,10 @@ impl Collect {
 }
 
 fn pair(v: &[u32]) -> (u32, u32) {
-    (v.first().copied().unwrap_or(0), v.get(1).copied().unwrap_or(0))
+    (
+        v.first().copied().unwrap_or(0),
+        v.get(1).copied().unwrap_or(0),
+    )
 }
 
 /// [RECORD.CASES] Every record of the committed vectors under `dir` (`vectors/`), in family
@@ -142,7 +154,13 @@ pub fn all(dir: &Path) -> Result<Vec<RecordCase>, HarnessError> {
                     schedule: Vec::new(),
                     landmarks,
                 });
-                c.push(&s.id, &mut n, &world, query, Some(Expected::Graph(o.clone())));
+                c.push(
+                    &s.id,
+                    &mut n,
+                    &world,
+                    query,
+                    Some(Expected::Graph(o.clone())),
+                );
             }
         }
     }
@@ -159,7 +177,13 @@ pub fn all(dir: &Path) -> Result<Vec<RecordCase>, HarnessError> {
                 schedule: Vec::new(),
                 snapshot_after: None,
             });
-            c.push(&v.id, &mut n, &world, query, Some(Expected::Grid(r.expected.clone())));
+            c.push(
+                &v.id,
+                &mut n,
+                &world,
+                query,
+                Some(Expected::Grid(r.expected.clone())),
+            );
         }
     }
     for v in crate::replan::vectors::read_dir(dir)? {
@@ -216,7 +240,10 @@ pub fn all(dir: &Path) -> Result<Vec<RecordCase>, HarnessError> {
                             goal: pair(&q.goal),
                             schedule: q.schedule.clone(),
                         });
-                        let e = replies.and_then(|q| q.get(i)).cloned().map(Expected::Lattice);
+                        let e = replies
+                            .and_then(|q| q.get(i))
+                            .cloned()
+                            .map(Expected::Lattice);
                         c.push(&v.id, &mut n, &world, query, e);
                     }
                 }
@@ -235,7 +262,10 @@ pub fn all(dir: &Path) -> Result<Vec<RecordCase>, HarnessError> {
                             goal: triple(&q.goal),
                             schedule: q.schedule.clone(),
                         });
-                        let e = replies.and_then(|q| q.get(i)).cloned().map(Expected::Lattice);
+                        let e = replies
+                            .and_then(|q| q.get(i))
+                            .cloned()
+                            .map(Expected::Lattice);
                         c.push(&v.id, &mut n, &world, query, e);
                     }
                 }

@@ -162,9 +162,10 @@ fn list(s: &[u64]) -> Val {
 fn cost_rule(c: &Option<CellCostRule>) -> Val {
     Val::Opt(c.map(|c| {
         Box::new(match c {
-            CellCostRule::ExtraWhere { modulus, extra } => {
-                Val::OneOf(0, Box::new(Val::Obj(vec![u(modulus as u64), Val::F(extra)])))
-            }
+            CellCostRule::ExtraWhere { modulus, extra } => Val::OneOf(
+                0,
+                Box::new(Val::Obj(vec![u(modulus as u64), Val::F(extra)])),
+            ),
             CellCostRule::InvalidWhere { modulus } => {
                 Val::OneOf(1, Box::new(Val::Obj(vec![u(modulus as u64)])))
             }
@@ -172,12 +173,7 @@ fn cost_rule(c: &Option<CellCostRule>) -> Val {
     }))
 }
 fn block_rule(b: &Option<CellBlockRule>) -> Val {
-    Val::Opt(b.map(|b| {
-        Box::new(Val::Obj(vec![
-            u(b.modulus as u64),
-            u(b.residue as u64),
-        ]))
-    }))
+    Val::Opt(b.map(|b| Box::new(Val::Obj(vec![u(b.modulus as u64), u(b.residue as u64)]))))
 }
 fn grid_options(o: &GridOptionsData) -> Val {
     Val::Obj(vec![

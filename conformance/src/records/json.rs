@@ -167,11 +167,7 @@ fn join(path: &str, name: &str) -> String {
 fn integer(j: &Json, path: &str, min: i64, max: u64) -> Result<Val, RecordError> {
     let expected = "an integer";
     match *j {
-        Json::UInt(v) if v <= max => Ok(if min < 0 {
-            Val::I(v as i64)
-        } else {
-            Val::U(v)
-        }),
+        Json::UInt(v) if v <= max => Ok(if min < 0 { Val::I(v as i64) } else { Val::U(v) }),
         Json::NegInt(v) if v >= min => Ok(Val::I(v)),
         Json::UInt(_) | Json::NegInt(_) => Err(bad(
             path,
@@ -312,7 +308,11 @@ pub fn read(j: &Json, ty: &Ty, path: &str) -> Result<Val, RecordError> {
 }
 
 fn names_of(members: &[Member]) -> String {
-    members.iter().map(|m| m.name).collect::<Vec<_>>().join(", ")
+    members
+        .iter()
+        .map(|m| m.name)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The members of an object, in the table's order, then the unknown-member check.

@@ -7,11 +7,11 @@ pub mod binary;
 pub mod cases;
 mod convert;
 pub mod error;
-// hostile
+pub mod hostile;
 pub mod json;
 pub mod run;
 pub mod schema;
-// vectors
+pub mod vectors;
 
 pub use convert::{
     FlowQuery, GraphQuery, GridQuery, HpaRecordQuery, PlaneQuery, RecordLandmarks, RecordQuery,
@@ -227,7 +227,10 @@ impl QueryRecord {
             RecordError::at_path(
                 C::UnknownFamily,
                 "family",
-                format!("expected one of {}, found \"{family}\"", FAMILIES.join(", ")),
+                format!(
+                    "expected one of {}, found \"{family}\"",
+                    FAMILIES.join(", ")
+                ),
             )
         })?;
         let world = match get("world")? {
@@ -300,7 +303,9 @@ impl QueryRecord {
         json::unknown_after(members, &[&ROOT], "")?;
         let query = RecordQuery::from_val(code, &query).ok_or_else(internal)?;
         let record = QueryRecord { world, query };
-        record.semantic().map_err(|(class, path, detail)| RecordError::at_path(class, path, detail))?;
+        record
+            .semantic()
+            .map_err(|(class, path, detail)| RecordError::at_path(class, path, detail))?;
         Ok(record)
     }
 
@@ -441,7 +446,10 @@ impl QueryRecord {
         );
         let mut offset = BINARY_HEADER + 1 + out.len();
         let name = path.strip_prefix("query.").unwrap_or(path);
-        for (m, v) in schema::body(self.query.code()).iter().zip(self.query.to_val()) {
+        for (m, v) in schema::body(self.query.code())
+            .iter()
+            .zip(self.query.to_val())
+        {
             if m.name == name {
                 break;
             }

@@ -169,8 +169,10 @@ pub fn bind(world: &RecordWorld) -> Result<WorldBinding, RecordRunError> {
     };
     match world {
         RecordWorld::Square(m) => {
-            let g = crate::grid::adapter::reference_adapter::build_grid(&grid_map(m).map_err(unbuildable)?)
-                .map_err(unbuildable)?;
+            let g = crate::grid::adapter::reference_adapter::build_grid(
+                &grid_map(m).map_err(unbuildable)?,
+            )
+            .map_err(unbuildable)?;
             Ok(grid(g.save_state(), 1, g.area_version()))
         }
         RecordWorld::Hex { layout, map } => {
@@ -451,7 +453,11 @@ pub fn request(record: &QueryRecord, world: &RecordWorld) -> Result<RecordReques
                 layout: *layout,
                 map: map.clone(),
                 options: q.options.clone(),
-                queries: vec![query(vec![q.start.0, q.start.1], vec![q.goal.0, q.goal.1], &q.schedule)],
+                queries: vec![query(
+                    vec![q.start.0, q.start.1],
+                    vec![q.goal.0, q.goal.1],
+                    &q.schedule,
+                )],
             }))
         }
         RecordQuery::Voxel(q) => {
@@ -473,7 +479,11 @@ pub fn request(record: &QueryRecord, world: &RecordWorld) -> Result<RecordReques
         RecordQuery::Bidi(q) => RecordRequest::Bidi(BidiRequest {
             map: map(world)?,
             options: q.options.clone(),
-            queries: vec![query(vec![q.start.0, q.start.1], vec![q.goal.0, q.goal.1], &q.schedule)],
+            queries: vec![query(
+                vec![q.start.0, q.start.1],
+                vec![q.goal.0, q.goal.1],
+                &q.schedule,
+            )],
         }),
     })
 }
