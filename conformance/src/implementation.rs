@@ -454,6 +454,18 @@ pub trait Implementation: Sync {
         self.run_replan(request)
     }
 
+    /// Runs one sync-test session ([CONF.SYNC.LOOP]): builds the world, runs the rollback loop
+    /// and returns what it saw. `Ok(SyncReply::Failed(class))` is a session that could not run;
+    /// `Err` is a harness problem (the default body: no world,
+    /// [`ErrorKind::Unimplemented`](crate::error::ErrorKind::Unimplemented)).
+    fn run_synctest(
+        &self,
+        session: &crate::synctest::Session,
+    ) -> Result<crate::synctest::SyncReply, crate::error::HarnessError> {
+        let _ = session;
+        Err(crate::error::HarnessError::unimplemented())
+    }
+
     /// Runs one flow-field request ([CONF.IMPL.FLOW]): builds the grid and the field and runs
     /// the script. `Ok(FlowReply::Failed(class))` is the error class a constructor gave; `Err` is
     /// a harness problem (the default body: no flow fields,

@@ -53,6 +53,7 @@ pub mod road;
 pub mod road_check;
 pub mod scenario;
 pub mod state;
+pub mod synctest;
 pub mod vector_files;
 pub mod vectors;
 

@@ -146,6 +146,9 @@ enum Command {
     /// port) side by side, the first difference marked (SVG, or one HTML page with --html);
     /// exit 0 when they agree, 1 when they differ, 2 on bad input.
     Explain(onepath_conformance::debug::explain_cli::ExplainArgs),
+    /// The rollback sync test over a seeded session (spec/synctest.md): every frame rolls back
+    /// 1..8 frames through a world snapshot, resimulates and compares checksums.
+    Synctest(onepath_conformance::synctest::cli::SynctestArgs),
 }
 
 #[derive(Subcommand)]
@@ -655,6 +658,7 @@ fn main() -> ExitCode {
             root, &dirs, &checks, &selection, &out,
         ),
         Command::Explain(args) => onepath_conformance::debug::explain_cli::run(args),
+        Command::Synctest(args) => onepath_conformance::synctest::cli::run(args),
     }
 }
 

@@ -41,6 +41,7 @@ mod visit_set;
 mod voxel;
 mod voxel_search;
 mod wire;
+mod world;
 
 pub use astar::{
     AltGraphHeuristic, DefaultGraphCost, EuclideanGraphHeuristic, GraphAStar, GraphCost,
@@ -76,6 +77,10 @@ pub use tier1::{
 pub use values::{distance, squared_distance, GraphEdge, Point3};
 pub use voxel::VoxelGrid;
 pub use voxel_search::{find_voxel_path, VoxelConnectivity, VoxelOptions, VoxelPath, VoxelSearch};
+pub use world::{
+    World, WorldError, WorldGraphSearch, MEMBER_FLOW_FIELD, MEMBER_GRAPH, MEMBER_GRAPH_SEARCH,
+    MEMBER_GRID, MEMBER_GRID_SEARCH, MEMBER_REPLANNER,
+};
 
 /// [GRAPH.CSR.LIMIT] [GRAPH.MUT.NODES] The largest node count a graph may have (`2^26`).
 pub const MAX_NODES: usize = 1 << 26;

@@ -1,7 +1,7 @@
 //! Reference implementation of the onepath-rs spec: graphs (spec/graphs.md), grids
 //! (spec/grids.md), grid search (spec/grid-search.md), grid bidirectional search
 //! (spec/grid-bidi.md), HPA* (spec/hpa.md), replanners (spec/replanning.md), debug geometry
-//! (spec/debug.md) and state bytes (spec/state.md).
+//! (spec/debug.md), state bytes (spec/state.md) and world snapshots (spec/world.md).
 //!
 //! Every module transcribes one chapter of the spec clause by clause; every public item's
 //! doc comment starts with the clause ids it implements. The crate favours obvious correctness
@@ -35,6 +35,7 @@ mod replan;
 mod state;
 mod voxel;
 mod voxel_search;
+mod world;
 
 pub use astar::{
     DefaultGraphCost, GraphAStar, GraphCost, GraphHeuristic, SearchStatus, ZeroGraphHeuristic,
@@ -72,3 +73,7 @@ pub use random::SeededRandom;
 pub use replan::{GridReplanner, HexReplanner, ReplanMode};
 pub use voxel::VoxelGrid;
 pub use voxel_search::{find_voxel_path, VoxelConnectivity, VoxelOptions, VoxelPath, VoxelSearch};
+pub use world::{
+    World, WorldError, WorldGraphSearch, MEMBER_FLOW_FIELD, MEMBER_GRAPH, MEMBER_GRAPH_SEARCH,
+    MEMBER_GRID, MEMBER_GRID_SEARCH, MEMBER_REPLANNER,
+};

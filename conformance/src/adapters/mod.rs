@@ -783,6 +783,7 @@ macro_rules! define_adapter {
                     run_lattice: lattice::LatticeRequest => LatticeReply;
                     run_hpa: hpa::HpaRequest => HpaReply;
                     run_bidi: bidi::BidiRequest => BidiReply;
+                    run_synctest: synctest::Session => SyncReply;
                 );
             }
         }

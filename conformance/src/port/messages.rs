@@ -106,6 +106,8 @@ pub enum Request {
     Bidi(BidiOpRequest),
     /// Debug-geometry ops (each request's family is its target's, [CONF.DEBUG.LEVEL]).
     Debug(DebugOpRequest),
+    /// The rollback sync test ([DRIVER.OP.SYNCTEST]; family `grids`).
+    Sync(SyncOpRequest),
 }
 
 impl Request {
@@ -131,6 +133,7 @@ impl Request {
             Request::Hpa(HpaOpRequest::RunHpa(_)) => "run_hpa",
             Request::Bidi(BidiOpRequest::RunBidi(_)) => "run_bidi",
             Request::Debug(DebugOpRequest::Describe(_)) => "describe",
+            Request::Sync(SyncOpRequest::Synctest(_)) => "synctest",
         }
     }
 }
@@ -227,6 +230,15 @@ pub enum BidiOpRequest {
 pub enum DebugOpRequest {
     /// [DRIVER.OP.DESCRIBE]; ok [`crate::debug::DescribeReply`].
     Describe(crate::debug::DescribeRequest),
+}
+
+/// The sync-test op: the request is the kit's own [`crate::synctest::Session`], whose serde form
+/// is its wire form ([CONF.SYNC.SESSION]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "op", content = "args", rename_all = "snake_case")]
+pub enum SyncOpRequest {
+    /// [DRIVER.OP.SYNCTEST]; ok [`crate::synctest::SyncReply`].
+    Synctest(crate::synctest::Session),
 }
 
 /// A case: the scenario members of the graph and the landmark options ([DRIVER.ENC.CASE]).

@@ -851,6 +851,20 @@ impl Implementation for PortImpl {
         )
     }
 
+    /// [DRIVER.OP.SYNCTEST] The session in family `grids`; the port runs the loop itself and
+    /// its reply is judged by the caller ([CONF.SYNC.JUDGE]), not noted here.
+    fn run_synctest(
+        &self,
+        session: &crate::synctest::Session,
+    ) -> Result<crate::synctest::SyncReply, HarnessError> {
+        let wire = Request::Sync(messages::SyncOpRequest::Synctest(session.clone()));
+        match self.call("synctest", "synctest:grids", &wire, |r: crate::synctest::SyncReply| Ok(r)) {
+            Ok(r) => Ok(r),
+            Err(e) if e.unimplemented() => Err(HarnessError::unimplemented()),
+            Err(e) => Err(HarnessError::no_answer(e.line)),
+        }
+    }
+
     fn deserialize_oplm(&self, case: &Case, bytes: &[u8]) -> Result<Vec<u8>, OplmError> {
         let label = self.label(&protocol::case(case));
         match self.call(

@@ -74,7 +74,7 @@ pub fn all() -> Vec<(String, serde_json::Value)> {
             schema::<ReplyLine>("onepath-driver v2: a reply", "Every later line a driver writes ([DRIVER.MSG.REPLY]); the ok member follows the op's ok-<op>.json."),
         ),
     ];
-    let payloads: [(&str, serde_json::Value); 17] = [
+    let payloads: [(&str, serde_json::Value); 18] = [
         (
             "run_case",
             schema::<RunCaseReply>("ok of run_case", "[DRIVER.OP.RUN_CASE]"),
@@ -142,6 +142,10 @@ pub fn all() -> Vec<(String, serde_json::Value)> {
         (
             "describe",
             schema::<crate::debug::DescribeReply>("ok of describe", "[DRIVER.OP.DESCRIBE]"),
+        ),
+        (
+            "synctest",
+            schema::<crate::synctest::SyncReply>("ok of synctest", "[DRIVER.OP.SYNCTEST]"),
         ),
     ];
     for (op, s) in payloads {
