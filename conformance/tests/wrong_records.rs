@@ -72,19 +72,22 @@ impl Implementation for Wrong {
     fn run_grid(
         &self,
         r: &onepath_conformance::grid::GridRequest,
-    ) -> Result<onepath_conformance::grid::GridOutcome, onepath_conformance::error::HarnessError> {
+    ) -> Result<onepath_conformance::grid::GridOutcome, onepath_conformance::error::HarnessError>
+    {
         OptimizedCrate.run_grid(r)
     }
     fn run_replan(
         &self,
         r: &onepath_conformance::replan::ReplanRequest,
-    ) -> Result<onepath_conformance::replan::ReplanReply, onepath_conformance::error::HarnessError> {
+    ) -> Result<onepath_conformance::replan::ReplanReply, onepath_conformance::error::HarnessError>
+    {
         OptimizedCrate.run_replan(r)
     }
     fn run_flow(
         &self,
         r: &onepath_conformance::flow::FlowRequest,
-    ) -> Result<onepath_conformance::flow::FlowReply, onepath_conformance::error::HarnessError> {
+    ) -> Result<onepath_conformance::flow::FlowReply, onepath_conformance::error::HarnessError>
+    {
         OptimizedCrate.run_flow(r)
     }
     fn run_hpa(
@@ -96,7 +99,8 @@ impl Implementation for Wrong {
     fn run_bidi(
         &self,
         r: &onepath_conformance::bidi::BidiRequest,
-    ) -> Result<onepath_conformance::bidi::BidiReply, onepath_conformance::error::HarnessError> {
+    ) -> Result<onepath_conformance::bidi::BidiReply, onepath_conformance::error::HarnessError>
+    {
         OptimizedCrate.run_bidi(r)
     }
     fn run_lattice(
@@ -134,17 +138,32 @@ fn a_wrong_one_query_hex_search_is_named_by_its_record() {
     assert_eq!(once.failed, 0);
     let first = s.failures.first().expect("a failure");
     assert_eq!(first.vector.as_deref(), Some("RECORD-0005"), "{first:?}");
-    assert_eq!((first.implementation.as_str(), first.what.as_str()), ("wrong", "record run"));
-    let labels: Vec<&str> = s.failures.iter().filter_map(|f| f.vector.as_deref()).collect();
+    assert_eq!(
+        (first.implementation.as_str(), first.what.as_str()),
+        ("wrong", "record run")
+    );
+    let labels: Vec<&str> = s
+        .failures
+        .iter()
+        .filter_map(|f| f.vector.as_deref())
+        .collect();
     assert!(labels.contains(&"HEX-0001#0"), "{labels:?}");
     // Only hex records differ: every failing record is a hex one.
-    assert!(labels.iter().all(|l| *l == "RECORD-0005" || l.starts_with("HEX-")), "{labels:?}");
+    assert!(
+        labels
+            .iter()
+            .all(|l| *l == "RECORD-0005" || l.starts_with("HEX-")),
+        "{labels:?}"
+    );
 }
 
 #[test]
 fn a_record_refuses_another_world() {
     let cases = all(&dir()).unwrap();
-    let grid = cases.iter().find(|c| c.record.family() == "grid-search").unwrap();
+    let grid = cases
+        .iter()
+        .find(|c| c.record.family() == "grid-search")
+        .unwrap();
     let other = cases
         .iter()
         .find(|c| {
@@ -155,16 +174,25 @@ fn a_record_refuses_another_world() {
         })
         .unwrap();
     let e = run(&ReferenceCrate, &grid.record, &other.world).unwrap_err();
-    assert!(matches!(e, RecordRunError::WorldMismatch("state_sha256")), "{e}");
+    assert!(
+        matches!(e, RecordRunError::WorldMismatch("state_sha256")),
+        "{e}"
+    );
     let mut r = grid.record.clone();
     if let WorldBinding::Grid { area_version, .. } = &mut r.world {
         *area_version += 1;
     }
     let e = run(&ReferenceCrate, &r, &grid.world).unwrap_err();
     assert_eq!(e.class(), "area_version_mismatch", "{e}");
-    let hex = cases.iter().find(|c| c.record.family() == "hex-search").unwrap();
+    let hex = cases
+        .iter()
+        .find(|c| c.record.family() == "hex-search")
+        .unwrap();
     let e = run(&ReferenceCrate, &grid.record, &hex.world).unwrap_err();
-    assert_eq!(e.to_string(), "world_kind_mismatch: the record names kind 1, the world is kind 2");
+    assert_eq!(
+        e.to_string(),
+        "world_kind_mismatch: the record names kind 1, the world is kind 2"
+    );
     let alt = cases
         .iter()
         .find(|c| matches!(&c.record.query, RecordQuery::Graph(g) if g.landmarks.is_some()))
@@ -175,5 +203,8 @@ fn a_record_refuses_another_world() {
             l.graph_fingerprint ^= 1;
         }
     }
-    assert_eq!(run(&ReferenceCrate, &r, &alt.world).unwrap_err(), RecordRunError::StaleLandmarks);
+    assert_eq!(
+        run(&ReferenceCrate, &r, &alt.world).unwrap_err(),
+        RecordRunError::StaleLandmarks
+    );
 }

@@ -1,6 +1,8 @@
 //! [WORLD] World snapshots (spec/world.md): members live in typed arenas, each with a shadow
 //! copy kept across restores; a restore parses the container into a reused span table, restores
 //! every shadow (roots first), and only then replays the same bytes on the live members.
+//! [WORLD.NOT_SAVED] Creation arguments, listeners, compiled graphs and the engines of parked
+//! searches are not in the container: a world is restored into one built the same way.
 
 use std::fmt;
 
@@ -214,17 +216,28 @@ impl World {
             GridSearch::new(&self.grids[g].live, options.clone()).map_err(WorldError::build)?;
         let bytes = search.save_state();
         self.grid_searches.push(ParkedGridSearch { options, bytes });
-        Ok(self.push(MEMBER_GRID_SEARCH, Some(owner), self.grid_searches.len() - 1))
+        Ok(self.push(
+            MEMBER_GRID_SEARCH,
+            Some(owner),
+            self.grid_searches.len() - 1,
+        ))
     }
 
     /// [WORLD.ADD] [WORLD.PARKED] Adds a parked sliced `GraphAStar` over `owner` with the
     /// default cost and the zero estimate.
     pub fn add_graph_search(&mut self, owner: usize) -> Result<usize, WorldError> {
         let g = self.root_at(owner, MEMBER_GRAPH)?;
-        let search =
-            GraphAStar::new(self.graphs[g].live.compile(), DefaultGraphCost, ZeroGraphHeuristic);
+        let search = GraphAStar::new(
+            self.graphs[g].live.compile(),
+            DefaultGraphCost,
+            ZeroGraphHeuristic,
+        );
         self.graph_searches.push(search.save_state());
-        Ok(self.push(MEMBER_GRAPH_SEARCH, Some(owner), self.graph_searches.len() - 1))
+        Ok(self.push(
+            MEMBER_GRAPH_SEARCH,
+            Some(owner),
+            self.graph_searches.len() - 1,
+        ))
     }
 
     /// [WORLD.ACCESS] A grid root.
@@ -285,9 +298,9 @@ impl World {
         let parked = &mut self.grid_searches[at];
         let mut search =
             GridSearch::new(grid, parked.options.clone()).map_err(WorldError::build)?;
-        search.restore_state(&parked.bytes).map_err(|e| {
-            WorldError::member(index, MEMBER_GRID_SEARCH, e.class(), e.offset())
-        })?;
+        search
+            .restore_state(&parked.bytes)
+            .map_err(|e| WorldError::member(index, MEMBER_GRID_SEARCH, e.class(), e.offset()))?;
         let result = f(&mut search);
         search.save_state_into(&mut parked.bytes);
         Ok(result)
@@ -304,9 +317,9 @@ impl World {
         let graph = &self.graphs[self.slots[owner].at].live;
         let parked = &mut self.graph_searches[at];
         let mut search = GraphAStar::new(graph.compile(), DefaultGraphCost, ZeroGraphHeuristic);
-        search.restore_state(parked).map_err(|e| {
-            WorldError::member(index, MEMBER_GRAPH_SEARCH, e.class(), e.offset())
-        })?;
+        search
+            .restore_state(parked)
+            .map_err(|e| WorldError::member(index, MEMBER_GRAPH_SEARCH, e.class(), e.offset()))?;
         let result = f(&mut search);
         search.save_state_into(parked);
         Ok(result)
@@ -410,10 +423,10 @@ impl World {
         b: &[u8],
         spans: &[(usize, usize)],
     ) -> Result<(), WorldError> {
-        for i in 0..self.slots.len() {
+        for (i, &(s, e)) in spans.iter().enumerate() {
             let slot = self.slots[i];
-            let (s, e) = spans[i];
-            let fail = |class: &'static str, off: usize| WorldError::member(i, slot.ty, class, s + off);
+            let fail =
+                |class: &'static str, off: usize| WorldError::member(i, slot.ty, class, s + off);
             match slot.ty {
                 MEMBER_GRID => {
                     let root = &mut self.grids[slot.at];
@@ -441,16 +454,19 @@ impl World {
                 _ => {}
             }
         }
-        for i in 0..self.slots.len() {
+        for (i, &(s, e)) in spans.iter().enumerate() {
             let slot = self.slots[i];
             let Some(owner) = slot.owner else { continue };
-            let (s, e) = spans[i];
             let own = &b[s..e];
-            let fail = |class: &'static str, off: usize| WorldError::member(i, slot.ty, class, s + off);
+            let fail =
+                |class: &'static str, off: usize| WorldError::member(i, slot.ty, class, s + off);
             let root_at = self.slots[owner].at;
             match slot.ty {
                 MEMBER_REPLANNER => {
-                    let grid = self.grids[root_at].shadow.as_mut().ok_or_else(WorldError::internal)?;
+                    let grid = self.grids[root_at]
+                        .shadow
+                        .as_mut()
+                        .ok_or_else(WorldError::internal)?;
                     let r = &mut self.replanners[slot.at];
                     if r.shadow.is_none() {
                         r.shadow = Some(
@@ -464,7 +480,10 @@ impl World {
                         .map_err(|x| fail(x.class(), x.offset()))?;
                 }
                 MEMBER_FLOW_FIELD => {
-                    let grid = self.grids[root_at].shadow.as_mut().ok_or_else(WorldError::internal)?;
+                    let grid = self.grids[root_at]
+                        .shadow
+                        .as_mut()
+                        .ok_or_else(WorldError::internal)?;
                     let f = &mut self.flows[slot.at];
                     if f.shadow.is_none() {
                         f.shadow = Some(
@@ -478,7 +497,10 @@ impl World {
                         .map_err(|x| fail(x.class(), x.offset()))?;
                 }
                 MEMBER_GRID_SEARCH => {
-                    let grid = self.grids[root_at].shadow.as_ref().ok_or_else(WorldError::internal)?;
+                    let grid = self.grids[root_at]
+                        .shadow
+                        .as_ref()
+                        .ok_or_else(WorldError::internal)?;
                     let options = self.grid_searches[slot.at].options.clone();
                     let mut search =
                         GridSearch::new(grid, options).map_err(|_| WorldError::internal())?;
@@ -487,7 +509,10 @@ impl World {
                         .map_err(|x| fail(x.class(), x.offset()))?;
                 }
                 _ => {
-                    let graph = self.graphs[root_at].shadow.as_ref().ok_or_else(WorldError::internal)?;
+                    let graph = self.graphs[root_at]
+                        .shadow
+                        .as_ref()
+                        .ok_or_else(WorldError::internal)?;
                     let mut search =
                         GraphAStar::new(graph.compile(), DefaultGraphCost, ZeroGraphHeuristic);
                     search
@@ -558,7 +583,9 @@ impl World {
             match slot.ty {
                 MEMBER_GRID_SEARCH => {
                     let parked = &mut self.grid_searches[slot.at];
-                    if let Ok(s) = GridSearch::new(&self.grids[root_at].live, parked.options.clone()) {
+                    if let Ok(s) =
+                        GridSearch::new(&self.grids[root_at].live, parked.options.clone())
+                    {
                         s.save_state_into(&mut parked.bytes);
                     }
                 }
@@ -707,13 +734,18 @@ impl WorldError {
 impl fmt::Display for WorldError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
-            ErrorKind::Format(class, offset) => write!(f, "world container: {class} at byte {offset}"),
+            ErrorKind::Format(class, offset) => {
+                write!(f, "world container: {class} at byte {offset}")
+            }
             ErrorKind::Member {
                 index,
                 ty,
                 class,
                 offset,
-            } => write!(f, "world member {index} (type {ty}): {class} at byte {offset}"),
+            } => write!(
+                f,
+                "world member {index} (type {ty}): {class} at byte {offset}"
+            ),
             ErrorKind::Unknown(index) => write!(f, "world: no member {index}"),
             ErrorKind::WrongType {
                 index,
@@ -721,7 +753,9 @@ impl fmt::Display for WorldError {
                 wanted,
             } => write!(f, "world member {index} has type {found}, not {wanted}"),
             ErrorKind::Build(text) => write!(f, "world: building a member failed: {text}"),
-            ErrorKind::Internal => write!(f, "world: internal error (a defect of the implementation)"),
+            ErrorKind::Internal => {
+                write!(f, "world: internal error (a defect of the implementation)")
+            }
         }
     }
 }

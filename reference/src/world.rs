@@ -1,6 +1,8 @@
 //! [WORLD] A bundle of grids, graphs and what is built on them, saved as one container and
 //! restored transactionally (spec/world.md). The reference validates by restoring every member
 //! into a freshly built scratch copy, then repeats each restore on the live member.
+//! [WORLD.NOT_SAVED] Creation arguments, listeners, compiled graphs and the engines of parked
+//! searches are not in the container: a world is restored into one built the same way.
 
 use std::fmt;
 
@@ -32,6 +34,7 @@ const VERSION: u16 = 1;
 /// [WORLD.PARKED] The sliced graph search a world parks.
 pub type WorldGraphSearch<'g> = GraphAStar<'g, DefaultGraphCost, ZeroGraphHeuristic>;
 
+#[allow(clippy::large_enum_variant)] // obviously right beats compact: one plain enum
 enum Member {
     Grid(Grid),
     Graph(Graph),
@@ -175,8 +178,7 @@ impl World {
         goals: &[(usize, usize)],
     ) -> Result<usize, WorldError> {
         let grid = self.grid_member_mut(owner)?;
-        let field =
-            GridFlowField::new(grid, options.clone(), goals).map_err(WorldError::build)?;
+        let field = GridFlowField::new(grid, options.clone(), goals).map_err(WorldError::build)?;
         self.members.push(Member::FlowField {
             owner,
             options,
@@ -229,7 +231,11 @@ impl World {
     pub fn graph(&self, index: usize) -> Result<&Graph, WorldError> {
         match self.member(index)? {
             Member::Graph(g) => Ok(g),
-            other => Err(WorldError::wrong_type(index, other.member_type(), MEMBER_GRAPH)),
+            other => Err(WorldError::wrong_type(
+                index,
+                other.member_type(),
+                MEMBER_GRAPH,
+            )),
         }
     }
 
@@ -307,9 +313,12 @@ impl World {
         };
         let (roots, rest) = self.members.split_at_mut(index);
         let (grid, options, parked) = match (&roots[owner], &mut rest[0]) {
-            (Member::Grid(grid), Member::GridSearch { options, parked, .. }) => {
-                (grid, options, parked)
-            }
+            (
+                Member::Grid(grid),
+                Member::GridSearch {
+                    options, parked, ..
+                },
+            ) => (grid, options, parked),
             _ => unreachable_type(),
         };
         let mut search = GridSearch::new(grid, options.clone()).map_err(WorldError::build)?;
@@ -437,8 +446,9 @@ impl World {
                 Member::Grid(live) => {
                     let mut g = Grid::new(live.width(), live.height())
                         .map_err(|_| WorldError::internal())?;
-                    g.restore_state(own)
-                        .map_err(|err| WorldError::member(i, MEMBER_GRID, err.class(), s + err.offset()))?;
+                    g.restore_state(own).map_err(|err| {
+                        WorldError::member(i, MEMBER_GRID, err.class(), s + err.offset())
+                    })?;
                     grid_slot = Some(g);
                 }
                 Member::Graph(_) => {
@@ -469,7 +479,9 @@ impl World {
                     goal,
                     ..
                 } => {
-                    let grid = scratch_grids[*owner].as_mut().ok_or_else(WorldError::internal)?;
+                    let grid = scratch_grids[*owner]
+                        .as_mut()
+                        .ok_or_else(WorldError::internal)?;
                     let mut r = GridReplanner::new(grid, options.clone(), *mode, *start, *goal)
                         .map_err(|_| WorldError::internal())?;
                     r.restore_state(grid, own)
@@ -481,14 +493,18 @@ impl World {
                     goals,
                     ..
                 } => {
-                    let grid = scratch_grids[*owner].as_mut().ok_or_else(WorldError::internal)?;
+                    let grid = scratch_grids[*owner]
+                        .as_mut()
+                        .ok_or_else(WorldError::internal)?;
                     let mut f = GridFlowField::new(grid, options.clone(), goals)
                         .map_err(|_| WorldError::internal())?;
                     f.restore_state(grid, own)
                         .map_err(|err| at(err.class(), err.offset()))?;
                 }
                 Member::GridSearch { owner, options, .. } => {
-                    let grid = scratch_grids[*owner].as_ref().ok_or_else(WorldError::internal)?;
+                    let grid = scratch_grids[*owner]
+                        .as_ref()
+                        .ok_or_else(WorldError::internal)?;
                     let mut search = GridSearch::new(grid, options.clone())
                         .map_err(|_| WorldError::internal())?;
                     search
@@ -496,7 +512,9 @@ impl World {
                         .map_err(|err| at(err.class(), err.offset()))?;
                 }
                 Member::GraphSearch { owner, .. } => {
-                    let graph = scratch_graphs[*owner].as_ref().ok_or_else(WorldError::internal)?;
+                    let graph = scratch_graphs[*owner]
+                        .as_ref()
+                        .ok_or_else(WorldError::internal)?;
                     let mut search =
                         GraphAStar::new(graph.compile(), DefaultGraphCost, ZeroGraphHeuristic);
                     search
@@ -549,15 +567,17 @@ impl World {
     }
 
     fn member(&self, index: usize) -> Result<&Member, WorldError> {
-        self.members
-            .get(index)
-            .ok_or(WorldError::unknown(index))
+        self.members.get(index).ok_or(WorldError::unknown(index))
     }
 
     fn grid_member(&self, index: usize) -> Result<&Grid, WorldError> {
         match self.member(index)? {
             Member::Grid(g) => Ok(g),
-            other => Err(WorldError::wrong_type(index, other.member_type(), MEMBER_GRID)),
+            other => Err(WorldError::wrong_type(
+                index,
+                other.member_type(),
+                MEMBER_GRID,
+            )),
         }
     }
 
@@ -736,7 +756,9 @@ impl WorldError {
 impl fmt::Display for WorldError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
-            Kind::Format { class, offset } => write!(f, "world container: {class} at byte {offset}"),
+            Kind::Format { class, offset } => {
+                write!(f, "world container: {class} at byte {offset}")
+            }
             Kind::Member {
                 index,
                 member_type,

@@ -5,7 +5,8 @@ Speaks the JSON-lines protocol of [DRIVER.MSG.*] on stdin/stdout and answers eve
 [DRIVER.OP.*] with the public API of onepath_py.  Stdlib only.
 
 Ops (table OPS): the graph ops here; state_run, run_grid, run_replan, run_flow, run_lattice,
-run_hpa, run_bidi and describe ([DRIVER.OP.DESCRIBE]) in onepath_py.<family>_requests.
+run_hpa, run_bidi and describe ([DRIVER.OP.DESCRIBE]) in onepath_py.<family>_requests; synctest
+([DRIVER.OP.SYNCTEST]) in onepath_py.synctest over onepath_py.world.
 
 Defect switch (for testing the kit, [DRIVER.PY.DEFECTS]): ONEPATH_PY_DEFECT=
   gtie      flips the g tie-break of the open-set order (larger g no longer pops first)
@@ -21,7 +22,11 @@ Defect switch (for testing the kit, [DRIVER.PY.DEFECTS]): ONEPATH_PY_DEFECT=
             index); only HexSearch is affected (voxel and every other search keep the spec order)
   describe_kinds  settle and reset swapped in every replanner description's expanded_kinds
             ([DEBUG.REPLAN.FIELDS]); expansion_kinds() itself and every other op stay correct
-The defects are monkeypatches applied here; the library itself stays clean.
+  sync_perturb  right after the 20th world restore of a synctest loop ([CONF.SYNC.LOOP]) edge 0
+            of the graph member (member 1) gets weight 1000.0 through the world's graph_mut, a
+            non-deterministic object the loop must catch (its first resimulated frame, 16)
+The defects are monkeypatches applied here; the library itself stays clean.  The variable may
+name several defects separated by commas.
 """
 
 import json
@@ -41,6 +46,7 @@ from onepath_py import hpa_requests  # noqa: E402
 from onepath_py import lattice_requests  # noqa: E402
 from onepath_py import replan_requests  # noqa: E402
 from onepath_py import state_requests  # noqa: E402
+from onepath_py import synctest  # noqa: E402
 
 PROTOCOL = "onepath-driver"
 PROTOCOL_VERSION = 2
@@ -202,10 +208,22 @@ def _defect_describe_kinds():
     re_mod._Replanner.describe = describe
 
 
+def _defect_sync_perturb():
+    original = synctest.rollback
+
+    def rollback(loop, world, data):
+        original(loop, world, data)
+        if loop.restores == 20:  # defect: the world changes behind the loop's back
+            world.graph_mut(synctest.GRAPH).set_weight(0, 1000.0)
+
+    synctest.rollback = rollback
+
+
 DEFECTS = {"gtie": _defect_gtie, "cycle": _defect_cycle, "oplm_len": _defect_oplm_len,
            "grid_gtie": _defect_grid_gtie, "grid_heap": _defect_grid_heap,
            "neg_zero": _defect_neg_zero, "flow_tie": _defect_flow_tie,
-           "hex_tie": _defect_hex_tie, "describe_kinds": _defect_describe_kinds}
+           "hex_tie": _defect_hex_tie, "describe_kinds": _defect_describe_kinds,
+           "sync_perturb": _defect_sync_perturb}
 
 
 # ------------------------------------------------------------------ encodings
@@ -705,6 +723,12 @@ def op_describe(a):
     return describe_requests.run_describe(a, describe_graph_query)
 
 
+def op_synctest(a):
+    """[DRIVER.OP.SYNCTEST] onepath_py.synctest: build the world of spec/world.md from the
+    session ([CONF.SYNC.SESSION]), run [CONF.SYNC.LOOP] and answer [CONF.SYNC.REPLY]."""
+    return synctest.run_session(a)
+
+
 def op_run_bidi(a):
     """[DRIVER.OP.RUN_BIDI] onepath_py.bidi_requests ([CONF.IMPL.BIDI]): the request of
     [CONF.BIDI.REQUEST] exactly, the reply of [CONF.BIDI.REPLY]; belongs to grid-bidi
@@ -721,6 +745,7 @@ OPS = {
     "run_hpa": op_run_hpa,
     "run_bidi": op_run_bidi,
     "describe": op_describe,
+    "synctest": op_synctest,
     "run_case": op_run_case,
     "run_sliced": op_run_sliced,
     "build_links": op_build_links,
@@ -767,8 +792,7 @@ def claims():
 
 def main():
     limit_memory()
-    defect = os.environ.get("ONEPATH_PY_DEFECT", "")
-    if defect:
+    for defect in filter(None, os.environ.get("ONEPATH_PY_DEFECT", "").split(",")):
         if defect not in DEFECTS:
             sys.stderr.write("unknown ONEPATH_PY_DEFECT %r\n" % defect)
             return 2

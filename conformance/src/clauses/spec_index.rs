@@ -7,9 +7,9 @@ use serde::Serialize;
 use std::path::Path;
 
 /// The families of clause ids ([SPEC.CLAUSE.FORM]).
-pub const FAMILIES: [&str; 15] = [
+pub const FAMILIES: [&str; 16] = [
     "GRAPH", "STATE", "GRID", "GS", "GBIDI", "HEX", "VOXEL", "HPA", "REPLAN", "FLOW", "DEBUG",
-    "RECORD", "CONF", "DRIVER", "SPEC",
+    "RECORD", "WORLD", "CONF", "DRIVER", "SPEC",
 ];
 
 /// A clause's provenance mark.

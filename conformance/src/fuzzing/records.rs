@@ -9,7 +9,10 @@ use crate::records::QueryRecord;
 fn written_back(r: &QueryRecord, how: &str) -> Result<(), Finding> {
     let text = r.to_json();
     let bytes = r.to_binary();
-    match (QueryRecord::from_json(&text), QueryRecord::from_binary(&bytes)) {
+    match (
+        QueryRecord::from_json(&text),
+        QueryRecord::from_binary(&bytes),
+    ) {
         (Ok(a), Ok(b)) if a == *r && b == *r && a.to_json() == text && b.to_binary() == bytes => {
             Ok(())
         }
@@ -31,7 +34,9 @@ pub fn record_read(data: &[u8]) -> Result<(), Finding> {
     if let Ok(r) = QueryRecord::from_binary(data) {
         written_back(&r, "binary")?;
         if r.to_binary() != data {
-            return Err(Finding::new("a binary record is not its own canonical form"));
+            return Err(Finding::new(
+                "a binary record is not its own canonical form",
+            ));
         }
     }
     Ok(())

@@ -858,7 +858,12 @@ impl Implementation for PortImpl {
         session: &crate::synctest::Session,
     ) -> Result<crate::synctest::SyncReply, HarnessError> {
         let wire = Request::Sync(messages::SyncOpRequest::Synctest(session.clone()));
-        match self.call("synctest", "synctest:grids", &wire, |r: crate::synctest::SyncReply| Ok(r)) {
+        match self.call(
+            "synctest",
+            "synctest:grids",
+            &wire,
+            |r: crate::synctest::SyncReply| Ok(r),
+        ) {
             Ok(r) => Ok(r),
             Err(e) if e.unimplemented() => Err(HarnessError::unimplemented()),
             Err(e) => Err(HarnessError::no_answer(e.line)),

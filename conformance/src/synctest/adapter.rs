@@ -13,7 +13,10 @@ const ERROR_STATUS: u8 = 255;
 /// The session's map with its cells decoded.
 fn grid_map(s: &Session) -> Result<GridMap, HarnessError> {
     let cells = hex::decode(&s.map.cells).map_err(|e| {
-        HarnessError::new(ErrorKind::Schema, format!("synctest session: cells are not hex: {e}"))
+        HarnessError::new(
+            ErrorKind::Schema,
+            format!("synctest session: cells are not hex: {e}"),
+        )
     })?;
     if cells.len() as u64 != u64::from(s.map.width) * u64::from(s.map.height) {
         return Err(HarnessError::new(
@@ -56,13 +59,15 @@ macro_rules! define_sync_adapter {
             /// search, graph search. `Err(Ok(class))` is a constructor's error class.
             pub fn build(s: &Session) -> Result<CrateWorld, Result<String, HarnessError>> {
                 let map = grid_map(s).map_err(Err)?;
-                let grid = crate::grid::adapter::$grid_adapter::build_grid(&map)
-                    .map_err(|e| Ok(e))?;
+                let grid =
+                    crate::grid::adapter::$grid_adapter::build_grid(&map).map_err(|e| Ok(e))?;
                 let options = crate::grid::adapter::$grid_adapter::options(&s.options);
                 let mut graph = op::Graph::new(s.graph.node_count as usize)
                     .map_err(|e| Ok(e.class().to_string()))?;
                 for &(a, b, w) in &s.graph.edges {
-                    graph.add_edge(a, b, w).map_err(|e| Ok(e.class().to_string()))?;
+                    graph
+                        .add_edge(a, b, w)
+                        .map_err(|e| Ok(e.class().to_string()))?;
                 }
                 let mut world = op::World::new();
                 let g = world.add_grid(grid);
@@ -71,12 +76,20 @@ macro_rules! define_sync_adapter {
                     ModeName::Lpa => op::ReplanMode::Lpa,
                     ModeName::DStarLite => op::ReplanMode::DStarLite,
                 };
-                let class = |e: op::WorldError| Ok(e.to_string());
+                let class = |e: op::WorldError| Ok(e.class().to_string());
                 world
-                    .add_replanner(g, options.clone(), mode, xy(s.replanner.start), xy(s.replanner.goal))
+                    .add_replanner(
+                        g,
+                        options.clone(),
+                        mode,
+                        xy(s.replanner.start),
+                        xy(s.replanner.goal),
+                    )
                     .map_err(class)?;
                 let goals: Vec<(usize, usize)> = s.flow_goals.iter().map(|&p| xy(p)).collect();
-                world.add_flow_field(g, options.clone(), &goals).map_err(class)?;
+                world
+                    .add_flow_field(g, options.clone(), &goals)
+                    .map_err(class)?;
                 world.add_grid_search(g, options).map_err(class)?;
                 world.add_graph_search(n).map_err(class)?;
                 Ok(CrateWorld { world })
@@ -144,7 +157,8 @@ macro_rules! define_sync_adapter {
                         }
                         SyncOp::GraphStep(budget) => {
                             out.push(7);
-                            let r = w.with_graph_search(5, |h| (status(h.step(budget)), h.path_cost()));
+                            let r =
+                                w.with_graph_search(5, |h| (status(h.step(budget)), h.path_cost()));
                             let (st, cost) = r.unwrap_or((ERROR_STATUS, f64::NAN));
                             out.push(st);
                             out.extend_from_slice(&cost.to_bits().to_le_bytes());

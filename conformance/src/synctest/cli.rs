@@ -110,7 +110,11 @@ pub fn run(args: SynctestArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     if args.frames > super::MAX_FRAMES {
-        eprintln!("synctest: --frames {} is over the limit of {}", args.frames, super::MAX_FRAMES);
+        eprintln!(
+            "synctest: --frames {} is over the limit of {}",
+            args.frames,
+            super::MAX_FRAMES
+        );
         return ExitCode::from(2);
     }
     let session = match &args.session {
@@ -139,9 +143,23 @@ pub fn run(args: SynctestArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let SyncReply::Failed(text) = &reference {
+        eprintln!("synctest: the session does not run: {text}");
+        return ExitCode::from(2);
+    }
     let mut verdicts = vec![
-        verdict("onepath-reference", &reference, Ok(reference.clone()), frames),
-        verdict("onepath", &reference, OptimizedCrate.run_synctest(&session), frames),
+        verdict(
+            "onepath-reference",
+            &reference,
+            Ok(reference.clone()),
+            frames,
+        ),
+        verdict(
+            "onepath",
+            &reference,
+            OptimizedCrate.run_synctest(&session),
+            frames,
+        ),
     ];
     if let Some(cmd) = &args.port {
         use crate::port::{process, PortImpl};
@@ -156,7 +174,12 @@ pub fn run(args: SynctestArgs) -> ExitCode {
                 let found = imp.run_synctest(&session);
                 verdict(&hello.port, &reference, found, frames)
             }
-            Err(e) => verdict("port", &reference, Err(crate::error::HarnessError::no_answer(e.to_string())), frames),
+            Err(e) => verdict(
+                "port",
+                &reference,
+                Err(crate::error::HarnessError::no_answer(e.to_string())),
+                frames,
+            ),
         };
         process::kill_all_drivers();
         verdicts.push(v);

@@ -33,7 +33,10 @@ pub fn session(seed: u64, frames: usize) -> Session {
     };
     let start = walkable(&mut rng, &mut cells);
     let goal = walkable(&mut rng, &mut cells);
-    let flow_goals = vec![walkable(&mut rng, &mut cells), walkable(&mut rng, &mut cells)];
+    let flow_goals = vec![
+        walkable(&mut rng, &mut cells),
+        walkable(&mut rng, &mut cells),
+    ];
     let mut edges = Vec::new();
     for y in 0..LATTICE {
         for x in 0..LATTICE {
@@ -70,7 +73,13 @@ pub fn session(seed: u64, frames: usize) -> Session {
                 vec![5, rng.below(edge_count) as i64, rng.range(1, 90) as i64, 10]
             } else if r < 0.17 {
                 let (s, g) = (rng.below(n as u64) as i64, rng.below(n as u64) as i64);
-                vec![3, s % SIDE as i64, s / SIDE as i64, g % SIDE as i64, g / SIDE as i64]
+                vec![
+                    3,
+                    s % SIDE as i64,
+                    s / SIDE as i64,
+                    g % SIDE as i64,
+                    g / SIDE as i64,
+                ]
             } else if r < 0.24 {
                 vec![6, rng.below(nodes) as i64, rng.below(nodes) as i64]
             } else {
@@ -106,11 +115,7 @@ pub fn session(seed: u64, frames: usize) -> Session {
             node_count: LATTICE * LATTICE,
             edges,
         },
-        replanner: SyncReplanner {
-            mode,
-            start,
-            goal,
-        },
+        replanner: SyncReplanner { mode, start, goal },
         flow_goals,
         inputs,
     }

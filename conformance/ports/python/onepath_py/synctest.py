@@ -1,0 +1,349 @@
+"""The rollback sync test of spec/synctest.md, run by the port itself ([DRIVER.OP.SYNCTEST]).
+
+Clauses: [CONF.SYNC.SESSION] [CONF.SYNC.OPS] [CONF.SYNC.STATUS] [CONF.SYNC.OUTPUT]
+[CONF.SYNC.CHECKSUM] [CONF.SYNC.DISTANCE] [CONF.SYNC.LOOP] [CONF.SYNC.RESIMULATED]
+[CONF.SYNC.REPLY].
+
+``run_session(session)`` validates the session, builds the world of [CONF.SYNC.SESSION]
+(``onepath_py.world``), runs the loop and returns the reply payload: ``{"ran": {...}}`` or
+``{"failed": TEXT}`` with ``TEXT`` starting with the class.  A session that is not an object of
+the members of [CONF.SYNC.SESSION] raises ``MalformedSession`` (the driver answers ``error``).
+
+The loop keeps its per-run counters in a ``Loop`` object; ``rollback(loop, world, data)`` is the
+single place that restores the world, so the driver's ``sync_perturb`` defect can wrap it.
+"""
+
+import hashlib
+import json
+import struct
+
+from . import grid_search as gs
+from .errors import OnePathError
+from .graph import Graph
+from .grid_requests import build_grid, make_options
+from .replan_engine import ReplanMode
+from .world import World, WorldError
+
+SCHEMA = "onepath.synctest"
+VERSION = 1
+MAX_FRAMES = 1000000
+SESSION_KEYS = ("schema", "version", "map", "options", "graph", "replanner", "flow_goals", "inputs")
+MODES = {"lpa": ReplanMode.Lpa, "d_star_lite": ReplanMode.DStarLite}
+
+# member indexes of the session's world ([CONF.SYNC.SESSION])
+GRID, GRAPH, REPLANNER, FLOW, GRID_SEARCH, GRAPH_SEARCH = 0, 1, 2, 3, 4, 5
+
+U8, U32, U64 = (1 << 8) - 1, (1 << 32) - 1, (1 << 64) - 1
+TWO53 = 1 << 53
+NAN_BITS = 0x7FF8000000000000
+ERROR_STATUS = 255
+
+# [CONF.SYNC.OPS] per op code: the ranges of the integers after the code
+# (GUESS: budgets are u64, the API's budget type; SPEC_NOTES_WORLD)
+OP_RANGES = {
+    0: ((0, U32), (0, U32), (0, U8)),                 # set_cell x, y, area
+    1: ((0, U64),),                                   # replan budget
+    2: ((0, U64),),                                   # flow step budget
+    3: ((0, U32),) * 4,                               # grid-search begin sx, sy, gx, gy
+    4: ((0, U64),),                                   # grid-search step budget
+    5: ((0, U32), (-TWO53, TWO53), (1, TWO53)),       # set_weight edge, num, den
+    6: ((0, U32), (0, U32)),                          # graph-search begin start, goal
+    7: ((0, U64),),                                   # graph-search step budget
+}
+
+_U8 = struct.Struct("<B")
+_BB = struct.Struct("<BB")
+_STATUS_COST = struct.Struct("<BBd")
+_STATUS_COST_IT = struct.Struct("<BBdI")
+_NAN = struct.unpack("<d", struct.pack("<Q", NAN_BITS))[0]
+
+
+class MalformedSession(ValueError):
+    """A session that is not of the form of [CONF.SYNC.SESSION] at all (not a class the spec
+    names; the driver answers it as an error)."""
+
+
+class Failed(Exception):
+    """[CONF.SYNC.REPLY] ``{"failed": text}``; ``text`` starts with the class."""
+
+    def __init__(self, text):
+        Exception.__init__(self, text)
+        self.text = text
+
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+# ------------------------------------------------------------------ the session
+
+def validate(session):
+    """[CONF.SYNC.SESSION] [CONF.SYNC.OPS] Schema, version, the frame count, then every op in
+    order (``bad_op`` before anything runs).  Returns the inputs as tuples of ints."""
+    if not isinstance(session, dict):
+        raise MalformedSession("the session is not a JSON object")
+    if session.get("schema") != SCHEMA:
+        raise Failed("unknown_schema: %r" % (session.get("schema"),))
+    if session.get("version") != VERSION or not _is_int(session.get("version")):
+        raise Failed("unsupported_version: %r" % (session.get("version"),))
+    keys = set(session)
+    missing = [k for k in SESSION_KEYS if k not in keys]
+    unknown = sorted(keys - set(SESSION_KEYS))
+    if missing or unknown:
+        raise MalformedSession("session members: missing %s, unknown %s" % (missing, unknown))
+    inputs = session["inputs"]
+    if not isinstance(inputs, list):
+        raise MalformedSession("inputs is not a list")
+    if len(inputs) > MAX_FRAMES:
+        raise Failed("too_many_frames: %d frames (at most %d)" % (len(inputs), MAX_FRAMES))
+    frames = []
+    for f, frame in enumerate(inputs):
+        if not isinstance(frame, list):
+            raise MalformedSession("frame %d is not a list" % f)
+        ops = []
+        for k, o in enumerate(frame):
+            ops.append(_check_op(f, k, o))
+        frames.append(ops)
+    return frames
+
+
+def _op_text(o):
+    try:
+        return json.dumps(o, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return repr(o)
+
+
+def _check_op(f, k, o):
+    """[CONF.SYNC.OPS] An array of integers: a known code, its number of integers, each in
+    range; else ``bad_op: frame F op K: [..]``."""
+    ok = isinstance(o, list) and o and all(_is_int(v) for v in o)
+    if ok:
+        ranges = OP_RANGES.get(o[0])
+        ok = ranges is not None and len(o) == 1 + len(ranges) and \
+            all(lo <= v <= hi for v, (lo, hi) in zip(o[1:], ranges))
+    if not ok:
+        raise Failed("bad_op: frame %d op %d: %s" % (f, k, _op_text(o)))
+    return tuple(o)
+
+
+def _class_text(e):
+    """``class: details`` of a build error."""
+    details = ", ".join("%s=%r" % kv for kv in sorted(getattr(e, "details", {}).items()))
+    return "%s: %s" % (e.error_class, details) if details else e.error_class
+
+
+def _weight(w):
+    """The graph's edge weights: JSON numbers (GUESS: also the 16 hex digits of
+    [DRIVER.ENC.REAL]; SPEC_NOTES_WORLD)."""
+    if isinstance(w, str):
+        return struct.unpack("<d", struct.pack("<Q", int(w, 16)))[0]
+    if isinstance(w, bool) or not isinstance(w, (int, float)):
+        raise MalformedSession("edge weight %r" % (w,))
+    return float(w)
+
+
+def build_world(session):
+    """[CONF.SYNC.SESSION] Member 0 the grid of the map, 1 the graph, 2 the replanner, 3 the flow
+    field, 4 the grid search, 5 the graph search.  The first error is ``Failed`` with its class."""
+    try:
+        grid = build_grid(session["map"])
+    except OnePathError as e:
+        raise Failed(_class_text(e))
+    opts = make_options(session["options"])
+    g = session["graph"]
+    try:
+        graph = Graph(g["node_count"])
+        for e in g["edges"]:
+            if not isinstance(e, list) or len(e) != 3:
+                raise MalformedSession("edge %r" % (e,))
+            graph.add_edge(e[0], e[1], _weight(e[2]))
+    except OnePathError as e:
+        raise Failed(_class_text(e))
+    rp = session["replanner"]
+    if rp.get("mode") not in MODES:
+        raise MalformedSession("replanner mode %r" % (rp.get("mode"),))
+    w = World()
+    try:
+        w.add_grid(grid)
+        w.add_graph(graph)
+        w.add_replanner(GRID, opts, MODES[rp["mode"]], tuple(rp["start"]), tuple(rp["goal"]))
+        w.add_flow_field(GRID, opts, [tuple(x) for x in session["flow_goals"]])
+        w.add_grid_search(GRID, opts)
+        w.add_graph_search(GRAPH)
+    except WorldError as e:
+        raise Failed(e.text)
+    return w
+
+
+# ------------------------------------------------------------------ ops
+
+def _search_step(budget, with_iterations):
+    def f(s):
+        st = int(s.step(budget))
+        if with_iterations:
+            return _STATUS_COST_IT.pack(0, st, s.path_cost(), s.iterations() & U32)
+        return _STATUS_COST.pack(0, st, s.path_cost())
+    return f
+
+
+def _begin(a, b):
+    def f(s):
+        try:
+            s.begin(a, b)
+            return 0
+        except OnePathError:
+            return 1
+    return f
+
+
+def run_op(world, o):
+    """[CONF.SYNC.OPS] [CONF.SYNC.OUTPUT] One op's output bytes, ``u8 code`` first."""
+    code = o[0]
+    if code == 0:
+        try:
+            world.grid_mut(GRID).set_cell(o[1], o[2], o[3])
+            r = 0
+        except OnePathError:
+            r = 1
+        return _BB.pack(0, r)
+    if code == 1:
+        try:
+            rep, grid = world.replanner_mut(REPLANNER)
+        except WorldError:
+            return _STATUS_COST.pack(1, ERROR_STATUS, _NAN) + b"\0\0\0\0"
+        try:
+            st = int(rep.replan(grid, o[1]))
+        except OnePathError:
+            st = ERROR_STATUS
+        cost = rep.path_cost()
+        try:
+            path = rep.path(grid)
+        except OnePathError:
+            path = []
+        n = len(path)
+        return _STATUS_COST.pack(1, st, cost) + struct.pack("<i%di" % n, n, *path)
+    if code == 2:
+        try:
+            field, grid = world.flow_field_mut(FLOW)
+            st = int(field.step(grid, o[1]))
+        except OnePathError:
+            st = ERROR_STATUS
+        return _BB.pack(2, st)
+    if code == 3:
+        try:
+            r = world.with_grid_search(GRID_SEARCH, _begin((o[1], o[2]), (o[3], o[4])))
+        except WorldError:
+            r = 1
+        return _BB.pack(3, r)
+    if code == 4:
+        try:
+            out = world.with_grid_search(GRID_SEARCH, _search_step(o[1], True))
+        except WorldError:
+            return _STATUS_COST_IT.pack(4, ERROR_STATUS, _NAN, 0)
+        return _U8.pack(4) + out[1:]
+    if code == 5:
+        try:
+            world.graph_mut(GRAPH).set_weight(o[1], float(o[2]) / float(o[3]))
+            r = 0
+        except OnePathError:
+            r = 1
+        return _BB.pack(5, r)
+    if code == 6:
+        try:
+            r = world.with_graph_search(GRAPH_SEARCH, _begin(o[1], o[2]))
+        except WorldError:
+            r = 1
+        return _BB.pack(6, r)
+    # code 7
+    try:
+        out = world.with_graph_search(GRAPH_SEARCH, _search_step(o[1], False))
+    except WorldError:
+        return _STATUS_COST.pack(7, ERROR_STATUS, _NAN)
+    return _U8.pack(7) + out[1:]
+
+
+def run_frame(world, ops):
+    """[CONF.SYNC.OUTPUT] The frame's output bytes: every op's, in order."""
+    return b"".join([run_op(world, o) for o in ops])
+
+
+def checksums(states, output):
+    """[CONF.SYNC.CHECKSUM] The first 8 bytes of the SHA-256 of each member's bytes, then of the
+    frame's output bytes."""
+    sha = hashlib.sha256
+    out = [sha(b).digest()[:8] for b in states]
+    out.append(sha(output).digest()[:8])
+    return out
+
+
+def object_name(k, members):
+    """[CONF.SYNC.CHECKSUM] ``member i`` ... then ``outputs``."""
+    return "member %d" % k if k < members else "outputs"
+
+
+# ------------------------------------------------------------------ the loop
+
+class Loop(object):
+    """The counters of one run of the loop (``restores``: world restores so far)."""
+    __slots__ = ("restores",)
+
+    def __init__(self):
+        self.restores = 0
+
+
+def rollback(loop, world, data):
+    """[CONF.SYNC.LOOP] ``restore_state(S[f + 1 - d(f)])``; raises ``WorldError``."""
+    world.restore_state(data)
+    loop.restores += 1
+
+
+def run_loop(world, frames):
+    """[CONF.SYNC.DISTANCE] [CONF.SYNC.LOOP] [CONF.SYNC.RESIMULATED] ``(C, resimulated count,
+    digest, mismatch)``; ``C`` holds raw 8-byte checksums."""
+    loop = Loop()
+    members = world.member_count()
+    C = []
+    S = [world.save_state()]
+    digest = hashlib.sha256()
+    count = 0
+    mismatch = None
+    for f, ops in enumerate(frames):
+        out = run_frame(world, ops)
+        states = world.member_states()
+        C.append(checksums(states, out))
+        S.append(world.container(states))
+        d = 1 + f % 8
+        if f + 1 < d:
+            continue
+        first = f + 1 - d
+        try:
+            rollback(loop, world, S[first])
+        except WorldError as e:
+            mismatch = {"frame": first, "object": "restore", "expected": "", "found": e.text}
+            break
+        for g in range(first, f + 1):
+            out = run_frame(world, frames[g])
+            cs = checksums(world.member_states(), out)
+            digest.update(b"".join(cs))
+            count += 1
+            if cs != C[g]:
+                k = next(k for k in range(len(cs)) if cs[k] != C[g][k])
+                mismatch = {"frame": g, "object": object_name(k, members),
+                            "expected": C[g][k].hex(), "found": cs[k].hex()}
+                break
+        if mismatch is not None:
+            break
+    return C, count, digest.hexdigest(), mismatch
+
+
+def run_session(session):
+    """[DRIVER.OP.SYNCTEST] [CONF.SYNC.REPLY] The reply payload of one session."""
+    try:
+        frames = validate(session)
+        world = build_world(session)
+    except Failed as e:
+        return {"failed": e.text}
+    C, count, digest, mismatch = run_loop(world, frames)
+    return {"ran": {"checksums": [[c.hex() for c in cs] for cs in C], "resimulated": count,
+                    "resim_digest": digest, "mismatch": mismatch}}

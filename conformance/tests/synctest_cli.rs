@@ -1,0 +1,138 @@
+//! [CONF.SYNC.CLI] `onepath-conformance synctest`: both crates pass the default 10,000-frame
+//! session; the JSON report; a written session replays to the same result; usage errors (bad
+//! flags, sessions of another schema or version, a session with a bad op) exit 2 naming what.
+
+use std::process::{Command, Output};
+
+fn kit(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_onepath-conformance"))
+        .arg("synctest")
+        .args(args)
+        .output()
+        .expect("the kit runs")
+}
+
+fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn both_crates_pass_ten_thousand_frames_with_every_distance() {
+    let o = kit(&[]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{err}");
+    assert_eq!(
+        out,
+        "onepath-reference: pass (10000 frames, 45000 resimulated)\n\
+         onepath: pass (10000 frames, 45000 resimulated)\n"
+    );
+}
+
+#[test]
+fn the_json_report_and_a_written_session() {
+    let dir = std::env::temp_dir().join(format!("synctest-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("s.json");
+    let f = file.to_str().unwrap();
+    let o = kit(&["--seed", "5", "--frames", "300", "--write-session", f]);
+    assert_eq!(o.status.code(), Some(0), "{:?}", text(&o));
+    let o = kit(&["--session", f, "--json"]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["schema"], "onepath.synctest-report");
+    assert_eq!(v["version"], 1);
+    assert_eq!(v["frames"], 300);
+    assert_eq!(v["seed"], serde_json::Value::Null);
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["subjects"].as_array().unwrap().len(), 2);
+    assert_eq!(v["subjects"][1]["subject"], "onepath");
+    // 37 cycles of 1 + 2 + .. + 8 frames, then 1 + 2 + 3 + 4.
+    assert_eq!(v["subjects"][1]["resimulated"], 37 * 36 + 10);
+
+    let session: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let write = |name: &str, v: &serde_json::Value| {
+        let p = dir.join(name);
+        std::fs::write(&p, v.to_string()).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    for (name, edit, expect) in [
+        (
+            "v2.json",
+            ("version", serde_json::json!(2)),
+            "unsupported_version",
+        ),
+        (
+            "v0.json",
+            ("version", serde_json::json!(0)),
+            "unsupported_version",
+        ),
+        (
+            "schema.json",
+            ("schema", serde_json::json!("onepath.query")),
+            "unknown_schema",
+        ),
+        (
+            "extra.json",
+            ("extra", serde_json::json!(1)),
+            "unknown field `extra`",
+        ),
+    ] {
+        let mut s = session.clone();
+        s[edit.0] = edit.1;
+        let p = write(name, &s);
+        let o = kit(&["--session", &p]);
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains(expect), "{name}: {err}");
+    }
+    let mut s = session.clone();
+    s.as_object_mut().unwrap().remove("flow_goals");
+    let o = kit(&["--session", &write("missing.json", &s)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o).1.contains("missing field `flow_goals`"),
+        "{:?}",
+        text(&o)
+    );
+    let mut s = session.clone();
+    s["inputs"][4] = serde_json::json!([[9, 1]]);
+    let o = kit(&["--session", &write("badop.json", &s)]);
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("bad_op: frame 4 op 0: [9, 1]"), "{err}");
+    let mut s = session.clone();
+    s["inputs"][2] = serde_json::json!([[5, 0, 1, 0]]);
+    let o = kit(&["--session", &write("den0.json", &s)]);
+    assert!(
+        text(&o).1.contains("bad_op: frame 2 op 0"),
+        "{:?}",
+        text(&o)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_flags_exit_2() {
+    for (args, expect) in [
+        (vec!["--timeout", "0"], "--timeout"),
+        (vec!["--frames", "1000001"], "over the limit"),
+        (
+            vec!["--session", "/nonexistent/s.json"],
+            "/nonexistent/s.json",
+        ),
+        (
+            vec!["--seed", "1", "--session", "x.json"],
+            "cannot be used with",
+        ),
+    ] {
+        let o = kit(&args);
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(expect), "{args:?}: {err}");
+    }
+}
