@@ -466,6 +466,17 @@ pub trait Implementation: Sync {
         Err(crate::error::HarnessError::unimplemented())
     }
 
+    /// As [`Implementation::run_synctest`], naming the session (a vector id or a generated
+    /// case name); only a port uses the label ([DRIVER.MSG.REQUEST]).
+    fn run_synctest_as(
+        &self,
+        label: &str,
+        session: &crate::synctest::Session,
+    ) -> Result<crate::synctest::SyncReply, crate::error::HarnessError> {
+        let _ = label;
+        self.run_synctest(session)
+    }
+
     /// Runs one flow-field request ([CONF.IMPL.FLOW]): builds the grid and the field and runs
     /// the script. `Ok(FlowReply::Failed(class))` is the error class a constructor gave; `Err` is
     /// a harness problem (the default body: no flow fields,

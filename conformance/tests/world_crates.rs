@@ -489,3 +489,49 @@ fn a_mutable_access_to_a_root_resets_its_parked_searches() {
     assert_eq!(a.1, true, "stepping changed the parked bytes");
     assert!(a.2 && a.3, "{a:?}");
 }
+
+/// [CONF.SYNC.VECTOR] The hostile containers of the committed vector are refused as their
+/// names say (header faults by their class, member faults by `member` naming that member), and
+/// the good one restores; on both crates alike.
+#[test]
+fn the_vector_containers_are_refused_as_their_names_say() {
+    use onepath_conformance::synctest::vectors::hostile_containers;
+    let session = generate::session(11, 240);
+    let mut a = refa::build(&session).ok().unwrap();
+    let mut b = opt::build(&session).ok().unwrap();
+    for frame in frames().iter().take(60) {
+        run(&mut a, frame);
+        run(&mut b, frame);
+    }
+    let good = save(&a);
+    let mut member_faults = 0;
+    for (name, bytes) in hostile_containers(&good) {
+        let (ra, rb) = (a.world.restore_state(&bytes), b.world.restore_state(&bytes));
+        assert_eq!(
+            ra.as_ref().map_err(|e| e.to_string()),
+            rb.as_ref().map_err(|e| e.to_string()),
+            "{name}"
+        );
+        match ra {
+            Ok(()) => assert!(
+                name == "the good container"
+                    || name.contains("middle")
+                    || name.contains("last byte"),
+                "{name} restored"
+            ),
+            Err(e) => {
+                if let Some((i, _)) = name
+                    .strip_prefix("member ")
+                    .and_then(|r| r.split_once(": "))
+                {
+                    assert_eq!(e.class(), "member", "{name}: {e}");
+                    assert_eq!(e.member_index(), i.parse().ok(), "{name}: {e}");
+                    member_faults += 1;
+                } else {
+                    assert_ne!(e.class(), "member", "{name}: {e}");
+                }
+            }
+        }
+    }
+    assert!(member_faults >= 12, "{member_faults} member faults refused");
+}

@@ -18,6 +18,7 @@ mod records;
 mod replanning;
 mod state;
 mod walk;
+mod world;
 
 use crate::claims::Family;
 use crate::config::{Config, Shard};
@@ -35,7 +36,7 @@ pub use walk::{
 };
 
 /// Every family of the kit, in section order ([CONF.FAMILY.REGISTRY]).
-pub static REGISTRY: [&dyn KitFamily; 11] = [
+pub static REGISTRY: [&dyn KitFamily; 12] = [
     &graph::Graph,
     &grid_search::GridSearch,
     &replanning::Replanning,
@@ -47,6 +48,7 @@ pub static REGISTRY: [&dyn KitFamily; 11] = [
     &state::State,
     &debug::Debug,
     &records::Records,
+    &world::World,
 ];
 
 /// What a run gives a family's sections: the implementations, the sizes and the host's hooks.

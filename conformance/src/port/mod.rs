@@ -857,9 +857,18 @@ impl Implementation for PortImpl {
         &self,
         session: &crate::synctest::Session,
     ) -> Result<crate::synctest::SyncReply, HarnessError> {
+        self.run_synctest_as("synctest", session)
+    }
+
+    /// [DRIVER.OP.SYNCTEST] The session under its vector id or case name.
+    fn run_synctest_as(
+        &self,
+        label: &str,
+        session: &crate::synctest::Session,
+    ) -> Result<crate::synctest::SyncReply, HarnessError> {
         let wire = Request::Sync(messages::SyncOpRequest::Synctest(session.clone()));
         match self.call(
-            "synctest",
+            label,
             "synctest:grids",
             &wire,
             |r: crate::synctest::SyncReply| Ok(r),

@@ -38,6 +38,28 @@ fn grid_map(s: &Session) -> Result<GridMap, HarnessError> {
     })
 }
 
+/// [CONF.SYNC.OPS] The output of a restore op: `u8` 0, or `u8` 1, the class, `u32` offset,
+/// `i32` member (-1 for none) and the member's state class (names as `u8` length and ASCII).
+fn restore_output(
+    err: Option<(&str, Option<usize>, Option<usize>, Option<&str>)>,
+    out: &mut Vec<u8>,
+) {
+    let name = |s: &str, out: &mut Vec<u8>| {
+        out.push(s.len() as u8);
+        out.extend_from_slice(s.as_bytes());
+    };
+    match err {
+        None => out.push(0),
+        Some((class, offset, member, state)) => {
+            out.push(1);
+            name(class, out);
+            out.extend_from_slice(&(offset.unwrap_or(0) as u32).to_le_bytes());
+            out.extend_from_slice(&member.map_or(-1, |m| m as i32).to_le_bytes());
+            name(state.unwrap_or(""), out);
+        }
+    }
+}
+
 fn xy(p: (u32, u32)) -> (usize, usize) {
     (p.0 as usize, p.1 as usize)
 }
@@ -53,6 +75,8 @@ macro_rules! define_sync_adapter {
             pub struct CrateWorld {
                 /// The world; public so that tests can wrap it with faults.
                 pub world: op::World,
+                /// The session's containers, for the ops of code 8.
+                containers: Vec<Vec<u8>>,
             }
 
             /// [CONF.SYNC.SESSION] Builds the world: grid, graph, replanner, flow field, grid
@@ -92,7 +116,10 @@ macro_rules! define_sync_adapter {
                     .map_err(class)?;
                 world.add_grid_search(g, options).map_err(class)?;
                 world.add_graph_search(n).map_err(class)?;
-                Ok(CrateWorld { world })
+                Ok(CrateWorld {
+                    world,
+                    containers: s.containers.iter().map(|h| h.0.clone()).collect(),
+                })
             }
 
             fn status(s: op::SearchStatus) -> u8 {
@@ -154,6 +181,16 @@ macro_rules! define_sync_adapter {
                             out.push(6);
                             let ok = w.with_graph_search(5, |h| h.begin(s, g).is_ok());
                             out.push(if ok == Ok(true) { 0 } else { 1 });
+                        }
+                        SyncOp::Restore(i) => {
+                            out.push(8);
+                            let bytes = self.containers.get(i).map_or(&[][..], |b| &b[..]);
+                            restore_output(
+                                w.restore_state(bytes).err().map(|e| {
+                                    (e.class(), e.offset(), e.member_index(), e.state_class())
+                                }),
+                                out,
+                            );
                         }
                         SyncOp::GraphStep(budget) => {
                             out.push(7);

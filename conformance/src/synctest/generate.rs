@@ -117,6 +117,7 @@ pub fn session(seed: u64, frames: usize) -> Session {
         },
         replanner: SyncReplanner { mode, start, goal },
         flow_goals,
+        containers: Vec::new(),
         inputs,
     }
 }

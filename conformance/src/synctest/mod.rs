@@ -7,6 +7,7 @@
 pub mod adapter;
 pub mod cli;
 pub mod generate;
+pub mod vectors;
 
 use crate::grid::vectors::MapFile;
 use crate::grid::GridOptionsData;
@@ -68,6 +69,8 @@ pub struct Session {
     pub replanner: SyncReplanner,
     /// The flow field's goals (member 3).
     pub flow_goals: Vec<(u32, u32)>,
+    /// World containers the ops of code 8 restore, lowercase hex.
+    pub containers: Vec<crate::port::wire::Hex>,
     /// Per frame, its ops ([CONF.SYNC.OPS]) as integer arrays.
     pub inputs: Vec<Vec<Vec<i64>>>,
 }
@@ -91,12 +94,14 @@ pub enum SyncOp {
     GraphBegin(u32, u32),
     /// 7: `step(budget)` of member 5.
     GraphStep(u64),
+    /// 8: `restore_state(containers[i])`.
+    Restore(usize),
 }
 
 impl SyncOp {
     /// [CONF.SYNC.OPS] Reads one op; `None` for another code, arity or an integer out of its
     /// range.
-    pub fn parse(op: &[i64]) -> Option<SyncOp> {
+    pub fn parse(op: &[i64], containers: usize) -> Option<SyncOp> {
         let u = |v: i64| u32::try_from(v).ok();
         let budget = |v: i64| u64::try_from(v).ok();
         Some(match *op {
@@ -113,6 +118,9 @@ impl SyncOp {
             }
             [6, s, g] => SyncOp::GraphBegin(u(s)?, u(g)?),
             [7, b] => SyncOp::GraphStep(budget(b)?),
+            [8, i] if usize::try_from(i).is_ok_and(|i| i < containers) => {
+                SyncOp::Restore(i as usize)
+            }
             _ => return None,
         })
     }
@@ -130,7 +138,10 @@ pub fn parse_inputs(session: &Session) -> Result<Vec<Vec<SyncOp>>, String> {
     for (f, frame) in session.inputs.iter().enumerate() {
         let mut ops = Vec::with_capacity(frame.len());
         for (k, op) in frame.iter().enumerate() {
-            ops.push(SyncOp::parse(op).ok_or_else(|| format!("bad_op: frame {f} op {k}: {op:?}"))?);
+            ops.push(
+                SyncOp::parse(op, session.containers.len())
+                    .ok_or_else(|| format!("bad_op: frame {f} op {k}: {op:?}"))?,
+            );
         }
         frames.push(ops);
     }
