@@ -34,6 +34,7 @@ fn certify_ci_scale_passes() {
             "grid-bidi",
             "state",
             "describe",
+            "synctest",
             "vectors"
         ]
     );

@@ -113,6 +113,15 @@ fn the_json_report_and_a_written_session() {
         "{:?}",
         text(&o)
     );
+    let mut s = session.clone();
+    s["map"]["multipliers"] = serde_json::json!([[1, -1.0]]);
+    let o = kit(&["--session", &write("multiplier.json", &s)]);
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("the session does not run: invalid_multiplier"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -41,6 +41,7 @@ fn every_vector_file_is_an_envelope_of_its_family() {
             "state" => "state",
             "debug" => "debug",
             "records" => "records",
+            "world" => "world",
             _ => continue,
         };
         let text = committed(&rel);
@@ -204,7 +205,8 @@ fn the_registry_lists_every_family_and_owns_every_label() {
             "grid-bidi",
             "state",
             "debug",
-            "records"
+            "records",
+            "world"
         ]
     );
     let refs = vector_refs(&default_vectors_dir());
@@ -227,6 +229,7 @@ fn the_registry_lists_every_family_and_owns_every_label() {
         ("VOXEL-", Family::VoxelSearch),
         ("HPA-", Family::Hpa),
         ("BIDI-", Family::GridBidi),
+        ("SYNC-", Family::Grids),
     ] {
         let of: Vec<_> = refs.iter().filter(|v| v.id.starts_with(prefix)).collect();
         assert!(!of.is_empty(), "no vector {prefix}*");

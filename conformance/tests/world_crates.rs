@@ -535,3 +535,33 @@ fn the_vector_containers_are_refused_as_their_names_say() {
     }
     assert!(member_faults >= 12, "{member_faults} member faults refused");
 }
+
+macro_rules! graph_growth {
+    ($m:ident) => {{
+        let session = generate::session(7, 1);
+        let mut w = $m::build(&session).ok().unwrap();
+        w.world
+            .with_graph_search(5, |h| h.begin(0, 35).unwrap())
+            .unwrap();
+        let _ = w.world.with_graph_search(5, |h| h.step(4));
+        // The reset comes before the edit; the not-begun search's bytes follow the owner as it
+        // is when they are read, so growing the graph leaves the search usable.
+        w.world.graph_mut(1).unwrap().add_node();
+        let fresh = members(&w)[5].clone();
+        let begun = w
+            .world
+            .with_graph_search(5, |h| h.begin(36, 0).is_ok())
+            .unwrap();
+        let status = w.world.with_graph_search(5, |h| h.step(100) as u8).unwrap();
+        (fresh, begun, status, save(&w))
+    }};
+}
+
+#[test]
+fn a_parked_search_survives_its_graph_growing() {
+    let a = graph_growth!(refa);
+    let b = graph_growth!(opt);
+    assert_eq!(a, b);
+    // Node 36 is new and has no edge: begun, then not found.
+    assert_eq!((a.1, a.2), (true, 3));
+}

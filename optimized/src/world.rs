@@ -71,6 +71,14 @@ struct FlowSlot {
 
 struct ParkedGridSearch {
     options: GridOptions,
+    /// [WORLD.PARKED.EDIT] False while not begun: the bytes are then written over the owner as
+    /// it is whenever they are read.
+    begun: bool,
+    bytes: Vec<u8>,
+}
+
+struct ParkedGraphSearch {
+    begun: bool,
     bytes: Vec<u8>,
 }
 
@@ -83,7 +91,7 @@ pub struct World {
     replanners: Vec<ReplannerSlot>,
     flows: Vec<FlowSlot>,
     grid_searches: Vec<ParkedGridSearch>,
-    graph_searches: Vec<Vec<u8>>,
+    graph_searches: Vec<ParkedGraphSearch>,
     /// Byte ranges of the members of the container being restored (reused).
     spans: Vec<(usize, usize)>,
 }
@@ -129,13 +137,33 @@ impl World {
 
     fn append_member(&self, slot: Slot, out: &mut Vec<u8>) {
         let mut tmp = Vec::new();
-        match slot.ty {
-            MEMBER_GRID => self.grids[slot.at].live.save_state_into(&mut tmp),
-            MEMBER_GRAPH => self.graphs[slot.at].live.save_state_into(&mut tmp),
-            MEMBER_REPLANNER => self.replanners[slot.at].live.save_state_into(&mut tmp),
-            MEMBER_FLOW_FIELD => self.flows[slot.at].live.save_state_into(&mut tmp),
-            MEMBER_GRID_SEARCH => tmp.extend_from_slice(&self.grid_searches[slot.at].bytes),
-            _ => tmp.extend_from_slice(&self.graph_searches[slot.at]),
+        let owner_at = slot.owner.map(|o| self.slots[o].at);
+        match (slot.ty, owner_at) {
+            (MEMBER_GRID, _) => self.grids[slot.at].live.save_state_into(&mut tmp),
+            (MEMBER_GRAPH, _) => self.graphs[slot.at].live.save_state_into(&mut tmp),
+            (MEMBER_REPLANNER, _) => self.replanners[slot.at].live.save_state_into(&mut tmp),
+            (MEMBER_FLOW_FIELD, _) => self.flows[slot.at].live.save_state_into(&mut tmp),
+            (MEMBER_GRID_SEARCH, Some(g)) => {
+                let parked = &self.grid_searches[slot.at];
+                if parked.begun {
+                    tmp.extend_from_slice(&parked.bytes);
+                } else if let Ok(fresh) =
+                    GridSearch::new(&self.grids[g].live, parked.options.clone())
+                {
+                    fresh.save_state_into(&mut tmp);
+                }
+            }
+            (_, Some(g)) => {
+                let parked = &self.graph_searches[slot.at];
+                if parked.begun {
+                    tmp.extend_from_slice(&parked.bytes);
+                } else {
+                    let graph = self.graphs[g].live.compile();
+                    GraphAStar::new(graph, DefaultGraphCost, ZeroGraphHeuristic)
+                        .save_state_into(&mut tmp);
+                }
+            }
+            _ => {}
         }
         out.extend_from_slice(&tmp);
     }
@@ -212,10 +240,12 @@ impl World {
         options: GridOptions,
     ) -> Result<usize, WorldError> {
         let g = self.root_at(owner, MEMBER_GRID)?;
-        let search =
-            GridSearch::new(&self.grids[g].live, options.clone()).map_err(WorldError::build)?;
-        let bytes = search.save_state();
-        self.grid_searches.push(ParkedGridSearch { options, bytes });
+        GridSearch::new(&self.grids[g].live, options.clone()).map_err(WorldError::build)?;
+        self.grid_searches.push(ParkedGridSearch {
+            options,
+            begun: false,
+            bytes: Vec::new(),
+        });
         Ok(self.push(
             MEMBER_GRID_SEARCH,
             Some(owner),
@@ -226,13 +256,11 @@ impl World {
     /// [WORLD.ADD] [WORLD.PARKED] Adds a parked sliced `GraphAStar` over `owner` with the
     /// default cost and the zero estimate.
     pub fn add_graph_search(&mut self, owner: usize) -> Result<usize, WorldError> {
-        let g = self.root_at(owner, MEMBER_GRAPH)?;
-        let search = GraphAStar::new(
-            self.graphs[g].live.compile(),
-            DefaultGraphCost,
-            ZeroGraphHeuristic,
-        );
-        self.graph_searches.push(search.save_state());
+        self.root_at(owner, MEMBER_GRAPH)?;
+        self.graph_searches.push(ParkedGraphSearch {
+            begun: false,
+            bytes: Vec::new(),
+        });
         Ok(self.push(
             MEMBER_GRAPH_SEARCH,
             Some(owner),
@@ -298,11 +326,14 @@ impl World {
         let parked = &mut self.grid_searches[at];
         let mut search =
             GridSearch::new(grid, parked.options.clone()).map_err(WorldError::build)?;
-        search
-            .restore_state(&parked.bytes)
-            .map_err(|e| WorldError::member(index, MEMBER_GRID_SEARCH, e.class(), e.offset()))?;
+        if parked.begun {
+            search.restore_state(&parked.bytes).map_err(|e| {
+                WorldError::member(index, MEMBER_GRID_SEARCH, e.class(), e.offset())
+            })?;
+        }
         let result = f(&mut search);
         search.save_state_into(&mut parked.bytes);
+        parked.begun = true;
         Ok(result)
     }
 
@@ -317,11 +348,14 @@ impl World {
         let graph = &self.graphs[self.slots[owner].at].live;
         let parked = &mut self.graph_searches[at];
         let mut search = GraphAStar::new(graph.compile(), DefaultGraphCost, ZeroGraphHeuristic);
-        search
-            .restore_state(parked)
-            .map_err(|e| WorldError::member(index, MEMBER_GRAPH_SEARCH, e.class(), e.offset()))?;
+        if parked.begun {
+            search.restore_state(&parked.bytes).map_err(|e| {
+                WorldError::member(index, MEMBER_GRAPH_SEARCH, e.class(), e.offset())
+            })?;
+        }
         let result = f(&mut search);
-        search.save_state_into(parked);
+        search.save_state_into(&mut parked.bytes);
+        parked.begun = true;
         Ok(result)
     }
 
@@ -345,11 +379,7 @@ impl World {
             let len_at = out.len();
             out.extend_from_slice(&[0; 4]);
             let start = out.len();
-            match slot.ty {
-                MEMBER_GRID_SEARCH => out.extend_from_slice(&self.grid_searches[slot.at].bytes),
-                MEMBER_GRAPH_SEARCH => out.extend_from_slice(&self.graph_searches[slot.at]),
-                _ => self.append_member(*slot, out),
-            }
+            self.append_member(*slot, out);
             let len = (out.len() - start) as u32;
             out[len_at..len_at + 4].copy_from_slice(&len.to_le_bytes());
         }
@@ -558,14 +588,16 @@ impl World {
         for (slot, &(s, e)) in self.slots.iter().zip(spans) {
             match slot.ty {
                 MEMBER_GRID_SEARCH => {
-                    let parked = &mut self.grid_searches[slot.at].bytes;
-                    parked.clear();
-                    parked.extend_from_slice(&b[s..e]);
+                    let parked = &mut self.grid_searches[slot.at];
+                    parked.bytes.clear();
+                    parked.bytes.extend_from_slice(&b[s..e]);
+                    parked.begun = true;
                 }
                 MEMBER_GRAPH_SEARCH => {
                     let parked = &mut self.graph_searches[slot.at];
-                    parked.clear();
-                    parked.extend_from_slice(&b[s..e]);
+                    parked.bytes.clear();
+                    parked.bytes.extend_from_slice(&b[s..e]);
+                    parked.begun = true;
                 }
                 _ => {}
             }
@@ -579,21 +611,9 @@ impl World {
             if slot.owner != Some(root) {
                 continue;
             }
-            let root_at = self.slots[root].at;
             match slot.ty {
-                MEMBER_GRID_SEARCH => {
-                    let parked = &mut self.grid_searches[slot.at];
-                    if let Ok(s) =
-                        GridSearch::new(&self.grids[root_at].live, parked.options.clone())
-                    {
-                        s.save_state_into(&mut parked.bytes);
-                    }
-                }
-                MEMBER_GRAPH_SEARCH => {
-                    let graph = &self.graphs[root_at].live;
-                    GraphAStar::new(graph.compile(), DefaultGraphCost, ZeroGraphHeuristic)
-                        .save_state_into(&mut self.graph_searches[slot.at]);
-                }
+                MEMBER_GRID_SEARCH => self.grid_searches[slot.at].begun = false,
+                MEMBER_GRAPH_SEARCH => self.graph_searches[slot.at].begun = false,
                 _ => {}
             }
         }

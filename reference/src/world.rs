@@ -55,12 +55,22 @@ enum Member {
     GridSearch {
         owner: usize,
         options: GridOptions,
-        parked: Vec<u8>,
+        parked: Parked,
     },
     GraphSearch {
         owner: usize,
-        parked: Vec<u8>,
+        parked: Parked,
     },
+}
+
+/// [WORLD.PARKED] What a world keeps of a sliced search.
+#[derive(Clone)]
+enum Parked {
+    /// [WORLD.PARKED.EDIT] Not begun: its bytes are those of a handle built over the owner as
+    /// it is when they are read.
+    NotBegun,
+    /// The bytes the last access or restore left.
+    Saved(Vec<u8>),
 }
 
 impl Member {
@@ -83,19 +93,6 @@ impl Member {
             | Member::FlowField { owner, .. }
             | Member::GridSearch { owner, .. }
             | Member::GraphSearch { owner, .. } => *owner as i32,
-        }
-    }
-
-    /// [WORLD.SAVE] The member's bytes.
-    fn bytes(&self) -> Vec<u8> {
-        match self {
-            Member::Grid(g) => g.save_state(),
-            Member::Graph(g) => g.save_state(),
-            Member::Replanner { replanner, .. } => replanner.save_state(),
-            Member::FlowField { field, .. } => field.save_state(),
-            Member::GridSearch { parked, .. } | Member::GraphSearch { parked, .. } => {
-                parked.clone()
-            }
         }
     }
 }
@@ -132,7 +129,29 @@ impl World {
 
     /// [WORLD.SAVE] Member `index`'s bytes as the container holds them.
     pub fn member_state(&self, index: usize) -> Result<Vec<u8>, WorldError> {
-        Ok(self.member(index)?.bytes())
+        Ok(match self.member(index)? {
+            Member::Grid(g) => g.save_state(),
+            Member::Graph(g) => g.save_state(),
+            Member::Replanner { replanner, .. } => replanner.save_state(),
+            Member::FlowField { field, .. } => field.save_state(),
+            Member::GridSearch {
+                owner,
+                options,
+                parked,
+            } => match parked {
+                Parked::Saved(b) => b.clone(),
+                Parked::NotBegun => {
+                    let grid = self.grid_member(*owner)?;
+                    let search =
+                        GridSearch::new(grid, options.clone()).map_err(WorldError::build)?;
+                    search.save_state()
+                }
+            },
+            Member::GraphSearch { owner, parked } => match parked {
+                Parked::Saved(b) => b.clone(),
+                Parked::NotBegun => fresh_graph_search_bytes(self.graph(*owner)?),
+            },
+        })
     }
 
     /// [WORLD.ADD] Adds a grid root.
@@ -195,12 +214,11 @@ impl World {
         options: GridOptions,
     ) -> Result<usize, WorldError> {
         let grid = self.grid_member(owner)?;
-        let search = GridSearch::new(grid, options.clone()).map_err(WorldError::build)?;
-        let parked = search.save_state();
+        GridSearch::new(grid, options.clone()).map_err(WorldError::build)?;
         self.members.push(Member::GridSearch {
             owner,
             options,
-            parked,
+            parked: Parked::NotBegun,
         });
         Ok(self.members.len() - 1)
     }
@@ -208,9 +226,11 @@ impl World {
     /// [WORLD.ADD] [WORLD.PARKED] Adds a parked sliced `GraphAStar` over `owner` with the
     /// default cost and the zero estimate.
     pub fn add_graph_search(&mut self, owner: usize) -> Result<usize, WorldError> {
-        let graph = self.graph(owner)?;
-        let parked = fresh_graph_search_bytes(graph);
-        self.members.push(Member::GraphSearch { owner, parked });
+        self.graph(owner)?;
+        self.members.push(Member::GraphSearch {
+            owner,
+            parked: Parked::NotBegun,
+        });
         Ok(self.members.len() - 1)
     }
 
@@ -322,11 +342,13 @@ impl World {
             _ => unreachable_type(),
         };
         let mut search = GridSearch::new(grid, options.clone()).map_err(WorldError::build)?;
-        search
-            .restore_state(parked)
-            .map_err(|e| WorldError::member(index, MEMBER_GRID_SEARCH, e.class(), e.offset()))?;
+        if let Parked::Saved(bytes) = parked {
+            search.restore_state(bytes).map_err(|e| {
+                WorldError::member(index, MEMBER_GRID_SEARCH, e.class(), e.offset())
+            })?;
+        }
         let result = f(&mut search);
-        *parked = search.save_state();
+        *parked = Parked::Saved(search.save_state());
         Ok(result)
     }
 
@@ -353,11 +375,13 @@ impl World {
             _ => unreachable_type(),
         };
         let mut search = GraphAStar::new(graph.compile(), DefaultGraphCost, ZeroGraphHeuristic);
-        search
-            .restore_state(parked)
-            .map_err(|e| WorldError::member(index, MEMBER_GRAPH_SEARCH, e.class(), e.offset()))?;
+        if let Parked::Saved(bytes) = parked {
+            search.restore_state(bytes).map_err(|e| {
+                WorldError::member(index, MEMBER_GRAPH_SEARCH, e.class(), e.offset())
+            })?;
+        }
         let result = f(&mut search);
-        *parked = search.save_state();
+        *parked = Parked::Saved(search.save_state());
         Ok(result)
     }
 
@@ -367,8 +391,8 @@ impl World {
         out.extend_from_slice(&MAGIC.to_le_bytes());
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.extend_from_slice(&(self.members.len() as i32).to_le_bytes());
-        for m in &self.members {
-            let bytes = m.bytes();
+        for (i, m) in self.members.iter().enumerate() {
+            let bytes = self.member_state(i).unwrap_or_default();
             out.extend_from_slice(&m.member_type().to_le_bytes());
             out.extend_from_slice(&m.owner().to_le_bytes());
             out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
@@ -560,7 +584,7 @@ impl World {
         }
         for (i, m) in self.members.iter_mut().enumerate() {
             if let Member::GridSearch { parked, .. } | Member::GraphSearch { parked, .. } = m {
-                *parked = bytes[spans[i].0..spans[i].1].to_vec();
+                *parked = Parked::Saved(bytes[spans[i].0..spans[i].1].to_vec());
             }
         }
         Ok(())
@@ -591,24 +615,13 @@ impl World {
 
     /// [WORLD.PARKED.EDIT] Resets every parked search over `root`, in member order.
     fn reset_parked_over(&mut self, root: usize) {
-        for i in 0..self.members.len() {
-            let (roots, rest) = self.members.split_at_mut(i);
-            match &mut rest[0] {
-                Member::GridSearch {
-                    owner,
-                    options,
-                    parked,
-                } if *owner == root => {
-                    if let Member::Grid(grid) = &roots[root] {
-                        if let Ok(search) = GridSearch::new(grid, options.clone()) {
-                            *parked = search.save_state();
-                        }
-                    }
-                }
-                Member::GraphSearch { owner, parked } if *owner == root => {
-                    if let Member::Graph(graph) = &roots[root] {
-                        *parked = fresh_graph_search_bytes(graph);
-                    }
+        for m in &mut self.members {
+            match m {
+                Member::GridSearch { owner, parked, .. }
+                | Member::GraphSearch { owner, parked }
+                    if *owner == root =>
+                {
+                    *parked = Parked::NotBegun;
                 }
                 _ => {}
             }

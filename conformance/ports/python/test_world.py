@@ -280,7 +280,7 @@ class WorldAccess(unittest.TestCase):
 
 
 class SyncSession(unittest.TestCase):
-    def _session(self, inputs):
+    def _session(self, inputs, containers=None):
         return {"schema": "onepath.synctest", "version": 1,
                 "map": {"width": 6, "height": 5, "cells": ("00" * 8 + "ff" * 2 + "01" * 4 + "00" * 16),
                         "multipliers": [[1, 2.0]], "space": None},
@@ -289,7 +289,7 @@ class SyncSession(unittest.TestCase):
                             "budget": 0},
                 "graph": {"node_count": 4, "edges": [[0, 1, 1.0], [1, 2, 1.0], [2, 3, 1.0], [0, 3, 5.0]]},
                 "replanner": {"mode": "lpa", "start": [0, 0], "goal": [5, 4]},
-                "flow_goals": [[5, 0]], "inputs": inputs}
+                "flow_goals": [[5, 0]], "containers": containers or [], "inputs": inputs}
 
     def test_loop(self):
         inputs = [[[1, 3], [2, 4]], [[3, 0, 0, 5, 4], [4, 3]], [[6, 0, 3], [7, 1]], [[0, 2, 3, 255]],
@@ -299,6 +299,30 @@ class SyncSession(unittest.TestCase):
         self.assertEqual(len(r["checksums"]), len(inputs))
         self.assertTrue(all(len(c) == 7 and all(len(x) == 16 for x in c) for c in r["checksums"]))
         self.assertEqual(r["resimulated"], sum(1 + f % 8 for f in range(len(inputs)) if f + 1 >= 1 + f % 8))
+
+    def test_op8_restores(self):
+        """[CONF.SYNC.OPS] op 8: a good container restores (output 0), a bad one reports its
+        class, offset, member and state class and changes nothing."""
+        base = self._session([[[1, 2], [3, 0, 0, 5, 4], [4, 2]]])
+        w = synctest.build_world(base)
+        synctest.run_frame(w, base["inputs"][0])
+        good = w.save_state()
+        bad = bytearray(good)
+        bad[10 + 10 + 8] ^= 1                          # member 0's width
+        sess = self._session([[[1, 1]], [[8, 0], [1, 3]], [[8, 1]], [[8, 2], [4, 1]]] * 4,
+                             [good.hex(), bytes(bad).hex(), good[:3].hex()])
+        r = synctest.run_session(sess)["ran"]
+        self.assertIsNone(r["mismatch"])
+        w = synctest.build_world(sess)
+        self.assertEqual(synctest.run_op(w, (8, 0), [good]), b"\x08\x00")
+        before = w.save_state()
+        out = synctest.run_op(w, (8, 0), [bytes(bad)])
+        self.assertEqual(out, b"\x08\x01\x06member" + struct.pack("<Ii", 28, 0) + b"\x0dsize_mismatch")
+        out = synctest.run_op(w, (8, 0), [good[:3]])
+        self.assertEqual(out, b"\x08\x01\x09truncated" + struct.pack("<Ii", 3, -1) + b"\x00")
+        self.assertEqual(w.save_state(), before)
+        self.assertTrue(synctest.run_session(self._session([[[8, 1]]], ["00"]))["failed"]
+                        .startswith("bad_op: frame 0 op 0"))
 
     def test_refused(self):
         s = self._session([[[8]]])

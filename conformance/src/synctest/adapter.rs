@@ -83,8 +83,27 @@ macro_rules! define_sync_adapter {
             /// search, graph search. `Err(Ok(class))` is a constructor's error class.
             pub fn build(s: &Session) -> Result<CrateWorld, Result<String, HarnessError>> {
                 let map = grid_map(s).map_err(Err)?;
-                let grid =
-                    crate::grid::adapter::$grid_adapter::build_grid(&map).map_err(|e| Ok(e))?;
+                // [CONF.SYNC.SESSION] Built as [CONF.GRID.MAP]; a failing call gives its class.
+                let class = |e: op::GridError| Ok(e.class().to_string());
+                let mut grid =
+                    op::Grid::new(map.width as usize, map.height as usize).map_err(class)?;
+                for &(a, m) in &map.multipliers {
+                    grid.set_area_multiplier(a, m).map_err(class)?;
+                }
+                if let Some([ox, oy, cs]) = map.space {
+                    grid.set_space(op::GridSpace {
+                        origin_x: ox,
+                        origin_y: oy,
+                        cell_size: cs,
+                    })
+                    .map_err(class)?;
+                }
+                let w = map.width as usize;
+                for (i, &c) in map.cells.iter().enumerate() {
+                    if c != 0 {
+                        grid.set_cell(i % w, i / w, c).map_err(class)?;
+                    }
+                }
                 let options = crate::grid::adapter::$grid_adapter::options(&s.options);
                 let mut graph = op::Graph::new(s.graph.node_count as usize)
                     .map_err(|e| Ok(e.class().to_string()))?;

@@ -6,7 +6,8 @@ Clauses: [CONF.SYNC.SESSION] [CONF.SYNC.OPS] [CONF.SYNC.STATUS] [CONF.SYNC.OUTPU
 
 ``run_session(session)`` validates the session, builds the world of [CONF.SYNC.SESSION]
 (``onepath_py.world``), runs the loop and returns the reply payload: ``{"ran": {...}}`` or
-``{"failed": TEXT}`` with ``TEXT`` starting with the class.  A session that is not an object of
+``{"failed": TEXT}`` with ``TEXT`` starting with the class.  Op 8 restores the world from one of the
+session's ``containers`` between the other ops (its outcome is part of the frame's output).  A session that is not an object of
 the members of [CONF.SYNC.SESSION] raises ``MalformedSession`` (the driver answers ``error``).
 
 The loop keeps its per-run counters in a ``Loop`` object; ``rollback(loop, world, data)`` is the
@@ -27,7 +28,8 @@ from .world import World, WorldError
 SCHEMA = "onepath.synctest"
 VERSION = 1
 MAX_FRAMES = 1000000
-SESSION_KEYS = ("schema", "version", "map", "options", "graph", "replanner", "flow_goals", "inputs")
+SESSION_KEYS = ("schema", "version", "map", "options", "graph", "replanner", "flow_goals", "containers",
+                "inputs")
 MODES = {"lpa": ReplanMode.Lpa, "d_star_lite": ReplanMode.DStarLite}
 
 # member indexes of the session's world ([CONF.SYNC.SESSION])
@@ -49,6 +51,7 @@ OP_RANGES = {
     5: ((0, U32), (-TWO53, TWO53), (1, TWO53)),       # set_weight edge, num, den
     6: ((0, U32), (0, U32)),                          # graph-search begin start, goal
     7: ((0, U64),),                                   # graph-search step budget
+    8: ((0, U32),),                                   # world restore of containers[i]
 }
 
 _U8 = struct.Struct("<B")
@@ -91,6 +94,9 @@ def validate(session):
     unknown = sorted(keys - set(SESSION_KEYS))
     if missing or unknown:
         raise MalformedSession("session members: missing %s, unknown %s" % (missing, unknown))
+    containers = session["containers"]
+    if not isinstance(containers, list) or not all(_is_hex(c) for c in containers):
+        raise MalformedSession("containers is not a list of lowercase hex strings")
     inputs = session["inputs"]
     if not isinstance(inputs, list):
         raise MalformedSession("inputs is not a list")
@@ -102,9 +108,14 @@ def validate(session):
             raise MalformedSession("frame %d is not a list" % f)
         ops = []
         for k, o in enumerate(frame):
-            ops.append(_check_op(f, k, o))
+            ops.append(_check_op(f, k, o, len(containers)))
         frames.append(ops)
     return frames
+
+
+def _is_hex(c):
+    """[CONF.SYNC.SESSION] a containers entry: lowercase hex of whole bytes."""
+    return isinstance(c, str) and len(c) % 2 == 0 and all(ch in "0123456789abcdef" for ch in c)
 
 
 def _op_text(o):
@@ -114,14 +125,15 @@ def _op_text(o):
         return repr(o)
 
 
-def _check_op(f, k, o):
+def _check_op(f, k, o, containers):
     """[CONF.SYNC.OPS] An array of integers: a known code, its number of integers, each in
-    range; else ``bad_op: frame F op K: [..]``."""
+    range (an op 8's index below the number of containers); else ``bad_op: frame F op K: [..]``."""
     ok = isinstance(o, list) and o and all(_is_int(v) for v in o)
     if ok:
         ranges = OP_RANGES.get(o[0])
         ok = ranges is not None and len(o) == 1 + len(ranges) and \
-            all(lo <= v <= hi for v, (lo, hi) in zip(o[1:], ranges))
+            all(lo <= v <= hi for v, (lo, hi) in zip(o[1:], ranges)) and \
+            (o[0] != 8 or o[1] < containers)
     if not ok:
         raise Failed("bad_op: frame %d op %d: %s" % (f, k, _op_text(o)))
     return tuple(o)
@@ -197,8 +209,28 @@ def _begin(a, b):
     return f
 
 
-def run_op(world, o):
-    """[CONF.SYNC.OPS] [CONF.SYNC.OUTPUT] One op's output bytes, ``u8 code`` first."""
+def _name(text):
+    """[CONF.SYNC.OPS] A name: ``u8`` length and its ASCII bytes."""
+    b = (text or "").encode("ascii")
+    return _U8.pack(len(b)) + b
+
+
+def restore_output(world, data):
+    """[CONF.SYNC.OPS] Op 8's output after the code: ``u8`` 0, or ``u8`` 1, the class, ``u32``
+    offset (0 when none), ``i32`` member index (-1 unless ``member``), the member's state class
+    (empty when none)."""
+    try:
+        world.restore_state(data)
+        return b"\0"
+    except WorldError as e:
+        index = e.index if e.error_class == "member" else -1
+        return (b"\1" + _name(e.error_class) + struct.pack("<Ii", e.offset or 0, index)
+                + _name(e.state_class))
+
+
+def run_op(world, o, containers=()):
+    """[CONF.SYNC.OPS] [CONF.SYNC.OUTPUT] One op's output bytes, ``u8 code`` first
+    (``containers``: the session's decoded containers, for op 8)."""
     code = o[0]
     if code == 0:
         try:
@@ -255,6 +287,8 @@ def run_op(world, o):
         except WorldError:
             r = 1
         return _BB.pack(6, r)
+    if code == 8:
+        return _U8.pack(8) + restore_output(world, containers[o[1]])
     # code 7
     try:
         out = world.with_graph_search(GRAPH_SEARCH, _search_step(o[1], False))
@@ -263,9 +297,9 @@ def run_op(world, o):
     return _U8.pack(7) + out[1:]
 
 
-def run_frame(world, ops):
+def run_frame(world, ops, containers=()):
     """[CONF.SYNC.OUTPUT] The frame's output bytes: every op's, in order."""
-    return b"".join([run_op(world, o) for o in ops])
+    return b"".join([run_op(world, o, containers) for o in ops])
 
 
 def checksums(states, output):
@@ -298,7 +332,7 @@ def rollback(loop, world, data):
     loop.restores += 1
 
 
-def run_loop(world, frames):
+def run_loop(world, frames, containers=()):
     """[CONF.SYNC.DISTANCE] [CONF.SYNC.LOOP] [CONF.SYNC.RESIMULATED] ``(C, resimulated count,
     digest, mismatch)``; ``C`` holds raw 8-byte checksums."""
     loop = Loop()
@@ -309,7 +343,7 @@ def run_loop(world, frames):
     count = 0
     mismatch = None
     for f, ops in enumerate(frames):
-        out = run_frame(world, ops)
+        out = run_frame(world, ops, containers)
         states = world.member_states()
         C.append(checksums(states, out))
         S.append(world.container(states))
@@ -323,7 +357,7 @@ def run_loop(world, frames):
             mismatch = {"frame": first, "object": "restore", "expected": "", "found": e.text}
             break
         for g in range(first, f + 1):
-            out = run_frame(world, frames[g])
+            out = run_frame(world, frames[g], containers)
             cs = checksums(world.member_states(), out)
             digest.update(b"".join(cs))
             count += 1
@@ -344,6 +378,7 @@ def run_session(session):
         world = build_world(session)
     except Failed as e:
         return {"failed": e.text}
-    C, count, digest, mismatch = run_loop(world, frames)
+    containers = [bytes.fromhex(c) for c in session["containers"]]
+    C, count, digest, mismatch = run_loop(world, frames, containers)
     return {"ran": {"checksums": [[c.hex() for c in cs] for cs in C], "resimulated": count,
                     "resim_digest": digest, "mismatch": mismatch}}
