@@ -38,3 +38,8 @@ fn test_hpa_py_passes() {
 fn test_describe_py_passes() {
     run("test_describe.py");
 }
+
+#[test]
+fn test_world_py_passes() {
+    run("test_world.py");
+}

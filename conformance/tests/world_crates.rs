@@ -565,3 +565,38 @@ fn a_parked_search_survives_its_graph_growing() {
     // Node 36 is new and has no edge: begun, then not found.
     assert_eq!((a.1, a.2), (true, 3));
 }
+
+/// The `world_restore` fuzz target's function over its seeds, each cut, extended and with
+/// bytes overwritten at pseudo-random places (what a short fuzzing run does, in every test run).
+#[test]
+fn the_world_restore_target_holds_on_mutated_seeds() {
+    use onepath_conformance::fuzzing::world::{world_restore, world_seeds};
+    let seeds = world_seeds();
+    assert!(seeds.len() > 30);
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for (name, seed) in &seeds {
+        world_restore(seed).unwrap_or_else(|f| panic!("{name}: {f}"));
+        for _ in 0..25 {
+            let mut b = seed.clone();
+            match next() % 4 {
+                0 if !b.is_empty() => b.truncate((next() % b.len() as u64) as usize),
+                1 => b.extend((0..next() % 9).map(|_| next() as u8)),
+                _ => {
+                    for _ in 0..1 + next() % 4 {
+                        if !b.is_empty() {
+                            let at = (next() % b.len() as u64) as usize;
+                            b[at] = next() as u8;
+                        }
+                    }
+                }
+            }
+            world_restore(&b).unwrap_or_else(|f| panic!("{name} mutated: {f}"));
+        }
+    }
+}

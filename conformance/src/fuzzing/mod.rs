@@ -13,7 +13,7 @@
 //! adapter body of `adapters.rs`; the state targets drive the crates' state API directly through
 //! one `macro_rules!` body instantiated for both crates (`state_restore.rs`:
 //! [`reference_state`], [`optimized_state`]). The grid-search targets are in [`grid`]; the
-//! replanner targets in [`replan`]; the flow-field targets in [`flow`]; the hex and voxel search targets in [`lattice`]; the HPA* target in [`hpa`]; the bidirectional grid target in [`bidi`]; the record readers' target in [`records`]; the graph targets in
+//! replanner targets in [`replan`]; the flow-field targets in [`flow`]; the hex and voxel search targets in [`lattice`]; the HPA* target in [`hpa`]; the bidirectional grid target in [`bidi`]; the record readers' target in [`records`]; the world restore target in [`world`]; the graph targets in
 //! [`query`], [`landmarks`] and [`links`].
 
 use crate::adapters::{OptimizedCrate, ReferenceCrate};
@@ -32,6 +32,7 @@ pub mod query;
 pub mod records;
 pub mod replan;
 pub mod state_restore;
+pub mod world;
 
 pub use grid::*;
 pub use landmarks::*;
@@ -117,6 +118,7 @@ pub const TARGETS: &[(&str, TargetFn)] = &[
     ("hpa_search", crate::fuzzing::hpa::hpa_search),
     ("grid_bidi", crate::fuzzing::bidi::grid_bidi),
     ("record_read", crate::fuzzing::records::record_read),
+    ("world_restore", crate::fuzzing::world::world_restore),
 ];
 
 /// The function of a target name.
@@ -310,6 +312,9 @@ pub fn seed_corpus() -> Vec<(&'static str, String, Vec<u8>)> {
     }
     for (name, bytes) in crate::fuzzing::records::record_seeds() {
         out.push(("record_read", name, bytes));
+    }
+    for (name, bytes) in crate::fuzzing::world::world_seeds() {
+        out.push(("world_restore", name, bytes));
     }
     for (name, bytes) in crate::fuzzing::flow::flow_field_seeds() {
         out.push(("state_restore_flow_field", name, bytes));
