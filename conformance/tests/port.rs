@@ -145,14 +145,23 @@ fn python_port_reaches_l4_for_every_family() {
     let (hexes, voxels) = (count("hex-search", "HEX-"), count("voxel-search", "VOXEL-"));
     let (hpas, bidis) = (count("hpa", "HPA-"), count("grid-bidi", "BIDI-"));
     let debugs = count("debug", "DEBUG-");
+    let syncs = count("world", "SYNC-");
+    assert!(syncs > 0);
     assert!(grids > 0 && states > 0 && graphs > 0 && replans > 0 && flows > 0);
     assert!(hexes > 0 && voxels > 0 && hpas > 0 && bidis > 0 && debugs > 0);
     assert_eq!(
         section("consumed").checks,
-        graphs + states + grids + replans + flows + hexes + voxels + hpas + bidis + debugs,
-        "every graph, state, grid, replanning, flow-field, hex, voxel, hpa, grid-bidi and description vector is consumed: {table}"
+        graphs + states + grids + replans + flows + hexes + voxels + hpas + bidis + debugs + syncs,
+        "every graph, state, grid, replanning, flow-field, hex, voxel, hpa, grid-bidi, description and sync-test vector is consumed: {table}"
     );
-    for name in ["hex-search", "voxel-search", "hpa", "grid-bidi", "describe"] {
+    for name in [
+        "hex-search",
+        "voxel-search",
+        "hpa",
+        "grid-bidi",
+        "describe",
+        "synctest",
+    ] {
         assert!(
             section(name).checks > 0 && section(name).failed == 0,
             "{name}: {table}"

@@ -546,7 +546,7 @@ macro_rules! graph_growth {
         let _ = w.world.with_graph_search(5, |h| h.step(4));
         // The reset comes before the edit; the not-begun search's bytes follow the owner as it
         // is when they are read, so growing the graph leaves the search usable.
-        w.world.graph_mut(1).unwrap().add_node();
+        w.world.graph_mut(1).unwrap().add_node().unwrap();
         let fresh = members(&w)[5].clone();
         let begun = w
             .world

@@ -42,6 +42,7 @@ mod voxel;
 mod voxel_search;
 mod wire;
 mod world;
+mod world_error;
 
 pub use astar::{
     AltGraphHeuristic, DefaultGraphCost, EuclideanGraphHeuristic, GraphAStar, GraphCost,

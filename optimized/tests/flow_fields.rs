@@ -4,6 +4,7 @@
 //! grid-then-field restore order.
 mod flow_support;
 
+use flow_support::World;
 use flow_support::*;
 use onepath::*;
 

@@ -36,6 +36,7 @@ mod state;
 mod voxel;
 mod voxel_search;
 mod world;
+mod world_error;
 
 pub use astar::{
     DefaultGraphCost, GraphAStar, GraphCost, GraphHeuristic, SearchStatus, ZeroGraphHeuristic,
