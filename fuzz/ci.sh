@@ -28,6 +28,7 @@ default_runs() {
     hex_search|voxel_search) echo 20000 ;;
     hpa_search) echo 2000 ;;
     grid_bidi) echo 5000 ;;
+    world_restore) echo 2000 ;;
     *) echo 50000 ;;
   esac
 }
