@@ -486,7 +486,7 @@ fn a_mutable_access_to_a_root_resets_its_parked_searches() {
     let a = parked_reset_on_edit!(refa);
     let b = parked_reset_on_edit!(opt);
     assert_eq!(a, b);
-    assert_eq!(a.1, true, "stepping changed the parked bytes");
+    assert!(a.1, "stepping changed the parked bytes");
     assert!(a.2 && a.3, "{a:?}");
 }
 

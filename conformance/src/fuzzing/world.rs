@@ -30,7 +30,10 @@ fn saved<W: SyncWorld>(w: &W) -> Vec<u8> {
     out
 }
 
-type Outcome = Result<(), (String, Option<usize>, Option<usize>, Option<String>)>;
+/// A refused restore: class, offset, member, state class.
+type Refusal = (String, Option<usize>, Option<usize>, Option<String>);
+
+type Outcome = Result<(), Refusal>;
 
 /// The target.
 pub fn world_restore(data: &[u8]) -> Result<(), Finding> {
@@ -47,9 +50,7 @@ pub fn world_restore(data: &[u8]) -> Result<(), Finding> {
             "the two crates' worlds differ before the restore",
         ));
     }
-    let outcome = |r: Result<(), String>,
-                   e: Option<(String, Option<usize>, Option<usize>, Option<String>)>|
-     -> Outcome {
+    let outcome = |r: Result<(), String>, e: Option<Refusal>| -> Outcome {
         match r {
             Ok(()) => Ok(()),
             Err(_) => Err(e.unwrap_or_default()),

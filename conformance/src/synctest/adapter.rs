@@ -40,10 +40,10 @@ fn grid_map(s: &Session) -> Result<GridMap, HarnessError> {
 
 /// [CONF.SYNC.OPS] The output of a restore op: `u8` 0, or `u8` 1, the class, `u32` offset,
 /// `i32` member (-1 for none) and the member's state class (names as `u8` length and ASCII).
-fn restore_output(
-    err: Option<(&str, Option<usize>, Option<usize>, Option<&str>)>,
-    out: &mut Vec<u8>,
-) {
+/// A refused restore: class, offset, member, state class.
+type Refusal<'a> = (&'a str, Option<usize>, Option<usize>, Option<&'a str>);
+
+fn restore_output(err: Option<Refusal<'_>>, out: &mut Vec<u8>) {
     let name = |s: &str, out: &mut Vec<u8>| {
         out.push(s.len() as u8);
         out.extend_from_slice(s.as_bytes());
