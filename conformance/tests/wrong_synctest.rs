@@ -5,7 +5,7 @@
 
 use onepath_conformance::synctest::adapter::{optimized_adapter as opt, reference_adapter as refa};
 use onepath_conformance::synctest::{
-    distance, generate, judge, parse_inputs, run_loop, SyncOp, SyncReply, SyncWorld,
+    generate, judge, parse_inputs, run_loop, SyncOp, SyncReply, SyncWorld,
 };
 
 const FRAMES: usize = 600;
@@ -78,12 +78,11 @@ impl SyncWorld for NoRestore {
     }
 }
 
-/// The first frame a rollback of restore number `k` (1-based) resimulates: every frame rolls
-/// back, so restore `k` happens at frame `k - 1`.
-fn first_resimulated(k: usize) -> u64 {
-    let f = k - 1;
-    (f + 1 - distance(f)) as u64
-}
+/// Restore number `k` (1-based) and the first frame its rollback resimulates, worked by hand
+/// from [CONF.SYNC.LOOP] and [CONF.SYNC.DISTANCE]: every frame rolls back, so restore `k`
+/// happens at frame `f = k - 1` and goes back to `f + 1 - (1 + f mod 8)`.
+/// k = 1: f = 0, d = 1, frame 0. k = 20: f = 19, d = 4, frame 16. k = 77: f = 76, d = 5, frame 72.
+const PERTURBED_AFTER: [(usize, u64); 3] = [(1, 0), (20, 16), (77, 72)];
 
 fn reference() -> (SyncReply, Vec<Vec<SyncOp>>) {
     let s = generate::session(3, FRAMES);
@@ -94,7 +93,7 @@ fn reference() -> (SyncReply, Vec<Vec<SyncOp>>) {
 fn a_cost_perturbed_after_a_restore_is_caught_at_the_first_resimulated_frame() {
     let s = generate::session(3, FRAMES);
     let frames = parse_inputs(&s).unwrap();
-    for after in [1, 20, 77] {
+    for (after, expected_frame) in PERTURBED_AFTER {
         for grid in [false, true] {
             let mut a = Perturbed {
                 inner: refa::build(&s).ok().unwrap(),
@@ -115,8 +114,7 @@ fn a_cost_perturbed_after_a_restore_is_caught_at_the_first_resimulated_frame() {
                 "both crates see the same mismatch"
             );
             assert_eq!(
-                m.frame,
-                first_resimulated(after),
+                m.frame, expected_frame,
                 "after restore {after}, grid {grid}"
             );
             assert_eq!(m.object, if grid { "member 0" } else { "member 1" });
@@ -124,7 +122,7 @@ fn a_cost_perturbed_after_a_restore_is_caught_at_the_first_resimulated_frame() {
             // The judge names the same frame and object.
             let (reference, _) = reference();
             let f = judge(&reference, &SyncReply::Ran(ra), FRAMES).unwrap_err();
-            assert_eq!(f.frame, Some(first_resimulated(after)));
+            assert_eq!(f.frame, Some(expected_frame));
             assert_eq!(f.object.as_deref(), Some(m.object.as_str()));
         }
     }
