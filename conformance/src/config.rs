@@ -1,6 +1,7 @@
 //! How much a certify run does ([`Config`]) and which part of it ([`Shard`], [CONF.CLI.SHARD]):
 //! plain data every layer reads (checks, reports, the family registry, the port runner).
 
+use crate::claims::Family;
 use std::path::PathBuf;
 
 /// How much to run.
@@ -36,6 +37,93 @@ pub struct Config {
     pub threads: usize,
     /// The part of every section's cases this run takes ([CONF.CLI.SHARD]).
     pub shard: Shard,
+    /// The claim families whose sections, vectors and requests run ([CONF.CLI.FAMILY]).
+    pub families: FamilySet,
+}
+
+/// A set of claim families ([DRIVER.LEVEL.FAMILY]): the selection of `certify --family`
+/// ([CONF.CLI.FAMILY]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FamilySet {
+    bits: u16,
+}
+
+/// Why a `--family` value is rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FamilyError {
+    /// The name that is not a family (empty for an empty list item).
+    pub name: String,
+}
+
+impl std::fmt::Display for FamilyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
+        write!(
+            f,
+            "--family {:?}: not a family; expected a comma-separated list of {}",
+            self.name,
+            names.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for FamilyError {}
+
+impl FamilySet {
+    /// Every family (a run without `--family`).
+    pub const ALL: FamilySet = FamilySet {
+        bits: (1 << Family::ALL.len()) - 1,
+    };
+
+    fn bit(f: Family) -> u16 {
+        1 << Family::ALL.iter().position(|&g| g == f).expect("a family of ALL")
+    }
+
+    /// The set holding exactly `families`.
+    pub fn of(families: &[Family]) -> FamilySet {
+        FamilySet {
+            bits: families.iter().fold(0, |b, &f| b | Self::bit(f)),
+        }
+    }
+
+    /// Parses `F[,G...]`: family names of [DRIVER.LEVEL.FAMILY], at least one, each known;
+    /// a name given twice counts once.
+    pub fn parse(value: &str) -> Result<FamilySet, FamilyError> {
+        let mut set = FamilySet { bits: 0 };
+        for name in value.split(',') {
+            let f = Family::ALL
+                .into_iter()
+                .find(|f| f.name() == name)
+                .ok_or_else(|| FamilyError {
+                    name: name.to_string(),
+                })?;
+            set.bits |= Self::bit(f);
+        }
+        Ok(set)
+    }
+
+    /// True when `f` is selected.
+    pub fn contains(&self, f: Family) -> bool {
+        self.bits & Self::bit(f) != 0
+    }
+
+    /// True when every family is selected.
+    pub fn is_all(&self) -> bool {
+        *self == Self::ALL
+    }
+
+    /// The selected families, in [`Family::ALL`] order.
+    pub fn families(&self) -> Vec<Family> {
+        Family::ALL
+            .into_iter()
+            .filter(|&f| self.contains(f))
+            .collect()
+    }
+
+    /// The selected family names, in [`Family::ALL`] order.
+    pub fn names(&self) -> Vec<String> {
+        self.families().iter().map(|f| f.name().to_string()).collect()
+    }
 }
 
 /// One of `count` deterministic parts of a run ([CONF.CLI.SHARD]): the case with ordinal `i`
@@ -152,6 +240,7 @@ impl Config {
             vectors_dir: Some(default_vectors_dir()),
             threads: default_threads(),
             shard: Shard::ALL,
+            families: FamilySet::ALL,
         }
     }
 

@@ -4,6 +4,7 @@
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use onepath_conformance::checks::{Config, Shard, DEFAULT_SEED};
+use onepath_conformance::config::FamilySet;
 use onepath_conformance::{road, vectors, Implementation, OptimizedCrate, ReferenceCrate};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -46,6 +47,11 @@ enum Command {
         /// is k-1 modulo n; merge the shards' --json reports with `report merge`.
         #[arg(long, value_name = "K/N")]
         shard: Option<String>,
+        /// Run only these claim families' sections, vectors and requests (comma-separated:
+        /// graph, grids, grid-search, replanning, flow-field, hex-search, voxel-search, hpa,
+        /// grid-bidi); a port is judged on its claims in them.
+        #[arg(long, value_name = "F[,G]", value_parser = parse_families)]
+        family: Option<FamilySet>,
         #[command(flatten)]
         port_args: PortArgs,
     },
@@ -258,6 +264,10 @@ fn parse_dir(s: &str) -> Result<PathBuf, String> {
     }
 }
 
+fn parse_families(s: &str) -> Result<FamilySet, onepath_conformance::config::FamilyError> {
+    FamilySet::parse(s)
+}
+
 fn parse_positive(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
         Ok(n) if n >= 1 => Ok(n),
@@ -364,11 +374,13 @@ fn certify_port(
     dir: Option<PathBuf>,
     threads: Option<usize>,
     shard: Shard,
+    families: FamilySet,
 ) -> ExitCode {
     use onepath_conformance::port::run;
     let mut options = run::PortOptions::new(&command);
     options.seed = seed;
     options.shard = shard;
+    options.families = families;
     options.cases = a.port_cases;
     if !(a.timeout > 0.0 && a.timeout.is_finite()) {
         eprintln!("--timeout must be a positive number of seconds");
@@ -459,6 +471,7 @@ fn certify(
     dir: Option<PathBuf>,
     threads: Option<usize>,
     shard: Shard,
+    families: FamilySet,
 ) -> ExitCode {
     let mut config = if full {
         Config::full(seed)
@@ -466,6 +479,7 @@ fn certify(
         Config::ci(seed)
     };
     config.shard = shard;
+    config.families = families;
     if let Some(d) = dir {
         config.vectors_dir = Some(d);
     }
@@ -593,9 +607,19 @@ fn main() -> ExitCode {
             vectors,
             threads,
             shard,
+            family,
             ..
         } => match parse_shard(shard) {
-            Ok(s) => certify_port(cmd, port_args, json, seed, vectors, threads, s),
+            Ok(s) => certify_port(
+                cmd,
+                port_args,
+                json,
+                seed,
+                vectors,
+                threads,
+                s,
+                family.unwrap_or(FamilySet::ALL),
+            ),
             Err(c) => c,
         },
         Command::Certify {
@@ -605,9 +629,18 @@ fn main() -> ExitCode {
             vectors,
             threads,
             shard,
+            family,
             ..
         } => match parse_shard(shard) {
-            Ok(s) => certify(full, json, seed, vectors, threads, s),
+            Ok(s) => certify(
+                full,
+                json,
+                seed,
+                vectors,
+                threads,
+                s,
+                family.unwrap_or(FamilySet::ALL),
+            ),
             Err(c) => c,
         },
         Command::Report {

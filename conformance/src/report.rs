@@ -1,5 +1,5 @@
 //! The certify report ([CONF.REPORT.*]): sections with counts and explained failures, rendered
-//! as a table for people or as one JSON object (schema `onepath.certify-report`, version 2),
+//! as a table for people or as one JSON object (schema `onepath.certify-report`, version 3),
 //! with the run parameters a merge of shards needs ([CONF.REPORT.RUN]).
 
 use crate::config::{Config, Shard};
@@ -8,8 +8,8 @@ use serde::{Deserialize, Deserializer, Serialize};
 /// The schema name of the JSON report.
 pub const REPORT_SCHEMA: &str = "onepath.certify-report";
 /// The version of the JSON report's shape (2: `kit`, `run`, `port` always present, every
-/// failure member always present).
-pub const REPORT_VERSION: u32 = 2;
+/// failure member always present; 3: `run.families`).
+pub const REPORT_VERSION: u32 = 3;
 
 /// The kit's name and version, as reports and certificates carry it.
 pub fn kit() -> String {
@@ -71,6 +71,8 @@ pub struct RunInfo {
     /// SHA-256 of its `MANIFEST.json`, or `null` (no folder, or no manifest).
     #[serde(deserialize_with = "required")]
     pub vectors_manifest_sha256: Option<String>,
+    /// The claim families the run covers ([CONF.CLI.FAMILY]; all nine without `--family`).
+    pub families: Vec<String>,
 }
 
 impl RunInfo {
@@ -98,6 +100,7 @@ impl RunInfo {
                 .as_ref()
                 .and_then(|d| std::fs::read(d.join(crate::vector_files::MANIFEST_PATH)).ok())
                 .map(|b| crate::outcome::sha256_hex(&b)),
+            families: config.families.names(),
         }
     }
 }

@@ -300,7 +300,18 @@ pub fn parse(file: &str, text: &str) -> Result<ReportFile, MergeError> {
             ))
         }
     }
-    serde_json::from_value(v).map_err(|e| err(MergeErrorKind::Field, file, None, e.to_string()))
+    let report: ReportFile = serde_json::from_value(v)
+        .map_err(|e| err(MergeErrorKind::Field, file, None, e.to_string()))?;
+    // [CONF.CLI.FAMILY]: the run's families are family names, at least one.
+    crate::config::FamilySet::parse(&report.run.families.join(",")).map_err(|e| {
+        err(
+            MergeErrorKind::Field,
+            file,
+            Some("run.families"),
+            e.to_string(),
+        )
+    })?;
+    Ok(report)
 }
 
 /// A merged run.
@@ -397,6 +408,7 @@ pub fn merge(files: Vec<(String, ReportFile)>) -> Result<Merged, MergeError> {
     same(&files, "kit", |f| f.kit.clone())?;
     same(&files, "run.seed", |f| f.run.seed)?;
     same(&files, "run.sizes", |f| f.run.sizes.clone())?;
+    same(&files, "run.families", |f| f.run.families.clone())?;
     same(&files, "run.vectors_manifest_sha256", |f| {
         f.run.vectors_manifest_sha256.clone()
     })?;
@@ -671,6 +683,8 @@ fn merge_port(files: &[&(String, ReportFile)], report: Report) -> Result<PortRun
     options.vectors_dir = report.run.vectors_dir.as_ref().map(Into::into);
     options.expect = expect.clone();
     options.threads = 1;
+    options.families = crate::config::FamilySet::parse(&report.run.families.join(","))
+        .expect("checked when read");
     Ok(PortRun {
         hello,
         manifest_sha256: report

@@ -64,8 +64,23 @@ fn report_json_has_the_stable_shape() {
     let report = certify(&ReferenceCrate, &candidates, &config, None);
     let v: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
     assert_eq!(v["schema"], "onepath.certify-report");
-    assert_eq!(v["version"], 2);
+    assert_eq!(v["version"], 3);
     assert!(v["ok"].is_boolean());
+    // [CONF.REPORT.RUN]: a run without --family names every family.
+    assert_eq!(
+        v["run"]["families"],
+        serde_json::json!([
+            "graph",
+            "grids",
+            "grid-search",
+            "replanning",
+            "flow-field",
+            "hex-search",
+            "voxel-search",
+            "hpa",
+            "grid-bidi"
+        ])
+    );
     assert_eq!(v["implementations"][0], "onepath-reference");
     for s in v["sections"].as_array().unwrap() {
         for key in ["name", "checks", "passed", "failed", "failures"] {

@@ -3,7 +3,7 @@
 //! make) is caught by the records part of the vectors section with the record's label; and a
 //! record run on another world, area version or landmark graph is refused by its binding.
 
-use onepath_conformance::config::Shard;
+use onepath_conformance::config::{FamilySet, Shard};
 use onepath_conformance::implementation::{
     BuildFailure, CancelTrace, GraphOp, HookedQuery, HookedRun, LinkRequest, LinkResult, OplmError,
 };
@@ -121,7 +121,7 @@ impl Implementation for Wrong {
 
 fn records_section(imps: &[&dyn Implementation]) -> (Section, Section) {
     let (mut once, mut s) = (Section::new("vectors"), Section::new("vectors"));
-    vectors::certify(&dir(), imps, Shard::ALL, &mut once, &mut s);
+    vectors::certify(&dir(), imps, Shard::ALL, FamilySet::ALL, &mut once, &mut s);
     (once, s)
 }
 

@@ -84,6 +84,11 @@ pub fn vector_targets(dir: &Path) -> Result<Vec<Target>, HarnessError> {
         }
     }
     for v in crate::grid::vectors::read_dir(dir)? {
+        // A map that travels without its cells (a size Grid::new rejects, [CONF.GRID.MAP]) is
+        // no describe request: [CONF.DEBUG.REQUEST] grids carry every cell.
+        if v.map.cells.is_empty() && v.map.width as u64 * v.map.height as u64 > 0 {
+            continue;
+        }
         for run in v
             .runs
             .iter()
@@ -181,5 +186,7 @@ pub fn section_targets(config: &Config) -> (Vec<Target>, crate::report::Section)
         }
     }
     targets.extend(generated_targets(config));
+    // [CONF.CLI.FAMILY]: a target runs when its family is selected.
+    targets.retain(|t| config.families.contains(super::vectors::claim(&t.request)));
     (targets, setup)
 }

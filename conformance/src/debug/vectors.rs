@@ -360,9 +360,16 @@ pub fn certify(
     dir: &Path,
     all: &[&dyn Implementation],
     shard: crate::config::Shard,
+    families: crate::config::FamilySet,
     once: &mut Section,
     s: &mut Section,
 ) {
+    // [CONF.CLI.FAMILY]: a description vector runs when its target's family is selected.
+    let read = read_dir(dir).map(|vs| {
+        vs.into_iter()
+            .filter(|v| claim_of_id(&v.id).is_none_or(|f| families.contains(f)))
+            .collect()
+    });
     crate::request_vectors::RequestVectors {
         family: FAMILY,
         op: "describe",
@@ -386,5 +393,5 @@ pub fn certify(
             })
         },
     }
-    .certify(read_dir(dir), all, shard, once, s)
+    .certify(read, all, shard, once, s)
 }

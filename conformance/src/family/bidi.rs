@@ -5,7 +5,7 @@ use super::{Host, KitFamily, Run, VectorRef};
 use crate::bidi::{vectors, FAMILY};
 use crate::checks::bidi;
 use crate::claims::Family;
-use crate::config::{Config, Shard};
+use crate::config::{Config, FamilySet, Shard};
 use crate::implementation::Implementation;
 use crate::report::Section;
 use std::collections::BTreeMap;
@@ -47,10 +47,15 @@ impl KitFamily for Bidi {
         dir: &Path,
         all: &[&dyn Implementation],
         shard: Shard,
+        _families: FamilySet,
         once: &mut Section,
         s: &mut Section,
     ) {
         vectors::certify(dir, all, shard, once, s)
+    }
+
+    fn claims(&self) -> &'static [Family] {
+        &[Family::GridBidi]
     }
 
     fn sections(&self, run: &Run<'_>) -> Vec<Section> {

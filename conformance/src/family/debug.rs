@@ -6,7 +6,7 @@
 use super::{Host, KitFamily, Run, VectorRef};
 use crate::checks::describe;
 use crate::claims::Family;
-use crate::config::{Config, Shard};
+use crate::config::{Config, FamilySet, Shard};
 use crate::debug::vectors;
 use crate::implementation::Implementation;
 use crate::report::Section;
@@ -46,10 +46,15 @@ impl KitFamily for Debug {
         dir: &Path,
         all: &[&dyn Implementation],
         shard: Shard,
+        families: FamilySet,
         once: &mut Section,
         s: &mut Section,
     ) {
-        vectors::certify(dir, all, shard, once, s)
+        vectors::certify(dir, all, shard, families, once, s)
+    }
+
+    fn claims(&self) -> &'static [Family] {
+        &[Family::Graph, Family::GridSearch, Family::Replanning, Family::FlowField, Family::HexSearch, Family::VoxelSearch, Family::Hpa, Family::GridBidi]
     }
 
     fn sections(&self, run: &Run<'_>) -> Vec<Section> {

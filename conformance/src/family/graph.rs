@@ -5,7 +5,7 @@
 use super::{Host, KitFamily, Run, VectorRef};
 use crate::checks::{cancel, errors, generated, hooks, landmarks, links, sliced};
 use crate::claims::Family;
-use crate::config::{Config, Shard};
+use crate::config::{Config, FamilySet, Shard};
 use crate::implementation::Implementation;
 use crate::prng::derive_seed;
 use crate::report::Section;
@@ -46,10 +46,15 @@ impl KitFamily for Graph {
         dir: &Path,
         all: &[&dyn Implementation],
         shard: Shard,
+        _families: FamilySet,
         once: &mut Section,
         s: &mut Section,
     ) {
         crate::vectors::check_graph_vectors(dir, all, shard, once, s)
+    }
+
+    fn claims(&self) -> &'static [Family] {
+        &[Family::Graph]
     }
 
     fn sections(&self, run: &Run<'_>) -> Vec<Section> {

@@ -4,7 +4,7 @@
 use super::{Host, KitFamily, Run, VectorRef};
 use crate::checks::grid_search;
 use crate::claims::Family;
-use crate::config::{Config, Shard};
+use crate::config::{Config, FamilySet, Shard};
 use crate::implementation::Implementation;
 use crate::report::Section;
 use std::collections::BTreeMap;
@@ -46,10 +46,15 @@ impl KitFamily for GridSearch {
         dir: &Path,
         all: &[&dyn Implementation],
         shard: Shard,
+        _families: FamilySet,
         once: &mut Section,
         s: &mut Section,
     ) {
         crate::grid::vectors::certify(dir, all, shard, once, s)
+    }
+
+    fn claims(&self) -> &'static [Family] {
+        &[Family::GridSearch]
     }
 
     fn sections(&self, run: &Run<'_>) -> Vec<Section> {

@@ -4,7 +4,7 @@
 use super::{Host, KitFamily, Run, VectorRef};
 use crate::checks::hpa;
 use crate::claims::Family;
-use crate::config::{Config, Shard};
+use crate::config::{Config, FamilySet, Shard};
 use crate::hpa::{vectors, FAMILY};
 use crate::implementation::Implementation;
 use crate::report::Section;
@@ -47,10 +47,15 @@ impl KitFamily for Hpa {
         dir: &Path,
         all: &[&dyn Implementation],
         shard: Shard,
+        _families: FamilySet,
         once: &mut Section,
         s: &mut Section,
     ) {
         vectors::certify(dir, all, shard, once, s)
+    }
+
+    fn claims(&self) -> &'static [Family] {
+        &[Family::Hpa]
     }
 
     fn sections(&self, run: &Run<'_>) -> Vec<Section> {

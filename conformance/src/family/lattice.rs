@@ -5,7 +5,7 @@
 use super::{Host, KitFamily, Run, VectorRef};
 use crate::checks::lattice;
 use crate::claims::Family;
-use crate::config::{Config, Shard};
+use crate::config::{Config, FamilySet, Shard};
 use crate::implementation::Implementation;
 use crate::lattice::{vectors, Shape};
 use crate::report::Section;
@@ -62,10 +62,18 @@ impl KitFamily for Lattice {
         dir: &Path,
         all: &[&dyn Implementation],
         shard: Shard,
+        _families: FamilySet,
         once: &mut Section,
         s: &mut Section,
     ) {
         vectors::certify(self.0, dir, all, shard, once, s)
+    }
+
+    fn claims(&self) -> &'static [Family] {
+        match self.0 {
+            Shape::Hex => &[Family::HexSearch],
+            Shape::Voxel => &[Family::VoxelSearch],
+        }
     }
 
     fn sections(&self, run: &Run<'_>) -> Vec<Section> {

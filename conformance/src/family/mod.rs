@@ -21,7 +21,7 @@ mod walk;
 mod world;
 
 use crate::claims::Family;
-use crate::config::{Config, Shard};
+use crate::config::{Config, FamilySet, Shard};
 use crate::grid::GridMap;
 use crate::implementation::{GraphOp, Implementation, LinkRequest};
 use crate::report::Section;
@@ -32,7 +32,7 @@ use std::path::Path;
 
 pub use walk::{
     certify, certify_sections, check_dir, check_manifest, claim_of, generate_files, name_cases,
-    names, vector_refs, vectors_section, vectors_section_shard,
+    names, selected, vector_refs, vectors_section, vectors_section_select, vectors_section_shard,
 };
 
 /// Every family of the kit, in section order ([CONF.FAMILY.REGISTRY]).
@@ -141,16 +141,21 @@ pub trait KitFamily: Sync {
     /// reported by [`KitFamily::check_vectors`], not here.
     fn vectors(&self, dir: &Path) -> Vec<VectorRef>;
 
-    /// The family's part of the `vectors` section: the vectors of `shard` into `s`, the
-    /// folder-level checks into `once` (counted by shard 1 only).
+    /// The family's part of the `vectors` section: the vectors of `shard` whose claim family is in
+    /// `families` into `s`, the folder-level checks into `once` (counted by shard 1 only).
     fn check_vectors(
         &self,
         dir: &Path,
         all: &[&dyn Implementation],
         shard: Shard,
+        families: FamilySet,
         once: &mut Section,
         s: &mut Section,
     );
+
+    /// The claim families the family's sections and vectors serve ([CONF.CLI.FAMILY]): a run
+    /// whose selection holds none of them skips the family.
+    fn claims(&self) -> &'static [Family];
 
     /// The family's certify sections, in order.
     fn sections(&self, run: &Run<'_>) -> Vec<Section>;

@@ -5,7 +5,7 @@
 use super::{Host, KitFamily, Run, VectorRef};
 
 use crate::claims::Family;
-use crate::config::{Config, Shard};
+use crate::config::{Config, FamilySet, Shard};
 use crate::implementation::Implementation;
 use crate::records::vectors;
 use crate::report::Section;
@@ -41,10 +41,15 @@ impl KitFamily for Records {
         dir: &Path,
         all: &[&dyn Implementation],
         shard: Shard,
+        families: FamilySet,
         once: &mut Section,
         s: &mut Section,
     ) {
-        vectors::certify(dir, all, shard, once, s)
+        vectors::certify(dir, all, shard, families, once, s)
+    }
+
+    fn claims(&self) -> &'static [Family] {
+        &[Family::Graph, Family::GridSearch, Family::Replanning, Family::FlowField, Family::HexSearch, Family::VoxelSearch, Family::Hpa, Family::GridBidi]
     }
 
     fn sections(&self, _run: &Run<'_>) -> Vec<Section> {

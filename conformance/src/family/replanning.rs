@@ -4,7 +4,7 @@
 use super::{Host, KitFamily, Run, VectorRef};
 use crate::checks::replanning;
 use crate::claims::Family;
-use crate::config::{Config, Shard};
+use crate::config::{Config, FamilySet, Shard};
 use crate::implementation::Implementation;
 use crate::report::Section;
 use std::collections::BTreeMap;
@@ -46,10 +46,15 @@ impl KitFamily for Replanning {
         dir: &Path,
         all: &[&dyn Implementation],
         shard: Shard,
+        _families: FamilySet,
         once: &mut Section,
         s: &mut Section,
     ) {
         crate::replan::vectors::certify(dir, all, shard, once, s)
+    }
+
+    fn claims(&self) -> &'static [Family] {
+        &[Family::Replanning]
     }
 
     fn sections(&self, run: &Run<'_>) -> Vec<Section> {

@@ -5,7 +5,7 @@
 
 use super::{Host, KitFamily, Run, VectorRef};
 use crate::claims::Family;
-use crate::config::{Config, Shard};
+use crate::config::{Config, FamilySet, Shard};
 use crate::implementation::Implementation;
 use crate::report::Section;
 use crate::state::StateKind;
@@ -63,9 +63,14 @@ impl KitFamily for State {
         _dir: &Path,
         _all: &[&dyn Implementation],
         _shard: Shard,
+        _families: FamilySet,
         _once: &mut Section,
         _s: &mut Section,
     ) {
+    }
+
+    fn claims(&self) -> &'static [Family] {
+        &[Family::Graph, Family::Grids, Family::GridSearch, Family::Replanning, Family::FlowField]
     }
 
     fn sections(&self, run: &Run<'_>) -> Vec<Section> {

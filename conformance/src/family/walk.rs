@@ -3,7 +3,7 @@
 
 use super::{Host, KitFamily, NoHost, Run, VectorRef, REGISTRY};
 use crate::claims::Family;
-use crate::config::{Config, Shard};
+use crate::config::{Config, FamilySet, Shard};
 use crate::implementation::Implementation;
 use crate::json_text::to_text;
 use crate::outcome::sha256_hex;
@@ -41,19 +41,32 @@ pub fn certify(
 /// vectors folder ([CONF.FAMILY.REGISTRY]).
 pub fn certify_sections(run: &Run<'_>) -> Vec<Section> {
     let mut sections = Vec::new();
-    for family in REGISTRY {
+    for family in selected(run.config.families) {
         sections.extend(family.sections(run));
     }
     if let Some(dir) = &run.config.vectors_dir {
         run.host.enter("vectors");
-        sections.push(vectors_section_shard(dir, run.all, run.config.shard));
+        sections.push(vectors_section_select(
+            dir,
+            run.all,
+            run.config.shard,
+            run.config.families,
+        ));
     }
     sections
 }
 
-/// Names every family's cases in `host`.
+/// The registry families that serve at least one family of `families` ([CONF.CLI.FAMILY]), in
+/// registry order.
+pub fn selected(families: FamilySet) -> impl Iterator<Item = &'static dyn KitFamily> {
+    REGISTRY
+        .into_iter()
+        .filter(move |f| f.claims().iter().any(|&c| families.contains(c)))
+}
+
+/// Names every selected family's cases in `host`.
 pub fn name_cases(host: &dyn Host, config: &Config) {
-    for family in REGISTRY {
+    for family in selected(config.families) {
         family.name_cases(host, config, config.vectors_dir.as_deref());
     }
 }
@@ -67,6 +80,17 @@ pub fn vectors_section(dir: &Path, all: &[&dyn Implementation]) -> Section {
 /// vectors; a family's vectors are in `shard` by their ordinal in its own list, and the
 /// folder-level checks count in shard 1 only.
 pub fn vectors_section_shard(dir: &Path, all: &[&dyn Implementation], shard: Shard) -> Section {
+    vectors_section_select(dir, all, shard, FamilySet::ALL)
+}
+
+/// The `vectors` section for one shard and the vectors of the selected claim families
+/// ([CONF.CLI.FAMILY]); the manifest is checked whatever the selection.
+pub fn vectors_section_select(
+    dir: &Path,
+    all: &[&dyn Implementation],
+    shard: Shard,
+    families: FamilySet,
+) -> Section {
     let mut s = Section::new("vectors");
     let mut once = Section::new("vectors");
     for problem in check_manifest(dir) {
@@ -81,9 +105,9 @@ pub fn vectors_section_shard(dir: &Path, all: &[&dyn Implementation], shard: Sha
     }
     // The folder-level failures first (a report keeps the first failures in full).
     let mut per_family = Vec::new();
-    for family in REGISTRY {
+    for family in selected(families) {
         let mut part = Section::new("vectors");
-        family.check_vectors(dir, all, shard, &mut once, &mut part);
+        family.check_vectors(dir, all, shard, families, &mut once, &mut part);
         per_family.push(part);
     }
     if shard.is_first() {

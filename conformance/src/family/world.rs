@@ -3,7 +3,7 @@
 
 use super::{Host, KitFamily, Run, VectorRef};
 use crate::claims::Family;
-use crate::config::{Config, Shard};
+use crate::config::{Config, FamilySet, Shard};
 use crate::implementation::Implementation;
 use crate::report::Section;
 use crate::synctest::vectors;
@@ -46,10 +46,15 @@ impl KitFamily for World {
         dir: &Path,
         all: &[&dyn Implementation],
         shard: Shard,
+        _families: FamilySet,
         once: &mut Section,
         s: &mut Section,
     ) {
         vectors::certify(dir, all, shard, once, s)
+    }
+
+    fn claims(&self) -> &'static [Family] {
+        &[Family::Grids]
     }
 
     fn sections(&self, run: &Run<'_>) -> Vec<Section> {

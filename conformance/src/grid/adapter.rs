@@ -22,19 +22,27 @@ macro_rules! define_grid_adapter {
             }
 
             /// The multipliers, the space and the cells of a map, on a new grid of its size.
-            fn fill_grid(mut g: op::Grid, map: &GridMap) -> Result<op::Grid, String> {
-                let harness = |what: &str, e: &dyn std::fmt::Display| format!("harness: {what} failed: {e}");
+            fn fill_grid(g: op::Grid, map: &GridMap) -> Result<op::Grid, String> {
+                fill_grid_classed(g, map)
+                    .map_err(|(what, e)| format!("harness: {what} failed: {e}"))
+            }
+
+            /// [CONF.GRID.MAP] As [`fill_grid`], a failing call named with its error.
+            fn fill_grid_classed(
+                mut g: op::Grid,
+                map: &GridMap,
+            ) -> Result<op::Grid, (&'static str, op::GridError)> {
                 for &(a, m) in &map.multipliers {
-                    g.set_area_multiplier(a, m).map_err(|e| harness("set_area_multiplier", &e))?;
+                    g.set_area_multiplier(a, m).map_err(|e| ("set_area_multiplier", e))?;
                 }
                 if let Some([ox, oy, s]) = map.space {
                     g.set_space(op::GridSpace { origin_x: ox, origin_y: oy, cell_size: s })
-                        .map_err(|e| harness("set_space", &e))?;
+                        .map_err(|e| ("set_space", e))?;
                 }
                 for (i, &c) in map.cells.iter().enumerate() {
                     if c != 0 {
                         let (x, y) = (i % map.width as usize, i / map.width as usize);
-                        g.set_cell(x, y, c).map_err(|e| harness("set_cell", &e))?;
+                        g.set_cell(x, y, c).map_err(|e| ("set_cell", e))?;
                     }
                 }
                 Ok(g)
@@ -246,10 +254,14 @@ macro_rules! define_grid_adapter {
             }
 
             fn outcome(r: &GridRequest) -> Result<GridOutcome, String> {
-                // [CONF.GRID.MAP] A map `Grid::new` rejects ([GRID.SQUARE.SIZE]) is that error's
-                // class, as an error of `new` or `begin` is.
+                // [CONF.GRID.MAP] A map `Grid::new`, `set_area_multiplier` or `set_space`
+                // rejects ([GRID.SQUARE.SIZE], [GRID.AREA.SET], [GRID.SPACE.RANGE]) is that
+                // error's class, as an error of `new` or `begin` is.
                 let grid = match op::Grid::new(r.map.width as usize, r.map.height as usize) {
-                    Ok(g) => fill_grid(g, &r.map)?,
+                    Ok(g) => match fill_grid_classed(g, &r.map) {
+                        Ok(g) => g,
+                        Err((_, e)) => return Ok(Err(e.class().to_string())),
+                    },
                     Err(e) => return Ok(Err(e.class().to_string())),
                 };
                 let opts = options(&r.options);

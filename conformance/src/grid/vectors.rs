@@ -131,7 +131,11 @@ impl GridVector {
         let cells = hex::decode(&v.map.cells).map_err(|e| {
             HarnessError::new(ErrorKind::Schema, e.to_string()).in_member("map.cells")
         })?;
-        if cells.len() as u64 != u64::from(v.map.width) * u64::from(v.map.height) {
+        // [CONF.GRID.MAP] `width * height` cells, or none for a size Grid::new rejects
+        // ([GRID.SQUARE.SIZE]: a side of 0 or more than 2^26 cells).
+        let area = u64::from(v.map.width) * u64::from(v.map.height);
+        let rejected = area == 0 || area > 1 << 26;
+        if cells.len() as u64 != area && !(rejected && cells.is_empty()) {
             return Err(
                 HarnessError::new(ErrorKind::Schema, "length is not width * height")
                     .in_member("map.cells"),
@@ -431,6 +435,10 @@ struct GridRecipe {
     space: [f64; 3],
     /// Runs of this vector only, after the shared extra runs: `(api, options, query indexes)`.
     own_runs: Vec<(GridApi, GridOptionsData, Vec<usize>)>,
+    /// The queries, when not the three drawn from the open cells.
+    queries: Option<Vec<[u32; 4]>>,
+    /// The `set_area_multiplier` calls, when not those of `areas`.
+    multipliers: Option<Vec<(u8, f64)>>,
 }
 
 /// The fixed list of grid vectors, in id order.
@@ -468,6 +476,8 @@ fn recipes() -> Vec<GridRecipe> {
                 areas,
                 space: [-3.5, 10.0, 0.5],
                 own_runs: vec![],
+                queries: None,
+                multipliers: None,
             });
         }
     }
@@ -495,6 +505,8 @@ fn recipes() -> Vec<GridRecipe> {
             (GridApi::Handle, with_hook(1), vec![0, 1]),
             (GridApi::AStar, with_hook(0), vec![0, 1]),
         ],
+        queries: None,
+        multipliers: None,
     });
     // GRID-0010: JPS searches that lower the g of a jump point they have already reached.
     let jps = |algorithm: u8, blocked: Option<super::CellBlockRule>| GridOptionsData {
@@ -521,6 +533,8 @@ fn recipes() -> Vec<GridRecipe> {
             (GridApi::Jump, jps(2, blocked), vec![2]),
             (GridApi::Handle, jps(2, blocked), vec![2]),
         ],
+        queries: None,
+        multipliers: None,
     });
     // GRID-0011: a map Grid::new rejects.
     out.push(GridRecipe {
@@ -533,6 +547,72 @@ fn recipes() -> Vec<GridRecipe> {
         areas: false,
         space: [-3.5, 10.0, 0.5],
         own_runs: vec![],
+        queries: None,
+        multipliers: None,
+    });
+    // GRID-0012: past the cell limit.
+    out.push(GridRecipe {
+        id: "GRID-0012".into(),
+        comment: "A map of 8193 x 8193 cells, one side over 8192 and 67,125,249 cells, more than the 2^26 Grid::new accepts: it rejects it with invalid_size [GRID.SQUARE.SIZE] (a size check that divides the sides, or compares one side, accepts it), so every run of the usual list replies that error; a map Grid::new rejects holds no cells [CONF.GRID.MAP]. Its queries are all (0, 0) to (0, 0). Expected replies from onepath-reference (spec/conformance.md CONF.GRID.VECTOR).".into(),
+        kind: None,
+        width: 8193,
+        height: 8193,
+        seed: 0,
+        areas: false,
+        space: [-3.5, 10.0, 0.5],
+        own_runs: vec![],
+        queries: None,
+        multipliers: None,
+    });
+    // GRID-0013..0016: maps whose set_area_multiplier or set_space fails.
+    let bad_map = |id: &str, what: &str, multipliers: Vec<(u8, f64)>, space: [f64; 3]| GridRecipe {
+        id: id.into(),
+        comment: format!("A 21x17 map of random obstacles (25 %, seed 100) built with {what}, so every run of the usual list replies that error's class, before any option or query is looked at [CONF.GRID.MAP]. Expected replies from onepath-reference (spec/conformance.md CONF.GRID.VECTOR)."),
+        kind: Some(MapKind::Random { density: 0.25 }),
+        width: 21,
+        height: 17,
+        seed: 100,
+        areas: false,
+        space,
+        own_runs: vec![],
+        queries: None,
+        multipliers: Some(multipliers),
+    };
+    let space = [-3.5, 10.0, 0.5];
+    out.push(bad_map("GRID-0013", "set_area_multiplier(1, 0.5) then set_area_multiplier(2, 0.0): a multiplier must be finite and greater than 0, so the second call fails with invalid_multiplier [GRID.AREA.SET] (a check with >= accepts it)", vec![(1, 0.5), (2, 0.0)], space));
+    out.push(bad_map("GRID-0014", "set_area_multiplier(3, -0.0): -0.0 is not greater than 0, invalid_multiplier [GRID.AREA.SET]", vec![(3, -0.0)], space));
+    out.push(bad_map("GRID-0015", "set_area_multiplier(255, 2.0): area 255 is the wall and has no multiplier, area_out_of_range [GRID.AREA.SET]", vec![(255, 2.0)], space));
+    out.push(bad_map("GRID-0016", "the space (0.0, 0.0, -0.5): a cell size must be 0 (with both origins 0) or in (0, 2^21], invalid_space [GRID.SPACE.RANGE]", vec![], [0.0, 0.0, -0.5]));
+    // GRID-0017: clearance at the right and bottom borders.
+    out.push(GridRecipe {
+        id: "GRID-0017".into(),
+        comment: "An open 9x7 map (no obstacles, seed 117), uniform costs. Clearance counts the cells beyond the right and bottom borders as clearance 0, so a cell of the last column or row has clearance 1 and the one next to it 2 [GS.CLEAR.VALUE]: an agent of size 2 cannot stand on the last column or row [GS.PASS]. Query 0 starts on the last column, (8, 0) to (0, 0); query 1 on the last row, (0, 6) to (0, 0); query 2 ends next to the corner, (0, 0) to (7, 5). The extra runs (agent size 2 among them) take queries 0 and 1; the vector's own runs take every query with agent size 2 and 3 through tier 1 (A*, Dijkstra, JPS, Theta*) and the handle. A clearance that counts a border as 1 lets the agent start there or walk along it. Expected replies from onepath-reference (spec/conformance.md CONF.GRID.VECTOR).".into(),
+        kind: Some(MapKind::Random { density: 0.0 }),
+        width: 9,
+        height: 7,
+        seed: 117,
+        areas: false,
+        space: [-3.5, 10.0, 0.5],
+        own_runs: [2u32, 3]
+            .into_iter()
+            .flat_map(|agent_size| {
+                [(GridApi::Tier1, 0u8), (GridApi::Tier1, 1), (GridApi::Tier1, 2), (GridApi::Tier1, 4), (GridApi::Handle, 0)]
+                    .into_iter()
+                    .map(move |(api, algorithm)| {
+                        (
+                            api,
+                            GridOptionsData {
+                                agent_size,
+                                algorithm,
+                                ..GridOptionsData::default()
+                            },
+                            vec![0, 1, 2],
+                        )
+                    })
+            })
+            .collect(),
+        queries: Some(vec![[8, 0, 0, 0], [0, 6, 0, 0], [0, 0, 7, 5]]),
+        multipliers: None,
     });
     out
 }
@@ -552,10 +632,13 @@ pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
             areas,
             space,
             own_runs,
+            queries: fixed_queries,
+            multipliers,
         } = recipe;
+        // [CONF.GRID.MAP] A map Grid::new rejects holds no cells.
         let mut cells = match kind {
             Some(kind) => cells_of(&generate_map(kind, w as usize, h as usize, seed)),
-            None => vec![0; (w * h) as usize],
+            None => Vec::new(),
         };
         if areas {
             let mut k = 0;
@@ -570,7 +653,7 @@ pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
             .filter(|&c| cells[c as usize] != 255)
             .collect();
         let at = |k: usize| open[(k * 7919) % open.len()];
-        let queries: Vec<[u32; 4]> = (0..3)
+        let queries: Vec<[u32; 4]> = fixed_queries.unwrap_or_else(|| (0..3)
             .map(|q| {
                 if open.is_empty() {
                     return [0, 0, 0, 0];
@@ -578,7 +661,7 @@ pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
                 let (s, g) = (at(q), at(q * 3 + open.len() / 2 + 1));
                 [s % w, s / w, g % w, g / w]
             })
-            .collect();
+            .collect());
         let mut v = GridVector {
             id: id.clone(),
             comment,
@@ -586,11 +669,11 @@ pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
                 width: w,
                 height: h,
                 cells: hex::encode(&cells),
-                multipliers: if areas {
+                multipliers: multipliers.unwrap_or(if areas {
                     vec![(1, 0.5), (2, 2.0), (3, 3.25)]
                 } else {
                     vec![]
-                },
+                }),
                 space: Some(space),
             },
             queries,

@@ -8,6 +8,7 @@ use super::driver::Hello;
 use super::protocol::SPEC_VERSION;
 use super::{op_family, op_level, LedgerEntry, PortImpl};
 use crate::checks::{self, Config, Shard};
+use crate::config::FamilySet;
 use crate::expectations::Expectations;
 use crate::implementation::Implementation;
 use crate::levels::{failure_level, Level};
@@ -60,6 +61,8 @@ pub struct PortOptions {
     pub shard: Shard,
     /// The interval of the progress line on stderr, or none ([DRIVER.CLI.PROGRESS]).
     pub heartbeat: Option<Duration>,
+    /// The claim families this run judges ([CONF.CLI.FAMILY]).
+    pub families: FamilySet,
 }
 
 impl PortOptions {
@@ -80,6 +83,7 @@ impl PortOptions {
             deadline: Some(Duration::from_secs(super::budget::DEFAULT_DEADLINE_SECS)),
             shard: Shard::ALL,
             heartbeat: None,
+            families: FamilySet::ALL,
         }
     }
 
@@ -118,6 +122,7 @@ impl PortOptions {
             vectors_dir: self.vectors_dir.clone(),
             threads: self.threads.max(1),
             shard: self.shard,
+            families: self.families,
         }
     }
 }
@@ -264,9 +269,21 @@ pub(crate) fn level_problem(family: &str, claimed: Level, reached: Level) -> Str
 pub fn certify_port(options: PortOptions) -> PortRun {
     let config = options.config();
     let mut port = PortImpl::with_limits(&options.command, options.limits());
-    let hello = port.pool.hello();
-    if let Ok(h) = &hello {
+    let mut hello = port.pool.hello();
+    // [CONF.CLI.FAMILY]: the run judges the port's claims in the selected families only; a
+    // selected family the port does not claim is a problem of the verdict.
+    let mut unclaimed_selected = Vec::new();
+    if let Ok(h) = &mut hello {
         port.set_name(&h.port);
+        if !config.families.is_all() {
+            for f in config.families.names() {
+                if !h.claims.contains_key(&f) {
+                    unclaimed_selected.push(f);
+                }
+            }
+            h.claims
+                .retain(|f, _| config.families.names().iter().any(|n| n == f));
+        }
     }
     crate::family::name_cases(&port, &config);
     let reference: &dyn Implementation = &ReferenceCrate;
@@ -363,7 +380,12 @@ pub fn certify_port(options: PortOptions) -> PortRun {
         (Ok(_), Some(dir)) => crate::family::REGISTRY
             .iter()
             .flat_map(|f| {
-                let refs = f.vectors(dir);
+                // Selected first, then sharded: the order the sections take ([CONF.CLI.FAMILY]).
+                let refs: Vec<crate::family::VectorRef> = f
+                    .vectors(dir)
+                    .into_iter()
+                    .filter(|v| config.families.contains(v.claim))
+                    .collect();
                 shard_subset(&refs, config.shard)
                     .cloned()
                     .collect::<Vec<_>>()
@@ -441,6 +463,8 @@ pub fn certify_port(options: PortOptions) -> PortRun {
     let mut family_names: BTreeSet<String> = claims.keys().cloned().collect();
     family_names.insert("graph".into());
     family_names.extend(ledger.requests.keys().map(|op| op_family(op).to_string()));
+    let selection = config.families.names();
+    family_names.retain(|f| selection.contains(f));
     let mut entries: Vec<&LedgerEntry> = ledger.entries.iter().collect();
     entries.sort_by(|a, b| {
         (
@@ -524,7 +548,10 @@ pub fn certify_port(options: PortOptions) -> PortRun {
                     h.spec_version
                 ));
             }
-            if h.claims.is_empty() {
+            for f in &unclaimed_selected {
+                problems.push(format!("--family {f}: the port does not claim it"));
+            }
+            if h.claims.is_empty() && unclaimed_selected.is_empty() {
                 problems.push("the port claims no family".into());
             }
         }
@@ -600,7 +627,12 @@ pub fn certify_port(options: PortOptions) -> PortRun {
     }
     if let Some(e) = &expect {
         let claimed: BTreeSet<&str> = claims.keys().map(String::as_str).collect();
-        let listed: BTreeSet<&str> = e.families.iter().map(String::as_str).collect();
+        let listed: BTreeSet<&str> = e
+            .families
+            .iter()
+            .map(String::as_str)
+            .filter(|f| selection.iter().any(|n| n == f))
+            .collect();
         if hello.is_ok() && claimed != listed {
             problems.push(format!(
                 "expectations list families {listed:?}, the driver claims {claimed:?}"

@@ -144,14 +144,12 @@ def _tier2(grid, api, start, goal, opts, o, schedule, snapshot_after):
 def run_grid(a):
     """[DRIVER.OP.RUN_GRID] One request; the reply payload.
 
-    [CONF.GRID.MAP] A map whose size ``Grid.__init__`` rejects ([GRID.SQUARE.SIZE]) is the
-    failure ``invalid_size``, as an error of ``new`` or ``begin`` is; other map errors stay
-    exceptions (the kit never sends such a map)."""
+    [CONF.GRID.MAP] A map that ``Grid.__init__`` ([GRID.SQUARE.SIZE]), ``set_area_multiplier``
+    ([GRID.AREA.SET]) or ``set_space`` ([GRID.SPACE.RANGE]) rejects is that error's class, as an
+    error of ``new`` or ``begin`` is (a rejected size comes with no cells)."""
     try:
         grid = build_grid(a["map"])
     except gs.GridError as e:
-        if e.error_class != "invalid_size":
-            raise
         return {"failure": e.error_class}
     o = a["options"]
     start, goal = tuple(a["start"]), tuple(a["goal"])

@@ -6,6 +6,7 @@ use super::{
     call, call_as, hostile, load, random_case, random_count, snapshot_count, snapshot_recipe,
     snapshots, valid, Ctx,
 };
+use crate::claims::Family;
 use crate::implementation::Implementation;
 use crate::prng::derive_seed;
 use crate::report::{Failure, Section};
@@ -48,9 +49,26 @@ pub fn probe<'a>(all: &[&'a dyn Implementation], config: &Config) -> (Section, O
             s.fail(f)
         }
     };
-    // Implementations without the state API fail once and are left out.
+    // The vectors of the selected families ([CONF.CLI.FAMILY]); read before the probe, which
+    // needs a recipe of a selected family, and reported after it.
+    let families = config.families;
+    let loaded = load(all[0], config).map(|v| {
+        v.into_iter()
+            .filter(|(v, _)| families.contains(v.recipe.kind().family()))
+            .collect::<Vec<_>>()
+    });
+    // Implementations without the state API fail once and are left out. The probe is a graph
+    // recipe when the graph family is selected, else the first selected vector's.
+    let recipe = if families.contains(Family::Graph) {
+        StateRecipe::Graph(search_graph(1, 3))
+    } else {
+        match &loaded {
+            Ok(v) if !v.is_empty() => v[0].0.recipe.clone(),
+            _ => StateRecipe::Graph(search_graph(1, 3)),
+        }
+    };
     let probe = StateRequest::Restore {
-        recipe: StateRecipe::Graph(search_graph(1, 3)),
+        recipe,
         bytes: None,
         finish: false,
     };
@@ -67,7 +85,7 @@ pub fn probe<'a>(all: &[&'a dyn Implementation], config: &Config) -> (Section, O
     if active.is_empty() {
         return (s, None);
     }
-    let vectors = match load(all[0], config) {
+    let vectors = match loaded {
         Ok(v) if !v.is_empty() => v,
         Ok(_) => {
             once(
@@ -146,7 +164,13 @@ pub fn run_probed(p: &Probed<'_>, config: &Config, mut s: Section) -> Section {
         s.merge(p);
     }
     let base = derive_seed(config.seed, 0x5747_E5A9);
-    let parts = parallel_cases(config, snapshot_count(config), &["state"], |i, sec| {
+    // The snapshot recipes are GraphAStar searches: graph family only ([CONF.CLI.FAMILY]).
+    let snapshots_run = if config.families.contains(Family::Graph) {
+        snapshot_count(config)
+    } else {
+        0
+    };
+    let parts = parallel_cases(config, snapshots_run, &["state"], |i, sec| {
         let seed = derive_seed(base, i as u64);
         snapshots(
             active,
