@@ -162,6 +162,137 @@ pub fn sessions() -> Vec<(String, Session)> {
         "seed 13, 200 frames; the world's containers after frames 50 and 140 restored at frames 120, 150 and 170, inside frames the loop rolls back over [WORLD.COMMIT] [WORLD.RESTORE.SAME] [CONF.SYNC.OPS]".into(),
         s,
     ));
+    out.push(edge_containers());
+    out.extend(bad_sessions());
+    out
+}
+
+/// SYNC-0005: the header edges of [WORLD.READ] that SYNC-0003's faults leave out, and a grid
+/// version at its wrap ([GRID.VERSION.COUNT]).
+fn edge_containers() -> (String, Session) {
+    let mut s = generate::session(17, 120);
+    let good = container_after(&s, 30);
+    let sp = spans(&good);
+    let header = |m: usize| sp[m].0 - 10;
+    let edit = |f: &dyn Fn(&mut Vec<u8>)| {
+        let mut b = good.to_vec();
+        f(&mut b);
+        b
+    };
+    let mut faults: Vec<(String, Vec<u8>)> = vec![
+        ("4 bytes with a bad magic".into(), edit(&|b| { b.truncate(4); b[1] = b'X' })),
+        ("4 bytes: the magic alone".into(), good[..4].to_vec()),
+        ("6 bytes: the magic and the version".into(), good[..6].to_vec()),
+        ("10 bytes: the header alone".into(), good[..10].to_vec()),
+        ("cut at member 1's header".into(), good[..header(1)].to_vec()),
+        ("cut at the last member's header".into(), good[..header(sp.len() - 1)].to_vec()),
+        ("cut 4 bytes into member 3's header".into(), good[..header(3) + 4].to_vec()),
+        ("count 5".into(), edit(&|b| b[6] = 5)),
+        ("count 0".into(), edit(&|b| b[6] = 0)),
+        ("count -1".into(), edit(&|b| b[6..10].copy_from_slice(&(-1i32).to_le_bytes()))),
+        ("member 2 with owner -1".into(), edit(&|b| {
+            let h = header(2);
+            b[h + 2..h + 6].copy_from_slice(&(-1i32).to_le_bytes())
+        })),
+        ("member 5 of type 0".into(), edit(&|b| {
+            let h = header(5);
+            b[h..h + 2].copy_from_slice(&0u16.to_le_bytes())
+        })),
+        ("member 1 one byte short of its length".into(), good[..sp[1].0 + sp[1].1 - 1].to_vec()),
+        ("member 2's header alone".into(), good[..header(2) + 10].to_vec()),
+        ("member 2's header alone, of type 0".into(), {
+            let mut b = good[..header(2) + 10].to_vec();
+            let h = header(2);
+            b[h..h + 2].copy_from_slice(&0u16.to_le_bytes());
+            b
+        }),
+    ];
+    // [STATE.GRID] member 0's grid: its version at byte 16 of its bytes, its area version at 44.
+    let (g, _) = sp[0];
+    let wrap = edit(&|b| {
+        b[g + 16..g + 20].copy_from_slice(&i32::MAX.to_le_bytes());
+        b[g + 44..g + 48].copy_from_slice(&i32::MAX.to_le_bytes());
+    });
+    let names: Vec<String> = faults.iter().map(|(n, _)| n.clone()).collect();
+    for (i, _) in faults.iter().enumerate() {
+        s.inputs[40 + i].push(vec![8, i as i64]);
+    }
+    // Frame 70 restores the grid at version 2^31 - 1 and edits one cell twice: the version
+    // wraps to 0, then 1; frame 71 edits again.
+    let k = faults.len() as i64;
+    let (x, y) = first_open(&s);
+    s.inputs[70] = vec![vec![8, k], vec![0, x, y, 3], vec![0, x, y, 0], vec![1, 4]];
+    s.inputs[71].insert(0, vec![0, x, y, 2]);
+    faults.push(("member 0's grid at version 2^31 - 1".into(), wrap));
+    s.containers = faults.iter().map(|(_, b)| Hex(b.clone())).collect();
+    (
+        format!("seed 17, 120 frames; from frame 40 one restore per frame of the world's container after frame 30, changed: {}; each refused restore names its class and offset in byte order ([WORLD.READ]: a 4-byte input is judged by its magic first, a cut member header is truncated whatever it holds, a whole one is read) and changes nothing. Frame 70 restores that container with member 0's grid at version and area version 2^31 - 1 ([STATE.GRID], [STATE.AREAS]) and sets cell ({x}, {y}) to 3 and back to 0: the version wraps to 0, then counts 1 ([GRID.VERSION.COUNT]); frame 71 sets it to 2 [WORLD.HEADER] [WORLD.MEMBER] [WORLD.READ] [WORLD.ATOMIC] [GRID.VERSION.COUNT] [STATE.GRID.RESTORE]", names.join(", ")),
+        s,
+    )
+}
+
+/// The first cell of a session's map that is not a wall (row-major), as op integers.
+fn first_open(s: &Session) -> (i64, i64) {
+    let cells = hex::decode(&s.map.cells).unwrap_or_default();
+    let w = s.map.width.max(1) as usize;
+    let i = cells.iter().position(|&c| c != 255).unwrap_or(0);
+    ((i % w) as i64, (i / w) as i64)
+}
+
+/// SYNC-0006 onwards: sessions refused before they run ([CONF.SYNC.OPS]: `bad_op` in frame and
+/// op order) and sessions whose world cannot be built ([CONF.SYNC.SESSION]).
+fn bad_sessions() -> Vec<(String, Session)> {
+    let base = || generate::session(19, 4);
+    let mut out = Vec::new();
+    let bad_ops: [(&str, Vec<i64>); 11] = [
+        ("op code 9", vec![9]),
+        ("an empty op", vec![]),
+        ("set_cell with three integers", vec![0, 1, 2]),
+        ("set_cell at x = -1", vec![0, -1, 0, 0]),
+        ("set_cell to area 256", vec![0, 0, 0, 256]),
+        ("grid begin at x = 2^32", vec![3, 1 << 32, 0, 0, 0]),
+        ("replan with budget -1", vec![1, -1]),
+        ("set_weight with numerator 2^53 + 1", vec![5, 0, (1 << 53) + 1, 1]),
+        ("set_weight with denominator 0", vec![5, 0, 1, 0]),
+        ("set_weight with denominator 2^53 + 1", vec![5, 0, 1, (1 << 53) + 1]),
+        ("restore of container 0 in a session of none", vec![8, 0]),
+    ];
+    for (what, op) in bad_ops {
+        let mut s = base();
+        // Frame 2, after the frame's own ops: a later op in frame order than anything valid.
+        s.inputs[2].push(op.clone());
+        out.push((
+            format!("seed 19, 4 frames; frame 2 ends with {what}, {op:?}: the session is failed with bad_op (frame 2, op {}) before any frame runs [CONF.SYNC.OPS] [CONF.SYNC.SESSION]", s.inputs[2].len() - 1),
+            s,
+        ));
+    }
+    let mut s = base();
+    s.map.multipliers = vec![(1, 2.0), (2, 0.0)];
+    out.push((
+        "seed 19, 4 frames; the map's multipliers (1, 2.0), (2, 0.0): set_area_multiplier refuses 0.0, so the world is not built and the session is failed with invalid_multiplier [GRID.AREA.SET] [CONF.SYNC.SESSION]".into(),
+        s,
+    ));
+    let mut s = base();
+    s.map.multipliers = vec![(255, 2.0)];
+    out.push((
+        "seed 19, 4 frames; the map's multiplier (255, 2.0): area 255 is the wall, so the session is failed with area_out_of_range [GRID.AREA.SET] [CONF.SYNC.SESSION]".into(),
+        s,
+    ));
+    let mut s = base();
+    s.map.width = 0;
+    s.map.cells = String::new();
+    out.push((
+        "seed 19, 4 frames; a map of width 0 (no cells): Grid::new refuses it, so the session is failed with invalid_size [GRID.SQUARE.SIZE] [CONF.SYNC.SESSION]".into(),
+        s,
+    ));
+    let mut s = base();
+    if let Some(e) = s.graph.edges.get_mut(3) {
+        e.2 = -1.5;
+    }
+    out.push((
+        "seed 19, 4 frames; edge 3 of the graph has weight -1.5: add_edge refuses it, so the session is failed with that class [GRAPH.VAL.EDGE] [CONF.SYNC.SESSION]".into(),
+        s,
+    ));
     out
 }
 
