@@ -76,7 +76,10 @@ impl FamilySet {
     };
 
     fn bit(f: Family) -> u16 {
-        1 << Family::ALL.iter().position(|&g| g == f).expect("a family of ALL")
+        1 << Family::ALL
+            .iter()
+            .position(|&g| g == f)
+            .expect("a family of ALL")
     }
 
     /// The set holding exactly `families`.
@@ -122,7 +125,10 @@ impl FamilySet {
 
     /// The selected family names, in [`Family::ALL`] order.
     pub fn names(&self) -> Vec<String> {
-        self.families().iter().map(|f| f.name().to_string()).collect()
+        self.families()
+            .iter()
+            .map(|f| f.name().to_string())
+            .collect()
     }
 }
 

@@ -683,8 +683,8 @@ fn merge_port(files: &[&(String, ReportFile)], report: Report) -> Result<PortRun
     options.vectors_dir = report.run.vectors_dir.as_ref().map(Into::into);
     options.expect = expect.clone();
     options.threads = 1;
-    options.families = crate::config::FamilySet::parse(&report.run.families.join(","))
-        .expect("checked when read");
+    options.families =
+        crate::config::FamilySet::parse(&report.run.families.join(",")).expect("checked when read");
     Ok(PortRun {
         hello,
         manifest_sha256: report

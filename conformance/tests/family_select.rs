@@ -28,9 +28,11 @@ fn section_names(r: &onepath_conformance::Report) -> Vec<String> {
 fn the_parser_takes_family_names_and_refuses_the_rest() {
     let s = FamilySet::parse("hpa,grid-bidi,hpa").expect("two families");
     assert_eq!(s.names(), ["hpa", "grid-bidi"]);
-    assert!(FamilySet::parse("graph,grids,grid-search,replanning,flow-field,hex-search,voxel-search,hpa,grid-bidi")
-        .expect("all")
-        .is_all());
+    assert!(FamilySet::parse(
+        "graph,grids,grid-search,replanning,flow-field,hex-search,voxel-search,hpa,grid-bidi"
+    )
+    .expect("all")
+    .is_all());
     for bad in ["", "hex", "graph,", "Graph", "graph,,hpa"] {
         let e = FamilySet::parse(bad).expect_err(bad);
         assert!(e.to_string().contains("not a family"), "{bad}: {e}");
@@ -48,7 +50,10 @@ fn an_in_process_run_of_one_family_runs_only_its_sections() {
     let candidates: [&dyn Implementation; 1] = [&OptimizedCrate];
     let report = onepath_conformance::family::certify(&ReferenceCrate, &candidates, &config, None);
     assert!(report.ok, "{}", report.to_table());
-    assert_eq!(section_names(&report), ["hex-search", "describe", "vectors"]);
+    assert_eq!(
+        section_names(&report),
+        ["hex-search", "describe", "vectors"]
+    );
     assert_eq!(report.run.families, ["hex-search"]);
     // Every vector failure or check of the section is the manifest's or a hex vector's: the
     // count is the manifest's entries plus the hex vectors' checks, far below a full run's.
@@ -56,9 +61,16 @@ fn an_in_process_run_of_one_family_runs_only_its_sections() {
         let mut c = config.clone();
         c.families = FamilySet::ALL;
         c.shard = Shard::ALL;
-        onepath_conformance::family::vectors_section(c.vectors_dir.as_deref().unwrap(), &[&ReferenceCrate])
+        onepath_conformance::family::vectors_section(
+            c.vectors_dir.as_deref().unwrap(),
+            &[&ReferenceCrate],
+        )
     };
-    let own = report.sections.iter().find(|s| s.name == "vectors").unwrap();
+    let own = report
+        .sections
+        .iter()
+        .find(|s| s.name == "vectors")
+        .unwrap();
     assert!(own.checks < full.checks, "{} < {}", own.checks, full.checks);
 }
 

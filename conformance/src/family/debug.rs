@@ -54,7 +54,16 @@ impl KitFamily for Debug {
     }
 
     fn claims(&self) -> &'static [Family] {
-        &[Family::Graph, Family::GridSearch, Family::Replanning, Family::FlowField, Family::HexSearch, Family::VoxelSearch, Family::Hpa, Family::GridBidi]
+        &[
+            Family::Graph,
+            Family::GridSearch,
+            Family::Replanning,
+            Family::FlowField,
+            Family::HexSearch,
+            Family::VoxelSearch,
+            Family::Hpa,
+            Family::GridBidi,
+        ]
     }
 
     fn sections(&self, run: &Run<'_>) -> Vec<Section> {

@@ -49,7 +49,16 @@ impl KitFamily for Records {
     }
 
     fn claims(&self) -> &'static [Family] {
-        &[Family::Graph, Family::GridSearch, Family::Replanning, Family::FlowField, Family::HexSearch, Family::VoxelSearch, Family::Hpa, Family::GridBidi]
+        &[
+            Family::Graph,
+            Family::GridSearch,
+            Family::Replanning,
+            Family::FlowField,
+            Family::HexSearch,
+            Family::VoxelSearch,
+            Family::Hpa,
+            Family::GridBidi,
+        ]
     }
 
     fn sections(&self, _run: &Run<'_>) -> Vec<Section> {

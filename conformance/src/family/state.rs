@@ -70,7 +70,13 @@ impl KitFamily for State {
     }
 
     fn claims(&self) -> &'static [Family] {
-        &[Family::Graph, Family::Grids, Family::GridSearch, Family::Replanning, Family::FlowField]
+        &[
+            Family::Graph,
+            Family::Grids,
+            Family::GridSearch,
+            Family::Replanning,
+            Family::FlowField,
+        ]
     }
 
     fn sections(&self, run: &Run<'_>) -> Vec<Section> {

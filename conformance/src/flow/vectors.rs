@@ -292,6 +292,23 @@ pub fn requests() -> Vec<(String, FlowRequest)> {
             ..small(None, &[0u8; 9], 3, plain.clone(), vec![(1, 1)], vec![S::Step { budget: 0 }, S::Restore { bytes: Hex(vec![0x4F, 0x50]) }])
         },
     ));
+    // The agent-size edges of [FLOW.API.OPTIONS] ([GS.OPT.VALID]: 1..=255 on a square grid).
+    out.push((
+        "agent size 255 on a 4 x 4 open square grid is accepted ([GS.OPT.VALID]: 1..=255): no cell has clearance 255, so nothing is passable and the goal alone costs 0 [FLOW.API.OPTIONS] [GS.PASS] [FLOW.RUN.BEGIN]".into(),
+        small(None, &open, 4, with(&|o| o.agent_size = 255), vec![(0, 0)], vec![S::Step { budget: 0 }]),
+    ));
+    out.push((
+        "agent size 256 on a square grid: invalid_options agent_size [FLOW.API.OPTIONS] [GS.OPT.VALID]".into(),
+        small(None, &open, 4, with(&|o| o.agent_size = 256), vec![(0, 0)], vec![S::Step { budget: 0 }]),
+    ));
+    out.push((
+        "agent size 0 on a square grid: invalid_options agent_size [FLOW.API.OPTIONS] [GS.OPT.VALID]".into(),
+        small(None, &open, 4, with(&|o| o.agent_size = 0), vec![(0, 0)], vec![S::Step { budget: 0 }]),
+    ));
+    out.push((
+        "agent size 1 on a hex grid (layout 0) is accepted; size 2 is not (FLOW-0027) [FLOW.API.OPTIONS]".into(),
+        small(Some(0), &open, 4, plain.clone(), vec![(0, 0)], vec![S::Step { budget: 0 }]),
+    ));
     out
 }
 

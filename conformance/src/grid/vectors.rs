@@ -565,7 +565,8 @@ fn recipes() -> Vec<GridRecipe> {
         multipliers: None,
     });
     // GRID-0013..0016: maps whose set_area_multiplier or set_space fails.
-    let bad_map = |id: &str, what: &str, multipliers: Vec<(u8, f64)>, space: [f64; 3]| GridRecipe {
+    let bad_map = |id: &str, what: &str, multipliers: Vec<(u8, f64)>, space: [f64; 3]| {
+        GridRecipe {
         id: id.into(),
         comment: format!("A 21x17 map of random obstacles (25 %, seed 100) built with {what}, so every run of the usual list replies that error's class, before any option or query is looked at [CONF.GRID.MAP]. Expected replies from onepath-reference (spec/conformance.md CONF.GRID.VECTOR)."),
         kind: Some(MapKind::Random { density: 0.25 }),
@@ -577,6 +578,7 @@ fn recipes() -> Vec<GridRecipe> {
         own_runs: vec![],
         queries: None,
         multipliers: Some(multipliers),
+    }
     };
     let space = [-3.5, 10.0, 0.5];
     out.push(bad_map("GRID-0013", "set_area_multiplier(1, 0.5) then set_area_multiplier(2, 0.0): a multiplier must be finite and greater than 0, so the second call fails with invalid_multiplier [GRID.AREA.SET] (a check with >= accepts it)", vec![(1, 0.5), (2, 0.0)], space));
@@ -653,15 +655,17 @@ pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
             .filter(|&c| cells[c as usize] != 255)
             .collect();
         let at = |k: usize| open[(k * 7919) % open.len()];
-        let queries: Vec<[u32; 4]> = fixed_queries.unwrap_or_else(|| (0..3)
-            .map(|q| {
-                if open.is_empty() {
-                    return [0, 0, 0, 0];
-                }
-                let (s, g) = (at(q), at(q * 3 + open.len() / 2 + 1));
-                [s % w, s / w, g % w, g / w]
-            })
-            .collect());
+        let queries: Vec<[u32; 4]> = fixed_queries.unwrap_or_else(|| {
+            (0..3)
+                .map(|q| {
+                    if open.is_empty() {
+                        return [0, 0, 0, 0];
+                    }
+                    let (s, g) = (at(q), at(q * 3 + open.len() / 2 + 1));
+                    [s % w, s / w, g % w, g / w]
+                })
+                .collect()
+        });
         let mut v = GridVector {
             id: id.clone(),
             comment,

@@ -20,8 +20,8 @@ pub fn flow_break(
             return Some(Break::new(
                 Level::L1,
                 "flow field result",
-                format!("{a:?}"),
-                format!("{b:?}"),
+                result_summary(a),
+                result_summary(b),
             ))
         }
     };
@@ -129,4 +129,14 @@ pub fn flow_break(
             )
         })
     })
+}
+
+/// A reply's outcome in words, for a difference of outcome: `ran N steps`, `failed with CLASS` or
+/// `no reply (why)` (no Rust debug form in a report).
+fn result_summary(r: &Result<FlowReply, crate::error::HarnessError>) -> String {
+    match r {
+        Ok(FlowReply::Ran { steps, .. }) => format!("ran {} steps", steps.len()),
+        Ok(FlowReply::Failed(class)) => format!("failed with {class}"),
+        Err(e) => format!("no reply ({e})"),
+    }
 }

@@ -2,6 +2,7 @@
 //! replanner replies breaks.
 
 use super::{Break, Level};
+use crate::replan::ReplanReply;
 
 /// A replanner reply's difference ([CONF.REPLAN.REPLY], [DRIVER.LEVEL.LIST]): a constructor error
 /// or a step's status, found flag or cost breaks L1; its path or path error L2; its counters,
@@ -11,7 +12,6 @@ pub fn replan_break(
     expected: &Result<crate::replan::ReplanReply, crate::error::HarnessError>,
     found: &Result<crate::replan::ReplanReply, crate::error::HarnessError>,
 ) -> Option<Break> {
-    use crate::replan::ReplanReply;
     let (ea, fa, es, fs) = match (expected, found) {
         (
             Ok(ReplanReply::Ran {
@@ -28,8 +28,8 @@ pub fn replan_break(
             return Some(Break::new(
                 Level::L1,
                 "replanner result",
-                format!("{a:?}"),
-                format!("{b:?}"),
+                result_summary(a),
+                result_summary(b),
             ))
         }
     };
@@ -111,4 +111,14 @@ pub fn replan_break(
             )
         })
     })
+}
+
+/// A reply's outcome in words, for a difference of outcome: `ran N steps`, `failed with CLASS` or
+/// `no reply (why)` (no Rust debug form in a report).
+fn result_summary(r: &Result<ReplanReply, crate::error::HarnessError>) -> String {
+    match r {
+        Ok(ReplanReply::Ran { steps, .. }) => format!("ran {} steps", steps.len()),
+        Ok(ReplanReply::Failed(class)) => format!("failed with {class}"),
+        Err(e) => format!("no reply ({e})"),
+    }
 }

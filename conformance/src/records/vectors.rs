@@ -225,14 +225,16 @@ pub fn certify(
     // [CONF.CLI.FAMILY]: a record vector runs when its family is selected, the first record of
     // another family's vector when its record's family is.
     let keep = |f: Option<crate::claims::Family>| f.is_none_or(|f| families.contains(f));
-    let read = read_dir(dir).and_then(|v| Ok((v, all(dir)?))).map(|(v, c)| {
-        let v: Vec<RecordVector> = v.into_iter().filter(|v| keep(claim_of_id(&v.id))).collect();
-        let c: Vec<RecordCase> = c
-            .into_iter()
-            .filter(|c| families.names().iter().any(|n| n == c.record.family()))
-            .collect();
-        (v, c)
-    });
+    let read = read_dir(dir)
+        .and_then(|v| Ok((v, all(dir)?)))
+        .map(|(v, c)| {
+            let v: Vec<RecordVector> = v.into_iter().filter(|v| keep(claim_of_id(&v.id))).collect();
+            let c: Vec<RecordCase> = c
+                .into_iter()
+                .filter(|c| families.names().iter().any(|n| n == c.record.family()))
+                .collect();
+            (v, c)
+        });
     let (vectors, cases) = match read {
         Ok(x) => x,
         Err(e) => {

@@ -180,26 +180,59 @@ fn edge_containers() -> (String, Session) {
         b
     };
     let mut faults: Vec<(String, Vec<u8>)> = vec![
-        ("4 bytes with a bad magic".into(), edit(&|b| { b.truncate(4); b[1] = b'X' })),
+        (
+            "4 bytes with a bad magic".into(),
+            edit(&|b| {
+                b.truncate(4);
+                b[1] = b'X'
+            }),
+        ),
         ("4 bytes: the magic alone".into(), good[..4].to_vec()),
-        ("6 bytes: the magic and the version".into(), good[..6].to_vec()),
+        (
+            "6 bytes: the magic and the version".into(),
+            good[..6].to_vec(),
+        ),
         ("10 bytes: the header alone".into(), good[..10].to_vec()),
-        ("cut at member 1's header".into(), good[..header(1)].to_vec()),
-        ("cut at the last member's header".into(), good[..header(sp.len() - 1)].to_vec()),
-        ("cut 4 bytes into member 3's header".into(), good[..header(3) + 4].to_vec()),
+        (
+            "cut at member 1's header".into(),
+            good[..header(1)].to_vec(),
+        ),
+        (
+            "cut at the last member's header".into(),
+            good[..header(sp.len() - 1)].to_vec(),
+        ),
+        (
+            "cut 4 bytes into member 3's header".into(),
+            good[..header(3) + 4].to_vec(),
+        ),
         ("count 5".into(), edit(&|b| b[6] = 5)),
         ("count 0".into(), edit(&|b| b[6] = 0)),
-        ("count -1".into(), edit(&|b| b[6..10].copy_from_slice(&(-1i32).to_le_bytes()))),
-        ("member 2 with owner -1".into(), edit(&|b| {
-            let h = header(2);
-            b[h + 2..h + 6].copy_from_slice(&(-1i32).to_le_bytes())
-        })),
-        ("member 5 of type 0".into(), edit(&|b| {
-            let h = header(5);
-            b[h..h + 2].copy_from_slice(&0u16.to_le_bytes())
-        })),
-        ("member 1 one byte short of its length".into(), good[..sp[1].0 + sp[1].1 - 1].to_vec()),
-        ("member 2's header alone".into(), good[..header(2) + 10].to_vec()),
+        (
+            "count -1".into(),
+            edit(&|b| b[6..10].copy_from_slice(&(-1i32).to_le_bytes())),
+        ),
+        (
+            "member 2 with owner -1".into(),
+            edit(&|b| {
+                let h = header(2);
+                b[h + 2..h + 6].copy_from_slice(&(-1i32).to_le_bytes())
+            }),
+        ),
+        (
+            "member 5 of type 0".into(),
+            edit(&|b| {
+                let h = header(5);
+                b[h..h + 2].copy_from_slice(&0u16.to_le_bytes())
+            }),
+        ),
+        (
+            "member 1 one byte short of its length".into(),
+            good[..sp[1].0 + sp[1].1 - 1].to_vec(),
+        ),
+        (
+            "member 2's header alone".into(),
+            good[..header(2) + 10].to_vec(),
+        ),
         ("member 2's header alone, of type 0".into(), {
             let mut b = good[..header(2) + 10].to_vec();
             let h = header(2);
@@ -252,9 +285,15 @@ fn bad_sessions() -> Vec<(String, Session)> {
         ("set_cell to area 256", vec![0, 0, 0, 256]),
         ("grid begin at x = 2^32", vec![3, 1 << 32, 0, 0, 0]),
         ("replan with budget -1", vec![1, -1]),
-        ("set_weight with numerator 2^53 + 1", vec![5, 0, (1 << 53) + 1, 1]),
+        (
+            "set_weight with numerator 2^53 + 1",
+            vec![5, 0, (1 << 53) + 1, 1],
+        ),
         ("set_weight with denominator 0", vec![5, 0, 1, 0]),
-        ("set_weight with denominator 2^53 + 1", vec![5, 0, 1, (1 << 53) + 1]),
+        (
+            "set_weight with denominator 2^53 + 1",
+            vec![5, 0, 1, (1 << 53) + 1],
+        ),
         ("restore of container 0 in a session of none", vec![8, 0]),
     ];
     for (what, op) in bad_ops {
