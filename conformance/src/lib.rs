@@ -54,6 +54,7 @@ pub mod road_check;
 pub mod scenario;
 pub mod state;
 pub mod synctest;
+pub mod vector_clauses;
 pub mod vector_files;
 pub mod vectors;
 

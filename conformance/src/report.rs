@@ -8,7 +8,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 /// The schema name of the JSON report.
 pub const REPORT_SCHEMA: &str = "onepath.certify-report";
 /// The version of the JSON report's shape (2: `kit`, `run`, `port` always present, every
-/// failure member always present; 3: `run.families`).
+/// failure member always present; 3: `run.families` and each failure's `clauses`).
 pub const REPORT_VERSION: u32 = 3;
 
 /// The kit's name and version, as reports and certificates carry it.
@@ -135,6 +135,8 @@ pub struct Failure {
     /// Expansion step index, when the difference is in the expansion list.
     #[serde(deserialize_with = "required")]
     pub step: Option<usize>,
+    /// The clauses the failing vector pins ([CONF.REPORT.CLAUSES]); empty for a generated case.
+    pub clauses: Vec<String>,
 }
 
 impl Failure {
@@ -154,8 +156,13 @@ impl Failure {
         if let Some(q) = self.query {
             parts.push(format!("query {q}"));
         }
+        let pins = if self.clauses.is_empty() {
+            String::new()
+        } else {
+            format!(" (the vector pins [{}])", self.clauses.join("] ["))
+        };
         format!(
-            "{}: {}: expected {}, found {}",
+            "{}: {}: expected {}, found {}{pins}",
             parts.join(" / "),
             self.what,
             self.expected,

@@ -231,6 +231,8 @@ pub struct EntryFile {
     /// Context or `null`.
     #[serde(deserialize_with = "required")]
     pub context: Option<ContextFile>,
+    /// The clauses the vector pins ([CONF.REPORT.CLAUSES]).
+    pub clauses: Vec<String>,
 }
 
 /// Context around a step.
@@ -584,6 +586,7 @@ fn merge_port(files: &[&(String, ReportFile)], report: Report) -> Result<PortRun
                             .as_ref()
                             .map(|c| (c.expected.clone(), c.found.clone())),
                     },
+                    clauses: e.clauses.clone(),
                 });
             }
         }

@@ -378,6 +378,7 @@ fn run_case(all: &[&dyn Implementation], case: &GridCase, s: &mut Section) {
                             expected,
                             found,
                             step: None,
+                            clauses: Vec::new(),
                         }
                     };
                 let mut reference: Option<GridOutcome> = None;
@@ -486,6 +487,7 @@ pub fn movingai(all: &[&dyn Implementation], config: &Config) -> Section {
             expected: e,
             found: f,
             step: None,
+            clauses: Vec::new(),
         };
         let round_trip = |s: &mut Section, f: Option<Failure>| {
             if map_in_shard {

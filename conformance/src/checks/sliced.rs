@@ -53,6 +53,7 @@ pub fn run(
                                 found,
                                 step,
                                 vector: None,
+                                clauses: Vec::new(),
                             }
                         };
                     for schedule in SCHEDULES {

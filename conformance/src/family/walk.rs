@@ -52,6 +52,8 @@ pub fn certify_sections(run: &Run<'_>) -> Vec<Section> {
             run.config.shard,
             run.config.families,
         ));
+        // [CONF.REPORT.CLAUSES] A failure on a vector names the clauses the vector pins.
+        crate::vector_clauses::VectorClauses::read(dir).annotate(&mut sections);
     }
     sections
 }

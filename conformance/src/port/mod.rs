@@ -73,6 +73,9 @@ pub struct LedgerEntry {
     pub query: Option<String>,
     /// The difference.
     pub brk: Break,
+    /// The clauses the vector `label` pins ([CONF.REPORT.CLAUSES]); filled for a family's first
+    /// difference when the run ends.
+    pub clauses: Vec<String>,
 }
 
 /// A request that got no usable answer ([DRIVER.PROC.FAILURES]).
@@ -311,6 +314,7 @@ impl PortImpl {
                 variant,
                 query,
                 brk,
+                clauses: Vec::new(),
             });
         }
     }

@@ -187,6 +187,9 @@ impl FamilyResult {
         if let Some((a, b)) = &e.brk.context {
             out.push_str(&format!("    expected {a}\n    found    {b}\n"));
         }
+        if !e.clauses.is_empty() {
+            out.push_str(&format!("  the vector pins [{}]\n", e.clauses.join("] [")));
+        }
         Some(out)
     }
 }
@@ -484,6 +487,10 @@ pub fn certify_port(options: PortOptions) -> PortRun {
                 &b.brk.what,
             ))
     });
+    let pins = config
+        .vectors_dir
+        .as_deref()
+        .map(crate::vector_clauses::VectorClauses::read);
     let mut families = Vec::new();
     for fam in &family_names {
         let mut reached = Level::L4;
@@ -524,6 +531,10 @@ pub fn certify_port(options: PortOptions) -> PortRun {
         let by_differences = reached;
         if answered == 0 {
             reached = Level::L0;
+        }
+        // [CONF.REPORT.CLAUSES] The first difference names the clauses its vector pins.
+        if let (Some(e), Some(table)) = (first_break.as_mut(), pins.as_ref()) {
+            e.clauses = table.of(&e.label);
         }
         families.push(FamilyResult {
             family: fam.clone(),

@@ -164,7 +164,28 @@ pub fn sessions() -> Vec<(String, Session)> {
     ));
     out.push(edge_containers());
     out.extend(bad_sessions());
+    out.push(version_wrap());
     out
+}
+
+/// SYNC-0021: a grid restored at version 2^31 - 1 and edited across the wrap
+/// ([GRID.VERSION.COUNT]).
+fn version_wrap() -> (String, Session) {
+    let mut s = generate::session(23, 60);
+    let good = container_after(&s, 20);
+    // [STATE.GRID] member 0's grid: its version at byte 16 of its bytes, its area version at 44.
+    let (g, _) = spans(&good)[0];
+    let mut wrap = good.clone();
+    wrap[g + 16..g + 20].copy_from_slice(&i32::MAX.to_le_bytes());
+    wrap[g + 44..g + 48].copy_from_slice(&i32::MAX.to_le_bytes());
+    let (x, y) = first_open(&s);
+    s.containers = vec![Hex(wrap)];
+    s.inputs[30] = vec![vec![8, 0], vec![0, x, y, 3], vec![0, x, y, 0], vec![1, 4]];
+    s.inputs[31].insert(0, vec![0, x, y, 2]);
+    (
+        format!("seed 23, 60 frames; frame 30 restores the world's container after frame 20 with member 0's grid at version and area version 2^31 - 1 [STATE.GRID] [STATE.AREAS], then sets cell ({x}, {y}) to 3 and back to 0: the version wraps to 0, then counts 1; frame 31 sets it to 2 [GRID.VERSION.COUNT]"),
+        s,
+    )
 }
 
 /// SYNC-0005: the header edges of [WORLD.READ] that SYNC-0003's faults leave out, and a grid
@@ -179,7 +200,7 @@ fn edge_containers() -> (String, Session) {
         f(&mut b);
         b
     };
-    let mut faults: Vec<(String, Vec<u8>)> = vec![
+    let faults: Vec<(String, Vec<u8>)> = vec![
         (
             "4 bytes with a bad magic".into(),
             edit(&|b| {
@@ -240,26 +261,13 @@ fn edge_containers() -> (String, Session) {
             b
         }),
     ];
-    // [STATE.GRID] member 0's grid: its version at byte 16 of its bytes, its area version at 44.
-    let (g, _) = sp[0];
-    let wrap = edit(&|b| {
-        b[g + 16..g + 20].copy_from_slice(&i32::MAX.to_le_bytes());
-        b[g + 44..g + 48].copy_from_slice(&i32::MAX.to_le_bytes());
-    });
     let names: Vec<String> = faults.iter().map(|(n, _)| n.clone()).collect();
     for (i, _) in faults.iter().enumerate() {
         s.inputs[40 + i].push(vec![8, i as i64]);
     }
-    // Frame 70 restores the grid at version 2^31 - 1 and edits one cell twice: the version
-    // wraps to 0, then 1; frame 71 edits again.
-    let k = faults.len() as i64;
-    let (x, y) = first_open(&s);
-    s.inputs[70] = vec![vec![8, k], vec![0, x, y, 3], vec![0, x, y, 0], vec![1, 4]];
-    s.inputs[71].insert(0, vec![0, x, y, 2]);
-    faults.push(("member 0's grid at version 2^31 - 1".into(), wrap));
     s.containers = faults.iter().map(|(_, b)| Hex(b.clone())).collect();
     (
-        format!("seed 17, 120 frames; from frame 40 one restore per frame of the world's container after frame 30, changed: {}; each refused restore names its class and offset in byte order ([WORLD.READ]: a 4-byte input is judged by its magic first, a cut member header is truncated whatever it holds, a whole one is read) and changes nothing. Frame 70 restores that container with member 0's grid at version and area version 2^31 - 1 ([STATE.GRID], [STATE.AREAS]) and sets cell ({x}, {y}) to 3 and back to 0: the version wraps to 0, then counts 1 ([GRID.VERSION.COUNT]); frame 71 sets it to 2 [WORLD.HEADER] [WORLD.MEMBER] [WORLD.READ] [WORLD.ATOMIC] [GRID.VERSION.COUNT] [STATE.GRID.RESTORE]", names.join(", ")),
+        format!("seed 17, 120 frames; from frame 40 one restore per frame of the world's container after frame 30, changed: {}; each refused restore names its class and offset in byte order ([WORLD.READ]: a 4-byte input is judged by its magic first, a cut member header is truncated whatever it holds, a whole one is read) and changes nothing [WORLD.HEADER] [WORLD.MEMBER] [WORLD.ATOMIC]", names.join(", ")),
         s,
     )
 }

@@ -45,6 +45,7 @@ pub fn entry_json(e: &LedgerEntry) -> Value {
         "section": e.section, "label": e.label, "op": e.op, "variant": e.variant, "query": e.query,
         "level": e.brk.level.name(), "what": e.brk.what, "expected": e.brk.expected, "found": e.brk.found, "step": e.brk.step,
         "context": e.brk.context.as_ref().map(|(a, b)| json!({"expected": a, "found": b})),
+        "clauses": e.clauses,
     })
 }
 
