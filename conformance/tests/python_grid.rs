@@ -30,8 +30,8 @@ fn vectors() -> std::path::PathBuf {
 fn python_port_matches_every_grid_vector() {
     let (ok, text) = check(&vectors());
     assert!(ok, "{text}");
-    assert!(text.contains("992 of 992 runs match"), "{text}");
-    assert!(text.contains("331 of 331 match"), "{text}");
+    assert!(text.contains("1556 of 1556 runs match"), "{text}");
+    assert!(text.contains("511 of 511 match"), "{text}");
 }
 
 #[test]

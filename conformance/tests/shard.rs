@@ -387,7 +387,7 @@ fn merged_failures_are_summed_bounded_and_fail_the_run() {
             let failure = serde_json::json!({
                 "vector": null, "case": format!("{tag}#1"), "implementation": "onepath",
                 "variant": null, "query": 0, "what": "cost bits", "expected": "1", "found": "2",
-                "step": null
+                "step": null, "clauses": []
             });
             s["failures"] = Value::Array(vec![failure; 40]);
             s["failed"] = Value::from(40);

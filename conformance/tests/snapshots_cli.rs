@@ -75,6 +75,7 @@ fn port_first_difference() {
                 step: Some(5),
                 context: Some(("[21, 43, 44, 65]".into(), "[21, 43, 23, 65]".into())),
             },
+            clauses: vec!["GS.ASTAR.ORDER".into(), "CONF.GRID.VECTOR".into()],
         }),
         unimplemented: BTreeMap::new(),
         answered: 720,

@@ -22,6 +22,8 @@ pub enum SiteKind {
     Test,
     /// `conformance/ports/python` (the port written from the spec alone).
     PythonPort,
+    /// `conformance/ports/mutants` (the port-mutation judge, [CONF.PMUT.JUDGE]).
+    Tool,
     /// A committed vector file under `vectors/` (its `_comment`s and case descriptions).
     Vector,
     /// Another clause of `spec/`.
@@ -36,7 +38,7 @@ impl SiteKind {
 }
 
 /// The folders scanned for each kind, with their file extensions.
-const SCANNED: [(SiteKind, &str, &[&str]); 9] = [
+const SCANNED: [(SiteKind, &str, &[&str]); 10] = [
     (SiteKind::Reference, "reference/src", &["rs"]),
     (SiteKind::Optimized, "optimized/src", &["rs"]),
     (SiteKind::Harness, "conformance/src", &["rs"]),
@@ -44,6 +46,7 @@ const SCANNED: [(SiteKind, &str, &[&str]); 9] = [
     (SiteKind::Test, "reference/tests", &["rs"]),
     (SiteKind::Test, "optimized/tests", &["rs"]),
     (SiteKind::PythonPort, "conformance/ports/python", &["py"]),
+    (SiteKind::Tool, "conformance/ports/mutants", &["py"]),
     (SiteKind::Vector, "vectors", &["json"]),
     (SiteKind::Spec, "spec", &["md"]),
 ];
