@@ -43,3 +43,24 @@ fn test_describe_py_passes() {
 fn test_world_py_passes() {
     run("test_world.py");
 }
+
+/// The port-mutation judge's own tests ([CONF.PMUT.JUDGE]): site enumeration and splicing,
+/// stable ids, sample and shard partitions, merge refusals, strict readers, and `run` end to end
+/// against a fake kit (conformance/ports/mutants/test_port_mutants.py).
+#[test]
+fn test_port_mutants_py_passes() {
+    tools::require_python3();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("ports/mutants");
+    let out = std::process::Command::new("python3")
+        .args(["-B", "-m", "unittest", "test_port_mutants"])
+        .current_dir(&dir)
+        .output()
+        .expect("python3 runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "test_port_mutants.py failed:\n{text}");
+    assert!(text.contains("\nOK"), "{text}");
+}
