@@ -106,6 +106,62 @@ fn planted(reached: &[(i32, f64)], steps: &[(i32, i32)]) -> Vec<u8> {
     b
 }
 
+/// Hand-written kind-7 bytes of a field on a 4 x 4 grid with goal 0, begun and stopped after one
+/// pop (status `Running`, settled 1, not repairing; area version 3), whose open set is planted with
+/// equal `f` keys and `g` keys that differ ([FLOW.STATE.STRUCTURAL]: heap keys are trusted): a
+/// valid heap ([STATE.HEAP.VALID]) in which one pair of siblings is ordered by `g` with the right
+/// child first, another by node with the right child first, so every tie rule of
+/// [STATE.HEAP.ARRAY] decides a sift-down of [STATE.HEAP.POP] or [STATE.HEAP.DOWN].
+fn planted_open_ties() -> Vec<u8> {
+    let reached: [(i32, f64); 8] = [
+        (0, 0.0),
+        (1, 1.0),
+        (2, 2.0),
+        (4, 1.0),
+        (5, 1.5),
+        (6, 2.5),
+        (8, 2.0),
+        (9, 2.5),
+    ];
+    // Slots in array order: (node, f, g).
+    let open: [(i32, f64, f64); 7] = [
+        (5, 1.0, 9.0),
+        (1, 1.0, 4.0),
+        (4, 1.0, 7.0),
+        (2, 1.0, 3.0),
+        (8, 1.0, 3.5),
+        (9, 1.0, 6.0),
+        (6, 1.0, 6.0),
+    ];
+    let mut b = Vec::new();
+    b.extend_from_slice(&0x5347_504Fu32.to_le_bytes());
+    b.extend_from_slice(&1u16.to_le_bytes());
+    b.extend_from_slice(&7u16.to_le_bytes());
+    for v in [4i32, 4, 3, 1, 0, 0] {
+        b.extend_from_slice(&v.to_le_bytes()); // w, h, area version, 1 goal: 0, no pending
+    }
+    b.extend_from_slice(&16i32.to_le_bytes()); // node count
+    b.push(1); // running
+    b.extend_from_slice(&1i32.to_le_bytes()); // settled
+    b.push(0); // not repairing
+    for v in [1i32, 0] {
+        b.extend_from_slice(&v.to_le_bytes()); // goal set [0]
+    }
+    b.extend_from_slice(&(reached.len() as i32).to_le_bytes());
+    for (c, v) in reached {
+        b.extend_from_slice(&c.to_le_bytes());
+        b.extend_from_slice(&v.to_bits().to_le_bytes());
+    }
+    b.extend_from_slice(&0i32.to_le_bytes()); // no steps
+    b.extend_from_slice(&(open.len() as i32).to_le_bytes());
+    for (u, f, g) in open {
+        b.extend_from_slice(&u.to_le_bytes());
+        b.extend_from_slice(&f.to_bits().to_le_bytes());
+        b.extend_from_slice(&g.to_bits().to_le_bytes());
+    }
+    b
+}
+
 /// The requests of the committed vectors, with their comments, in id order.
 pub fn requests() -> Vec<(String, FlowRequest)> {
     let mut out = Vec::new();
@@ -308,6 +364,19 @@ pub fn requests() -> Vec<(String, FlowRequest)> {
     out.push((
         "agent size 1 on a hex grid (layout 0) is accepted; size 2 is not (FLOW-0027) [FLOW.API.OPTIONS]".into(),
         small(Some(0), &open, 4, plain.clone(), vec![(0, 0)], vec![S::Step { budget: 0 }]),
+    ));
+    // Heap ties a flow field never makes by itself ([FLOW.STATE.STRUCTURAL]).
+    out.push((
+        "a restored running field whose open set ties on f with g keys that differ (a flow field pushes f = g, so only a restored state has them): one pop per step, each step's save shows the heap; pops go by larger g, a tie of g by smaller node, the right child first where it precedes, and an update in place of a planted entry sifts down [STATE.HEAP.ARRAY] [STATE.HEAP.POP] [STATE.HEAP.DOWN] [STATE.HEAP.UPDATE] [STATE.HEAP.VALID] [FLOW.STATE.STRUCTURAL] [FLOW.RUN.ITERATE]".into(),
+        FlowRequest {
+            probes: vec![(3, 3), (0, 3)],
+            ..small(None, &open, 4, plain.clone(), vec![(0, 0)], {
+                let mut s = vec![S::Restore { bytes: Hex(planted_open_ties()) }];
+                s.extend((0..9).map(|_| S::Step { budget: 1 }));
+                s.push(S::Step { budget: 0 });
+                s
+            })
+        },
     ));
     out
 }

@@ -292,6 +292,11 @@ pub fn mutations(id: &str, kind: StateKind, golden: &[u8]) -> Vec<Mutation> {
 /// - the header of the state embedded in a mode-2 handle ([GS.STATE.MODE2], [STATE.HEADER] at
 ///   absolute offsets): each magic byte flipped, versions 0, 2, 65535, and kinds 0, 10, 11, 12,
 ///   65535 and the other of 8 and 9.
+/// - for grids (kinds 1, 2, 3), the cell limit of `from_state` at and past its edge
+///   ([STATE.GRID], [STATE.VOXEL], [GRID.SQUARE.SIZE], [GRID.VOXEL.SIZE]): sizes whose product is
+///   exactly `2^26` (the size check passes; the cells are missing, so `truncated`) and sizes whose
+///   product is past `2^26` but not past `2^27` (`out_of_range` at the height or `size_z`), so a
+///   limit off by one or by a factor of two reads differently.
 fn appended_mutations(
     kind: StateKind,
     l: &Layout,
@@ -341,6 +346,26 @@ fn appended_mutations(
                 vec![set(ekind, &k.to_le_bytes())],
             );
         }
+    }
+    let sizes: &[(&str, [i32; 3])] = match kind {
+        StateKind::Grid | StateKind::HexGrid => &[
+            ("8192 x 8192 (2^26 cells, at the limit)", [8192, 8192, 0]),
+            ("8192 x 8193 (past 2^26 cells)", [8192, 8193, 0]),
+            ("8192 x 16384 (2^27 cells)", [8192, 16384, 0]),
+        ],
+        StateKind::VoxelGrid => &[
+            ("512 x 512 x 256 (2^26 cells, at the limit)", [512, 512, 256]),
+            ("512 x 512 x 257 (past 2^26 cells)", [512, 512, 257]),
+            ("512 x 512 x 512 (2^27 cells)", [512, 512, 512]),
+        ],
+        _ => &[],
+    };
+    let axes = if kind == StateKind::VoxelGrid { 3 } else { 2 };
+    for (what, v) in sizes {
+        m(
+            format!("sizes {what}"),
+            (0..axes).map(|i| set_i32(8 + 4 * i, v[i])).collect(),
+        );
     }
 }
 
