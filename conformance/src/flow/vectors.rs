@@ -111,7 +111,9 @@ fn planted(reached: &[(i32, f64)], steps: &[(i32, i32)]) -> Vec<u8> {
 /// equal `f` keys and `g` keys that differ ([FLOW.STATE.STRUCTURAL]: heap keys are trusted): a
 /// valid heap ([STATE.HEAP.VALID]) in which one pair of siblings is ordered by `g` with the right
 /// child first, another by node with the right child first, so every tie rule of
-/// [STATE.HEAP.ARRAY] decides a sift-down of [STATE.HEAP.POP] or [STATE.HEAP.DOWN].
+/// [STATE.HEAP.ARRAY] decides a sift-down of [STATE.HEAP.POP] or [STATE.HEAP.DOWN]. Cells 6 and 9
+/// are queued with small keys but reached at costs of 9.0 and 9.5, so the first pop lowers them
+/// and updates their entries in place to larger keys, which sift down ([STATE.HEAP.UPDATE]).
 fn planted_open_ties() -> Vec<u8> {
     let reached: [(i32, f64); 8] = [
         (0, 0.0),
@@ -119,9 +121,9 @@ fn planted_open_ties() -> Vec<u8> {
         (2, 2.0),
         (4, 1.0),
         (5, 1.5),
-        (6, 2.5),
+        (6, 9.0),
         (8, 2.0),
-        (9, 2.5),
+        (9, 9.5),
     ];
     // Slots in array order: (node, f, g).
     let open: [(i32, f64, f64); 7] = [
@@ -367,7 +369,7 @@ pub fn requests() -> Vec<(String, FlowRequest)> {
     ));
     // Heap ties a flow field never makes by itself ([FLOW.STATE.STRUCTURAL]).
     out.push((
-        "a restored running field whose open set ties on f with g keys that differ (a flow field pushes f = g, so only a restored state has them): one pop per step, each step's save shows the heap; pops go by larger g, a tie of g by smaller node, the right child first where it precedes, and an update in place of a planted entry sifts down [STATE.HEAP.ARRAY] [STATE.HEAP.POP] [STATE.HEAP.DOWN] [STATE.HEAP.UPDATE] [STATE.HEAP.VALID] [FLOW.STATE.STRUCTURAL] [FLOW.RUN.ITERATE]".into(),
+        "a restored running field whose open set ties on f with g keys that differ (a flow field pushes f = g, so only a restored state has them): one pop per step, each step's save shows the heap; pops go by larger g, a tie of g by smaller node, the right child first where it precedes; cells 6 and 9 are reached at costs 9.0 and 9.5 under small planted keys, so the first pop lowers them and their entries, updated in place to larger keys, sift down [STATE.HEAP.ARRAY] [STATE.HEAP.POP] [STATE.HEAP.DOWN] [STATE.HEAP.UPDATE] [STATE.HEAP.VALID] [FLOW.STATE.STRUCTURAL] [FLOW.RUN.ITERATE]".into(),
         FlowRequest {
             probes: vec![(3, 3), (0, 3)],
             ..small(None, &open, 4, plain.clone(), vec![(0, 0)], {

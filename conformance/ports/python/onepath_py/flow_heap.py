@@ -1,6 +1,6 @@
 """The open set of a flow field ([FLOW.RUN.OPEN]): the array heap of [STATE.HEAP.ARRAY] with its
-push, pop and update ([STATE.HEAP.PUSH], [STATE.HEAP.POP], [STATE.HEAP.UPDATE], [STATE.HEAP.UP],
-[STATE.HEAP.DOWN]), over entries ``(node, f, g)``.
+sifts ([STATE.HEAP.UP], [STATE.HEAP.DOWN]) and the push of a new cell ([STATE.HEAP.PUSH]), over
+entries ``(node, f, g)``; the pop and the update in place are inline in ``flow_engine._loop``.
 
 The slot order is saved as it lies ([FLOW.STATE.SEARCH]), so this is exactly the textbook heap.
 A flow field pushes ``f = g = cost(node)``; a restored state may hold entries with ``f != g``
@@ -99,42 +99,17 @@ class FlowHeap(object):
         pos[un] = i
 
     def push(self, u, fu, gu):
-        """[STATE.HEAP.PUSH] [STATE.HEAP.UPDATE] Append and sift up, or overwrite in place and sift
-        up when the new entry precedes the old one, else down."""
-        i = self.pos[u]
-        if i < 0:
-            i = len(self.node)
-            self.node.append(u)
-            self.f.append(fu)
-            self.g.append(gu)
-            self.pos[u] = i
-            self._up(i)
-            return
-        newer = precedes(u, fu, gu, u, self.f[i], self.g[i])
-        self.f[i] = fu
-        self.g[i] = gu
-        if newer:
-            self._up(i)
-        else:
-            self._down(i)
-
-    def pop(self):
-        """[STATE.HEAP.POP] Take slot 0; the last entry moves to slot 0 and sifts down."""
-        node, f, g, pos = self.node, self.f, self.g, self.pos
-        u = node[0]
-        pos[u] = -1
-        last = len(node) - 1
-        if last > 0:
-            node[0] = node[last]
-            f[0] = f[last]
-            g[0] = g[last]
-            pos[node[0]] = 0
-        node.pop()
-        f.pop()
-        g.pop()
-        if last > 0:
-            self._down(0)
-        return u
+        """[STATE.HEAP.PUSH] Append and sift up.  Only a cell not in the heap is pushed here:
+        [FLOW.RUN.BEGIN] empties the open set and queues each goal-set cell once, and
+        [FLOW.REPAIR.START] begins with an empty open set and queues each touched cell once; the
+        relaxation's push and update in place ([STATE.HEAP.UPDATE]) and the pop are written inline
+        in ``flow_engine``."""
+        i = len(self.node)
+        self.node.append(u)
+        self.f.append(fu)
+        self.g.append(gu)
+        self.pos[u] = i
+        self._up(i)
 
     def entries(self):
         """[STATE.HEAP] Slots in array order."""

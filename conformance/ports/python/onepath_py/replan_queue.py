@@ -62,29 +62,6 @@ class ReplanOpenSet(object):
             return self.k1[0], self.k2[0]
         return INF, INF
 
-    def _prec(self, i, j):
-        """The entry in slot ``i`` precedes the entry in slot ``j`` ([REPLAN.KEY.ORDER])."""
-        k1 = self.k1
-        a, b = k1[i], k1[j]
-        if a < b:
-            return True
-        if a == b:
-            k2 = self.k2
-            a, b = k2[i], k2[j]
-            if a < b:
-                return True
-            if a == b and self.node[i] < self.node[j]:
-                return True
-        return False
-
-    def _swap(self, i, j):
-        node, k1, k2, pos = self.node, self.k1, self.k2, self.pos
-        node[i], node[j] = node[j], node[i]
-        k1[i], k1[j] = k1[j], k1[i]
-        k2[i], k2[j] = k2[j], k2[i]
-        pos[node[i]] = i
-        pos[node[j]] = j
-
     def _up(self, i):
         """[STATE.HEAP.UP] While ``i > 0`` and slot ``i`` precedes its parent, swap and go on.
         (The entry is carried down the path and written once; the order is [REPLAN.KEY.ORDER].)"""
