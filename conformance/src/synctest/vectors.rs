@@ -165,7 +165,36 @@ pub fn sessions() -> Vec<(String, Session)> {
     out.push(edge_containers());
     out.extend(bad_sessions());
     out.push(version_wrap());
+    out.push(refused_calls());
     out
+}
+
+/// SYNC-0022: well-formed ops whose calls refuse their arguments ([CONF.SYNC.OPS]: output 1),
+/// inside frames the loop rolls back over.
+fn refused_calls() -> (String, Session) {
+    let mut s = generate::session(29, 40);
+    let (w, h) = (s.map.width as i64, s.map.height as i64);
+    let edges = s.graph.edges.len() as i64;
+    let nodes = s.graph.node_count as i64;
+    let (x, y) = first_open(&s);
+    s.inputs[10].extend([
+        vec![0, w, 0, 1],
+        vec![0, 0, h, 1],
+        vec![3, w, 0, x, y],
+        vec![3, x, y, 0, h],
+        vec![4, 3],
+    ]);
+    s.inputs[11].extend([
+        vec![5, edges, 1, 1],
+        vec![5, 0, -1, 1],
+        vec![6, nodes, 0],
+        vec![6, 0, nodes],
+        vec![7, 3],
+    ]);
+    (
+        format!("seed 29, 40 frames; frame 10 ends with set_cell at x = {w} and at y = {h} (outside the {w} x {h} grid) and a grid-search begin from and to a cell outside it, then a step; frame 11 with set_weight of edge {edges} (one past the last) and of weight -1 / 1, and a graph-search begin from and to node {nodes} (one past the last), then a step: each refused call writes 1 and changes nothing (the parked searches keep their runs), and the rolled-back frames refuse them again [CONF.SYNC.OPS] [GRID.EDIT.RANGE] [GS.ASTAR.BEGIN] [GRAPH.MUT.EDIT_ORDER] [GRAPH.VAL.EDGE] [GRAPH.ASTAR.BEGIN]"),
+        s,
+    )
 }
 
 /// SYNC-0021: a grid restored at version 2^31 - 1 and edited across the wrap
