@@ -311,7 +311,7 @@ STAGE = J.Obj({"stage": J.Enum("fast", "confirm"),
                "outcome": J.Enum("caught", "timeout", "survived", "error"),
                "seconds": J.NUM, "exit_code": J.Alt(J.INT, J.NULL),
                "family_filter": J.Alt(J.List(J.Enum(*FAMILIES)), J.NULL), "port_cases": J.INT})
-LEDGER_NOTE = J.Alt(J.NULL, J.Obj({"status": J.Enum("equivalent", "killed"), "reason": J.LINE,
+LEDGER_NOTE = J.Alt(J.NULL, J.Obj({"status": J.Enum("equivalent", "open", "killed"), "reason": J.LINE,
                                    "killed_by": J.Alt(J.LINE, J.NULL)}))
 MUTANT = J.Obj({
     "id": J.HEX12, "describe": J.LINE, "file": J.LINE, "line": J.INT, "col": J.INT,
@@ -351,7 +351,7 @@ DATA = J.Obj({"schema": J.Const(DATA_SCHEMA), "version": J.Const(1), "driver": J
 LEDGER_SCHEMA = "onepath.mutants-ledger"
 LEDGER = J.Obj({"schema": J.Const(LEDGER_SCHEMA), "version": J.Const(1), "entries": J.List(J.Obj({
     "package": J.Enum("onepath_py", "onepath-reference", "onepath"), "mutant": J.LINE,
-    "describe": J.LINE, "status": J.Enum("equivalent", "killed"), "reason": J.LINE,
+    "describe": J.LINE, "status": J.Enum("equivalent", "open", "killed"), "reason": J.LINE,
     "killed_by": J.Alt(J.LINE, J.NULL)}))})
 
 
@@ -376,12 +376,12 @@ def read_ledger(path):
         if e["package"] == "onepath_py" and not re.fullmatch("[0-9a-f]{12}", e["mutant"]):
             raise InputError("%s.mutant: an onepath_py mutant id is 12 lowercase hex digits, found %s"
                              % (where, json.dumps(e["mutant"])))
-        if e["status"] == "equivalent" and e["killed_by"] is not None:
-            raise InputError("%s.killed_by: must be null for an equivalent mutant" % where)
+        if e["status"] in ("equivalent", "open") and e["killed_by"] is not None:
+            raise InputError("%s.killed_by: must be null for an %s mutant" % (where, e["status"]))
         if e["status"] == "killed" and e["killed_by"] is None:
             raise InputError("%s.killed_by: a killed mutant names the vector or check that kills it"
                              % where)
-        if e["status"] == "equivalent" and e["reason"].strip().rstrip(".").lower() in (
+        if e["status"] in ("equivalent", "open") and e["reason"].strip().rstrip(".").lower() in (
                 "dead code", "unreachable", "equivalent"):
             raise InputError("%s.reason: %s is not a reason a reviewer can check"
                              % (where, json.dumps(e["reason"])))
@@ -1058,19 +1058,22 @@ def cmd_run(a):
 
 
 def apply_ledger(records, ledger):
-    """[CONF.PMUT.LEDGER] Survivors the ledger explains as equivalent become ``survived_explained``; a ledger entry
-    contradicted by the run (an equivalent mutant caught) is a problem."""
+    """[CONF.PMUT.LEDGER] Survivors the ledger lists as equivalent or open become ``survived_explained``; a ledger
+    entry contradicted by the run (an equivalent or open mutant caught) is a problem."""
     problems = []
     for m in records:
         e = ledger.get(m["id"])
         if e is None:
             continue
         m["ledger"] = {"status": e["status"], "reason": e["reason"], "killed_by": e["killed_by"]}
-        if m["outcome"] == "survived" and e["status"] == "equivalent":
+        if m["outcome"] == "survived" and e["status"] in ("equivalent", "open"):
             m["outcome"] = "survived_explained"
         elif m["outcome"] in ("caught", "timeout") and e["status"] == "equivalent":
             problems.append("%s (%s) is listed as equivalent but was %s" % (
                 m["id"], m["describe"], m["outcome"]))
+        elif m["outcome"] in ("caught", "timeout") and e["status"] == "open":
+            problems.append("%s (%s) is listed as open but was %s: mark it killed, naming what "
+                            "kills it" % (m["id"], m["describe"], m["outcome"]))
     return problems
 
 
