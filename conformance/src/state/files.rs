@@ -115,6 +115,20 @@ impl StateVector {
                 "sha256 does not match the bytes",
             ));
         }
+        // [CONF.STATE.SHAPE] The bytes must have the shape of a valid state of the recipe's
+        // kind before any check walks them.
+        if super::layout::try_walk(v.recipe.kind(), &b).is_none() {
+            return Err(HarnessError::new(
+                ErrorKind::Schema,
+                format!(
+                    "{} bytes are not the shape of a valid {:?} state (kind {})",
+                    b.len(),
+                    v.recipe.kind(),
+                    v.recipe.kind().code()
+                ),
+            )
+            .in_member("bytes"));
+        }
         if !v
             .id
             .starts_with(&format!("STATE-{}-", v.recipe.kind().tag()))
