@@ -15,6 +15,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 pub mod adapters;
+pub mod atomic;
 pub mod bidi;
 pub mod checks;
 pub mod claims;

@@ -129,7 +129,7 @@ pub fn run(args: SynctestArgs) -> ExitCode {
     };
     if let Some(path) = &args.write_session {
         let text = serde_json::to_string(&session).unwrap_or_default();
-        if let Err(e) = std::fs::write(path, text + "\n") {
+        if let Err(e) = crate::atomic::write(path, text + "\n") {
             eprintln!("synctest: --write-session {}: {e}", path.display());
             return ExitCode::from(2);
         }
