@@ -138,8 +138,7 @@ pub fn read_family<C: DeserializeOwned, T>(
         else {
             continue;
         };
-        let text =
-            std::fs::read_to_string(dir.join(&rel)).map_err(|e| HarnessError::io(&rel, &e))?;
+        let text = crate::input::read_text_in_folder(dir, &rel)?;
         let envelope: Envelope<C> = Envelope::parse(&text, family).map_err(|e| e.at_path(&rel))?;
         if format!("{}.json", envelope.id) != name {
             return Err(

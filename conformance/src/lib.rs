@@ -32,6 +32,7 @@ pub mod generators;
 pub mod grid;
 pub mod hpa;
 pub mod implementation;
+pub mod input;
 pub mod json_text;
 pub mod lattice;
 pub mod levels;

@@ -311,9 +311,10 @@ fn report_merge(
     let mut files = Vec::new();
     for path in &reports {
         let name = path.display().to_string();
-        let parsed = std::fs::read_to_string(path)
-            .map_err(|e| format!("{name}: cannot read: {e}"))
-            .and_then(|t| parse(&name, &t).map_err(|e| e.to_string()));
+        let parsed =
+            onepath_conformance::input::read_text(path, onepath_conformance::input::MAX_REPORT)
+                .map_err(|e| format!("{name}: cannot read: {}", e.what()))
+                .and_then(|t| parse(&name, &t).map_err(|e| e.to_string()));
         match parsed {
             Ok(f) => files.push((name, f)),
             Err(e) => {
@@ -409,8 +410,8 @@ fn certify_port(
         options.threads = t.max(1);
     }
     if let Some(path) = &a.expect {
-        match std::fs::read_to_string(path)
-            .map_err(|e| e.to_string())
+        match onepath_conformance::input::read_text(path, onepath_conformance::input::MAX_EXPECT)
+            .map_err(|e| e.what().to_string())
             .and_then(|t| {
                 onepath_conformance::expectations::Expectations::parse(&t).map_err(String::from)
             }) {

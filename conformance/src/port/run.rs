@@ -668,7 +668,7 @@ pub fn certify_port(options: PortOptions) -> PortRun {
     let manifest_sha256 = config
         .vectors_dir
         .as_ref()
-        .and_then(|d| std::fs::read(d.join(crate::vectors::MANIFEST_PATH)).ok())
+        .and_then(|d| crate::input::read_in_folder(d, crate::vectors::MANIFEST_PATH).ok())
         .map(|b| sha256_hex(&b))
         .unwrap_or_default();
     let report = Report::new(

@@ -96,7 +96,8 @@ pub fn verdict(
 }
 
 fn load(path: &PathBuf) -> Result<Session, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text =
+        crate::input::read_text(path, crate::input::MAX_SESSION).map_err(|e| e.to_string())?;
     let session: Session =
         serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     super::check_schema(&session).map_err(|e| format!("{}: {e}", path.display()))?;
