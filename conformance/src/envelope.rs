@@ -70,6 +70,8 @@ impl<C: DeserializeOwned> Envelope<C> {
     /// line and column).
     pub fn parse(text: &str, family: &str) -> Result<Envelope<C>, HarnessError> {
         let head: Head = serde_json::from_str(text).map_err(|e| HarnessError::json(&e))?;
+        // [CONF.JSON.UNIQUE]
+        crate::json_text::check_unique_members(text).map_err(|e| HarnessError::json(&e))?;
         if RETIRED_SCHEMAS.contains(&head.schema.as_str()) {
             return Err(HarnessError::new(
                 ErrorKind::Version,

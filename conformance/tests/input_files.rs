@@ -88,7 +88,10 @@ fn a_report_of_exactly_the_limit_is_read_and_one_byte_more_is_not() {
     assert!(stderr.contains(&format!("{limit}-byte limit")), "{stderr}");
     let (code, stderr, _) = run_bounded(&["report", "merge", at.to_str().unwrap()]);
     assert_eq!(code, 2, "{stderr}");
-    assert!(!stderr.contains("-byte limit"), "read up to the limit: {stderr}");
+    assert!(
+        !stderr.contains("-byte limit"),
+        "read up to the limit: {stderr}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -165,6 +165,9 @@ pub fn check_manifest(dir: &Path) -> Vec<String> {
         Ok(t) => t,
         Err(e) => return vec![format!("{MANIFEST_PATH}: cannot read: {}", e.what())],
     };
+    if let Err(e) = crate::json_text::check_unique_members(&text) {
+        return vec![format!("{MANIFEST_PATH}: invalid: {e}")];
+    }
     let manifest: Manifest = match serde_json::from_str(&text) {
         Ok(m) => m,
         Err(e) => return vec![format!("{MANIFEST_PATH}: invalid: {e}")],

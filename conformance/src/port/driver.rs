@@ -126,6 +126,10 @@ pub fn parse_hello(line: &str) -> Result<Hello, HandshakeError> {
             format!("handshake is not JSON ({e}): {:?}", truncate(line)),
         )
     })?;
+    // [CONF.JSON.UNIQUE]
+    crate::json_text::check_unique_members(line.trim_end()).map_err(|e| {
+        HandshakeError::new(Malformed, format!("handshake {e}: {}", truncate(line)))
+    })?;
     if v.get("protocol").and_then(Value::as_str) != Some(PROTOCOL) {
         return Err(HandshakeError::new(
             Malformed,
@@ -185,6 +189,10 @@ pub fn parse_reply(line: &str, id: u64) -> Reply {
         Ok(v) => v,
         Err(e) => return Reply::Malformed(format!("not JSON ({e}): {:?}", truncate(line))),
     };
+    // [CONF.JSON.UNIQUE] A member given twice is malformed (a Value keeps the last one).
+    if let Err(e) = crate::json_text::check_unique_members(line.trim_end()) {
+        return Reply::Malformed(format!("{e}: {}", truncate(line)));
+    }
     if v.get("id").and_then(Value::as_u64) != Some(id) {
         return Reply::Malformed(format!(
             "reply for another id (expected {id}): {}",

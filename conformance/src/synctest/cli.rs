@@ -98,6 +98,8 @@ pub fn verdict(
 fn load(path: &PathBuf) -> Result<Session, String> {
     let text =
         crate::input::read_text(path, crate::input::MAX_SESSION).map_err(|e| e.to_string())?;
+    crate::json_text::check_unique_members(&text)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     let session: Session =
         serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     super::check_schema(&session).map_err(|e| format!("{}: {e}", path.display()))?;
