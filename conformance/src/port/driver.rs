@@ -549,4 +549,20 @@ mod tests {
             Reply::DriverError("boom".into())
         );
     }
+
+    #[test]
+    fn replies_with_a_member_twice_are_malformed() {
+        // [CONF.JSON.UNIQUE] A Value keeps the last member: these were a two-member reply
+        // and the `ok` of the second object.
+        for line in [
+            r#"{"id":3,"ok":{},"id":3,"ok":{}}"#,
+            r#"{"id":3,"ok":{"cost":1},"ok":{"cost":2}}"#,
+            r#"{"id":3,"ok":{"a":1,"a":2}}"#,
+        ] {
+            match parse_reply(line, 3) {
+                Reply::Malformed(m) => assert!(m.contains("duplicate member"), "{m}"),
+                other => panic!("{line}: {other:?}"),
+            }
+        }
+    }
 }
