@@ -153,6 +153,15 @@ fn cases() -> Vec<Case> {
                 r["layout"] = json!(0);
             }),
         ),
+        // A recipe of 2^31 rows (was an allocation abort of 27.9 GB in the state adapter).
+        case(
+            "state_recipe_huge",
+            "state/STATE-GRIDSEARCH-0014.json",
+            "grid-search",
+            edited("state/STATE-GRIDSEARCH-0014.json", |v| {
+                v["cases"][0]["golden"]["recipe"]["height"] = json!(1u64 << 31)
+            }),
+        ),
         case(
             "state_hostile_huge_edit",
             "state/hostile/STATE-GRID-0001.json",
