@@ -70,6 +70,8 @@ impl<C: DeserializeOwned> Envelope<C> {
     /// line and column).
     pub fn parse(text: &str, family: &str) -> Result<Envelope<C>, HarnessError> {
         let head: Head = serde_json::from_str(text).map_err(|e| HarnessError::json(&e))?;
+        // [CONF.JSON.UNIQUE]
+        crate::json_text::check_unique_members(text).map_err(|e| HarnessError::json(&e))?;
         if RETIRED_SCHEMAS.contains(&head.schema.as_str()) {
             return Err(HarnessError::new(
                 ErrorKind::Version,
@@ -138,8 +140,7 @@ pub fn read_family<C: DeserializeOwned, T>(
         else {
             continue;
         };
-        let text =
-            std::fs::read_to_string(dir.join(&rel)).map_err(|e| HarnessError::io(&rel, &e))?;
+        let text = crate::input::read_text_in_folder(dir, &rel)?;
         let envelope: Envelope<C> = Envelope::parse(&text, family).map_err(|e| e.at_path(&rel))?;
         if format!("{}.json", envelope.id) != name {
             return Err(
@@ -147,8 +148,89 @@ pub fn read_family<C: DeserializeOwned, T>(
                     .at_path(&rel),
             );
         }
+        check_maps(&text).map_err(|e| e.at_path(&rel))?;
         let id = envelope.id.clone();
         out.push((id, parse(envelope).map_err(|e| e.at_path(&rel))?));
     }
     Ok(out)
+}
+
+/// The most cells a map of a vector file may have: `Grid::new` rejects more ([GRID.SQUARE.SIZE]).
+pub const MAX_MAP_CELLS: u64 = 1 << 26;
+
+/// [CONF.VEC.MAPS] Every map object of a vector file (an object with a `cells` string and
+/// `width` and `height`, or a three-integer `size`, at any depth) has lowercase-hex cells of exactly `width * height` bytes, or
+/// no cells when `width * height` is 0 or past [`MAX_MAP_CELLS`] (a size `new` rejects). Checked
+/// when the file is read, before any oracle or adapter sizes a buffer from the map; the error
+/// names the member (`cases[0].request.grid.map.cells`).
+pub fn check_maps(text: &str) -> Result<(), HarnessError> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| HarnessError::json(&e))?;
+    check_maps_in(&value, &mut String::new())
+}
+
+/// The sides of a map object: `width` and `height` (grids, hex grids) or the three integers of
+/// `size` (voxel grids); none when the object is not a map.
+fn map_sides(m: &serde_json::Map<String, serde_json::Value>) -> Option<Vec<u64>> {
+    if let (Some(w), Some(h)) = (m.get("width"), m.get("height")) {
+        return Some(vec![w.as_u64()?, h.as_u64()?]);
+    }
+    let size = m.get("size")?.as_array()?;
+    (size.len() == 3)
+        .then(|| size.iter().map(|s| s.as_u64()).collect())
+        .flatten()
+}
+
+fn check_maps_in(v: &serde_json::Value, at: &mut String) -> Result<(), HarnessError> {
+    use serde_json::Value;
+    match v {
+        Value::Object(m) => {
+            if let Some((sides, Value::String(cells))) = map_sides(m).zip(m.get("cells")) {
+                let area = sides
+                    .iter()
+                    .fold(1u128, |a, &s| a.saturating_mul(u128::from(s)));
+                let shape = sides
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" x ");
+                let bytes = cells.len() / 2;
+                let rejected = area == 0 || area > u128::from(MAX_MAP_CELLS);
+                let bad = if cells.len() % 2 != 0 {
+                    Some(format!("{} hex digits (an odd count)", cells.len()))
+                } else if rejected && bytes != 0 {
+                    Some(format!(
+                        "{bytes} bytes for a {shape} map, which `new` rejects (0 or more than 2^26 cells): expected none"
+                    ))
+                } else if !rejected && bytes as u128 != area {
+                    Some(format!("{bytes} bytes for a {shape} map, expected {area}"))
+                } else {
+                    None
+                };
+                if let Some(what) = bad {
+                    let member = format!("{at}.cells");
+                    return Err(HarnessError::new(ErrorKind::Schema, what)
+                        .in_member(member.trim_start_matches('.')));
+                }
+            }
+            for (k, x) in m {
+                let len = at.len();
+                at.push('.');
+                at.push_str(k);
+                check_maps_in(x, at)?;
+                at.truncate(len);
+            }
+            Ok(())
+        }
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                let len = at.len();
+                at.push_str(&format!("[{i}]"));
+                check_maps_in(x, at)?;
+                at.truncate(len);
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
 }

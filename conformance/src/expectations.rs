@@ -43,6 +43,8 @@ pub struct Expectations {
 impl Expectations {
     /// Parses and validates an expectations file.
     pub fn parse(text: &str) -> Result<Expectations, HarnessError> {
+        // [CONF.JSON.UNIQUE]
+        crate::json_text::check_unique_members(text).map_err(|e| HarnessError::json(&e))?;
         let e: Expectations = serde_json::from_str(text).map_err(|e| HarnessError::json(&e))?;
         if e.schema != EXPECT_SCHEMA {
             return Err(HarnessError::new(

@@ -155,3 +155,79 @@ mod tests {
         assert!(text.contains("[1, 2.5, -0.0]"));
     }
 }
+
+/// [CONF.JSON.UNIQUE] Checks that no object of the JSON `text` has a member twice (serde_json
+/// keeps the last of two members of a `Value` or a map, and a check of "exactly two members"
+/// over such a value would count one). The error names the member (clipped to 200 bytes), with
+/// the line and column of the second occurrence.
+pub fn check_unique_members(text: &str) -> Result<(), serde_json::Error> {
+    use serde::de::DeserializeSeed;
+    let mut de = serde_json::Deserializer::from_str(text);
+    Unique.deserialize(&mut de)?;
+    de.end()
+}
+
+struct Unique;
+
+impl<'de> serde::de::DeserializeSeed<'de> for Unique {
+    type Value = ();
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(Unique)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Unique {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<(), A::Error> {
+        while a.next_element_seed(Unique)?.is_some() {}
+        Ok(())
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<(), A::Error> {
+        let mut seen = std::collections::HashSet::new();
+        while let Some(key) = a.next_key::<String>()? {
+            if !seen.insert(key.clone()) {
+                return Err(serde::de::Error::custom(format!(
+                    "duplicate member {:?}",
+                    crate::port::process::clip(&key, 200)
+                )));
+            }
+            a.next_value_seed(Unique)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod unique_tests {
+    use super::check_unique_members;
+
+    #[test]
+    fn duplicates_are_refused_at_any_depth() {
+        assert!(check_unique_members(r#"{"a":[{"b":1,"c":{"d":2}}],"e":null}"#).is_ok());
+        let e = check_unique_members(r#"{"id":1,"ok":{"x":1},"ok":{"x":2}}"#).unwrap_err();
+        assert!(e.to_string().contains("duplicate member \"ok\""), "{e}");
+        assert!(check_unique_members(r#"[{"a":{"b":1,"b":1}}]"#).is_err());
+        assert!(check_unique_members(r#"{"a":1} x"#).is_err());
+    }
+}

@@ -15,6 +15,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 pub mod adapters;
+pub mod atomic;
 pub mod bidi;
 pub mod checks;
 pub mod claims;
@@ -31,6 +32,7 @@ pub mod generators;
 pub mod grid;
 pub mod hpa;
 pub mod implementation;
+pub mod input;
 pub mod json_text;
 pub mod lattice;
 pub mod levels;

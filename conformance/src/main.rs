@@ -5,7 +5,7 @@ use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use onepath_conformance::checks::{Config, Shard, DEFAULT_SEED};
 use onepath_conformance::config::FamilySet;
-use onepath_conformance::{road, vectors, Implementation, OptimizedCrate, ReferenceCrate};
+use onepath_conformance::{road, Implementation, OptimizedCrate, ReferenceCrate};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -287,7 +287,7 @@ fn parse_shard(value: Option<String>) -> Result<Shard, ExitCode> {
 }
 
 fn write_or_complain(path: &std::path::Path, text: String) -> Result<(), ExitCode> {
-    std::fs::write(path, text).map_err(|e| {
+    onepath_conformance::atomic::write(path, text).map_err(|e| {
         eprintln!("{}: {e}", path.display());
         ExitCode::from(2)
     })
@@ -311,9 +311,10 @@ fn report_merge(
     let mut files = Vec::new();
     for path in &reports {
         let name = path.display().to_string();
-        let parsed = std::fs::read_to_string(path)
-            .map_err(|e| format!("{name}: cannot read: {e}"))
-            .and_then(|t| parse(&name, &t).map_err(|e| e.to_string()));
+        let parsed =
+            onepath_conformance::input::read_text(path, onepath_conformance::input::MAX_REPORT)
+                .map_err(|e| format!("{name}: cannot read: {}", e.what()))
+                .and_then(|t| parse(&name, &t).map_err(|e| e.to_string()));
         match parsed {
             Ok(f) => files.push((name, f)),
             Err(e) => {
@@ -409,8 +410,8 @@ fn certify_port(
         options.threads = t.max(1);
     }
     if let Some(path) = &a.expect {
-        match std::fs::read_to_string(path)
-            .map_err(|e| e.to_string())
+        match onepath_conformance::input::read_text(path, onepath_conformance::input::MAX_EXPECT)
+            .map_err(|e| e.what().to_string())
             .and_then(|t| {
                 onepath_conformance::expectations::Expectations::parse(&t).map_err(String::from)
             }) {
@@ -440,7 +441,7 @@ fn certify_port(
         print!("{}", result.to_table());
     }
     if let Some(path) = &a.junit {
-        if let Err(e) = std::fs::write(path, result.to_junit()) {
+        if let Err(e) = onepath_conformance::atomic::write(path, result.to_junit()) {
             eprintln!("{}: {e}", path.display());
             return ExitCode::from(2);
         }
@@ -449,7 +450,7 @@ fn certify_port(
         let date = a.date.clone().unwrap_or_else(run::today);
         match result.certificate(&date) {
             Some(text) => {
-                if let Err(e) = std::fs::write(path, text) {
+                if let Err(e) = onepath_conformance::atomic::write(path, text) {
                     eprintln!("{}: {e}", path.display());
                     return ExitCode::from(2);
                 }
@@ -543,7 +544,7 @@ fn vectors_command(check: bool, out: Option<PathBuf>) -> ExitCode {
         return ExitCode::from(1);
     }
     let files = onepath_conformance::family::generate_files(&ReferenceCrate);
-    match vectors::write_files(&dir, &files) {
+    match onepath_conformance::atomic::replace_dir(&dir, &files) {
         Ok(()) => {
             println!("wrote {} files to {}", files.len(), dir.display());
             ExitCode::SUCCESS

@@ -152,8 +152,11 @@ pub struct Benchmark {
 }
 
 fn read_file(path: &Path) -> Result<Vec<u8>, MovingAiRunError> {
-    std::fs::read(path).map_err(|e| {
-        let mut err = MovingAiRunError::new(MovingAiRunErrorKind::Io, format!("cannot read: {e}"));
+    crate::input::read_bytes(path, crate::input::MAX_MOVINGAI).map_err(|e| {
+        let mut err = MovingAiRunError::new(
+            MovingAiRunErrorKind::Io,
+            format!("cannot read: {}", e.what()),
+        );
         err.path = Some(path.to_path_buf());
         err
     })

@@ -98,7 +98,9 @@ impl RunInfo {
             vectors_manifest_sha256: config
                 .vectors_dir
                 .as_ref()
-                .and_then(|d| std::fs::read(d.join(crate::vector_files::MANIFEST_PATH)).ok())
+                .and_then(|d| {
+                    crate::input::read_in_folder(d, crate::vector_files::MANIFEST_PATH).ok()
+                })
                 .map(|b| crate::outcome::sha256_hex(&b)),
             families: config.families.names(),
         }

@@ -63,7 +63,9 @@ impl fmt::Display for MergeError {
         if let Some(field) = &self.field {
             write!(f, "{field}: ")?;
         }
-        write!(f, "{}", self.message)
+        // [CONF.JSON.UNIQUE] Quoted input is clipped: a message never carries more than 1,000
+        // bytes of it.
+        write!(f, "{}", crate::port::process::clip(&self.message, 1000))
     }
 }
 
@@ -264,6 +266,9 @@ pub struct ExpectationFile {
 pub fn parse(file: &str, text: &str) -> Result<ReportFile, MergeError> {
     let v: Value = serde_json::from_str(text)
         .map_err(|e| err(MergeErrorKind::Json, file, None, format!("not JSON: {e}")))?;
+    // [CONF.JSON.UNIQUE] A member given twice (a second `ok`) is refused, not collapsed.
+    crate::json_text::check_unique_members(text)
+        .map_err(|e| err(MergeErrorKind::Json, file, None, e.to_string()))?;
     match v.get("schema").and_then(Value::as_str) {
         Some(REPORT_SCHEMA) => {}
         Some(other) => {
@@ -271,7 +276,10 @@ pub fn parse(file: &str, text: &str) -> Result<ReportFile, MergeError> {
                 MergeErrorKind::Schema,
                 file,
                 Some("schema"),
-                format!("{other:?} is not {REPORT_SCHEMA:?}"),
+                format!(
+                    "{} is not {REPORT_SCHEMA:?}",
+                    crate::port::process::clip(&format!("{other:?}"), 200)
+                ),
             ))
         }
         None => {
@@ -304,6 +312,19 @@ pub fn parse(file: &str, text: &str) -> Result<ReportFile, MergeError> {
     }
     let report: ReportFile = serde_json::from_value(v)
         .map_err(|e| err(MergeErrorKind::Field, file, None, e.to_string()))?;
+    // [CONF.REPORT.MERGE] A shard is k/n with 1 <= k <= n ("0 of 0" is no shard of any run).
+    let shard = &report.run.shard;
+    if shard.count == 0 || shard.index == 0 || shard.index > shard.count {
+        return Err(err(
+            MergeErrorKind::Field,
+            file,
+            Some("run.shard"),
+            format!(
+                "shard {} of {} is not k/n with 1 <= k <= n",
+                shard.index, shard.count
+            ),
+        ));
+    }
     // [CONF.CLI.FAMILY]: the run's families are family names, at least one.
     crate::config::FamilySet::parse(&report.run.families.join(",")).map_err(|e| {
         err(
@@ -373,8 +394,10 @@ fn same<T: PartialEq + fmt::Debug>(
                 name,
                 Some(field),
                 format!(
-                    "{v:?} differs from {:?} in {}: not a shard of the same run",
-                    first, files[0].0
+                    "{} differs from {} in {}: not a shard of the same run",
+                    crate::port::process::clip(&format!("{v:?}"), 200),
+                    crate::port::process::clip(&format!("{first:?}"), 200),
+                    files[0].0
                 ),
             ));
         }

@@ -146,8 +146,8 @@ fn text_of(bytes: Vec<u8>) -> Result<String, RoadError> {
 
 /// Reads the file at `path` as text; every error names the file.
 fn read_text(path: &Path) -> Result<String, RoadError> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| RoadError::new(RoadErrorKind::Io, e.to_string()).at_path(path))?;
+    let bytes = crate::input::read_bytes(path, crate::input::MAX_ROAD)
+        .map_err(|e| RoadError::new(RoadErrorKind::Io, e.what()).at_path(path))?;
     text_of(bytes).map_err(|e| e.at_path(path))
 }
 

@@ -48,7 +48,7 @@ impl VectorClauses {
             if !rel.ends_with(".json") {
                 continue;
             }
-            let Ok(text) = std::fs::read_to_string(dir.join(&rel)) else {
+            let Ok(text) = crate::input::read_text_in_folder(dir, &rel) else {
                 continue;
             };
             let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {

@@ -67,12 +67,15 @@ pub struct ManifestEntry {
     pub sha256: String,
 }
 
-/// Every file under `dir` as relative `/`-separated paths, sorted.
+/// Every file under `dir` as relative `/`-separated paths, sorted. Symlinks are never followed
+/// ([CONF.INPUT.FILES]): a link (to a file or a folder) is listed as a file, which no reader
+/// then reads, and a folder link is not descended, so a link loop cannot make the walk endless.
 pub fn list_files(dir: &Path) -> std::io::Result<Vec<String>> {
     fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) -> std::io::Result<()> {
         for entry in std::fs::read_dir(dir)? {
-            let path = entry?.path();
-            if path.is_dir() {
+            let entry = entry?;
+            let path = entry.path();
+            if entry.file_type()?.is_dir() {
                 walk(root, &path, out)?;
             } else {
                 let rel = path.strip_prefix(root).expect("under root");

@@ -255,7 +255,7 @@ pub fn check_graph_vectors(
             return;
         }
     };
-    let matrix: Option<Matrix> = std::fs::read_to_string(dir.join(MATRIX_PATH))
+    let matrix: Option<Matrix> = crate::input::read_text_in_folder(dir, MATRIX_PATH)
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok());
     if matrix.is_none() {

@@ -321,6 +321,47 @@ fn merge_rejects_reports_that_are_not_the_shards_of_one_run() {
 }
 
 #[test]
+fn merge_refuses_duplicate_members_and_shard_0_of_0_and_clips_quoted_text() {
+    let one = tiny(9, Shard::ALL);
+    let (code, err) = cli_merge(&[("one.json", &one)]);
+    assert_eq!(code, Some(0), "{err}");
+    // [CONF.JSON.UNIQUE] A member given twice was collapsed (the last won) and merged.
+    let dup = format!("{{\"kit\":\"another kit\",{}", &one[1..]);
+    let (code, err) = cli_merge(&[("dup.json", &dup)]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("dup.json") && err.contains("duplicate member \"kit\""),
+        "{err}"
+    );
+    // [CONF.REPORT.MERGE] "0 of 0" was merged as a complete 1/1 run.
+    for (k, n) in [(0, 0), (0, 1), (2, 1)] {
+        let bad = edit(&one, |v| {
+            v["run"]["shard"] = serde_json::json!({"index": k, "count": n});
+        });
+        let (code, err) = cli_merge(&[("zero.json", &bad)]);
+        assert_eq!(code, Some(2), "{k}/{n}: {err}");
+        assert!(
+            err.contains("zero.json") && err.contains("run.shard"),
+            "{k}/{n}: {err}"
+        );
+    }
+    // A 20 MB `kit` string is quoted clipped, not whole.
+    let half = |k| Shard { index: k, count: 2 };
+    let a = tiny(9, half(1));
+    let big = edit(&tiny(9, half(2)), |v| {
+        v["kit"] = Value::from("k".repeat(20 << 20))
+    });
+    let (code, err) = cli_merge(&[("a.json", &a), ("big.json", &big)]);
+    assert_eq!(code, Some(2), "{}", &err[..err.len().min(500)]);
+    assert!(
+        err.contains("big.json") && err.contains("kit"),
+        "{}",
+        &err[..err.len().min(500)]
+    );
+    assert!(err.len() < 4000, "{} bytes of error", err.len());
+}
+
+#[test]
 fn rotted_expectations_are_judged_by_the_merge() {
     // With the grid_heap defect the mode-3 GridSearch state vectors fail:
     // the first entry excuses them where they are and has not rotted where they are not; the

@@ -76,7 +76,7 @@ pub fn import_mutants_command(
     };
     let mut text = serde_json::to_string_pretty(&summary).expect("a summary serialises");
     text.push('\n');
-    if let Err(e) = std::fs::write(out, text) {
+    if let Err(e) = crate::atomic::write(out, text) {
         eprintln!("clauses import-mutants: {}: {e}", out.display());
         return ExitCode::from(2);
     }

@@ -93,7 +93,7 @@ pub fn run(args: ExplainArgs) -> ExitCode {
     let text = picture(&e, args.html);
     match &args.out {
         Some(path) => {
-            if let Err(err) = std::fs::write(path, text) {
+            if let Err(err) = crate::atomic::write(path, text) {
                 eprintln!("explain: writing {}: {err}", path.display());
                 return ExitCode::from(2);
             }

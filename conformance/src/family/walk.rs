@@ -161,10 +161,13 @@ pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
 
 /// Checks the manifest's recorded hashes against the files in `dir`; returns one line per problem.
 pub fn check_manifest(dir: &Path) -> Vec<String> {
-    let text = match std::fs::read_to_string(dir.join(MANIFEST_PATH)) {
+    let text = match crate::input::read_text_in_folder(dir, MANIFEST_PATH) {
         Ok(t) => t,
-        Err(e) => return vec![format!("{MANIFEST_PATH}: cannot read: {e}")],
+        Err(e) => return vec![format!("{MANIFEST_PATH}: cannot read: {}", e.what())],
     };
+    if let Err(e) = crate::json_text::check_unique_members(&text) {
+        return vec![format!("{MANIFEST_PATH}: invalid: {e}")];
+    }
     let manifest: Manifest = match serde_json::from_str(&text) {
         Ok(m) => m,
         Err(e) => return vec![format!("{MANIFEST_PATH}: invalid: {e}")],
@@ -172,7 +175,12 @@ pub fn check_manifest(dir: &Path) -> Vec<String> {
     let mut problems = Vec::new();
     let listed: Vec<&str> = manifest.files.iter().map(|e| e.path.as_str()).collect();
     for entry in &manifest.files {
-        match std::fs::read(dir.join(&entry.path)) {
+        // [CONF.MANIFEST.PATHS] A listed path stays inside the folder.
+        if let Err(e) = crate::input::check_rel(&entry.path) {
+            problems.push(format!("{MANIFEST_PATH}: {e}"));
+            continue;
+        }
+        match crate::input::read_in_folder(dir, &entry.path) {
             Ok(bytes) if sha256_hex(&bytes) == entry.sha256 => {}
             Ok(bytes) => problems.push(format!(
                 "{}: SHA-256 {} differs from the manifest's {}",
@@ -180,10 +188,10 @@ pub fn check_manifest(dir: &Path) -> Vec<String> {
                 sha256_hex(&bytes),
                 entry.sha256
             )),
-            Err(_) => problems.push(format!(
-                "{}: listed in the manifest but missing",
-                entry.path
-            )),
+            Err(_) if std::fs::symlink_metadata(dir.join(&entry.path)).is_err() => problems.push(
+                format!("{}: listed in the manifest but missing", entry.path),
+            ),
+            Err(e) => problems.push(e.to_string()),
         }
     }
     for f in list_files(dir).unwrap_or_default() {
@@ -200,12 +208,15 @@ pub fn check_dir(dir: &Path, imp: &dyn Implementation) -> Vec<String> {
     let mut problems = check_manifest(dir);
     let present = list_files(dir).unwrap_or_default();
     for (rel, bytes) in &expected {
-        match std::fs::read(dir.join(rel)) {
+        match crate::input::read_in_folder(dir, rel) {
             Ok(b) if &b == bytes => {}
             Ok(_) => problems.push(format!(
                 "{rel}: stale (differs from what `vectors` would generate)"
             )),
-            Err(_) => problems.push(format!("{rel}: missing")),
+            Err(_) if std::fs::symlink_metadata(dir.join(rel)).is_err() => {
+                problems.push(format!("{rel}: missing"))
+            }
+            Err(e) => problems.push(e.to_string()),
         }
     }
     for f in present {

@@ -800,7 +800,7 @@ pub fn certify(
             ))
         }
     };
-    let matrix: Option<Matrix> = std::fs::read_to_string(dir.join(GRID_MATRIX_PATH))
+    let matrix: Option<Matrix> = crate::input::read_text_in_folder(dir, GRID_MATRIX_PATH)
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok());
     if matrix.is_none() {

@@ -126,6 +126,10 @@ pub fn parse_hello(line: &str) -> Result<Hello, HandshakeError> {
             format!("handshake is not JSON ({e}): {:?}", truncate(line)),
         )
     })?;
+    // [CONF.JSON.UNIQUE]
+    crate::json_text::check_unique_members(line.trim_end()).map_err(|e| {
+        HandshakeError::new(Malformed, format!("handshake {e}: {}", truncate(line)))
+    })?;
     if v.get("protocol").and_then(Value::as_str) != Some(PROTOCOL) {
         return Err(HandshakeError::new(
             Malformed,
@@ -185,6 +189,10 @@ pub fn parse_reply(line: &str, id: u64) -> Reply {
         Ok(v) => v,
         Err(e) => return Reply::Malformed(format!("not JSON ({e}): {:?}", truncate(line))),
     };
+    // [CONF.JSON.UNIQUE] A member given twice is malformed (a Value keeps the last one).
+    if let Err(e) = crate::json_text::check_unique_members(line.trim_end()) {
+        return Reply::Malformed(format!("{e}: {}", truncate(line)));
+    }
     if v.get("id").and_then(Value::as_u64) != Some(id) {
         return Reply::Malformed(format!(
             "reply for another id (expected {id}): {}",
@@ -540,5 +548,21 @@ mod tests {
             parse_reply("{\"id\":3,\"error\":\"boom\"}", 3),
             Reply::DriverError("boom".into())
         );
+    }
+
+    #[test]
+    fn replies_with_a_member_twice_are_malformed() {
+        // [CONF.JSON.UNIQUE] A Value keeps the last member: these were a two-member reply
+        // and the `ok` of the second object.
+        for line in [
+            r#"{"id":3,"ok":{},"id":3,"ok":{}}"#,
+            r#"{"id":3,"ok":{"cost":1},"ok":{"cost":2}}"#,
+            r#"{"id":3,"ok":{"a":1,"a":2}}"#,
+        ] {
+            match parse_reply(line, 3) {
+                Reply::Malformed(m) => assert!(m.contains("duplicate member"), "{m}"),
+                other => panic!("{line}: {other:?}"),
+            }
+        }
     }
 }

@@ -224,6 +224,13 @@ impl PortRun {
     }
 }
 
+/// Whether a failure counts whatever the port claims ([DRIVER.VERDICT]): the reference's own
+/// failures, and failures of the vectors folder itself (implementation `-`: a file that does
+/// not read or validate, a manifest mismatch), which no claim can excuse.
+pub(crate) fn always_counts(f: &crate::report::Failure) -> bool {
+    f.implementation == ReferenceCrate.name() || f.implementation == "-"
+}
+
 /// The family a section failure belongs to: the first registry family that owns its label or
 /// its request ([`crate::family::claim_of`]).
 fn failure_family(_section: &str, label: &str, what: &str) -> &'static str {
@@ -592,11 +599,11 @@ pub fn certify_port(options: PortOptions) -> PortRun {
                 continue;
             }
             let fam = failure_family(&s.name, &label, &f.what);
-            if f.implementation != ReferenceCrate.name() && claim_of(fam).is_none() {
+            if !always_counts(f) && claim_of(fam).is_none() {
                 continue; // a family the port does not claim
             }
             let beyond = matches!(claim_of(fam), Some(c) if failure_level(&s.name, &f.what) > c)
-                && f.implementation != ReferenceCrate.name();
+                && !always_counts(f);
             if beyond
                 && !["protocol", "consumed", "unimplemented", "not run"].contains(&s.name.as_str())
             {
@@ -661,7 +668,7 @@ pub fn certify_port(options: PortOptions) -> PortRun {
     let manifest_sha256 = config
         .vectors_dir
         .as_ref()
-        .and_then(|d| std::fs::read(d.join(crate::vectors::MANIFEST_PATH)).ok())
+        .and_then(|d| crate::input::read_in_folder(d, crate::vectors::MANIFEST_PATH).ok())
         .map(|b| sha256_hex(&b))
         .unwrap_or_default();
     let report = Report::new(

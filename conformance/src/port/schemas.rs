@@ -208,7 +208,7 @@ pub fn write(dir: &Path) -> std::io::Result<usize> {
     std::fs::create_dir_all(dir)?;
     let files = all();
     for (name, v) in &files {
-        std::fs::write(dir.join(name), text(v))?;
+        crate::atomic::write(&dir.join(name), text(v))?;
     }
     Ok(files.len())
 }

@@ -88,6 +88,41 @@ fn only_case(
     Ok((id, comment, case))
 }
 
+/// [CONF.STATE.SHAPE] Every size of `recipe` (an object with integer `width` and `height`, or a
+/// `size` of three integers, at any depth) multiplies out to 1..=2^26 cells.
+fn recipe_sizes(recipe: &StateRecipe) -> Result<(), HarnessError> {
+    fn walk(v: &serde_json::Value) -> Result<(), HarnessError> {
+        use serde_json::Value;
+        match v {
+            Value::Object(m) => {
+                let sides: Option<Vec<u64>> = match (m.get("width"), m.get("height"), m.get("size"))
+                {
+                    (Some(w), Some(h), _) => w.as_u64().zip(h.as_u64()).map(|(w, h)| vec![w, h]),
+                    (_, _, Some(Value::Array(s))) if s.len() == 3 => {
+                        s.iter().map(Value::as_u64).collect()
+                    }
+                    _ => None,
+                };
+                if let Some(sides) = sides {
+                    let cells = sides
+                        .iter()
+                        .fold(1u128, |a, &s| a.saturating_mul(u128::from(s)));
+                    if cells == 0 || cells > 1 << 26 {
+                        return Err(HarnessError::new(
+                            ErrorKind::Schema,
+                            format!("sizes {sides:?} are not 1 to 2^26 cells: no object to replay"),
+                        ));
+                    }
+                }
+                m.values().try_for_each(walk)
+            }
+            Value::Array(a) => a.iter().try_for_each(walk),
+            _ => Ok(()),
+        }
+    }
+    walk(&serde_json::to_value(recipe).unwrap_or_default())
+}
+
 impl StateVector {
     /// Strict parse ([CONF.SCN.STRICT] rules): the envelope, unknown or missing members, bad
     /// hex or a wrong hash are errors.
@@ -114,6 +149,23 @@ impl StateVector {
                 ErrorKind::Mismatch,
                 "sha256 does not match the bytes",
             ));
+        }
+        // [CONF.STATE.SHAPE] A golden's recipe builds an object: its sizes are ones `new`
+        // accepts (a replay of a 2^31-row grid would allocate before anything fails).
+        recipe_sizes(&v.recipe).map_err(|e| e.in_member("recipe"))?;
+        // [CONF.STATE.SHAPE] The bytes must have the shape of a valid state of the recipe's
+        // kind before any check walks them.
+        if super::layout::try_walk(v.recipe.kind(), &b).is_none() {
+            return Err(HarnessError::new(
+                ErrorKind::Schema,
+                format!(
+                    "{} bytes are not the shape of a valid {:?} state (kind {})",
+                    b.len(),
+                    v.recipe.kind(),
+                    v.recipe.kind().code()
+                ),
+            )
+            .in_member("bytes"));
         }
         if !v
             .id
@@ -221,6 +273,8 @@ impl HostileFile {
             after_failure: set.after_failure,
             cases: set.mutations,
         };
+        // [CONF.STATE.SHAPE] The target is built for every case.
+        recipe_sizes(&f.target).map_err(|e| e.in_member("target"))?;
         for c in &f.cases {
             let schema = |what: String| HarnessError::new(ErrorKind::Schema, what);
             if !c.id.starts_with(&format!("{}-H", f.vector)) {

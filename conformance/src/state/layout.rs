@@ -1,6 +1,8 @@
 //! An independent walker of valid state bytes (spec/state.md sections 3-8): it names every field
 //! with its offset, type and role, so hostile mutations can target fields systematically. It
-//! shares no code with either crate and trusts its input (golden vectors only).
+//! shares no code with either crate. [`try_walk`] takes any bytes; [`walk`] is for bytes the kit
+//! generated itself (the reference's states while `vectors` writes the folder), and a golden
+//! vector read from a folder is checked with [`try_walk`] when it is loaded ([CONF.STATE.SHAPE]).
 
 use super::StateKind;
 
@@ -252,7 +254,8 @@ impl Walk<'_> {
     }
 }
 
-/// Walks valid state bytes of `kind`. Panics on bytes that are not a valid state's shape.
+/// Walks valid state bytes of `kind` that the kit generated itself (never bytes read from a
+/// file: those go through [`try_walk`]). Panics on bytes that are not a valid state's shape.
 pub fn walk(kind: StateKind, bytes: &[u8]) -> Layout {
     match try_walk(kind, bytes) {
         Some(l) => l,

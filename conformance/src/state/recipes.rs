@@ -14,7 +14,7 @@ pub fn apply(bytes: &[u8], edits: &[Splice]) -> Vec<u8> {
     let mut out = bytes.to_vec();
     for (at, del, ins) in edits {
         let at = (*at).min(out.len());
-        let end = (at + del).min(out.len());
+        let end = at.saturating_add(*del).min(out.len());
         out.splice(at..end, ins.iter().copied());
     }
     out

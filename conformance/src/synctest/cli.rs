@@ -96,7 +96,10 @@ pub fn verdict(
 }
 
 fn load(path: &PathBuf) -> Result<Session, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text =
+        crate::input::read_text(path, crate::input::MAX_SESSION).map_err(|e| e.to_string())?;
+    crate::json_text::check_unique_members(&text)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     let session: Session =
         serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     super::check_schema(&session).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -129,7 +132,7 @@ pub fn run(args: SynctestArgs) -> ExitCode {
     };
     if let Some(path) = &args.write_session {
         let text = serde_json::to_string(&session).unwrap_or_default();
-        if let Err(e) = std::fs::write(path, text + "\n") {
+        if let Err(e) = crate::atomic::write(path, text + "\n") {
             eprintln!("synctest: --write-session {}: {e}", path.display());
             return ExitCode::from(2);
         }

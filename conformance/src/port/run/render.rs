@@ -3,7 +3,6 @@
 //! certificate.
 
 use super::{failure_family, shard_subset, PortRun};
-use crate::implementation::Implementation;
 use crate::levels::Level;
 use crate::port::protocol::SPEC_VERSION;
 use crate::port::LedgerEntry;
@@ -95,13 +94,12 @@ impl PortRun {
     }
 
     /// The family a failure belongs to, when the port does not claim it (the reference's own
-    /// failures always count).
+    /// failures and the vectors folder's always count, [`super::always_counts`]).
     fn unclaimed_family(&self, section: &str, f: &Failure) -> Option<&'static str> {
         let claims = self.hello.as_ref().ok().map(|h| &h.claims)?;
         let label = f.vector.as_deref().or(f.case.as_deref()).unwrap_or("-");
         let fam = failure_family(section, label, &f.what);
-        (f.implementation != crate::ReferenceCrate.name() && !claims.contains_key(fam))
-            .then_some(fam)
+        (!super::always_counts(f) && !claims.contains_key(fam)).then_some(fam)
     }
 
     fn unclaimed(&self, s: &crate::report::Section) -> Unclaimed {
