@@ -8,6 +8,22 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+/// At most `max` bytes of `s` (cut at a character boundary), with `... (N bytes)` when cut:
+/// how every error quotes input ([CONF.JSON.UNIQUE]).
+pub fn clip(s: &str, max: usize) -> String {
+    if s.len() <= max {
+        return s.to_string();
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}... ({} bytes)", &s[..end], s.len())
+}
+
+/// The most bytes of its message a [`HarnessError`] prints.
+pub const MAX_MESSAGE: usize = 4000;
+
 /// The class of a [`HarnessError`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -151,7 +167,9 @@ impl fmt::Display for HarnessError {
         if let Some(m) = &self.member {
             write!(f, "{m}: ")?;
         }
-        f.write_str(&self.what)?;
+        // [CONF.JSON.UNIQUE] A message quoting input (serde quotes a whole wrongly typed string)
+        // is clipped.
+        f.write_str(&clip(&self.what, MAX_MESSAGE))?;
         if let (Some(line), Some(column)) = (self.line, self.column) {
             write!(f, " at line {line} column {column}")?;
         }
@@ -244,6 +262,18 @@ mod tests {
         let g = HarnessError::new(ErrorKind::Parse, "bad tail: \"a x 1 1\"").at_line(3);
         assert_eq!(g.to_string(), "line 3: bad tail: \"a x 1 1\"");
         assert_eq!((g.line(), g.column()), (Some(3), None));
+    }
+
+    #[test]
+    fn long_messages_are_clipped() {
+        let e = HarnessError::new(ErrorKind::Parse, "x".repeat(200 << 20)).at_path("v.json");
+        let text = e.to_string();
+        assert!(text.len() < MAX_MESSAGE + 100, "{} bytes", text.len());
+        assert!(
+            text.ends_with(&format!("... ({} bytes)", 200 << 20)),
+            "{}",
+            &text[text.len() - 40..]
+        );
     }
 
     #[test]

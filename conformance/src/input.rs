@@ -117,7 +117,7 @@ pub fn check_rel(rel: &str) -> Result<(), String> {
     if bad {
         Err(format!(
             "path {:?} leaves the folder or is not a plain relative path",
-            crate::port::process::clip(rel, 200)
+            crate::error::clip(rel, 200)
         ))
     } else {
         Ok(())

@@ -209,7 +209,7 @@ impl<'de> serde::de::Visitor<'de> for Unique {
             if !seen.insert(key.clone()) {
                 return Err(serde::de::Error::custom(format!(
                     "duplicate member {:?}",
-                    crate::port::process::clip(&key, 200)
+                    crate::error::clip(&key, 200)
                 )));
             }
             a.next_value_seed(Unique)?;

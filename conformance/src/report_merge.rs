@@ -65,7 +65,7 @@ impl fmt::Display for MergeError {
         }
         // [CONF.JSON.UNIQUE] Quoted input is clipped: a message never carries more than 1,000
         // bytes of it.
-        write!(f, "{}", crate::port::process::clip(&self.message, 1000))
+        write!(f, "{}", crate::error::clip(&self.message, 1000))
     }
 }
 
@@ -278,7 +278,7 @@ pub fn parse(file: &str, text: &str) -> Result<ReportFile, MergeError> {
                 Some("schema"),
                 format!(
                     "{} is not {REPORT_SCHEMA:?}",
-                    crate::port::process::clip(&format!("{other:?}"), 200)
+                    crate::error::clip(&format!("{other:?}"), 200)
                 ),
             ))
         }
@@ -395,8 +395,8 @@ fn same<T: PartialEq + fmt::Debug>(
                 Some(field),
                 format!(
                     "{} differs from {} in {}: not a shard of the same run",
-                    crate::port::process::clip(&format!("{v:?}"), 200),
-                    crate::port::process::clip(&format!("{first:?}"), 200),
+                    crate::error::clip(&format!("{v:?}"), 200),
+                    crate::error::clip(&format!("{first:?}"), 200),
                     files[0].0
                 ),
             ));

@@ -97,14 +97,7 @@ pub fn read_line_truncating<R: BufRead>(r: &mut R, keep: usize) -> io::Result<Op
 
 /// At most `max` bytes of `s` (cut at a character boundary), with `...` when cut.
 pub fn clip(s: &str, max: usize) -> String {
-    if s.len() <= max {
-        return s.to_string();
-    }
-    let mut end = max;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}... ({} bytes)", &s[..end], s.len())
+    crate::error::clip(s, max)
 }
 
 /// One message from the stdout reader.
