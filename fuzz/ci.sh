@@ -25,8 +25,10 @@ default_runs() {
     state_restore_grid_search) echo 10000 ;;
     flow_script) echo 100 ;;
     state_restore_flow_field) echo 200 ;;
-    hex_search|voxel_search) echo 20000 ;;
-    hpa_search) echo 2000 ;;
+    hex_search) echo 20000 ;;
+    hpa_search) echo 1000 ;;
+    replan_script|voxel_search) echo 5000 ;;
+    state_restore_replanner) echo 10000 ;;
     grid_bidi) echo 5000 ;;
     world_restore) echo 2000 ;;
     *) echo 50000 ;;
