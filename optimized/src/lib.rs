@@ -9,6 +9,19 @@
 //! [SPEC.NUM.IEEE] Plain IEEE binary64 `+ - * / sqrt` in the spec's order (no fused operations);
 //! [SPEC.NUM.NO_HASH_ORDER] hash containers for lookups only, never iterated into a result
 //! (`conformance/tests/determinism_sources.rs`).
+//!
+//! Cost of a query: a square [`Grid`] keeps what its searches derive from it (the padded
+//! passability per agent size, clearance included; the move masks; the JPS block masks; the
+//! JPS+ tables) and a small pool of search scratch reset by an epoch, so after the first query
+//! [`find_grid_path`] costs what it explores, not what the map holds. Edits and restores take
+//! `&mut Grid` and repair or drop what they touch (a wall edit repairs the agent-size-1
+//! passability and move masks in place; the rest is rebuilt by the next search that needs it).
+//!
+//! Threads: every type is `Send`. `Grid` is not `Sync` (its cell listeners are `FnMut + Send`,
+//! the same API as `onepath-reference`), so a `&Grid` cannot be handed to other threads; run
+//! concurrent queries on one grid per thread (`Grid::from_state(&grid.save_state())`) or behind
+//! a lock. The grid's cache itself is guarded by a mutex held only for `Arc` look-ups and
+//! scratch hand-offs, so it is safe under any sharing the types allow.
 #![deny(missing_docs)]
 #![deny(unsafe_code)]
 

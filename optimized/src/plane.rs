@@ -6,6 +6,7 @@ use crate::cells::{
     bump, check_space, read_space, Areas, CellListener, GridSpace, HexLayout, Listeners,
 };
 use crate::grid_error::{GridError, GridKind, GridStateError};
+use crate::grid_search::GridCache;
 use crate::wire::{fail, Class, Fault, Put, Reader, KIND_GRID, KIND_HEX};
 use crate::MAX_NODES;
 use std::fmt;
@@ -25,6 +26,8 @@ pub(crate) struct Plane {
     /// The cells before a restore with listeners, kept for the comparison (reused, so a
     /// restore allocates nothing once it has grown).
     previous: Vec<u8>,
+    /// Derived search data and scratch (square grids; see `grid_search::cache`).
+    derived: GridCache,
 }
 
 /// [GS.CLEAR.VALUE] The clearance of every cell of a `w x h` row-major grid: 0 for a wall,
@@ -102,6 +105,7 @@ impl Plane {
             listeners: Listeners::default(),
             clearance: None,
             previous: Vec::new(),
+            derived: GridCache::default(),
         })
     }
 
@@ -129,6 +133,7 @@ impl Plane {
         if old != area {
             self.cells[i] = area;
             self.version = bump(self.version);
+            self.derived.edited(i, self.width, old, area);
             self.recompute_clearance();
             self.listeners.notify(i as u32, old, area);
         }
@@ -248,6 +253,7 @@ impl Plane {
         self.space = p.space;
         self.areas = p.areas;
         self.restore_count += 1;
+        self.derived.restored();
         if self.listeners.is_empty() {
             self.cells.copy_from_slice(p.cells);
         } else {
@@ -273,6 +279,7 @@ impl Plane {
             listeners: Listeners::default(),
             clearance: None,
             previous: Vec::new(),
+            derived: GridCache::default(),
         }
     }
 
@@ -388,6 +395,11 @@ impl Grid {
     }
 
     plane_methods!();
+
+    /// The grid's derived search data and scratch pool (`grid_search::cache`).
+    pub(crate) fn derived(&self) -> &GridCache {
+        &self.p.derived
+    }
 
     /// [GRID.SQUARE.INDEX] `(x, y)` of the flat cell index `index` (`y * width + x`), as paths
     /// and expanded lists carry cells; `None` past the last cell.

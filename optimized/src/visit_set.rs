@@ -2,9 +2,10 @@
 //! state save walks what the search visited instead of every node slot ([STATE.VISITED]: the
 //! visited entries are written in increasing index), and a reset clears only what was touched.
 //!
-//! Level 0 holds one bit per index; level 1 one bit per level-0 word that may be non-zero. Saving
-//! and clearing cost `O(n / 4096 + touched words)`: a 2^26-node search over a handful of nodes
-//! reads 16 Ki summary words, not 2^26 slots.
+//! Level 0 holds one bit per index; level 1 one bit per level-0 word that may be non-zero; level
+//! 2 one bit per level-1 word that may be non-zero. Saving and clearing cost `O(n / 262144 +
+//! touched words)`: a 2^26-node search over a handful of nodes reads 256 level-2 words, not 2^26
+//! slots (issue 33: a short query on a 4096² grid pays for what it explores).
 
 /// A set of indexes below a fixed length, iterated in increasing order.
 #[derive(Clone, Default)]
@@ -13,15 +14,19 @@ pub(crate) struct VisitSet {
     words: Vec<u64>,
     /// Bit `w & 63` of word `w >> 6`: level-0 word `w` may be non-zero.
     summary: Vec<u64>,
+    /// Bit `s & 63` of word `s >> 6`: level-1 word `s` may be non-zero.
+    top: Vec<u64>,
 }
 
 impl VisitSet {
     /// An empty set for indexes below `n`.
     pub fn with_len(n: usize) -> VisitSet {
         let words = n.div_ceil(64);
+        let summary = words.div_ceil(64);
         VisitSet {
             words: vec![0; words],
-            summary: vec![0; words.div_ceil(64)],
+            summary: vec![0; summary],
+            top: vec![0; summary.div_ceil(64)],
         }
     }
 
@@ -31,6 +36,7 @@ impl VisitSet {
         if self.words.len() < words {
             self.words.resize(words, 0);
             self.summary.resize(words.div_ceil(64), 0);
+            self.top.resize(words.div_ceil(64).div_ceil(64), 0);
         }
     }
 
@@ -40,18 +46,25 @@ impl VisitSet {
         let w = i >> 6;
         self.words[w] |= 1 << (i & 63);
         self.summary[w >> 6] |= 1 << (w & 63);
+        self.top[w >> 12] |= 1 << ((w >> 6) & 63);
     }
 
     /// Removes every index, touching only the words that were used.
     pub fn clear(&mut self) {
-        for (k, s) in self.summary.iter_mut().enumerate() {
-            let mut bits = *s;
-            while bits != 0 {
-                let w = (k << 6) | bits.trailing_zeros() as usize;
-                self.words[w] = 0;
-                bits &= bits - 1;
+        for (t, top) in self.top.iter_mut().enumerate() {
+            let mut sb = *top;
+            while sb != 0 {
+                let k = (t << 6) | sb.trailing_zeros() as usize;
+                let mut bits = self.summary[k];
+                while bits != 0 {
+                    let w = (k << 6) | bits.trailing_zeros() as usize;
+                    self.words[w] = 0;
+                    bits &= bits - 1;
+                }
+                self.summary[k] = 0;
+                sb &= sb - 1;
             }
-            *s = 0;
+            *top = 0;
         }
     }
 
@@ -76,15 +89,20 @@ impl VisitSet {
     /// Calls `f(w, word)` for every non-zero level-0 word in increasing order.
     #[inline(always)]
     fn each_word(&self, mut f: impl FnMut(usize, u64)) {
-        for (k, &s) in self.summary.iter().enumerate() {
-            let mut bits = s;
-            while bits != 0 {
-                let w = (k << 6) | bits.trailing_zeros() as usize;
-                let word = self.words[w];
-                if word != 0 {
-                    f(w, word);
+        for (t, &top) in self.top.iter().enumerate() {
+            let mut sb = top;
+            while sb != 0 {
+                let k = (t << 6) | sb.trailing_zeros() as usize;
+                let mut bits = self.summary[k];
+                while bits != 0 {
+                    let w = (k << 6) | bits.trailing_zeros() as usize;
+                    let word = self.words[w];
+                    if word != 0 {
+                        f(w, word);
+                    }
+                    bits &= bits - 1;
                 }
-                bits &= bits - 1;
+                sb &= sb - 1;
             }
         }
     }
@@ -108,6 +126,7 @@ mod tests {
         s.clear();
         assert_eq!(s.count(), 0);
         assert!(s.words.iter().all(|&w| w == 0) && s.summary.iter().all(|&w| w == 0));
+        assert!(s.top.iter().all(|&w| w == 0));
         s.grow(140_000);
         s.insert(139_999);
         let mut got = Vec::new();

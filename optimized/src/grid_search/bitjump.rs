@@ -20,10 +20,6 @@ pub(crate) struct Bits {
 }
 
 impl Bits {
-    pub fn is_built(&self) -> bool {
-        !self.m[1].is_empty()
-    }
-
     /// Builds the masks of `pass` (1 = passable) with row length `pw`.
     pub fn build(pass: &[u8], pw: usize) -> Bits {
         let ph = pass.len() / pw;

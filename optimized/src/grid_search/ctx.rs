@@ -1,8 +1,9 @@
 //! Passability, moves, costs, estimates and line of sight of spec/grid-search.md §2, §3 and
-//! [GS.LOS], over a padded passability map built once per search object.
+//! [GS.LOS], over a padded passability map shared with the grid's cache ([`super::cache`]).
 
 use super::options::{validate, Connectivity, DiagonalRule, GridOptions, GridSearchError, GsKind};
 use crate::plane::{clearance_map, Grid};
+use std::sync::Arc;
 
 /// [GS.COST.BASE] The f64 nearest √2.
 pub(crate) const SQRT_2: f64 = std::f64::consts::SQRT_2;
@@ -102,9 +103,11 @@ pub(crate) struct Ctx<'g> {
     div_w: Divisor,
     div_pw: Divisor,
     /// [GS.PASS] Padded passability without the `blocked` hook (clearance >= agent size).
-    base: Vec<u8>,
-    /// [GS.PASS] Padded passability (`base` and not `blocked`); equal to `base` without a hook.
-    pub pass: Vec<u8>,
+    /// Shared with the grid's cache ([`super::cache`]).
+    base: Arc<Vec<u8>>,
+    /// [GS.PASS] Padded passability (`base` and not `blocked`); the cache's own `base` without
+    /// a hook (a private copy with one).
+    pub pass: Arc<Vec<u8>>,
     /// Padded index offsets of the eight directions.
     pub off: [isize; 8],
     /// [GRID.AREA.TABLE] Multiplier by area (255: unused).
@@ -123,22 +126,25 @@ impl<'g> Ctx<'g> {
         validate(&opts)?;
         let (w, h) = (grid.width(), grid.height());
         let pw = w + 2;
-        let mut base = vec![0u8; pw * (h + 2)];
-        let cells = grid.cells();
-        if opts.agent_size <= 1 {
-            for y in 0..h {
-                for x in 0..w {
-                    base[(y + 1) * pw + x + 1] = (cells[y * w + x] != crate::WALL) as u8;
+        let base = grid.derived().base(opts.agent_size, || {
+            let mut base = vec![0u8; pw * (h + 2)];
+            let cells = grid.cells();
+            if opts.agent_size <= 1 {
+                for y in 0..h {
+                    for x in 0..w {
+                        base[(y + 1) * pw + x + 1] = (cells[y * w + x] != crate::WALL) as u8;
+                    }
+                }
+            } else {
+                let c = clearance_map(cells, w, h);
+                for y in 0..h {
+                    for x in 0..w {
+                        base[(y + 1) * pw + x + 1] = (c[y * w + x] as u32 >= opts.agent_size) as u8;
+                    }
                 }
             }
-        } else {
-            let c = clearance_map(cells, w, h);
-            for y in 0..h {
-                for x in 0..w {
-                    base[(y + 1) * pw + x + 1] = (c[y * w + x] as u32 >= opts.agent_size) as u8;
-                }
-            }
-        }
+            base
+        });
         let mut mult = [1.0f64; 256];
         let mut mmin = f64::INFINITY;
         let mut uniform = true;
@@ -163,11 +169,11 @@ impl<'g> Ctx<'g> {
             8
         };
         let pass = if opts.blocked.is_some() {
-            base.clone()
+            Arc::new(base.to_vec())
         } else {
-            Vec::new()
+            base.clone()
         };
-        let mut c = Ctx {
+        let c = Ctx {
             grid,
             opts,
             w,
@@ -184,9 +190,6 @@ impl<'g> Ctx<'g> {
             uniform,
             nd,
         };
-        if c.opts.blocked.is_none() {
-            c.pass = std::mem::take(&mut c.base);
-        }
         Ok(c)
     }
 
@@ -194,10 +197,11 @@ impl<'g> Ctx<'g> {
     /// restore; hooks are pure for the length of a search).
     pub fn refresh(&mut self) {
         if let Some(b) = self.opts.blocked.clone() {
+            let pass = Arc::make_mut(&mut self.pass);
             for y in 0..self.h {
                 for x in 0..self.w {
                     let p = (y + 1) * self.pw + x + 1;
-                    self.pass[p] = (self.base[p] != 0 && !b((y * self.w + x) as u32)) as u8;
+                    pass[p] = (self.base[p] != 0 && !b((y * self.w + x) as u32)) as u8;
                 }
             }
         }

@@ -22,6 +22,12 @@ pub(crate) enum Rule {
     LazyTheta,
 }
 
+impl Drop for Core<'_> {
+    fn drop(&mut self) {
+        self.recycle();
+    }
+}
+
 /// The state of a sliced grid search.
 pub(crate) struct Core<'g> {
     pub ctx: Ctx<'g>,
@@ -39,10 +45,19 @@ impl<'g> Core<'g> {
     pub fn new(grid: &'g Grid, opts: GridOptions, rule: Rule) -> Result<Self, GridSearchError> {
         let ctx = Ctx::new(grid, opts)?;
         let n = ctx.n;
+        // Buffers from the grid's scratch pool when one is free ([`super::cache`]), reset by
+        // their epoch.
+        let buf = match grid.derived().take_bufs(n) {
+            Some(mut b) => {
+                b.reset(n);
+                b
+            }
+            None => Buffers::with_nodes(n),
+        };
         Ok(Core {
             ctx,
             rule,
-            buf: Buffers::with_nodes(n),
+            buf,
             status: SearchStatus::NotStarted,
             start: 0,
             goal: 0,
@@ -50,6 +65,12 @@ impl<'g> Core<'g> {
             expanded: 0,
             path_cost: f64::INFINITY,
         })
+    }
+
+    /// Gives the buffers back to the grid's scratch pool.
+    fn recycle(&mut self) {
+        let b = std::mem::take(&mut self.buf);
+        self.ctx.grid.derived().give_bufs(b);
     }
 
     /// [STATE.SEARCH_FAILED] NotStarted, counters zero, nothing visited.

@@ -40,6 +40,26 @@ pub struct GridSearch<'g> {
     goal: (usize, usize),
 }
 
+impl Drop for GridSearch<'_> {
+    /// Gives the specialised engines' scratch back to the grid's pool ([`super::cache`]).
+    fn drop(&mut self) {
+        let cache = self.ctx.grid.derived();
+        match &mut self.engine {
+            Engine::SpecA(e) => {
+                let mut e = std::mem::replace(e, SpecA::empty(0));
+                e.unshare();
+                cache.give_spec_a(e);
+            }
+            Engine::SpecJ(e) => {
+                let mut e = std::mem::replace(e, SpecJ::empty(0));
+                e.unshare();
+                cache.give_spec_j(e);
+            }
+            Engine::AStar(_) | Engine::Jump(_) => {}
+        }
+    }
+}
+
 impl<'g> GridSearch<'g> {
     /// Creates a resumable search on `grid`. After `begin(start, goal)`, `step(budget)` does at
     /// most `budget` iterations and returns `Running` until the search ends, so a caller can

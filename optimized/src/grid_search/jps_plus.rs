@@ -16,10 +16,6 @@ pub(crate) struct Tables {
 }
 
 impl Tables {
-    pub fn is_built(&self) -> bool {
-        !self.t.is_empty() || !self.t16.is_empty()
-    }
-
     /// One entry of padded cell `c`'s row (a read ahead of its use).
     #[inline(always)]
     pub fn touch(&self, c: usize) -> i32 {

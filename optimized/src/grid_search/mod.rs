@@ -5,6 +5,7 @@
 mod astar;
 mod bidirectional;
 mod bitjump;
+mod cache;
 mod ctx;
 mod generic;
 mod generic_state;
@@ -28,6 +29,7 @@ pub use options::{
 pub use theta::ThetaSearch;
 
 // The replanners (crate::replan) reuse the option checks, the error kinds and the move tables.
+pub(crate) use cache::GridCache;
 pub(crate) use ctx::{Ctx, Divisor, DX, DY, SQRT_2};
 pub(crate) use handle::centre;
 pub(crate) use options::{unsupported, validate, GsKind};

@@ -11,6 +11,7 @@ use crate::astar::SearchStatus;
 use crate::visit_set::VisitSet;
 use crate::wire::{fail, Class, Fault, Put, Reader};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// Per padded cell: valid when `stamp` is the epoch.
 #[derive(Clone, Copy, Default)]
@@ -240,7 +241,7 @@ pub(crate) struct SpecA {
     fast: bool,
     /// Per padded cell: bit `d` set when the move in direction `d` is allowed
     /// ([GS.MOVE.STRAIGHT] [GS.MOVE.DIAGONAL]; mode 1 has no `blocked` hook).
-    moves: Vec<u8>,
+    moves: Arc<Vec<u8>>,
     pub record: Vec<u32>,
     pub status: SearchStatus,
     pub zero: bool,
@@ -252,42 +253,56 @@ pub(crate) struct SpecA {
 }
 
 impl SpecA {
+    /// A mode-1 engine over `ctx`: the move masks come from the grid's cache and the cell
+    /// array from its scratch pool when one is free ([`super::cache`]).
     pub fn new(ctx: &Ctx<'_>, zero: bool) -> SpecA {
-        let mut moves = vec![0u8; ctx.pass.len()];
-        for y in 1..=ctx.h {
-            for x in 1..=ctx.w {
-                let p = y * ctx.pw + x;
-                if ctx.pass[p] == 0 {
-                    continue;
-                }
-                let mut m = 0u8;
-                for d in 0..ctx.nd {
-                    if ctx.allowed(p, d) {
-                        m |= 1 << d;
-                    }
-                }
-                moves[p] = m;
-            }
-        }
-        let layout = Layout::new(ctx.w, ctx.h, ctx.nd, zero, ctx.pass.len());
+        let len = ctx.pass.len();
+        let o = &ctx.opts;
+        let cache = ctx.grid.derived();
+        let moves = cache.moves(o.agent_size, o.connectivity, o.diagonal, &ctx.pass, ctx.pw);
+        let layout = Layout::new(ctx.w, ctx.h, ctx.nd, zero, len);
+        let mut e = cache.take_spec_a(len).unwrap_or_else(|| SpecA::empty(len));
+        e.moves = moves;
+        e.layout = layout.unwrap_or_default();
+        e.fast = layout.is_some();
+        e.zero = zero;
+        e.clear();
+        e.start = 0;
+        e.goal = 0;
+        e.goal_xy = (0, 0);
+        e
+    }
+
+    /// An engine of `len` padded cells with nothing visited and no move masks.
+    pub fn empty(len: usize) -> SpecA {
         SpecA {
-            cells: vec![ACell::default(); ctx.pass.len()],
+            cells: vec![ACell::default(); len],
             epoch: 0,
-            visits: VisitSet::with_len(ctx.pass.len()),
+            visits: VisitSet::with_len(len),
             heap: Vec::new(),
             fheap: Vec::new(),
-            layout: layout.unwrap_or_default(),
-            fast: layout.is_some(),
-            moves,
+            layout: Layout::default(),
+            fast: false,
+            moves: Arc::default(),
             record: Vec::new(),
             status: SearchStatus::NotStarted,
-            zero,
+            zero: false,
             start: 0,
             goal: 0,
             goal_xy: (0, 0),
             iterations: 0,
             expanded: 0,
         }
+    }
+
+    /// The padded cell count.
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Drops the shared move masks (before the engine goes back to the pool).
+    pub fn unshare(&mut self) {
+        self.moves = Arc::default();
     }
 
     fn reset(&mut self) {

@@ -9,6 +9,7 @@ use super::jump::Jumper;
 use crate::astar::SearchStatus;
 use crate::visit_set::VisitSet;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// [GS.STATE.WRITE] The canonical NaN of an unpopped level.
 pub(crate) const LEVEL_NAN: u64 = 0x7FF8_0000_0000_0000;
@@ -54,34 +55,57 @@ pub(crate) struct SpecJ {
     pub goal: u32,
     pub iterations: u64,
     pub expanded: u64,
-    /// [GS.JUMP.TABLES] Finder 1's tables, built at the first search that needs them.
-    tables: Tables,
-    /// Finder 0's block scan masks, built at the first search that needs them.
-    bits: Bits,
+    /// [GS.JUMP.TABLES] Finder 1's tables, from the grid's cache at the first search.
+    tables: Option<Arc<Tables>>,
+    /// Finder 0's block scan masks, from the grid's cache at the first search.
+    bits: Option<Arc<Bits>>,
     /// Keeps the table reads of [`Tables::touch`].
     sink: i32,
 }
 
 impl SpecJ {
+    /// A mode-3 engine over `ctx`, its cell array from the grid's scratch pool when one is
+    /// free ([`super::cache`]).
     pub fn new(ctx: &Ctx<'_>, finder: u8) -> SpecJ {
+        let len = ctx.pass.len();
+        let mut e = ctx
+            .grid
+            .derived()
+            .take_spec_j(len)
+            .unwrap_or_else(|| SpecJ::empty(len));
+        e.finder = finder;
+        e.clear();
+        e.start = 0;
+        e.goal = 0;
+        e
+    }
+
+    /// An engine of `len` padded cells with nothing visited and no tables.
+    pub fn empty(len: usize) -> SpecJ {
         SpecJ {
-            cells: vec![JCell::default(); ctx.pass.len()],
+            cells: vec![JCell::default(); len],
             epoch: 0,
-            visits: VisitSet::with_len(ctx.pass.len()),
+            visits: VisitSet::with_len(len),
             level: f64::from_bits(LEVEL_NAN),
             heap: Vec::new(),
             stack: Vec::new(),
             record: Vec::new(),
             status: SearchStatus::NotStarted,
-            finder,
+            finder: 0,
             start: 0,
             goal: 0,
             iterations: 0,
             expanded: 0,
-            tables: Tables::default(),
-            bits: Bits::default(),
+            tables: None,
+            bits: None,
             sink: 0,
         }
+    }
+
+    /// Drops the shared tables and masks (before the engine goes back to the pool).
+    pub fn unshare(&mut self) {
+        self.tables = None;
+        self.bits = None;
     }
 
     /// [GS.SJ.BEGIN] Every cell unvisited, counters, recorded list, level, heap and stack reset.
@@ -213,18 +237,20 @@ impl SpecJ {
         if self.status != SearchStatus::Running {
             return self.status;
         }
-        if self.finder == 1 && !self.tables.is_built() {
-            self.tables = Tables::build(&ctx.pass, ctx.pw);
+        let agent = ctx.opts.agent_size;
+        let cache = ctx.grid.derived();
+        if self.finder == 1 && self.tables.is_none() {
+            self.tables = Some(cache.tables(agent, &ctx.pass, ctx.pw));
         }
-        if self.finder == 0 && !self.bits.is_built() {
-            self.bits = Bits::build(&ctx.pass, ctx.pw);
+        if self.finder == 0 && self.bits.is_none() {
+            self.bits = Some(cache.bits(agent, &ctx.pass, ctx.pw));
         }
-        let tables = std::mem::take(&mut self.tables);
-        let bits = std::mem::take(&mut self.bits);
-        let r = self.advance_with(ctx, max, cancel, &tables, &bits);
-        self.tables = tables;
-        self.bits = bits;
-        r
+        // Shared handles (a reference count each); the empty ones allocate nothing.
+        let (tables, bits) = (self.tables.clone(), self.bits.clone());
+        let (no_tables, no_bits) = (Tables::default(), Bits::default());
+        let t = tables.as_deref().unwrap_or(&no_tables);
+        let b = bits.as_deref().unwrap_or(&no_bits);
+        self.advance_with(ctx, max, cancel, t, b)
     }
 
     fn advance_with(
