@@ -18,7 +18,11 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+import common  # noqa: E402
+import coverage_lines as CL  # noqa: E402
+import families as F  # noqa: E402
 import port_mutants as P  # noqa: E402
+import reports as R  # noqa: E402
 import sites as S  # noqa: E402
 import strict as J  # noqa: E402
 
@@ -143,8 +147,8 @@ class Enumeration(unittest.TestCase):
     def test_splice_keeps_every_other_byte(self):
         for s in self.sites:
             out = S.splice(SRC, s)
-            a = P.S.Source("m.py", SRC).offset(s.line, s.col)
-            b = P.S.Source("m.py", SRC).offset(s.end_line, s.end_col)
+            a = S.Source("m.py", SRC).offset(s.line, s.col)
+            b = S.Source("m.py", SRC).offset(s.end_line, s.end_col)
             self.assertEqual(out[:a], SRC[:a])
             self.assertEqual(out[a + len(s.replacement):], SRC[b:])
             self.assertEqual(out.count("\n"), SRC.count("\n"), s.describe())
@@ -183,10 +187,10 @@ class Selection(unittest.TestCase):
 
     def test_shards_partition_the_selection(self):
         for sample in (None, 50, 10 ** 6):
-            full, total, digest = P.select(self.IDS, 3, sample, (1, 1))
+            full, total, digest = R.select(self.IDS, 3, sample, (1, 1))
             self.assertEqual(total, len(full))
             for n in (1, 2, 3, 7):
-                parts = [P.select(self.IDS, 3, sample, (k, n)) for k in range(1, n + 1)]
+                parts = [R.select(self.IDS, 3, sample, (k, n)) for k in range(1, n + 1)]
                 got = [m for p in parts for m in p[0]]
                 self.assertEqual(sorted(got), full)
                 self.assertEqual(len(got), len(set(got)))
@@ -194,19 +198,19 @@ class Selection(unittest.TestCase):
                     self.assertEqual((p[1], p[2]), (total, digest))
 
     def test_sample_is_seeded(self):
-        a = P.select(self.IDS, 1, 20, (1, 1))
-        b = P.select(list(reversed(self.IDS)), 1, 20, (1, 1))
-        c = P.select(self.IDS, 2, 20, (1, 1))
+        a = R.select(self.IDS, 1, 20, (1, 1))
+        b = R.select(list(reversed(self.IDS)), 1, 20, (1, 1))
+        c = R.select(self.IDS, 2, 20, (1, 1))
         self.assertEqual(a, b)
         self.assertNotEqual(a[0], c[0])
         self.assertEqual(len(a[0]), 20)
         self.assertEqual(a[0], sorted(a[0]))
 
     def test_shard_parse(self):
-        self.assertEqual(P.parse_shard("2/5"), (2, 5))
+        self.assertEqual(R.parse_shard("2/5"), (2, 5))
         for bad in ("0/3", "4/3", "1", "a/b", "1/0"):
-            with self.assertRaises(P.InputError):
-                P.parse_shard(bad)
+            with self.assertRaises(common.InputError):
+                R.parse_shard(bad)
 
 
 def fake_report(index, count, ids, seed=1, total=None, digest=None):
@@ -243,24 +247,24 @@ class Merge(unittest.TestCase):
     IDS = ["%012x" % i for i in range(6)]
 
     def shards(self, n=3, seed=1):
-        full, total, digest = P.select(self.IDS, seed, None, (1, 1))
+        full, total, digest = R.select(self.IDS, seed, None, (1, 1))
         out = []
         for k in range(1, n + 1):
-            mine = P.select(self.IDS, seed, None, (k, n))[0]
+            mine = R.select(self.IDS, seed, None, (k, n))[0]
             r = fake_report(k, n, mine, seed=seed, total=total, digest=digest)
-            J.check(r, P.REPORT)
+            J.check(r, R.REPORT)
             out.append(("s%d.json" % k, r))
         return out
 
     def test_merge(self):
-        m = P.merge_reports(self.shards())
+        m = R.merge_reports(self.shards())
         self.assertEqual(m["merged_shards"], 3)
         self.assertEqual(sorted(x["id"] for x in m["mutants"]), self.IDS)
-        J.check(m, P.REPORT)
+        J.check(m, R.REPORT)
 
     def refuse(self, reports, needle):
-        with self.assertRaises(P.InputError) as cm:
-            P.merge_reports(reports)
+        with self.assertRaises(common.InputError) as cm:
+            R.merge_reports(reports)
         self.assertIn(needle, str(cm.exception))
 
     def test_missing_shard(self):
@@ -307,18 +311,18 @@ class Strict(unittest.TestCase):
         return {"schema": "onepath.mutants-ledger", "version": 1, "entries": [e]}
 
     def ledger_error(self, value):
-        with self.assertRaises(P.InputError) as cm:
-            P.read_ledger(self.write(value))
+        with self.assertRaises(common.InputError) as cm:
+            R.read_ledger(self.write(value))
         msg = str(cm.exception)
         self.assertTrue(msg.startswith(os.path.join(self.dir, "f.json") + ": "), msg)
         return msg
 
     def test_ledger_reads(self):
-        got = P.read_ledger(self.write(self.ledger()))
+        got = R.read_ledger(self.write(self.ledger()))
         self.assertEqual(list(got), ["0123456789ab"])
 
     def test_committed_ledger_reads(self):
-        P.read_ledger(os.path.join(HERE, "ledger.json"))
+        R.read_ledger(os.path.join(HERE, "ledger.json"))
 
     def test_unknown_member(self):
         v = self.ledger()
@@ -354,28 +358,28 @@ class Strict(unittest.TestCase):
 
     def test_report_reader(self):
         r = fake_report(1, 1, ["0123456789ab"])
-        self.assertEqual(P.read_report(self.write(r))["seed"], 1)
+        self.assertEqual(R.read_report(self.write(r))["seed"], 1)
         r["mutants"][0]["families"][0]["reached"] = "L9"
-        with self.assertRaises(P.InputError) as cm:
-            P.read_report(self.write(r))
+        with self.assertRaises(common.InputError) as cm:
+            R.read_report(self.write(r))
         self.assertIn("mutants[0].families[0].reached", str(cm.exception))
         r = fake_report(1, 1, ["0123456789ab"])
         del r["mutants"][0]["stages"][0]["port_cases"]
-        with self.assertRaises(P.InputError) as cm:
-            P.read_report(self.write(r))
+        with self.assertRaises(common.InputError) as cm:
+            R.read_report(self.write(r))
         self.assertIn('mutants[0].stages[0]: missing member "port_cases"', str(cm.exception))
 
     def test_not_json(self):
         path = os.path.join(self.dir, "bad.json")
         with open(path, "w") as f:
             f.write("{nope")
-        with self.assertRaises(P.InputError) as cm:
-            P.read_report(path)
+        with self.assertRaises(common.InputError) as cm:
+            R.read_report(path)
         self.assertIn("bad.json: not JSON", str(cm.exception))
         with open(path, "w") as f:
             f.write('{"schema":"onepath.port-mutants","version":1,"x":NaN}')
-        with self.assertRaises(P.InputError):
-            P.read_report(path)
+        with self.assertRaises(common.InputError):
+            R.read_report(path)
 
     def test_cli_exit_2_one_line(self):
         bad = self.write(dict(fake_report(1, 1, []), version=7))
@@ -400,37 +404,37 @@ class Strict(unittest.TestCase):
         text = "import sys\n\n\ndef f(x):\n    if x:\n        return 1\n    return 2\n"
         with open(os.path.join(port, "driver.py"), "w") as f:
             f.write(text)
-        rows, total = P.coverage_report(port, ["driver.py"],
+        rows, total = CL.coverage_report(port, ["driver.py"],
                                         {os.path.join(os.path.realpath(port), "driver.py"): {1, 4, 5, 7}})
         self.assertEqual(rows[0]["missed"], [[6, 6]])
         cov = {"schema": "onepath.port-coverage", "version": 1, "kit": "k", "port_dir": port,
                "certify": {"args": [], "exit_code": 0, "verdict": "PASS", "seconds": 1.0},
                "driver_starts": 1, "driver_processes": 1, "files": rows, "total": total}
-        got = P.read_coverage(self.write(cov), port, ["driver.py"])
+        got = CL.read_coverage(self.write(cov), port, ["driver.py"])
         self.assertEqual(got["driver.py"][1], {6})
         cov["certify"]["verdict"] = "FAIL"
-        with self.assertRaises(P.InputError):
-            P.read_coverage(self.write(cov), port, ["driver.py"])
+        with self.assertRaises(common.InputError):
+            CL.read_coverage(self.write(cov), port, ["driver.py"])
         cov["certify"]["verdict"] = "PASS"
         with open(os.path.join(port, "driver.py"), "a") as f:
             f.write("# changed\n")
-        with self.assertRaises(P.InputError) as cm:
-            P.read_coverage(self.write(cov), port, ["driver.py"])
+        with self.assertRaises(common.InputError) as cm:
+            CL.read_coverage(self.write(cov), port, ["driver.py"])
         self.assertIn("changed since the coverage was measured", str(cm.exception))
 
 
 class Coverage(unittest.TestCase):
     def test_line_ranges(self):
         exe = {1, 3, 4, 6, 8, 10, 11, 12}
-        self.assertEqual(P.line_ranges({3, 4, 6, 10}, exe), [[3, 6], [10, 10]])
-        self.assertEqual(P.line_ranges({10, 11, 12}, exe), [[10, 12]])
-        self.assertEqual(P.line_ranges(set(), exe), [])
-        self.assertEqual(P.ranges_text([[3, 6], [10, 10]]), "3-6, 10")
+        self.assertEqual(CL.line_ranges({3, 4, 6, 10}, exe), [[3, 6], [10, 10]])
+        self.assertEqual(CL.line_ranges({10, 11, 12}, exe), [[10, 12]])
+        self.assertEqual(CL.line_ranges(set(), exe), [])
+        self.assertEqual(CL.ranges_text([[3, 6], [10, 10]]), "3-6, 10")
 
     def test_executable_lines(self):
         text = ('"""Doc\nstring."""\nX = 1\n\n\ndef f():\n    """Doc."""\n    return X\n\n\n'
                 'if __name__ == "__main__":\n    f()\n')
-        self.assertEqual(P.executable_lines(text, "t.py"), {3, 6, 8})
+        self.assertEqual(CL.executable_lines(text, "t.py"), {3, 6, 8})
 
     def test_tracer(self):
         d = tempfile.mkdtemp(prefix="port-mutants-tracer-")
@@ -447,7 +451,7 @@ class Coverage(unittest.TestCase):
             rc = subprocess.run([sys.executable, os.path.join(HERE, "traced_driver.py"),
                                  os.path.join(port, "driver.py")], env=env).returncode
             self.assertEqual(rc, 3)
-            hits, n = P.read_data_files(out)
+            hits, n = CL.read_data_files(out)
             self.assertEqual(n, 1)
             real = os.path.realpath(port)
             self.assertEqual(hits[os.path.join(real, "helper.py")], {1, 2, 4})
@@ -525,9 +529,9 @@ class EndToEnd(unittest.TestCase):
         self.env = {"FAKE_KIT_LOG": self.log, "FAKE_KIT_ORIGINAL": self.port}
         self.saved = {k: os.environ.get(k) for k in list(self.env) + ["FAKE_KIT_FAIL_BASELINE"]}
         os.environ.update(self.env)
-        files, _, _ = P.port_files(self.port)
+        files, _, _ = F.port_files(self.port)
         self.sites = {s.context.split("#")[-1].strip() if "#" in s.context else s.context: s
-                      for s in P.list_sites(self.port, files)}
+                      for s in F.list_sites(self.port, files)}
 
     def tearDown(self):
         for k, v in self.saved.items():
@@ -543,7 +547,7 @@ class EndToEnd(unittest.TestCase):
         with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()) as so:
             status = P.main(["run", "--kit", self.kit, "--port", self.port, "--json", out,
                              "--mutant-timeout", "1"] + list(extra))
-        report = P.read_report(out) if os.path.exists(out) else None
+        report = R.read_report(out) if os.path.exists(out) else None
         return status, report, err.getvalue(), so.getvalue()
 
     def test_outcomes_confirm_and_ledger(self):
@@ -600,24 +604,24 @@ class EndToEnd(unittest.TestCase):
 
 class RealPort(unittest.TestCase):
     def test_family_table_matches_the_imports(self):
-        _, _, diffs = P.family_table_differences(P.DEFAULT_PORT)
+        _, _, diffs = F.family_table_differences(common.DEFAULT_PORT)
         self.assertEqual(diffs, [])
 
     def test_port_files(self):
-        files, excluded, _ = P.port_files(P.DEFAULT_PORT)
+        files, excluded, _ = F.port_files(common.DEFAULT_PORT)
         self.assertEqual(files[0], "driver.py")
         self.assertNotIn("defects.py", files)
         self.assertFalse([f for f in files if "/test_" in f or "/check_" in f])
         self.assertEqual([f for f, _ in excluded], ["onepath_py/vector_file.py"])
 
     def test_a_sample_of_real_mutants_compiles(self):
-        files, _, _ = P.port_files(P.DEFAULT_PORT)
-        sites = P.list_sites(P.DEFAULT_PORT, files)
+        files, _, _ = F.port_files(common.DEFAULT_PORT)
+        sites = F.list_sites(common.DEFAULT_PORT, files)
         self.assertGreater(len(sites), 10000)
         texts = {}
         for s in random.Random(7).sample(sites, 150):
             if s.file not in texts:
-                texts[s.file] = P.read_text(os.path.join(P.DEFAULT_PORT, s.file))
+                texts[s.file] = common.read_text(os.path.join(common.DEFAULT_PORT, s.file))
             out = S.splice(texts[s.file], s)
             self.assertEqual(out.count("\n"), texts[s.file].count("\n"))
             compile(out, s.file, "exec", dont_inherit=True)
