@@ -226,3 +226,43 @@ fn import_reads_clauses_and_catching_vectors() {
         "{err}"
     );
 }
+
+// pins [CONF.CLAUSES.PINS]: a made-up pins line must lift its clause out of the gaps, and a
+// malformed one must make the report fail naming file and line
+#[test]
+fn a_named_check_pins_a_gap_and_a_bad_pins_line_is_named() {
+    let dir = tiny_checkout("named_check", true);
+    let gap_before = report(&dir)
+        .unwrap()
+        .gaps()
+        .iter()
+        .map(|e| e.id.clone())
+        .collect::<Vec<_>>();
+    assert!(
+        gap_before.contains(&"GRAPH.TEST.FOUR".to_string()),
+        "{gap_before:?}"
+    );
+    put(
+        &dir,
+        "optimized/tests/api.rs",
+        "// pins [G.TEST.FOUR]: a panic fails it\n#[test]\nfn four_never_panics() {}\n",
+    );
+    let r = report(&dir).unwrap();
+    let four = r
+        .clauses
+        .iter()
+        .find(|e| e.id == "GRAPH.TEST.FOUR")
+        .unwrap();
+    assert_eq!(four.checks.len(), 1);
+    assert_eq!(four.checks[0].test, "four_never_panics");
+    assert_eq!(four.checks[0].file, "optimized/tests/api.rs");
+    assert!(!r.gaps().iter().any(|e| e.id == "GRAPH.TEST.FOUR"));
+    assert!(r.to_json().contains("\"four_never_panics\""));
+    put(
+        &dir,
+        "optimized/tests/api.rs",
+        "fn x() {}\n// pins [G.TEST.FOUR]: why\nfn helper() {}\n",
+    );
+    let e = report(&dir).unwrap_err().to_string();
+    assert!(e.starts_with("optimized/tests/api.rs: line 2: "), "{e}");
+}

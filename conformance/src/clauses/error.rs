@@ -17,6 +17,8 @@ pub enum ClauseErrorClass {
     Io,
     /// A mutants file (cargo-mutants output or a committed summary) is not what it must be.
     Mutants,
+    /// A `// pins` line of a test file is malformed ([CONF.CLAUSES.PINS]).
+    Pin,
 }
 
 #[derive(Debug)]
@@ -28,6 +30,11 @@ enum ClauseErrorKind {
     Mutants {
         path: PathBuf,
         what: String,
+    },
+    Pin {
+        file: String,
+        line: usize,
+        what: &'static str,
     },
 }
 
@@ -50,11 +57,22 @@ impl ClauseError {
         }
     }
 
+    pub(crate) fn pin(file: &str, line: usize, what: &'static str) -> Self {
+        ClauseError {
+            kind: ClauseErrorKind::Pin {
+                file: file.to_string(),
+                line,
+                what,
+            },
+        }
+    }
+
     /// The class of the error.
     pub fn class(&self) -> ClauseErrorClass {
         match self.kind {
             ClauseErrorKind::Io { .. } => ClauseErrorClass::Io,
             ClauseErrorKind::Mutants { .. } => ClauseErrorClass::Mutants,
+            ClauseErrorKind::Pin { .. } => ClauseErrorClass::Pin,
         }
     }
 }
@@ -64,6 +82,7 @@ impl fmt::Display for ClauseError {
         match &self.kind {
             ClauseErrorKind::Io { path, source } => write!(f, "{}: {source}", path.display()),
             ClauseErrorKind::Mutants { path, what } => write!(f, "{}: {what}", path.display()),
+            ClauseErrorKind::Pin { file, line, what } => write!(f, "{file}: line {line}: {what}"),
         }
     }
 }
@@ -72,7 +91,7 @@ impl std::error::Error for ClauseError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match &self.kind {
             ClauseErrorKind::Io { source, .. } => Some(source),
-            ClauseErrorKind::Mutants { .. } => None,
+            ClauseErrorKind::Mutants { .. } | ClauseErrorKind::Pin { .. } => None,
         }
     }
 }

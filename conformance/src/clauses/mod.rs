@@ -1,7 +1,8 @@
 //! The clause report ([CONF.CLAUSES]): which code, vectors and mutation-testing evidence stand
 //! behind each clause of `spec/`, and the check that every behavioural clause is cited by code
-//! and pinned by a committed vector.
+//! and pinned by a committed vector or a named check.
 
+pub mod checks;
 pub mod citations;
 pub mod cli;
 pub mod error;
@@ -25,6 +26,7 @@ pub const MUTANTS_DIR: &str = "mutants";
 pub fn report(root: &Path) -> Result<ClauseReport, ClauseError> {
     let clauses = spec_index::read_spec(root)?;
     let citations = citations::read_citations(root)?;
+    let named_checks = checks::read_named_checks(root)?;
     let vectors_dir = root.join("vectors");
     let vector_files: BTreeSet<String> = tree::walk(&vectors_dir, &["json"])?
         .iter()
@@ -37,6 +39,7 @@ pub fn report(root: &Path) -> Result<ClauseReport, ClauseError> {
     Ok(ClauseReport::build(
         &clauses,
         &citations,
+        &named_checks,
         &vector_files,
         &summaries,
     ))

@@ -1,6 +1,7 @@
 //! The clause report ([CONF.CLAUSES.REPORT]): per clause, the code that cites it, the vectors
 //! that cite it or caught a mutant of that code, and the mutants that survived in that code.
 
+use super::checks::NamedCheck;
 use super::citations::{Site, SiteKind};
 use super::mutants::{CitedBy, MutantOutcome, MutantsSummary};
 use super::spec_index::{Clause, Provenance};
@@ -11,7 +12,7 @@ use std::fmt::Write as _;
 /// The schema name of the `clauses --json` object.
 pub const SCHEMA: &str = "onepath.clauses";
 /// Its version.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// Mutant counts over the items that cite one clause.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -41,6 +42,8 @@ pub struct ClauseEntry {
     pub vectors: Vec<String>,
     /// Committed vector files that caught a mutant of an item citing it.
     pub caught_by: Vec<String>,
+    /// The named checks that pin it ([CONF.CLAUSES.PINS]).
+    pub checks: Vec<NamedCheck>,
     /// Vector files the mutants summaries name as catching such a mutant that are no longer
     /// committed.
     pub caught_by_gone: Vec<String>,
@@ -71,6 +74,11 @@ impl ClauseEntry {
     /// Whether a vector cites it or caught a mutant of code that cites it.
     pub fn pinned_by_vector(&self) -> bool {
         !self.vectors.is_empty() || !self.caught_by.is_empty()
+    }
+
+    /// Whether a vector or a named check pins it.
+    pub fn pinned(&self) -> bool {
+        self.pinned_by_vector() || !self.checks.is_empty()
     }
 }
 
@@ -129,6 +137,7 @@ impl ClauseReport {
     pub fn build(
         clauses: &[Clause],
         citations: &BTreeMap<String, Vec<Site>>,
+        named_checks: &BTreeMap<String, Vec<NamedCheck>>,
         vector_files: &BTreeSet<String>,
         summaries: &[MutantsSummary],
     ) -> Self {
@@ -148,6 +157,7 @@ impl ClauseReport {
                     code: sites.into_iter().filter(|s| s.kind.is_code()).collect(),
                     vectors: vectors.into_iter().collect(),
                     caught_by: Vec::new(),
+                    checks: named_checks.get(&c.id).cloned().unwrap_or_default(),
                     caught_by_gone: Vec::new(),
                     mutants: MutantCounts::default(),
                     survivors: Vec::new(),
@@ -246,11 +256,11 @@ impl ClauseReport {
     }
 
     /// The gaps of [CONF.CLAUSES.GAPS] (reported, not failures): behavioural clauses the crates
-    /// cite that no committed vector cites or is known to pin.
+    /// cite that no committed vector cites or is known to pin and no named check pins.
     pub fn gaps(&self) -> Vec<&ClauseEntry> {
         self.clauses
             .iter()
-            .filter(|e| e.is_behavioural() && e.cited_by_crates() && !e.pinned_by_vector())
+            .filter(|e| e.is_behavioural() && e.cited_by_crates() && !e.pinned())
             .collect()
     }
 
@@ -272,13 +282,19 @@ impl ClauseReport {
             .iter()
             .filter(|e| e.is_behavioural() && e.pinned_by_vector())
             .count();
+        let by_check_only = self
+            .clauses
+            .iter()
+            .filter(|e| e.is_behavioural() && !e.pinned_by_vector() && !e.checks.is_empty())
+            .count();
         let _ = writeln!(
             t,
-            "{} clauses ({} behavioural, {} informative); {} pinned by a vector",
+            "{} clauses ({} behavioural, {} informative); {} pinned by a vector, {} by a named check only",
             self.clauses.len(),
             behavioural,
             self.clauses.len() - behavioural,
-            pinned
+            pinned,
+            by_check_only
         );
         for r in &self.mutant_runs {
             let c = &r.counts;
@@ -296,7 +312,7 @@ impl ClauseReport {
         let gaps = self.gaps();
         let _ = writeln!(
             t,
-            "{} gap(s): clauses the crates cite that no vector cites or is known to pin",
+            "{} gap(s): clauses the crates cite that no vector or named check pins",
             gaps.len()
         );
         for e in gaps {
