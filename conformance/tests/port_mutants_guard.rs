@@ -39,7 +39,12 @@ fn run_judge(args: &[&str], ledger: &Path) -> (i32, String, serde_json::Value) {
         .arg(judge_script())
         .arg("run")
         .args(args)
-        .args(["--port-cases", "5", "--kit", env!("CARGO_BIN_EXE_onepath-conformance")])
+        .args([
+            "--port-cases",
+            "5",
+            "--kit",
+            env!("CARGO_BIN_EXE_onepath-conformance"),
+        ])
         .arg("--ledger")
         .arg(ledger)
         .arg("--json")

@@ -216,7 +216,10 @@ pub(super) fn flow_field_mutations(
     // parent's gets the parent's `f` and a `g` one larger than the parent's: it precedes its
     // parent only through the larger-`g` rule of [STATE.HEAP.ARRAY] (a check that read `f`
     // where `g` belongs would see a tie broken by node in the parent's favour).
-    let slot = |i: usize| open.get(i).map(|&(o, n)| (o, n, f64_at(o + 4), f64_at(o + 12)));
+    let slot = |i: usize| {
+        open.get(i)
+            .map(|&(o, n)| (o, n, f64_at(o + 4), f64_at(o + 12)))
+    };
     let by_g = (1..open.len()).find_map(|i| {
         let (o, n, _, _) = slot(i)?;
         let (_, pn, pf, pg) = slot((i - 1) / 2)?;
@@ -224,9 +227,7 @@ pub(super) fn flow_field_mutations(
     });
     if let Some((i, o, pf, pg)) = by_g {
         m(
-            format!(
-                "open[{i}] given its parent's f and a g one larger (heap order by g alone)"
-            ),
+            format!("open[{i}] given its parent's f and a g one larger (heap order by g alone)"),
             vec![set_f64(o + 4, pf), set_f64(o + 12, pg + 1.0)],
         );
     }

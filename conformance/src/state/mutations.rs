@@ -354,7 +354,10 @@ fn appended_mutations(
             ("8192 x 16384 (2^27 cells)", [8192, 16384, 0]),
         ],
         StateKind::VoxelGrid => &[
-            ("512 x 512 x 256 (2^26 cells, at the limit)", [512, 512, 256]),
+            (
+                "512 x 512 x 256 (2^26 cells, at the limit)",
+                [512, 512, 256],
+            ),
             ("512 x 512 x 257 (past 2^26 cells)", [512, 512, 257]),
             ("512 x 512 x 512 (2^27 cells)", [512, 512, 512]),
         ],
