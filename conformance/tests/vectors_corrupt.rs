@@ -279,22 +279,37 @@ fn cases() -> Vec<Case> {
     ]
 }
 
+/// One corrupted folder certified: `None` when it ended in a typed error naming the file.
+fn judge(c: &Case) -> Option<String> {
+    let dir = corrupted(c.name, c.rel, &c.text);
+    let (code, out) = certify(&dir, c.family);
+    let id = Path::new(c.rel).file_stem().unwrap().to_str().unwrap();
+    let named = out.contains(c.rel) || out.contains(id);
+    let _ = std::fs::remove_dir_all(dir.parent().unwrap());
+    if !(code == 1 || code == 2) || !named || out.contains("panicked") {
+        let tail: String = out.lines().rev().take(12).collect::<Vec<_>>().join("\n");
+        return Some(format!(
+            "{} ({}): exit {code}, named {named}\n{tail}",
+            c.name, c.rel
+        ));
+    }
+    None
+}
+
 #[test]
 fn corrupted_vector_folders_end_in_a_typed_error_naming_the_file() {
-    let mut bad = Vec::new();
-    for c in cases() {
-        let dir = corrupted(c.name, c.rel, &c.text);
-        let (code, out) = certify(&dir, c.family);
-        let id = Path::new(c.rel).file_stem().unwrap().to_str().unwrap();
-        let named = out.contains(c.rel) || out.contains(id);
-        if !(code == 1 || code == 2) || !named || out.contains("panicked") {
-            let tail: String = out.lines().rev().take(12).collect::<Vec<_>>().join("\n");
-            bad.push(format!(
-                "{} ({}): exit {code}, named {named}\n{tail}",
-                c.name, c.rel
-            ));
-        }
-        let _ = std::fs::remove_dir_all(dir.parent().unwrap());
-    }
+    // Two certify processes at a time (each runs its port with one thread).
+    let cases = cases();
+    let (even, odd): (Vec<_>, Vec<_>) = cases.iter().enumerate().partition(|(i, _)| i % 2 == 0);
+    let bad: Vec<String> = std::thread::scope(|s| {
+        let halves = [even, odd].map(|half| {
+            s.spawn(move || half.into_iter().filter_map(|(_, c)| judge(c)).collect::<Vec<_>>())
+        });
+        halves
+            .into_iter()
+            .flat_map(|h| h.join().expect("a judging thread panicked"))
+            .collect()
+    });
+    assert!(cases.len() >= 19, "only {} cases", cases.len());
     assert!(bad.is_empty(), "{}", bad.join("\n\n"));
 }
