@@ -37,8 +37,8 @@ enum Command {
         /// The vectors folder to verify (an existing directory).
         #[arg(long, value_parser = parse_dir)]
         vectors: Option<PathBuf>,
-        /// Worker threads, at least 1 (default: available parallelism).
-        #[arg(long, value_parser = parse_positive)]
+        /// Worker threads, 1 to 256 (default: available parallelism).
+        #[arg(long, value_parser = onepath_conformance::port::flags::parse_threads)]
         threads: Option<usize>,
         /// Certify an out-of-process port: its driver command, run with `sh -c` (spec/driver.md).
         #[arg(long)]
@@ -129,7 +129,7 @@ enum Command {
         #[arg(long)]
         port: Option<String>,
         /// Per-request timeout in seconds (port runs).
-        #[arg(long, default_value_t = onepath_conformance::port::run::DEFAULT_TIMEOUT_SECS, requires = "port")]
+        #[arg(long, default_value_t = onepath_conformance::port::run::DEFAULT_TIMEOUT_SECS, requires = "port", value_parser = onepath_conformance::port::flags::parse_timeout)]
         timeout: f64,
         /// Accept scenarios whose map name is not the --map file's name.
         #[arg(long)]
@@ -211,10 +211,10 @@ enum ReportCommand {
 #[derive(clap::Args)]
 struct PortArgs {
     /// Per-request timeout in seconds (port runs).
-    #[arg(long, default_value_t = onepath_conformance::port::run::DEFAULT_TIMEOUT_SECS, requires = "port")]
+    #[arg(long, default_value_t = onepath_conformance::port::run::DEFAULT_TIMEOUT_SECS, requires = "port", value_parser = onepath_conformance::port::flags::parse_timeout)]
     timeout: f64,
     /// Generated oracle cases of a port run, at least 1; the other sections scale from it.
-    #[arg(long, default_value_t = onepath_conformance::port::run::DEFAULT_PORT_CASES, requires = "port", value_parser = parse_positive)]
+    #[arg(long, default_value_t = onepath_conformance::port::run::DEFAULT_PORT_CASES, requires = "port", value_parser = onepath_conformance::port::flags::parse_port_cases)]
     port_cases: usize,
     /// Expectations file (schema onepath.port-expectations).
     #[arg(long, requires = "port")]
@@ -226,13 +226,13 @@ struct PortArgs {
     #[arg(long, requires = "port")]
     certificate: Option<PathBuf>,
     /// Virtual-memory limit of each driver process in MiB (`ulimit -v`; 0 = none).
-    #[arg(long, default_value_t = onepath_conformance::port::driver::DEFAULT_MEMORY_LIMIT_MB, requires = "port")]
+    #[arg(long, default_value_t = onepath_conformance::port::driver::DEFAULT_MEMORY_LIMIT_MB, requires = "port", value_parser = onepath_conformance::port::flags::parse_memory_limit_mb)]
     memory_limit_mb: u64,
     /// Certificate date (YYYY-MM-DD) instead of the system clock.
     #[arg(long, requires = "certificate", value_parser = parse_date)]
     date: Option<String>,
     /// Cap of one reply line in MiB: a longer line is a malformed reply (not buffered).
-    #[arg(long, default_value_t = onepath_conformance::port::process::DEFAULT_MAX_REPLY_MB, requires = "port", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = onepath_conformance::port::process::DEFAULT_MAX_REPLY_MB, requires = "port", value_parser = onepath_conformance::port::flags::parse_max_reply_mb)]
     max_reply_mb: u64,
     /// After this many failed requests in a row a family's further requests are `not run`.
     #[arg(long, default_value_t = onepath_conformance::port::budget::DEFAULT_MAX_CONSECUTIVE_FAILURES, requires = "port", value_parser = parse_positive)]
@@ -241,11 +241,11 @@ struct PortArgs {
     #[arg(long, default_value_t = onepath_conformance::port::budget::DEFAULT_MAX_FAILURES, requires = "port", value_parser = clap::value_parser!(u64).range(1..))]
     max_failures: u64,
     /// Whole-run deadline in seconds: after it every further request is `not run`.
-    #[arg(long, default_value_t = onepath_conformance::port::budget::DEFAULT_DEADLINE_SECS, requires = "port", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = onepath_conformance::port::budget::DEFAULT_DEADLINE_SECS, requires = "port", value_parser = onepath_conformance::port::flags::parse_deadline)]
     deadline: u64,
     /// Seconds between progress lines on stderr (rewritten in place on a terminal, one line
     /// per beat in a log); 0 turns them off.
-    #[arg(long, default_value_t = 10, requires = "port")]
+    #[arg(long, default_value_t = 10, requires = "port", value_parser = onepath_conformance::port::flags::parse_heartbeat)]
     heartbeat: u64,
 }
 

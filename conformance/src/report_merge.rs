@@ -334,6 +334,40 @@ pub fn parse(file: &str, text: &str) -> Result<ReportFile, MergeError> {
             e.to_string(),
         )
     })?;
+    // [DRIVER.CLI.LIMITS] The port's numbers are those its flags allow: a merge rebuilds the run's
+    // options from them (a hostile `timeout_seconds` of 1e300 would not fit a Duration).
+    if let Some(p) = &report.port {
+        use crate::port::flags;
+        let checks: [(&str, bool); 5] = [
+            (
+                "port.timeout_seconds",
+                flags::parse_timeout(&p.timeout_seconds.to_string()).is_ok(),
+            ),
+            (
+                "port.port_cases",
+                (1..=flags::MAX_PORT_CASES).contains(&p.port_cases),
+            ),
+            (
+                "port.limits.max_reply_mb",
+                (1..=flags::MAX_REPLY_MB).contains(&p.limits.max_reply_mb),
+            ),
+            (
+                "port.limits.deadline_seconds",
+                p.limits
+                    .deadline_seconds
+                    .is_none_or(|d| d >= 1.0 && d <= flags::MAX_DEADLINE_SECS as f64),
+            ),
+            ("port.limits.max_failures", p.limits.max_failures >= 1),
+        ];
+        if let Some((member, _)) = checks.iter().find(|(_, ok)| !ok) {
+            return Err(err(
+                MergeErrorKind::Field,
+                file,
+                Some(member),
+                "outside the range of its certify flag ([DRIVER.CLI.LIMITS])".into(),
+            ));
+        }
+    }
     Ok(report)
 }
 

@@ -190,6 +190,51 @@ fn merged_port_shards_equal_the_unsharded_run() {
         );
         if let Some(d) = defect {
             assert!(!whole.ok(), "defect {d} should fail the run");
+        } else {
+            // [DRIVER.CLI.LIMITS] A port report's numbers must be ones its flags allow: 1e300
+            // seconds panicked in Duration::from_secs_f64 when the merge rebuilt the options.
+            let (code, err) = cli_merge(&[("whole.json", &whole_json)]);
+            assert_eq!(code, Some(0), "{err}");
+            let cases: [(&str, &[&str], Value); 5] = [
+                (
+                    "timeout_seconds",
+                    &["port", "timeout_seconds"],
+                    Value::from(1e300),
+                ),
+                (
+                    "timeout_seconds",
+                    &["port", "timeout_seconds"],
+                    Value::from(86400.5),
+                ),
+                ("port_cases", &["port", "port_cases"], Value::from(20001)),
+                (
+                    "deadline_seconds",
+                    &["port", "limits", "deadline_seconds"],
+                    Value::from(1e300),
+                ),
+                (
+                    "max_reply_mb",
+                    &["port", "limits", "max_reply_mb"],
+                    Value::from(0),
+                ),
+            ];
+            for (member, path, value) in cases {
+                let bad = edit(&whole_json, |v| {
+                    let mut at = &mut *v;
+                    for k in path {
+                        at = &mut at[*k];
+                    }
+                    *at = value.clone();
+                });
+                let (code, err) = cli_merge(&[("hostile.json", &bad)]);
+                assert_eq!(code, Some(2), "{member} = {value}: {err}");
+                assert!(
+                    err.contains("hostile.json")
+                        && err.contains(member)
+                        && !err.contains("panicked"),
+                    "{member} = {value}: {err}"
+                );
+            }
         }
     }
 }

@@ -303,7 +303,11 @@ fn corrupted_vector_folders_end_in_a_typed_error_naming_the_file() {
     let (even, odd): (Vec<_>, Vec<_>) = cases.iter().enumerate().partition(|(i, _)| i % 2 == 0);
     let bad: Vec<String> = std::thread::scope(|s| {
         let halves = [even, odd].map(|half| {
-            s.spawn(move || half.into_iter().filter_map(|(_, c)| judge(c)).collect::<Vec<_>>())
+            s.spawn(move || {
+                half.into_iter()
+                    .filter_map(|(_, c)| judge(c))
+                    .collect::<Vec<_>>()
+            })
         });
         halves
             .into_iter()

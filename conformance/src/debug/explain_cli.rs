@@ -23,7 +23,7 @@ pub struct ExplainArgs {
     #[arg(long)]
     pub html: bool,
     /// Per-request timeout in seconds (port runs).
-    #[arg(long, default_value_t = crate::port::run::DEFAULT_TIMEOUT_SECS)]
+    #[arg(long, default_value_t = crate::port::run::DEFAULT_TIMEOUT_SECS, value_parser = crate::port::flags::parse_timeout)]
     pub timeout: f64,
     /// The vectors folder (default: the checkout's `vectors/`, else the one the kit was built
     /// from).

@@ -249,3 +249,146 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// A numeric flag value outside its documented range ([DRIVER.CLI.LIMITS]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RangeError {
+    /// The value as given (clipped to 40 characters).
+    pub value: String,
+    /// What the flag takes.
+    pub expected: &'static str,
+}
+
+impl std::fmt::Display for RangeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?} is not {}", self.value, self.expected)
+    }
+}
+
+impl std::error::Error for RangeError {}
+
+/// The largest `--timeout` in seconds (one day).
+pub const MAX_TIMEOUT_SECS: f64 = 86_400.0;
+/// The largest `--deadline` in seconds (one week).
+pub const MAX_DEADLINE_SECS: u64 = 604_800;
+/// The largest `--threads`.
+pub const MAX_THREADS: usize = 256;
+/// The largest `--port-cases` (100 times the default).
+pub const MAX_PORT_CASES: usize = 20_000;
+/// The largest `--max-reply-mb` (1 GiB).
+pub const MAX_REPLY_MB: u64 = 1024;
+/// The largest `--heartbeat` in seconds (one day).
+pub const MAX_HEARTBEAT_SECS: u64 = 86_400;
+/// The largest `--memory-limit-mb` (16 TiB).
+pub const MAX_MEMORY_LIMIT_MB: u64 = 16 * 1024 * 1024;
+
+fn range_error(s: &str, expected: &'static str) -> RangeError {
+    RangeError {
+        value: s.chars().take(40).collect(),
+        expected,
+    }
+}
+
+fn integer_in<T>(s: &str, lo: T, hi: T, expected: &'static str) -> Result<T, RangeError>
+where
+    T: std::str::FromStr + PartialOrd,
+{
+    match s.parse::<T>() {
+        Ok(n) if n >= lo && n <= hi => Ok(n),
+        _ => Err(range_error(s, expected)),
+    }
+}
+
+/// `--timeout`: a finite number of seconds `> 0` and `<= 86400`.
+pub fn parse_timeout(s: &str) -> Result<f64, RangeError> {
+    match s.parse::<f64>() {
+        Ok(t) if t > 0.0 && t <= MAX_TIMEOUT_SECS => Ok(t),
+        _ => Err(range_error(
+            s,
+            "a number of seconds above 0 and at most 86400",
+        )),
+    }
+}
+
+/// `--deadline`: whole seconds `1..=604800`.
+pub fn parse_deadline(s: &str) -> Result<u64, RangeError> {
+    integer_in(
+        s,
+        1,
+        MAX_DEADLINE_SECS,
+        "a whole number of seconds from 1 to 604800",
+    )
+}
+
+/// `--threads`: `1..=256`.
+pub fn parse_threads(s: &str) -> Result<usize, RangeError> {
+    integer_in(s, 1, MAX_THREADS, "a whole number from 1 to 256")
+}
+
+/// `--port-cases`: `1..=20000`.
+pub fn parse_port_cases(s: &str) -> Result<usize, RangeError> {
+    integer_in(s, 1, MAX_PORT_CASES, "a whole number from 1 to 20000")
+}
+
+/// `--max-reply-mb`: `1..=1024`.
+pub fn parse_max_reply_mb(s: &str) -> Result<u64, RangeError> {
+    integer_in(s, 1, MAX_REPLY_MB, "a whole number of MiB from 1 to 1024")
+}
+
+/// `--heartbeat`: whole seconds `0..=86400` (0: off).
+pub fn parse_heartbeat(s: &str) -> Result<u64, RangeError> {
+    integer_in(
+        s,
+        0,
+        MAX_HEARTBEAT_SECS,
+        "a whole number of seconds from 0 to 86400",
+    )
+}
+
+/// `--memory-limit-mb`: `0..=16777216` (0: no limit).
+pub fn parse_memory_limit_mb(s: &str) -> Result<u64, RangeError> {
+    integer_in(
+        s,
+        0,
+        MAX_MEMORY_LIMIT_MB,
+        "a whole number of MiB from 0 (no limit) to 16777216",
+    )
+}
+
+#[cfg(test)]
+mod range_tests {
+    use super::*;
+
+    #[test]
+    fn every_limit_is_accepted_at_its_edge_and_refused_past_it() {
+        assert_eq!(parse_timeout("86400"), Ok(86_400.0));
+        assert_eq!(parse_timeout("0.001"), Ok(0.001));
+        for bad in ["86400.001", "0", "-1", "1e300", "inf", "NaN", "x", ""] {
+            assert!(parse_timeout(bad).is_err(), "{bad}");
+        }
+        assert_eq!(parse_deadline("604800"), Ok(604_800));
+        assert_eq!(parse_deadline("1"), Ok(1));
+        for bad in [
+            "604801",
+            "0",
+            "18446744073709551615",
+            "18446744073709551616",
+            "-1",
+        ] {
+            assert!(parse_deadline(bad).is_err(), "{bad}");
+        }
+        assert_eq!(parse_threads("256"), Ok(256));
+        assert!(parse_threads("257").is_err() && parse_threads("0").is_err());
+        assert_eq!(parse_port_cases("20000"), Ok(20_000));
+        assert!(parse_port_cases("20001").is_err() && parse_port_cases("0").is_err());
+        assert_eq!(parse_max_reply_mb("1024"), Ok(1024));
+        assert!(parse_max_reply_mb("1025").is_err() && parse_max_reply_mb("0").is_err());
+        assert_eq!(parse_heartbeat("0"), Ok(0));
+        assert_eq!(parse_heartbeat("86400"), Ok(86_400));
+        assert!(parse_heartbeat("86401").is_err());
+        assert_eq!(parse_memory_limit_mb("16777216"), Ok(16_777_216));
+        assert!(parse_memory_limit_mb("16777217").is_err());
+        let e = parse_timeout(&"9".repeat(100)).unwrap_err().to_string();
+        assert!(e.len() < 120, "the value is clipped: {e}");
+    }
+}

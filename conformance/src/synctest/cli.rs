@@ -32,7 +32,7 @@ pub struct SynctestArgs {
     #[arg(long)]
     pub port: Option<String>,
     /// The port request's timeout in seconds.
-    #[arg(long, default_value_t = DEFAULT_TIMEOUT_SECS)]
+    #[arg(long, default_value_t = DEFAULT_TIMEOUT_SECS, value_parser = crate::port::flags::parse_timeout)]
     pub timeout: f64,
     /// Print one JSON object (schema onepath.synctest-report) instead of lines.
     #[arg(long)]
