@@ -324,6 +324,15 @@ fn an_endless_reply_line_is_malformed_and_not_buffered() {
     check_hostile("endless", ENDLESS, "line over 16 MB");
 }
 
+/// Never reads a request: a request larger than the pipe buffer (the grid-search vectors'
+/// maps) blocked the kit in its write for ever ([DRIVER.PROC.TIMEOUT]).
+const NOREAD: &str = "time.sleep(600)";
+
+#[test]
+fn a_driver_that_stops_reading_its_stdin_times_out_and_does_not_block_the_kit() {
+    check_hostile("noread", NOREAD, "timeout");
+}
+
 #[test]
 fn a_forked_child_holding_stdout_does_not_stop_the_timeout_and_its_group_is_killed() {
     // The child and the grandchild (reparented away from the driver, still in its group).

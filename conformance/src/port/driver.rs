@@ -427,7 +427,7 @@ impl Pool {
     fn handshake(&self, p: &mut Proc, timeout: Duration) -> Result<Hello, HandshakeError> {
         use HandshakeErrorKind::NoAnswer;
         let hello = serde_json::to_string(&super::protocol::hello()).expect("the hello encodes");
-        p.send(&hello)
+        p.send(&hello, timeout)
             .map_err(|e| HandshakeError::new(NoAnswer, e.message))?;
         let line = receive(p, timeout, self.limits.max_reply_mb).map_err(|r| match r {
             Reply::Timeout => {
@@ -487,10 +487,17 @@ impl Pool {
             request: request.clone(),
         };
         let msg = serde_json::to_string(&line).expect("requests encode");
-        if let Err(e) = p.send(&msg) {
+        // [DRIVER.PROC.TIMEOUT] The request's time covers writing it as well as the reply.
+        let wait = left.map_or(self.limits.timeout, |l| l.min(self.limits.timeout));
+        let started = std::time::Instant::now();
+        if let Err(e) = p.send(&msg, wait) {
+            // `p` is dropped on return, which kills its process group.
+            if e.kind == super::process::ProcessErrorKind::WriteTimeout {
+                return Reply::Timeout;
+            }
             return Reply::Crash(format!("{e}{}", p.stderr_text()));
         }
-        let wait = left.map_or(self.limits.timeout, |l| l.min(self.limits.timeout));
+        let wait = wait.saturating_sub(started.elapsed());
         let reply = match receive(&mut p, wait, self.limits.max_reply_mb) {
             Ok(line) => parse_reply(&line, id),
             Err(r) => r,

@@ -8,7 +8,7 @@ use std::collections::{BTreeSet, VecDeque};
 use std::io::{self, BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -117,6 +117,9 @@ pub enum ProcessErrorKind {
     Spawn,
     /// Writing to the driver's stdin failed.
     Write,
+    /// The driver did not take the whole message within the request's time (it stopped
+    /// reading its stdin, [DRIVER.PROC.TIMEOUT]).
+    WriteTimeout,
 }
 
 /// A process-level failure, with its kind and a message.
@@ -200,7 +203,11 @@ pub(crate) struct Proc {
     /// Set once the child was waited for: its pid (and process group id) may then be reused
     /// by an unrelated process, so it must never be signalled again.
     reaped: bool,
-    pub(crate) stdin: Option<ChildStdin>,
+    /// Message lines to the writer thread, which owns the driver's stdin; dropping it closes
+    /// stdin once the thread has written what it holds.
+    writer: Option<Sender<Vec<u8>>>,
+    /// What the writer thread did with each line: written and flushed, or the write error.
+    written: Receiver<io::Result<()>>,
     pub(crate) rx: Receiver<Out>,
     stderr_tail: Arc<Mutex<VecDeque<String>>>,
 }
@@ -270,8 +277,23 @@ impl Proc {
                 t.push_back(String::from_utf8_lossy(&line).into_owned());
             }
         });
+        // A driver that stops reading must not block the kit in a write: the writer thread
+        // blocks instead, and `send` waits for it no longer than the request's time.
+        let (line_tx, line_rx) = channel::<Vec<u8>>();
+        let (done_tx, done_rx) = channel();
+        std::thread::spawn(move || {
+            let mut stdin: ChildStdin = stdin;
+            for line in line_rx {
+                let r = stdin.write_all(&line).and_then(|_| stdin.flush());
+                let failed = r.is_err();
+                if done_tx.send(r).is_err() || failed {
+                    break;
+                }
+            }
+        });
         let mut p = Proc::bare(child);
-        p.stdin = Some(stdin);
+        p.writer = Some(line_tx);
+        p.written = done_rx;
         p.rx = rx;
         p.stderr_tail = stderr_tail;
         Ok(p)
@@ -279,30 +301,52 @@ impl Proc {
 
     fn bare(child: Child) -> Proc {
         let (_, rx) = channel();
+        let (_, written) = channel();
         Proc {
             child,
             reaped: false,
-            stdin: None,
+            writer: None,
+            written,
             rx,
             stderr_tail: Arc::new(Mutex::new(VecDeque::new())),
         }
     }
 
-    /// Writes one message line.
-    pub(crate) fn send(&mut self, line: &str) -> Result<(), ProcessError> {
-        let err = |m: String| ProcessError {
-            kind: ProcessErrorKind::Write,
-            message: m,
-        };
-        let stdin = self
-            .stdin
-            .as_mut()
-            .ok_or_else(|| err("driver stdin closed".into()))?;
-        stdin
-            .write_all(line.as_bytes())
-            .and_then(|_| stdin.write_all(b"\n"))
-            .and_then(|_| stdin.flush())
-            .map_err(|e| err(format!("write to driver: {e}")))
+    /// Writes one message line, waiting at most `timeout` for the driver to take it.
+    pub(crate) fn send(&mut self, line: &str, timeout: Duration) -> Result<(), ProcessError> {
+        let err = |kind, m: String| ProcessError { kind, message: m };
+        let writer = self
+            .writer
+            .as_ref()
+            .ok_or_else(|| err(ProcessErrorKind::Write, "driver stdin closed".into()))?;
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        writer
+            .send(bytes)
+            .map_err(|_| err(ProcessErrorKind::Write, "driver stdin closed".into()))?;
+        match self.written.recv_timeout(timeout) {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(err(
+                ProcessErrorKind::Write,
+                format!("write to driver: {e}"),
+            )),
+            Err(RecvTimeoutError::Timeout) => {
+                // The writer thread stays blocked until the driver's group is killed.
+                self.writer = None;
+                Err(err(
+                    ProcessErrorKind::WriteTimeout,
+                    format!(
+                        "the driver did not read a {}-byte request within {timeout:?}",
+                        line.len() + 1
+                    ),
+                ))
+            }
+            Err(RecvTimeoutError::Disconnected) => Err(err(
+                ProcessErrorKind::Write,
+                "write to driver: stdin closed".into(),
+            )),
+        }
     }
 
     /// Waits up to `timeout` for the next stdout message; `Ok(None)` on timeout, `Err` with the
@@ -335,7 +379,7 @@ impl Proc {
 
     /// Closes stdin and waits up to `grace` for stdout to close ([DRIVER.PROC.EOF]).
     pub(crate) fn close_and_wait(&mut self, grace: Duration) {
-        self.stdin = None;
+        self.writer = None;
         let end = std::time::Instant::now() + grace;
         while let Some(left) = end.checked_duration_since(std::time::Instant::now()) {
             match self.rx.recv_timeout(left.min(Duration::from_millis(10))) {
@@ -377,6 +421,24 @@ impl Drop for Proc {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // [DRIVER.PROC.TIMEOUT] A driver that never reads stdin: a 4 MiB request (far past any pipe
+    // buffer) ends as a write timeout after the request's time, not when the driver exits.
+    #[test]
+    fn a_driver_that_does_not_read_gets_a_write_timeout() {
+        let mut p = Proc::spawn("sleep 30", 1 << 20).expect("sh starts");
+        let t = std::time::Instant::now();
+        let e = p
+            .send(&"x".repeat(4 << 20), Duration::from_millis(300))
+            .unwrap_err();
+        assert_eq!(e.kind, ProcessErrorKind::WriteTimeout, "{e}");
+        assert!(e.message.contains("4194305-byte request"), "{e}");
+        assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+        // Small lines to a reading driver are taken at once.
+        let mut cat = Proc::spawn("cat", 1 << 20).expect("sh starts");
+        cat.send("{}", Duration::from_secs(5)).unwrap();
+        assert!(matches!(cat.next(Duration::from_secs(5)), Ok(Some(Out::Line(l))) if l == "{}"));
+    }
 
     fn read_all(input: &[u8], cap: usize, chunk: usize) -> Vec<LineRead> {
         let mut r = BufReader::with_capacity(chunk, input);
