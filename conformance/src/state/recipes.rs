@@ -350,7 +350,7 @@ fn grid_search_goldens(push: &mut dyn FnMut(StateKind, &'static str, StateRecipe
     // entries of cells that have since been closed (stale, [GS.SJ.SETTLE]).
     let random = (MapKind::Random { density: 0.2 }, 16, 12, 5);
     let qr = Some(((2, 5), (13, 6)));
-    push(StateKind::GridSearch, "Mode 3 finder 0 (JPS block scans) mid-run after step(3), step(7): the heap holds two stale entries (cells closed since they were pushed), saved as they lie. Each visited cell saves its pair, parent, direction of the last move into it and closed flag [GS.SJ.CELLS]; settling drops the stale entries without counting them, so the restored run ends as the uninterrupted one [GS.SJ.SETTLE] (popping a stale entry as an iteration, or dropping a live one, changes the counters, the path or the bytes).", grid_search(random, false, GridApi::Handle, o(2), qr, vec![3, 7], false), None);
+    push(StateKind::GridSearch, "Mode 3 finder 0 (JPS block scans) mid-run after step(3), step(7): the heap holds two stale entries (cells closed since they were pushed), saved as they lie. Each visited cell saves its pair, parent, direction of the last move into it and closed flag [GS.SJ.CELLS] (a cell that kept another parent or direction saves other bytes).", grid_search(random, false, GridApi::Handle, o(2), qr, vec![3, 7], false), None);
     push(StateKind::GridSearch, "Mode 3 finder 1 (JPS+ tables) mid-run after step(10): the same search as the previous vector through the tables, with the same stale entries. The tables give exactly the jump points of the block scans, the finder shows only in the saved finder byte [GS.JUMP.TABLES]: a table that stopped elsewhere saves other visited cells.", grid_search(random, false, GridApi::Handle, o(3), qr, vec![10], false), None);
     push(
         StateKind::GridSearch,
@@ -362,7 +362,7 @@ fn grid_search_goldens(push: &mut dyn FnMut(StateKind, &'static str, StateRecipe
     if let StateRecipe::GridSearch { edits, .. } = &mut sealed {
         edits.extend([(14, 11, 255), (14, 10, 255), (15, 10, 255)]);
     }
-    push(StateKind::GridSearch, "Mode 3 finder 0 NotFound: three walls seal the goal corner (15, 11); the search ran out of cells.", sealed, None);
+    push(StateKind::GridSearch, "Mode 3 finder 0 NotFound: three walls seal the goal corner (15, 11); the search ran out of cells. On its way it met entries of cells closed since they were pushed: settling dropped them without counting them [GS.SJ.SETTLE], so expanded and iterations count live pops only (a search that popped them as iterations saves larger counters).", sealed, None);
     // A 10 % random map where, after step(6), the open list of the JPS search holds a stack of two
     // cells (bottom 53, top 99) and eight heap entries. Both depend on the successor order after a
     // diagonal arrival: each of the five other orders of `(dx, 0)`, `(0, dy)`, `(dx, dy)` saves
