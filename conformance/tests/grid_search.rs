@@ -188,6 +188,7 @@ macro_rules! clearance_case {
     }};
 }
 
+// pins [GS.CLEAR.GRID]: a clearance not None before compute_clearance, or left stale by an edit that changes a cell or by a successful restore, differs from the oracle's.
 #[test]
 fn clearance_is_recomputed_after_edits_and_restores_in_both_crates() {
     clearance_case!(onepath_reference);

@@ -28,6 +28,7 @@ fn header() -> Vec<u8> {
     vec![0x4F, 0x50, 0x47, 0x53, 1, 0, 4, 0]
 }
 
+// pins [STATE.GRAPH.RESTORE]: a restore that kept the compiled form of the graph it replaced (not stale, the old edge 0 -> 5 compiled, no path 2 -> 0) or lost the removed edge's id fails an assertion.
 #[test]
 fn graph_state_bytes_and_round_trip() {
     let mut g = Graph::new(3).unwrap();

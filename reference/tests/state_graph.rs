@@ -10,6 +10,7 @@ use onepath_reference::{
     ZeroGraphHeuristic,
 };
 
+// pins [STATE.GRAPH.RESTORE]: a restore that kept the compiled form of the graph it replaced (not stale, 1 edge compiled), dropped the removed edge or renumbered the edges fails an assertion.
 #[test]
 fn graph_round_trip_keeps_removed_edges() {
     let mut g = Graph::new(4).unwrap();

@@ -465,9 +465,14 @@ fn recipes() -> Vec<GridRecipe> {
             out.push(GridRecipe {
                 id: format!("GRID-{n:04}"),
                 comment: format!(
-                    "A 21x17 map of {what} (seed {}){}; three queries; every algorithm x rule through find_grid_path, and the handle's final state bytes for A*, Dijkstra, JPS and JPS+. Expected replies from onepath-reference; reply_sha256 covers the world points and state bytes (spec/conformance.md CONF.GRID.VECTOR).",
+                    "A 21x17 map of {what} (seed {}){}; three queries; every algorithm x rule through find_grid_path, and the handle's final state bytes for A*, Dijkstra, JPS and JPS+.{} Expected replies from onepath-reference; reply_sha256 covers the world points and state bytes (spec/conformance.md CONF.GRID.VECTOR).",
                     100 + i,
-                    if areas { ", areas 1-3 with multipliers 0.5, 2, 3.25 on every fifth open cell" } else { ", uniform costs" }
+                    if areas { ", areas 1-3 with multipliers 0.5, 2, 3.25 on every fifth open cell" } else { ", uniform costs" },
+                    match (i, areas) {
+                        (0, false) => " Every multiplier is exactly 1.0, so the grid is uniform [GS.COST.UNIFORM]: the handle runs the specialised engines (mode 1 for A* and Dijkstra, mode 3 for JPS and JPS+), as its saved bytes show. The extra runs' cell_cost hook adds 0.75 to the move from cell `from` to cell `to` when (from + 3 * to) % 5 == 0, which is not symmetric, and the blocked hook closes the cells with index % 7 == 3 [GS.OPT.HOOKS]: a search that called the cost hook as (to, from), or read the blocked hook of another cell, finds other costs and paths.",
+                        (0, true) => " Cells of areas 1-3 are walkable and area 255 is the wall [GRID.CELL.AREA] (a search that took a non-zero area for a wall, or 255 for walkable, finds other paths). The multipliers 0.5, 2 and 3.25 make the grid not uniform [GS.COST.UNIFORM]: the handle runs a generic AStar (mode 2) for every algorithm, as its saved bytes show.",
+                        _ => "",
+                    }
                 ),
                 kind: Some(*kind),
                 width: 21,

@@ -293,7 +293,7 @@ fn grid_search_goldens(push: &mut dyn FnMut(StateKind, &'static str, StateRecipe
     );
     push(
         StateKind::GridSearch,
-        "Mode 1 (specialised A*) mid-run after step(6).",
+        "Mode 1 (specialised A*) mid-run after step(6). Each visited cell saves its exact cost pair and closed flag, the start (0, 0) [GS.SA.PAIRS], and the direction from the cell to its parent in the code of [GS.SA.DIRECTION] (any other code saves other bytes); restored, the open list rebuilt from the visited cells pops in the order of [GS.SA.ORDER], so the run ends as the uninterrupted one. Its hostile file: a zeroEstimate of 1 is engine_mismatch and a visited cell moved onto a wall is not_walkable, the two classes of [GS.STATE.CLASSES].",
         grid_search(rooms, false, GridApi::Handle, o(0), q, vec![6], false),
         None,
     );
@@ -350,8 +350,8 @@ fn grid_search_goldens(push: &mut dyn FnMut(StateKind, &'static str, StateRecipe
     // entries of cells that have since been closed (stale, [GS.SJ.SETTLE]).
     let random = (MapKind::Random { density: 0.2 }, 16, 12, 5);
     let qr = Some(((2, 5), (13, 6)));
-    push(StateKind::GridSearch, "Mode 3 finder 0 (JPS block scans) mid-run after step(3), step(7): the heap holds two stale entries (cells closed since they were pushed), saved as they lie.", grid_search(random, false, GridApi::Handle, o(2), qr, vec![3, 7], false), None);
-    push(StateKind::GridSearch, "Mode 3 finder 1 (JPS+ tables) mid-run after step(10): the same search as the previous vector through the tables, with the same stale entries.", grid_search(random, false, GridApi::Handle, o(3), qr, vec![10], false), None);
+    push(StateKind::GridSearch, "Mode 3 finder 0 (JPS block scans) mid-run after step(3), step(7): the heap holds two stale entries (cells closed since they were pushed), saved as they lie. Each visited cell saves its pair, parent, direction of the last move into it and closed flag [GS.SJ.CELLS] (a cell that kept another parent or direction saves other bytes).", grid_search(random, false, GridApi::Handle, o(2), qr, vec![3, 7], false), None);
+    push(StateKind::GridSearch, "Mode 3 finder 1 (JPS+ tables) mid-run after step(10): the same search as the previous vector through the tables, with the same stale entries. The tables give exactly the jump points of the block scans, the finder shows only in the saved finder byte [GS.JUMP.TABLES]: a table that stopped elsewhere saves other visited cells.", grid_search(random, false, GridApi::Handle, o(3), qr, vec![10], false), None);
     push(
         StateKind::GridSearch,
         "Mode 3 finder 1 Found.",
@@ -362,7 +362,7 @@ fn grid_search_goldens(push: &mut dyn FnMut(StateKind, &'static str, StateRecipe
     if let StateRecipe::GridSearch { edits, .. } = &mut sealed {
         edits.extend([(14, 11, 255), (14, 10, 255), (15, 10, 255)]);
     }
-    push(StateKind::GridSearch, "Mode 3 finder 0 NotFound: three walls seal the goal corner (15, 11); the search ran out of cells.", sealed, None);
+    push(StateKind::GridSearch, "Mode 3 finder 0 NotFound: three walls seal the goal corner (15, 11); the search ran out of cells. On its way it met entries of cells closed since they were pushed: settling dropped them without counting them [GS.SJ.SETTLE], so expanded and iterations count live pops only (a search that popped them as iterations saves larger counters).", sealed, None);
     // A 10 % random map where, after step(6), the open list of the JPS search holds a stack of two
     // cells (bottom 53, top 99) and eight heap entries. Both depend on the successor order after a
     // diagonal arrival: each of the five other orders of `(dx, 0)`, `(0, dy)`, `(dx, dy)` saves
@@ -375,6 +375,23 @@ fn grid_search_goldens(push: &mut dyn FnMut(StateKind, &'static str, StateRecipe
     // JumpSearch keeps one heap entry per cell with a total order, so the successor order shows
     // only in the heap's array layout.
     push(StateKind::JumpSearch, "JumpSearch mid-run after step(6) on the 20 % random map, start (14, 11), goal (5, 3): the heap array layout depends on the successor order after a diagonal arrival, (dx, 0), (0, dy), (dx, dy) [GS.JUMP.SUCCESSORS] [STATE.HEAP.PUSH]: each of the five other orders saves other bytes.", grid_search(random, false, GridApi::Jump, o(2), Some(((14, 11), (5, 3))), vec![6], false), None);
+    push(
+        StateKind::ThetaSearch,
+        "Theta* just begun, weight 1.5, start (0, 0), goal (15, 11): begin validates and resets as every engine, gives the start g 0 and no parent and pushes (start, euclid(start, goal) * 1.5, 0) onto the heap, its only slot, with no iteration [GS.THETA.BEGIN] (a begin that left out the weight, or pushed f = 0, saves another f; one that did not push the start, another heap count).",
+        grid_search(
+            open,
+            false,
+            GridApi::Theta,
+            GridOptionsData {
+                weight: 1.5,
+                ..o(4)
+            },
+            qo,
+            vec![],
+            false,
+        ),
+        None,
+    );
 }
 
 /// Every golden vector, in id order per kind.
@@ -397,14 +414,14 @@ pub fn goldens() -> Vec<Golden> {
     use StateKind::*;
     push(
         Grid,
-        "A new 4x3 grid: version 0, unassigned space, every multiplier 1.0, every cell area 0.",
+        "A new 4x3 grid: version 0, unassigned space, every multiplier 1.0, every cell area 0 [GRID.CELL.DEFAULT] (a grid whose new cells held another area saves other cell bytes).",
         grid(4, 3, None, vec![], vec![]),
         None,
     );
-    push(Grid, "A 16x9 grid after 60 edits (walls, area 0 rewrites that are no edit, random areas): version counts only changing edits.", grid(16, 9, None, vec![], pattern(16, 9, 0x5747_0002, 60)), None);
+    push(Grid, "A 16x9 grid after 60 edits (walls, area 0 rewrites that are no edit, random areas): version counts only changing edits. Every field is little-endian [STATE.LE] (a big-endian width, height or version saves other bytes). Restored into the new 16x9 target (version 0, every cell 0) the grid holds the saved cells and version and saves the bytes back, as from_state then save does [STATE.API] [STATE.STABLE] [STATE.GRID.RESTORE] [GRID.VERSION.RESTORE] (a restore that kept the target's version 0 saves other bytes); the listener sees each differing cell once, ascending, as (index, old, new), and the reverse restore each edited cell going back to 0 [GRID.LISTEN.RESTORE]. Its hostile file: each fault fails with the class and offset of [STATE.ERRORS], named from [STATE.CLASSES] (truncated at the input length, bad_magic, unsupported_version, wrong_kind, size_mismatch, out_of_range, nan in every space and multiplier field [STATE.NAN], trailing_bytes at the first extra byte [STATE.TRAILING]), and after each failure the grid saves its earlier bytes and no listener was called [STATE.ATOMIC].", grid(16, 9, None, vec![], pattern(16, 9, 0x5747_0002, 60)), None);
     push(
         Grid,
-        "Non-default space and multipliers: origin (-12.5, 40.25), cell size 0.5; five multiplier calls (area version 5, area 1 set twice), edits.",
+        "Non-default space and multipliers: origin (-12.5, 40.25), cell size 0.5; five multiplier calls (area version 5, area 1 set twice), edits. The grid keeps its GridSpace (origin_x, origin_y, cell_size) and saves it [GRID.SPACE.FIELDS]: a grid that dropped or mixed up a field saves other bytes.",
         grid(7, 5, Some([-12.5, 40.25, 0.5]), vec![(1, 2.5), (7, 0.125), (254, 1e6), (1, 3.0), (0, 1.0)], pattern(7, 5, 0x5747_0003, 20)),
         None,
     );
@@ -449,7 +466,7 @@ pub fn goldens() -> Vec<Golden> {
     );
     push(
         HexGrid,
-        "A 3x8 even-r hex grid with edits.",
+        "A 3x8 even-r hex grid with edits. Its cells are row-major, index y * width + x, as a square grid's [GRID.HEX.SIZE] (a 3x8 grid stored column-major saves its edits at other bytes); its hostile file's sizes past 2^26 cells (8192 x 8193, 8192 x 16384) are out_of_range at the height for from_state, and 8192 x 8192 passes the size check and is truncated.",
         hex(3, 8, 1, None, vec![], pattern(3, 8, 0x4845_0003, 12)),
         None,
     );
@@ -474,19 +491,19 @@ pub fn goldens() -> Vec<Golden> {
     );
     push(
         VoxelGrid,
-        "A 20x18x5 grid (2x2x1 chunks, default area 3): edits allocate 2 chunks sparsely; a rewrite of the default value allocates nothing.",
+        "A 20x18x5 grid (2x2x1 chunks, default area 3): edits allocate 2 chunks sparsely; a rewrite of the default value allocates nothing [GRID.VOXEL.ALLOC]: an allocated chunk saves its 4096 bytes with every voxel not edited at the default area 3, an unallocated one only its flag 0. Voxels of unallocated chunks read as the default area [GRID.VOXEL.DEFAULT]: the restore into the new target and the reverse restore report each edited voxel with the default as its old or new value, so a grid that read them otherwise reports other listener calls.",
         voxel([20, 18, 5], 3, None, vec![], vec![(1, 2, 3, 9), (19, 17, 4, 255), (18, 1, 0, 3), (0, 0, 0, 0), (17, 17, 4, 3)]),
         None,
     );
     push(
         VoxelGrid,
-        "A 5x20x3 grid whose first chunk has non-default padding bytes (set by patching the saved bytes; edits cannot reach padding).",
+        "A 5x20x3 grid whose first chunk has non-default padding bytes (set by patching the saved bytes; edits cannot reach padding). A restore and from_state keep the padding bytes and save them back [GRID.VOXEL.PADDING]: a grid that reset padding to the default area saves other bytes.",
         voxel([5, 20, 3], 2, None, vec![], vec![(4, 2, 2, 8), (0, 19, 0, 1)]),
         Some(voxel_padding),
     );
     push(
         VoxelGrid,
-        "A 33x2x17 all-solid grid (default 255; 3x1x2 chunks) with space, multipliers and edits in two chunks.",
+        "A 33x2x17 all-solid grid (default 255; 3x1x2 chunks) with space, multipliers and edits in two chunks. The grid keeps its VoxelSpace (origin_x, origin_y, origin_z, cell_size) and saves it [GRID.SPACE.FIELDS].",
         voxel([33, 2, 17], 255, Some([-1.0, 2.0, -3.0, 0.25]), vec![(4, 1.5), (4, 2.0), (100, 7.0)], vec![(32, 1, 16, 0), (0, 0, 0, 5), (32, 0, 0, 255)]),
         None,
     );
@@ -512,7 +529,7 @@ pub fn goldens() -> Vec<Golden> {
     );
     push(
         Graph,
-        "A 6-node graph grown by add_node, with removed edges (ids kept), reweights, a self-loop and parallel edges.",
+        "A 6-node graph grown by add_node, with removed edges (ids kept), reweights, a self-loop and parallel edges. Restored into the one-node target with one edge, the graph takes the node count and the whole edge list, removed edges included with their ids, and saves the bytes back [STATE.GRAPH.RESTORE].",
         StateRecipe::Graph(g(4, 2, vec![(0, 1, 1.5), (1, 2, 2.0), (2, 3, 0.0), (3, 4, 7.25), (4, 5, 1.0), (0, 5, 10.0), (5, 5, 3.0), (1, 2, 2.0)], vec![(1, 4.5), (7, 0.125)], vec![2, 6])),
         None,
     );
@@ -556,7 +573,7 @@ pub fn goldens() -> Vec<Golden> {
     );
     push(
         GraphAStar,
-        "Mid-run after step(3).",
+        "Mid-run after step(3). Restored into a fresh search over the same graph and run to the end, it pops, counts, records and saves as the uninterrupted run [STATE.SEARCH.RESTORE]; the restoring search records, so the saved list is installed as it is and grows from there [STATE.SEARCH.RECORD] (a restore that dropped the saved list or stopped recording ends with another list). Its hostile file: a node count one larger or smaller and the weights 2 and -1 are size_mismatch, the search being restored into one created the same way [STATE.SAME_WAY]; after each failed restore the search saves the NotStarted bytes, with status NotStarted, counters 0 and no recorded list [STATE.SEARCH_FAILED].",
         search(
             sg.clone(),
             HeuristicName::Zero,
@@ -570,7 +587,7 @@ pub fn goldens() -> Vec<Golden> {
     push(GraphAStar, "step(1), step(2), step(5) with the inconsistent mod5 estimate: the goal pops on iteration 2, so the state is Found and step(5) does nothing.", search(sg.clone(), HeuristicName::Mod5, true, Some((2, 21)), vec![1, 2, 5], false), None);
     push(
         GraphAStar,
-        "Mid-run after step(12), recording off (recorded list empty, expanded > 0).",
+        "Mid-run after step(12), recording off (recorded list empty, expanded > 0). The restoring search does not record either: recording is the search's setting, not state, so the restored run ends with an empty list as the uninterrupted one [STATE.SEARCH.RECORD] (a restore that switched recording on records the rest of the run).",
         search(
             sg.clone(),
             HeuristicName::Zero,
@@ -789,7 +806,7 @@ fn replanner_goldens(push: &mut dyn FnMut(StateKind, &'static str, StateRecipe, 
         });
     }
     push(G, "D* Lite whose pending list overflowed (L = 64 + 80/16 = 69, 70 edits): overflow set, no entries [REPLAN.EDIT.LIMIT].", req(0x5250_0005, None, (10, 8), 0, o.clone(), ModeName::DStarLite, ((0, 0), (9, 7)), overflow), None);
-    push(G, "D* Lite with agent size 2, rule at_most_one_blocked, Dijkstra (estimate 0, km stays 0): a replan after edits that change passability of a 2x2 block [REPLAN.EDIT.CELLS].", req(0x5250_0006, None, (11, 9), 1, GridOptionsData { algorithm: 1, ..agent2 }, ModeName::DStarLite, ((0, 0), (9, 7)), vec![S::Replan { budget: 0 }, S::SetCell { x: 4, y: 4, area: 255 }, S::SetCell { x: 5, y: 3, area: 0 }, S::Replan { budget: 0 }, S::SetCell { x: 2, y: 2, area: 255 }]), None);
+    push(G, "D* Lite with agent size 2, rule at_most_one_blocked, Dijkstra (estimate 0, km stays 0): a replan after edits that change passability of a 2x2 block [REPLAN.EDIT.CELLS]. The algorithm is saved as its u8 value, Dijkstra = 1 [GS.OPT.ALGORITHM].", req(0x5250_0006, None, (11, 9), 1, GridOptionsData { algorithm: 1, ..agent2 }, ModeName::DStarLite, ((0, 0), (9, 7)), vec![S::Replan { budget: 0 }, S::SetCell { x: 4, y: 4, area: 255 }, S::SetCell { x: 5, y: 3, area: 0 }, S::Replan { budget: 0 }, S::SetCell { x: 2, y: 2, area: 255 }]), None);
     push(
         H,
         "Hex (odd-r) LPA* after a complete replan and two edits pending [GRID.HEX.OFFSETS].",
@@ -818,7 +835,7 @@ fn replanner_goldens(push: &mut dyn FnMut(StateKind, &'static str, StateRecipe, 
         None,
     );
     push(H, "Hex (even-q) D* Lite stopped by a budget of 6 after a start move: km, a queue in heap order [REPLAN.QUEUE.HEAP].", req(0x5250_0008, Some(3), (10, 9), 0, dijkstra.clone(), ModeName::DStarLite, ((0, 0), (9, 8)), vec![S::Replan { budget: 0 }, S::SetStart { x: 1, y: 0 }, S::SetCell { x: 5, y: 5, area: 255 }, S::Replan { budget: 6 }]), None);
-    push(H, "Hex (even-r) D* Lite with the A* estimate after a start move and a complete replan: km > 0 [REPLAN.KEY.H].", req(0x5250_0009, Some(1), (8, 8), 2, o, ModeName::DStarLite, ((0, 0), (7, 7)), vec![S::Replan { budget: 0 }, S::SetStart { x: 1, y: 1 }, S::Replan { budget: 0 }]), None);
+    push(H, "Hex (even-r) D* Lite with the A* estimate after a start move and a complete replan: km > 0 [REPLAN.KEY.H]. On a map of areas 0-3 (multipliers 0.5, 2, 3.25), every g and rhs sums hex moves between neighbours inside the grid that are not walls [GRID.HEX.MOVE], each costing 1.0 times the multiplier of the area entered [GRID.HEX.COST]; the keys and km use the hex estimate, the hex distance times the smallest multiplier 0.5 [GRID.HEX.ESTIMATE] [GRID.HEX.DISTANCE], over the even-r axial coordinates [GRID.HEX.AXIAL].", req(0x5250_0009, Some(1), (8, 8), 2, o, ModeName::DStarLite, ((0, 0), (7, 7)), vec![S::Replan { budget: 0 }, S::SetStart { x: 1, y: 1 }, S::Replan { budget: 0 }]), None);
 }
 
 /// STATE-GRIDSEARCH-0013 and 0014: the two mode-1 states at the edges of [GS.STATE.MODE1.CHECKS]
