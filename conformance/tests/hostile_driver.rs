@@ -333,6 +333,18 @@ fn a_driver_that_stops_reading_its_stdin_times_out_and_does_not_block_the_kit() 
     check_hostile("noread", NOREAD, "timeout");
 }
 
+/// On each request: a child in a session of its own (out of the driver's process group) that
+/// ignores SIGTERM and sleeps, then the driver hangs. Killing the driver's group does not reach
+/// the child; the kit, as its subreaper, must ([DRIVER.PROC.GROUPS]).
+const SETSID: &str = "for line in sys.stdin:\n    subprocess.Popen([sys.executable, '-c', \
+     'import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(600)', MARK], \
+     start_new_session=True)\n    time.sleep(600)";
+
+#[test]
+fn a_grandchild_in_its_own_session_is_killed_at_the_end_of_the_run() {
+    check_hostile_seen("setsid", SETSID, "timeout", Some(("SIG_IGN", 1)));
+}
+
 #[test]
 fn a_forked_child_holding_stdout_does_not_stop_the_timeout_and_its_group_is_killed() {
     // The child and the grandchild (reparented away from the driver, still in its group).
@@ -380,9 +392,13 @@ fn the_deadline_stops_every_further_request() {
 }
 
 #[test]
-fn sigterm_and_sigint_kill_the_drivers_and_exit_143_and_130() {
-    for (sig, code) in [(libc::SIGTERM, 143), (libc::SIGINT, 130)] {
-        let h = hostile(&format!("signal{sig}"), HANG);
+fn sigterm_and_sigint_kill_the_drivers_and_their_escaped_children_and_exit_143_and_130() {
+    for (sig, code, behaviour) in [
+        (libc::SIGTERM, 143, HANG),
+        (libc::SIGINT, 130, HANG),
+        (libc::SIGTERM, 143, SETSID),
+    ] {
+        let h = hostile(&format!("signal{sig}"), behaviour);
         let args = certify_args(&h.command, &["--timeout", "30"]);
         let marker = h.marker.clone();
         let mut signalled = None;
@@ -390,11 +406,13 @@ fn sigterm_and_sigint_kill_the_drivers_and_exit_143_and_130() {
             // Wait for the driver (sh and python3, besides the kit itself) to be running a
             // request, then signal the kit.
             let t = Instant::now();
+            // sh and python3, and with SETSID the child in its own session.
+            let want = if behaviour == SETSID { 3 } else { 2 };
             while processes_with(&marker)
                 .iter()
                 .filter(|&&p| p != pid)
                 .count()
-                < 2
+                < want
             {
                 assert!(t.elapsed() < Duration::from_secs(20), "no driver started");
                 std::thread::sleep(Duration::from_millis(20));

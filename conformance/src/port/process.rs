@@ -158,11 +158,82 @@ fn killpg(pgid: i32) {
     }
 }
 
-/// Kills every live driver process group (SIGKILL). Called on the kit's exit paths.
+/// Kills every live driver process group (SIGKILL), then every descendant that left its group
+/// or session (the kit is their subreaper, [`become_subreaper`]). Called on the kit's exit paths.
 pub fn kill_all_drivers() {
     let groups = live();
     for &g in groups.iter() {
         killpg(g);
+    }
+    sweep_orphans(&groups);
+}
+
+/// Makes the kit the reaper of its orphaned descendants ([DRIVER.PROC.GROUPS]; Linux
+/// `PR_SET_CHILD_SUBREAPER`): a driver's grandchild that called `setsid()` and outlived its
+/// parent becomes the kit's child instead of init's, so the exit paths can find it. Other
+/// platforms: no effect (the limit is documented in the clause).
+pub fn become_subreaper() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl with PR_SET_CHILD_SUBREAPER takes one integer argument and changes only
+    // which process adopts this process's orphaned descendants.
+    unsafe {
+        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1 as libc::c_ulong, 0, 0, 0);
+    }
+}
+
+/// The kit's direct children (Linux: from `/proc/<pid>/stat`, field 4 the parent pid).
+fn children_of_this_process() -> Vec<i32> {
+    let me = std::process::id() as i32;
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for entry in dir.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // `pid (comm) state ppid ...`: comm may hold spaces and parentheses, so split after the
+        // last `)`.
+        let ppid = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+            .and_then(|p| p.parse::<i32>().ok());
+        if ppid == Some(me) {
+            out.push(pid);
+        }
+    }
+    out
+}
+
+/// Kills and reaps every child of the kit other than the driver leaders in `drivers` (those are
+/// killed by group and reaped by their owner, so their ids are never reused under it), again
+/// and again while new ones appear (the orphans of what was just killed are adopted by the kit
+/// as subreaper), for at most 100 rounds of 10 ms. Only called when no driver is wanted any
+/// more: the kit starts no other processes.
+fn sweep_orphans(drivers: &BTreeSet<i32>) {
+    for _ in 0..100 {
+        let mut children = children_of_this_process();
+        children.retain(|pid| !drivers.contains(pid));
+        if children.is_empty() {
+            return;
+        }
+        for pid in children {
+            // SAFETY: `pid` is this process's child and not yet reaped (it is listed under
+            // /proc with this process as parent), so the id names no other process; waiting
+            // for it reaps it.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+                libc::waitpid(pid, std::ptr::null_mut(), libc::WNOHANG);
+            }
+        }
+        std::thread::sleep(Duration::from_millis(10));
     }
 }
 
@@ -175,6 +246,7 @@ pub fn live_driver_groups() -> usize {
 /// live driver group is killed and the kit exits with status 130 (SIGINT) or 143 (SIGTERM).
 pub fn install_signal_handlers() -> io::Result<()> {
     use signal_hook::consts::{SIGINT, SIGTERM};
+    become_subreaper();
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])?;
     std::thread::spawn(move || {
         if let Some(sig) = signals.forever().next() {
@@ -183,11 +255,13 @@ pub fn install_signal_handlers() -> io::Result<()> {
             for &g in groups.iter() {
                 killpg(g);
             }
+            let killed = groups.len();
+            sweep_orphans(&groups);
             let _ = io::stderr().write_all(
                 format!(
                     "onepath-conformance: {} received; {} driver process group(s) killed\n",
                     if sig == SIGINT { "SIGINT" } else { "SIGTERM" },
-                    groups.len()
+                    killed
                 )
                 .as_bytes(),
             );
