@@ -345,6 +345,16 @@ fn a_grandchild_in_its_own_session_is_killed_at_the_end_of_the_run() {
     check_hostile_seen("setsid", SETSID, "timeout", Some(("SIG_IGN", 1)));
 }
 
+/// Answers every request with a driver error of 1 MiB (read, then `error` with its id).
+const ERRORS: &str = "import json\nmsg = 'e' * (1 << 20)\nfor line in sys.stdin:\n    \
+     sys.stdout.write(json.dumps({'id': json.loads(line)['id'], 'error': msg}) + '\\n')\n    \
+     sys.stdout.flush()";
+
+#[test]
+fn a_driver_that_answers_error_to_everything_is_stopped_by_the_budget() {
+    check_hostile("errors", ERRORS, "driver error");
+}
+
 #[test]
 fn a_forked_child_holding_stdout_does_not_stop_the_timeout_and_its_group_is_killed() {
     // The child and the grandchild (reparented away from the driver, still in its group).

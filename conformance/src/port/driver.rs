@@ -463,9 +463,9 @@ impl Pool {
             other => other,
         };
         match &reply {
-            Reply::Ok(_) | Reply::Unimplemented | Reply::DriverError(_) => {
-                self.budget.record(family, None)
-            }
+            Reply::Ok(_) | Reply::Unimplemented => self.budget.record(family, None),
+            // [DRIVER.PROC.BUDGET] A driver error is a failed request too (the driver is kept):
+            // a port answering `error` to everything ran until the deadline.
             Reply::NotRun(_) => {}
             failed => self.budget.record(family, failed.failure_kind()),
         }
