@@ -26,13 +26,15 @@ enum Outcome {
 }
 
 fn on_path(tool: &str) -> bool {
-    std::env::var_os("PATH").is_some_and(|paths| {
-        std::env::split_paths(&paths).any(|d| d.join(tool).is_file())
-    })
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(tool).is_file()))
 }
 
 fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("onepath-port-templates-{}-{name}", std::process::id()));
+    let d = std::env::temp_dir().join(format!(
+        "onepath-port-templates-{}-{name}",
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&d);
     d
 }
@@ -57,7 +59,11 @@ fn run(cmd: &mut Command, what: &str) -> Result<(), String> {
     if out.status.success() {
         Ok(())
     } else {
-        Err(format!("{what} failed: {}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+        Err(format!(
+            "{what} failed: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ))
     }
 }
 
@@ -65,12 +71,31 @@ fn run(cmd: &mut Command, what: &str) -> Result<(), String> {
 /// the `--json` report.
 fn certify(port: &str) -> Result<(Option<i32>, Value), String> {
     let out = Command::new(BIN)
-        .args(["certify", "--port", port, "--family", "hex-search", "--port-cases", "1"])
-        .args(["--timeout", "20", "--threads", "1", "--heartbeat", "0", "--json"])
+        .args([
+            "certify",
+            "--port",
+            port,
+            "--family",
+            "hex-search",
+            "--port-cases",
+            "1",
+        ])
+        .args([
+            "--timeout",
+            "20",
+            "--threads",
+            "1",
+            "--heartbeat",
+            "0",
+            "--json",
+        ])
         .output()
         .map_err(|e| e.to_string())?;
     let report: Value = serde_json::from_slice(&out.stdout).map_err(|e| {
-        format!("no JSON report ({e}); stderr: {}", String::from_utf8_lossy(&out.stderr))
+        format!(
+            "no JSON report ({e}); stderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
     })?;
     Ok((out.status.code(), report))
 }
@@ -80,13 +105,18 @@ fn judge(status: Option<i32>, r: &Value) -> Result<String, String> {
     let p = &r["port"];
     let mut bad = Vec::new();
     if status != Some(1) {
-        bad.push(format!("exit status {status:?}, expected 1 (a port that claims nothing fails)"));
+        bad.push(format!(
+            "exit status {status:?}, expected 1 (a port that claims nothing fails)"
+        ));
     }
     if r["ok"] != Value::Bool(false) {
         bad.push(format!("ok = {}", r["ok"]));
     }
     let h = &p["handshake"];
-    if h["claims"] != serde_json::json!({}) || h["spec_version"] != "1.1.0" || h["port"] != "my-port" {
+    if h["claims"] != serde_json::json!({})
+        || h["spec_version"] != "1.1.0"
+        || h["port"] != "my-port"
+    {
         bad.push(format!("handshake {h}"));
     }
     let problems = serde_json::json!(["--family hex-search: the port does not claim it"]);
@@ -105,7 +135,9 @@ fn judge(status: Option<i32>, r: &Value) -> Result<String, String> {
                 .as_object()
                 .map(|m| m.values().filter_map(Value::as_u64).sum())
                 .unwrap_or(0);
-            let run_lattice = f["unimplemented"]["run_lattice:hex-search"].as_u64().unwrap_or(0);
+            let run_lattice = f["unimplemented"]["run_lattice:hex-search"]
+                .as_u64()
+                .unwrap_or(0);
             if f["family"] != "hex-search"
                 || !f["claimed"].is_null()
                 || f["reached"] != "L0"
@@ -132,11 +164,17 @@ fn judge(status: Option<i32>, r: &Value) -> Result<String, String> {
             "protocol section {} (expected {requests} checks, 0 failed)",
             serde_json::to_string(&protocol["failures"].get(0)).unwrap_or_default()
         ));
-        bad.push(format!("protocol counts: checks {} failed {}", protocol["checks"], protocol["failed"]));
+        bad.push(format!(
+            "protocol counts: checks {} failed {}",
+            protocol["checks"], protocol["failed"]
+        ));
     }
     let un = section("unimplemented");
     if un["checks"] != requests || un["failed"] != requests {
-        bad.push(format!("unimplemented section checks {} failed {}", un["checks"], un["failed"]));
+        bad.push(format!(
+            "unimplemented section checks {} failed {}",
+            un["checks"], un["failed"]
+        ));
     }
     if bad.is_empty() {
         Ok(format!("{requests} requests, all unimplemented"))
@@ -165,7 +203,9 @@ fn template(lang: &str, tools: &[&str], port: impl Fn(&Path) -> Result<String, S
 }
 
 fn ts() -> Outcome {
-    template("ts", &["node"], |d| Ok(format!("node {}/driver.mjs", d.display())))
+    template("ts", &["node"], |d| {
+        Ok(format!("node {}/driver.mjs", d.display()))
+    })
 }
 
 fn go() -> Outcome {
@@ -188,7 +228,9 @@ fn go() -> Outcome {
 fn cs() -> Outcome {
     template("cs", &["mcs", "mono"], |d| {
         run(
-            Command::new("mcs").args(["-out:driver.exe", "Driver.cs"]).current_dir(d),
+            Command::new("mcs")
+                .args(["-out:driver.exe", "Driver.cs"])
+                .current_dir(d),
             "mcs",
         )?;
         Ok(format!("mono {}/driver.exe", d.display()))
@@ -209,13 +251,20 @@ fn ts_faulty() -> Outcome {
         if !text.contains(good) {
             return Err(format!("the template no longer has `{good}`"));
         }
-        std::fs::write(&path, text.replace(good, "send({ id, [kind]: value, extra: 1 });"))
-            .map_err(|e| e.to_string())?;
+        std::fs::write(
+            &path,
+            text.replace(good, "send({ id, [kind]: value, extra: 1 });"),
+        )
+        .map_err(|e| e.to_string())?;
         let (status, report) = certify(&format!("node {}", path.display()))?;
         match judge(status, &report) {
             Ok(s) => Err(format!("a reply with an extra member was accepted: {s}")),
-            Err(why) if why.contains("protocol") => Ok(format!("rejected: {}", &why[..why.len().min(160)])),
-            Err(why) => Err(format!("rejected, but not for its protocol failures: {why}")),
+            Err(why) if why.contains("protocol") => {
+                Ok(format!("rejected: {}", &why[..why.len().min(160)]))
+            }
+            Err(why) => Err(format!(
+                "rejected, but not for its protocol failures: {why}"
+            )),
         }
     })();
     let _ = std::fs::remove_dir_all(&dir);
@@ -242,10 +291,16 @@ fn refuses_non_empty() -> Outcome {
             .filter_map(|e| e.ok().map(|e| e.file_name()))
             .collect();
         if out.status.code() != Some(2) || !err.contains("is not empty") || names.len() != 1 {
-            return Err(format!("status {:?}, stderr {err:?}, folder {names:?}", out.status.code()));
+            return Err(format!(
+                "status {:?}, stderr {err:?}, folder {names:?}",
+                out.status.code()
+            ));
         }
         let file = dir.join("keep.txt");
-        let out = Command::new(BIN).args(["port", "init", "--lang", "ts"]).arg(&file).output();
+        let out = Command::new(BIN)
+            .args(["port", "init", "--lang", "ts"])
+            .arg(&file)
+            .output();
         match out {
             Ok(o) if o.status.code() == Some(2) => Ok("exit 2, nothing written".to_string()),
             other => Err(format!("a file as DIR: {other:?}")),
@@ -263,8 +318,12 @@ fn types_fresh() -> Outcome {
     if !on_path("python3") {
         return Outcome::Skipped("`python3` is not on PATH".into());
     }
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/gen_port_template_types.py");
-    match run(Command::new("python3").arg(&script).arg("--check"), "gen_port_template_types.py --check") {
+    let script =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/gen_port_template_types.py");
+    match run(
+        Command::new("python3").arg(&script).arg("--check"),
+        "gen_port_template_types.py --check",
+    ) {
         Ok(()) => Outcome::Passed("fresh".into()),
         Err(e) => Outcome::Failed(e),
     }
@@ -283,7 +342,12 @@ fn main() -> ExitCode {
     let filters: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
     let chosen: Vec<_> = tests
         .iter()
-        .filter(|(n, _)| filters.is_empty() || filters.iter().any(|f| format!("port_templates::{n}").contains(f.as_str())))
+        .filter(|(n, _)| {
+            filters.is_empty()
+                || filters
+                    .iter()
+                    .any(|f| format!("port_templates::{n}").contains(f.as_str()))
+        })
         .collect();
     if args.iter().any(|a| a == "--list") {
         for (n, _) in &chosen {

@@ -22,17 +22,32 @@ impl Lang {
     pub fn files(self) -> Vec<(&'static str, &'static str)> {
         let mut files = match self {
             Lang::Ts => vec![
-                ("driver.mjs", include_str!("../../ports/templates/ts/driver.mjs")),
-                ("README.md", include_str!("../../ports/templates/ts/README.md")),
+                (
+                    "driver.mjs",
+                    include_str!("../../ports/templates/ts/driver.mjs"),
+                ),
+                (
+                    "README.md",
+                    include_str!("../../ports/templates/ts/README.md"),
+                ),
             ],
             Lang::Go => vec![
                 ("main.go", include_str!("../../ports/templates/go/main.go")),
                 ("go.mod", include_str!("../../ports/templates/go/go.mod")),
-                ("README.md", include_str!("../../ports/templates/go/README.md")),
+                (
+                    "README.md",
+                    include_str!("../../ports/templates/go/README.md"),
+                ),
             ],
             Lang::Cs => vec![
-                ("Driver.cs", include_str!("../../ports/templates/cs/Driver.cs")),
-                ("README.md", include_str!("../../ports/templates/cs/README.md")),
+                (
+                    "Driver.cs",
+                    include_str!("../../ports/templates/cs/Driver.cs"),
+                ),
+                (
+                    "README.md",
+                    include_str!("../../ports/templates/cs/README.md"),
+                ),
             ],
         };
         files.push(("protocol.d.ts", PROTOCOL_TYPES));
@@ -83,11 +98,13 @@ impl fmt::Display for InitError {
 pub fn init(lang: Lang, dir: &Path) -> Result<Vec<PathBuf>, InitError> {
     match std::fs::metadata(dir) {
         Ok(meta) if !meta.is_dir() => {
-            return Err(InitError::NotEmpty(dir.into(), "exists and is not a folder".into()))
+            return Err(InitError::NotEmpty(
+                dir.into(),
+                "exists and is not a folder".into(),
+            ))
         }
         Ok(_) => {
-            let mut entries =
-                std::fs::read_dir(dir).map_err(|e| InitError::Io(dir.into(), e))?;
+            let mut entries = std::fs::read_dir(dir).map_err(|e| InitError::Io(dir.into(), e))?;
             if let Some(entry) = entries.next() {
                 let name = entry
                     .map(|e| e.file_name().to_string_lossy().into_owned())
