@@ -1,5 +1,5 @@
 //! The `onepath-conformance` command line: `certify [--shard k/n]`, `report merge`,
-//! `vectors [--check]`, `road [--check]`, `movingai` and `clauses [import-mutants]`.
+//! `vectors [--check]`, `road [--check]`, `movingai`, `clauses [import-mutants]` and `port init`.
 
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -59,6 +59,11 @@ enum Command {
     Report {
         #[command(subcommand)]
         command: ReportCommand,
+    },
+    /// Work on a port: `port init` writes a driver template.
+    Port {
+        #[command(subcommand)]
+        command: PortCommand,
     },
     /// Regenerate the vectors folder from onepath-reference, or with --check verify it.
     ///
@@ -158,6 +163,19 @@ enum Command {
 }
 
 #[derive(Subcommand)]
+enum PortCommand {
+    /// Write a driver template (a complete protocol loop that claims nothing and answers every
+    /// op unimplemented, with a README) into DIR, a new or empty folder; exit 2 otherwise.
+    Init {
+        /// The template's language: ts (JavaScript ES module for Node 20, JSDoc types), go or cs.
+        #[arg(long, value_enum)]
+        lang: onepath_conformance::port::templates::Lang,
+        /// The folder to write (created when missing; refused when not empty).
+        dir: PathBuf,
+    },
+}
+
+#[derive(Subcommand)]
 enum ClausesCommand {
     /// Turn cargo-mutants output folders of one package into a summary (schema onepath.mutants)
     /// for mutants/ .
@@ -247,6 +265,23 @@ struct PortArgs {
     /// per beat in a log); 0 turns them off.
     #[arg(long, default_value_t = 10, requires = "port", value_parser = onepath_conformance::port::flags::parse_heartbeat)]
     heartbeat: u64,
+}
+
+/// `port init` ([CONF.CLI.PORT_INIT]).
+fn port_init(lang: onepath_conformance::port::templates::Lang, dir: &std::path::Path) -> ExitCode {
+    match onepath_conformance::port::templates::init(lang, dir) {
+        Ok(files) => {
+            for f in &files {
+                println!("wrote {}", f.display());
+            }
+            println!("quick start: {}", lang.quick_start(dir));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 fn parse_date(s: &str) -> Result<String, onepath_conformance::port::flags::DateError> {
@@ -656,6 +691,9 @@ fn main() -> ExitCode {
         } => report_merge(reports, json, junit, certificate, date),
         Command::Vectors { check, out } => vectors_command(check, out),
         Command::Schemas { check, dir } => schemas_command(check, &dir),
+        Command::Port {
+            command: PortCommand::Init { lang, dir },
+        } => port_init(lang, &dir),
         Command::Road {
             gr,
             co,

@@ -13,6 +13,7 @@ pub mod replies;
 mod request_call;
 pub mod run;
 pub mod schemas;
+pub mod templates;
 pub mod wire;
 
 use crate::error::{CallError, HarnessError};

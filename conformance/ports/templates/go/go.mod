@@ -1,0 +1,3 @@
+module onepath-port
+
+go 1.19
