@@ -92,14 +92,29 @@ macro_rules! restore_count {
                 g.restore_state(&saved).unwrap();
                 assert_eq!(g.restore_count(), 1, "{crate_name}: {} restored", $what);
                 g.restore_state(&saved).unwrap(); // nothing differs: still a restore
-                assert_eq!(g.restore_count(), 2, "{crate_name}: {} restored again", $what);
+                assert_eq!(
+                    g.restore_count(),
+                    2,
+                    "{crate_name}: {} restored again",
+                    $what
+                );
                 let mut bad = saved.clone();
                 bad.push(0);
                 assert!(g.restore_state(&bad).is_err());
-                assert_eq!(g.restore_count(), 2, "{crate_name}: {} failed restore", $what);
+                assert_eq!(
+                    g.restore_count(),
+                    2,
+                    "{crate_name}: {} failed restore",
+                    $what
+                );
                 // Not saved: the bytes do not carry it and a new object starts at 0.
                 assert_eq!(g.save_state(), saved, "{crate_name}: {}", $what);
-                assert_eq!($from(&saved).restore_count(), 0, "{crate_name}: {} from_state", $what);
+                assert_eq!(
+                    $from(&saved).restore_count(),
+                    0,
+                    "{crate_name}: {} from_state",
+                    $what
+                );
             }};
         }
         case!(
@@ -187,7 +202,17 @@ macro_rules! engine_algorithms {
         use $c::*;
         let crate_name = stringify!($c);
         let mut g = Grid::new(9, 7).unwrap();
-        for (x, y) in [(2, 1), (2, 2), (2, 3), (2, 4), (5, 2), (5, 3), (5, 4), (5, 5), (6, 2)] {
+        for (x, y) in [
+            (2, 1),
+            (2, 2),
+            (2, 3),
+            (2, 4),
+            (5, 2),
+            (5, 3),
+            (5, 4),
+            (5, 5),
+            (6, 2),
+        ] {
             g.set_cell(x, y, WALL).unwrap();
         }
         let opts = |algorithm| GridOptions {
@@ -199,16 +224,32 @@ macro_rules! engine_algorithms {
             let mut s = AStar::new(&g, opts(algorithm)).map_err(|e| e.class())?;
             s.begin((0, 3), (8, 3)).unwrap();
             s.run(None);
-            Ok((s.status(), s.path(), s.path_cost().to_bits(), s.expansions().to_vec()))
+            Ok((
+                s.status(),
+                s.path(),
+                s.path_cost().to_bits(),
+                s.expansions().to_vec(),
+            ))
         };
         let plain = astar_run(GridAlgorithm::AStar).unwrap();
         assert_eq!(plain.0, SearchStatus::Found, "{crate_name}");
         let dijkstra = astar_run(GridAlgorithm::Dijkstra).unwrap();
-        assert_eq!((dijkstra.0, dijkstra.2), (plain.0, plain.2), "{crate_name}: Dijkstra");
-        assert_ne!(dijkstra.3, plain.3, "{crate_name}: Dijkstra expands without the estimate");
+        assert_eq!(
+            (dijkstra.0, dijkstra.2),
+            (plain.0, plain.2),
+            "{crate_name}: Dijkstra"
+        );
+        assert_ne!(
+            dijkstra.3, plain.3,
+            "{crate_name}: Dijkstra expands without the estimate"
+        );
         // The handle's fallback: Jps and JpsPlus run as AStar.
         for a in [GridAlgorithm::Jps, GridAlgorithm::JpsPlus] {
-            assert_eq!(astar_run(a), Ok(plain.clone()), "{crate_name}: AStar::new({a:?})");
+            assert_eq!(
+                astar_run(a),
+                Ok(plain.clone()),
+                "{crate_name}: AStar::new({a:?})"
+            );
         }
         for a in [GridAlgorithm::Theta, GridAlgorithm::LazyTheta] {
             assert_eq!(
@@ -265,7 +306,11 @@ macro_rules! structural {
         s.begin(0, 3).unwrap();
         s.step(1);
         let running = s.save_state();
-        assert_eq!((running[12], running[100]), (1, 2), "{crate_name}: Running, two open nodes");
+        assert_eq!(
+            (running[12], running[100]),
+            (1, 2),
+            "{crate_name}: Running, two open nodes"
+        );
         // A NotFound search with a non-empty heap, and a Running search whose goal (node 0) is
         // closed: well-formed, impossible, accepted and saved back as read.
         let mut not_found = running.clone();
@@ -273,12 +318,23 @@ macro_rules! structural {
         let mut goal_closed = running.clone();
         goal_closed[25..29].copy_from_slice(&0i32.to_le_bytes());
         for (what, bytes, status) in [
-            ("NotFound with open nodes", &not_found, SearchStatus::NotFound),
-            ("Running with the goal closed", &goal_closed, SearchStatus::Running),
+            (
+                "NotFound with open nodes",
+                &not_found,
+                SearchStatus::NotFound,
+            ),
+            (
+                "Running with the goal closed",
+                &goal_closed,
+                SearchStatus::Running,
+            ),
         ] {
             let mut t = GraphAStar::new(&g, DefaultGraphCost, ZeroGraphHeuristic);
             t.set_record_expansions(true);
-            assert!(t.restore_state(bytes).is_ok(), "{crate_name}: {what} rejected");
+            assert!(
+                t.restore_state(bytes).is_ok(),
+                "{crate_name}: {what} rejected"
+            );
             assert_eq!(t.status(), status, "{crate_name}: {what}");
             assert_eq!(t.save_state(), *bytes, "{crate_name}: {what} saved back");
             // It cannot index out of range or hang: a run ends.
@@ -305,11 +361,18 @@ macro_rules! save_into {
             let at = buf.as_ptr();
             save(&mut buf);
             assert_eq!(buf, want, "{crate_name}: {what}.save_state_into");
-            assert_eq!(buf.as_ptr(), at, "{crate_name}: {what}: the allocation is reused");
+            assert_eq!(
+                buf.as_ptr(),
+                at,
+                "{crate_name}: {what}: the allocation is reused"
+            );
             // A short dirty buffer grows to the bytes.
             let mut small = vec![0xCD; 3];
             save(&mut small);
-            assert_eq!(small, want, "{crate_name}: {what}.save_state_into (short buffer)");
+            assert_eq!(
+                small, want,
+                "{crate_name}: {what}.save_state_into (short buffer)"
+            );
         };
         let mut grid = Grid::new(9, 7).unwrap();
         grid.set_cell(4, 2, WALL).unwrap();
@@ -327,7 +390,8 @@ macro_rules! save_into {
         graph.add_edge(1, 2, 2.0).unwrap();
         graph.remove_edge(0).unwrap();
         check("Graph", graph.save_state(), &|b| graph.save_state_into(b));
-        let csr = CsrGraph::new(4, &[GraphEdge::new(0, 1, 1.0), GraphEdge::new(1, 3, 1.0)]).unwrap();
+        let csr =
+            CsrGraph::new(4, &[GraphEdge::new(0, 1, 1.0), GraphEdge::new(1, 3, 1.0)]).unwrap();
         let mut ga = GraphAStar::new(&csr, DefaultGraphCost, ZeroGraphHeuristic);
         ga.set_record_expansions(true);
         ga.begin(0, 3).unwrap();
