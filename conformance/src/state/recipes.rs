@@ -529,7 +529,7 @@ pub fn goldens() -> Vec<Golden> {
     );
     push(
         Graph,
-        "A 6-node graph grown by add_node, with removed edges (ids kept), reweights, a self-loop and parallel edges. Restored into the one-node target with one edge, the graph takes the node count and the whole edge list, removed edges included with their ids, and saves the bytes back [STATE.GRAPH.RESTORE].",
+        "A 6-node graph grown by add_node, with removed edges (ids kept), reweights, a self-loop and parallel edges. Graph::new(4) then two add_node save node count 6 [GRAPH.MUT.NODES]; the removals (ids 2, 6) and reweights (ids 1, 7) land on the edges added 3rd, 7th, 2nd and 8th, as ids count the edges added before [GRAPH.MUT.EDGE_ID]. Restored into the one-node target with one edge, the graph takes the node count and the whole edge list, removed edges included with their ids, and saves the bytes back [STATE.GRAPH.RESTORE].",
         StateRecipe::Graph(g(4, 2, vec![(0, 1, 1.5), (1, 2, 2.0), (2, 3, 0.0), (3, 4, 7.25), (4, 5, 1.0), (0, 5, 10.0), (5, 5, 3.0), (1, 2, 2.0)], vec![(1, 4.5), (7, 0.125)], vec![2, 6])),
         None,
     );
@@ -554,13 +554,13 @@ pub fn goldens() -> Vec<Golden> {
     let sg = search_graph(0x6A57_0001, 24);
     push(
         GraphAStar,
-        "NotStarted: a new search, never begun.",
+        "NotStarted: a new search, never begun (status byte 0, [GRAPH.ASTAR.STATUS]).",
         search(sg.clone(), HeuristicName::Zero, true, None, vec![], false),
         None,
     );
     push(
         GraphAStar,
-        "Just begun: the start alone in the heap, no iteration.",
+        "Just begun: the start alone in the heap, no iteration (status byte 1, [GRAPH.ASTAR.STATUS]).",
         search(
             sg.clone(),
             HeuristicName::Zero,
@@ -600,7 +600,7 @@ pub fn goldens() -> Vec<Golden> {
     );
     push(
         GraphAStar,
-        "Found: run to the end.",
+        "Found: run to the end (status byte 2, [GRAPH.ASTAR.STATUS]).",
         search(
             sg.clone(),
             HeuristicName::Zero,
@@ -626,7 +626,7 @@ pub fn goldens() -> Vec<Golden> {
     );
     let mut island = sg.clone();
     island.added_nodes = 1; // node 24 has no edge: unreachable
-    push(GraphAStar, "NotFound: the goal (an added node without edges) is unreachable; the search exhausted the open set.", search(island, HeuristicName::Zero, true, Some((0, 24)), vec![], true), None);
+    push(GraphAStar, "NotFound: the goal (an added node without edges) is unreachable; the search exhausted the open set (status byte 3, [GRAPH.ASTAR.STATUS]).", search(island, HeuristicName::Zero, true, Some((0, 24)), vec![], true), None);
     push(
         GraphAStar,
         "Found with start == goal after one iteration and no expansion.",
