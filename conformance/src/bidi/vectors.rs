@@ -114,7 +114,7 @@ pub fn requests() -> Vec<(String, BidiRequest)> {
     let mut out = Vec::new();
     for i in 0..8u64 {
         out.push((
-            format!("generated request {i}: corner rule {}, four queries (the last sliced) [CONF.BIDI.CASES] [GBIDI.GRAPH] [GBIDI.TIER1]", i % 3),
+            format!("generated request {i}: corner rule {}, four queries (the last sliced); the recorded pop order, counters and paths [CONF.BIDI.CASES] [GBIDI.GRAPH] [GBIDI.TIER1] [GBIDI.FORWARD] [GBIDI.OPEN] [GBIDI.EXPAND] [GBIDI.PATH]", i % 3),
             request(SEED, i),
         ));
     }
@@ -152,7 +152,7 @@ pub fn requests() -> Vec<(String, BidiRequest)> {
         );
     }
     push(
-        "ends outside the grid: x = width, y = height, on the start and on the goal (cell_out_of_range) [GBIDI.BEGIN]",
+        "ends outside the grid: x = width, y = height, on the start and on the goal (cell_out_of_range) [GBIDI.BEGIN] [GBIDI.API.ERRORS]",
         req(
             rooms(),
             options(0, 8),
@@ -238,7 +238,7 @@ pub fn requests() -> Vec<(String, BidiRequest)> {
         req(spaced, options(0, 8), vec![both([0, 0], [7, 7])[0].clone()]),
     );
     push(
-        "budgets 1, 2, 3 cycled, and 0 (a step that pops nothing) inside a schedule; the meeting cell as the last step left it [GBIDI.SLICED] [GBIDI.MEETING_CELL]",
+        "budgets 1, 2, 3 cycled, and 0 (a step that pops nothing) inside a schedule (each step(n) returns Running after n pops); the meeting cell as the last step left it [GBIDI.SLICED] [GBIDI.MEETING_CELL] [GBIDI.STEP]",
         req(rooms(), options(0, 8), vec![sliced([0, 0], [7, 7], &[1, 2, 3]), sliced([7, 0], [0, 7], &[0, 2])]),
     );
     out

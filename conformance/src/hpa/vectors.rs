@@ -131,7 +131,7 @@ pub fn requests() -> Vec<(String, HpaRequest)> {
     let mut out = Vec::new();
     for i in 0..8u64 {
         out.push((
-            format!("generated request {i}: corner rule {}, two tier-1 and two sliced queries with edits between [CONF.HPA.CASES] [HPA.TIER1] [HPA.SLICED.API] [HPA.REFRESH.DIRTY]", i % 3),
+            format!("generated request {i}: corner rule {}, two tier-1 and two sliced queries with edits between; the hierarchy's nodes, edges and stored paths, the abstract pops and the algorithm field [CONF.HPA.CASES] [HPA.TIER1] [HPA.SLICED.API] [HPA.REFRESH.DIRTY] [HPA.PASS] [HPA.NODE.SET] [HPA.INTRA.SEARCH] [HPA.INTRA.EDGE] [HPA.INSPECT.NODES] [HPA.INSPECT.EDGES] [HPA.SEARCH.GRAPH] [HPA.TIER1.ALGORITHM]", i % 3),
             request(SEED, i),
         ));
     }
@@ -152,7 +152,7 @@ pub fn requests() -> Vec<(String, HpaRequest)> {
         req(open(10, 8), o, ends()),
     );
     push(
-        "ends outside the grid: x = width, y = height, on the start and on the goal (cell_out_of_range; a failed begin refreshes nothing) [HPA.QUERY.BEGIN]",
+        "ends outside the grid: x = width, y = height, on the start and on the goal (cell_out_of_range; a failed begin refreshes nothing, so the hierarchy stays unbuilt: built false, chunks (0, 0), no nodes or edges) [HPA.QUERY.BEGIN] [HPA.BUILD.LAZY] [HPA.INSPECT.UNBUILT]",
         req(
             open(6, 5),
             options(3),

@@ -127,8 +127,24 @@ pub fn requests() -> Vec<(String, ReplanRequest)> {
             None => "square".to_string(),
             Some(l) => format!("hex layout {l}"),
         };
+        // Every step's reply holds the state bytes' hash (keys, queue slots, g/rhs, counters),
+        // the expansion order, the counters and the path, so these rules are pinned by each
+        // generated script; the end-move, invalidate and rollback rules only where the script
+        // has such a step.
+        let has = |f: &dyn Fn(&ReplanStep) -> bool| r.script.iter().any(f);
+        let mut cites = String::from(" [REPLAN.API.NEW] [REPLAN.KEY.CALC] [REPLAN.KEY.ORDER] [REPLAN.KEY.ESTIMATE] [REPLAN.QUEUE.UPDATE] [REPLAN.QUEUE.REMOVE] [REPLAN.QUEUE.TOP] [REPLAN.INIT.RUN] [REPLAN.UPDATE] [REPLAN.COMPUTE.STEP] [REPLAN.MOVE.COST] [REPLAN.RUN.REPLAN] [REPLAN.RUN.COUNTERS] [REPLAN.RUN.RECORD] [REPLAN.RUN.RESTART] [REPLAN.PATH.WALK] [REPLAN.STATE.HEADER] [REPLAN.STATE.SEARCH]");
+        cites.push_str(if r.grid.hex_layout.is_some() { " [REPLAN.MOVE.HEX]" } else { " [REPLAN.MOVE.SQUARE]" });
+        if has(&|s| matches!(s, ReplanStep::SetGoal { .. })) {
+            cites.push_str(" [REPLAN.RUN.SET_GOAL]");
+        }
+        if has(&|s| matches!(s, ReplanStep::InvalidateAll {})) {
+            cites.push_str(" [REPLAN.RUN.INVALIDATE]");
+        }
+        if has(&|s| matches!(s, ReplanStep::Rollback {})) {
+            cites.push_str(" [REPLAN.STATE.RESTORE] [REPLAN.STATE.ORDER]");
+        }
         out.push((
-            format!("generated edit script {i}: {shape}, {:?}, 48 steps (replans, edits near the path, end moves, saves and rollbacks)", r.mode),
+            format!("generated edit script {i}: {shape}, {:?}, 48 steps (replans, edits near the path, end moves, saves and rollbacks){cites}", r.mode),
             r,
         ));
     }
@@ -184,13 +200,13 @@ pub fn requests() -> Vec<(String, ReplanRequest)> {
     ));
     // Planted cost fields: broken_path and path_cycle ([REPLAN.PATH.BROKEN]).
     out.push((
-        "a restored LPA* state whose goal has a cost but no neighbour with one: path() is broken_path [REPLAN.PATH.BROKEN]".into(),
+        "a restored LPA* state whose goal has a cost but no neighbour with one: path() is broken_path; the restore itself succeeds although g, rhs and the queue disagree [REPLAN.PATH.BROKEN] [REPLAN.STATE.STRUCTURAL] [REPLAN.API.CLASSES]".into(),
         small_request(None, &[0, 0, 0, 0], 4, plain.clone(), ModeName::Lpa, (3, 0), (0, 0), vec![
             ReplanStep::Restore { bytes: Hex(planted_state(&[(0, 5.0, 5.0)], true)) },
         ]),
     ));
     out.push((
-        "a restored LPA* state whose values lead round cells 1 and 2: path() is path_cycle after 4 steps [REPLAN.PATH.BROKEN]".into(),
+        "a restored LPA* state whose values lead round cells 1 and 2: path() is path_cycle after 4 steps; the restore succeeds and replan(3) on that state does 3 iterations [REPLAN.PATH.BROKEN] [REPLAN.STATE.STRUCTURAL] [REPLAN.API.CLASSES]".into(),
         small_request(None, &[0, 0, 0, 0], 4, plain.clone(), ModeName::Lpa, (3, 0), (0, 0), vec![
             ReplanStep::Restore { bytes: Hex(planted_state(&[(0, 5.0, 5.0), (1, 1.0, 1.0), (2, 0.5, 0.5)], true)) },
             ReplanStep::Replan { budget: 3 },
@@ -271,6 +287,28 @@ pub fn requests() -> Vec<(String, ReplanRequest)> {
             ReplanStep::Replan { budget: 0 },
             ReplanStep::SetArea { area: 1, multiplier: 0.25 },
             ReplanStep::SetStart { x: 1, y: 2 },
+            ReplanStep::Replan { budget: 0 },
+        ]),
+    ));
+    // [REPLAN.STATE.CHECKS] [REPLAN.STATE.ATOMIC] Rejected restores of kind-5 bytes that are
+    // valid but for one field, each after a completed replan: the class and offset name the
+    // field, and the state hash of every rejected step is the one the replan left.
+    let valid = planted_state(&[(0, 5.0, 5.0)], true);
+    let patched = |offset: usize, bytes: &[u8]| {
+        let mut b = valid.clone();
+        b[offset..offset + bytes.len()].copy_from_slice(bytes);
+        Hex(b)
+    };
+    let unordered = planted_state(&[(1, 1.0, 1.0), (0, 5.0, 5.0)], true);
+    out.push((
+        "rejected restores after a replan: mode D* Lite into an LPA* replanner (engine_mismatch), iterations below expanded (out_of_range at expanded), km NaN (nan), km 1.0 under LPA* (out_of_range), planned cells not increasing (not_increasing); each leaves the replanner's state hash and reply unchanged [REPLAN.STATE.CHECKS] [REPLAN.STATE.ATOMIC]".into(),
+        small_request(None, &[0, 0, 0, 0], 4, plain.clone(), ModeName::Lpa, (3, 0), (0, 0), vec![
+            ReplanStep::Replan { budget: 0 },
+            ReplanStep::Restore { bytes: patched(33, &[1]) },
+            ReplanStep::Restore { bytes: patched(44, &3i64.to_le_bytes()) },
+            ReplanStep::Restore { bytes: patched(64, &f64::NAN.to_bits().to_le_bytes()) },
+            ReplanStep::Restore { bytes: patched(64, &1f64.to_bits().to_le_bytes()) },
+            ReplanStep::Restore { bytes: Hex(unordered) },
             ReplanStep::Replan { budget: 0 },
         ]),
     ));
