@@ -133,7 +133,11 @@ pub fn requests() -> Vec<(String, ReplanRequest)> {
         // has such a step.
         let has = |f: &dyn Fn(&ReplanStep) -> bool| r.script.iter().any(f);
         let mut cites = String::from(" [REPLAN.API.NEW] [REPLAN.KEY.CALC] [REPLAN.KEY.ORDER] [REPLAN.KEY.ESTIMATE] [REPLAN.QUEUE.UPDATE] [REPLAN.QUEUE.REMOVE] [REPLAN.QUEUE.TOP] [REPLAN.INIT.RUN] [REPLAN.UPDATE] [REPLAN.COMPUTE.STEP] [REPLAN.MOVE.COST] [REPLAN.RUN.REPLAN] [REPLAN.RUN.COUNTERS] [REPLAN.RUN.RECORD] [REPLAN.RUN.RESTART] [REPLAN.PATH.WALK] [REPLAN.STATE.HEADER] [REPLAN.STATE.SEARCH]");
-        cites.push_str(if r.grid.hex_layout.is_some() { " [REPLAN.MOVE.HEX]" } else { " [REPLAN.MOVE.SQUARE]" });
+        cites.push_str(if r.grid.hex_layout.is_some() {
+            " [REPLAN.MOVE.HEX]"
+        } else {
+            " [REPLAN.MOVE.SQUARE]"
+        });
         if has(&|s| matches!(s, ReplanStep::SetGoal { .. })) {
             cites.push_str(" [REPLAN.RUN.SET_GOAL]");
         }
