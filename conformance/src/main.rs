@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use onepath_conformance::checks::{Config, Shard, DEFAULT_SEED};
 use onepath_conformance::config::FamilySet;
+use onepath_conformance::port::cli_args::PortArgs;
 use onepath_conformance::{road, Implementation, OptimizedCrate, ReferenceCrate};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -225,48 +226,6 @@ enum ReportCommand {
     },
 }
 
-/// Options of `certify --port` ([DRIVER.CLI.CERTIFY]).
-#[derive(clap::Args)]
-struct PortArgs {
-    /// Per-request timeout in seconds (port runs).
-    #[arg(long, default_value_t = onepath_conformance::port::run::DEFAULT_TIMEOUT_SECS, requires = "port", value_parser = onepath_conformance::port::flags::parse_timeout)]
-    timeout: f64,
-    /// Generated oracle cases of a port run, at least 1; the other sections scale from it.
-    #[arg(long, default_value_t = onepath_conformance::port::run::DEFAULT_PORT_CASES, requires = "port", value_parser = onepath_conformance::port::flags::parse_port_cases)]
-    port_cases: usize,
-    /// Expectations file (schema onepath.port-expectations).
-    #[arg(long, requires = "port")]
-    expect: Option<PathBuf>,
-    /// Write a JUnit XML report.
-    #[arg(long, requires = "port")]
-    junit: Option<PathBuf>,
-    /// Write a certificate when the port passes.
-    #[arg(long, requires = "port")]
-    certificate: Option<PathBuf>,
-    /// Virtual-memory limit of each driver process in MiB (`ulimit -v`; 0 = none).
-    #[arg(long, default_value_t = onepath_conformance::port::driver::DEFAULT_MEMORY_LIMIT_MB, requires = "port", value_parser = onepath_conformance::port::flags::parse_memory_limit_mb)]
-    memory_limit_mb: u64,
-    /// Certificate date (YYYY-MM-DD) instead of the system clock.
-    #[arg(long, requires = "certificate", value_parser = parse_date)]
-    date: Option<String>,
-    /// Cap of one reply line in MiB: a longer line is a malformed reply (not buffered).
-    #[arg(long, default_value_t = onepath_conformance::port::process::DEFAULT_MAX_REPLY_MB, requires = "port", value_parser = onepath_conformance::port::flags::parse_max_reply_mb)]
-    max_reply_mb: u64,
-    /// After this many failed requests in a row a family's further requests are `not run`.
-    #[arg(long, default_value_t = onepath_conformance::port::budget::DEFAULT_MAX_CONSECUTIVE_FAILURES, requires = "port", value_parser = parse_positive)]
-    max_consecutive_failures: usize,
-    /// After this many failed requests in the whole run every further request is `not run`.
-    #[arg(long, default_value_t = onepath_conformance::port::budget::DEFAULT_MAX_FAILURES, requires = "port", value_parser = clap::value_parser!(u64).range(1..))]
-    max_failures: u64,
-    /// Whole-run deadline in seconds: after it every further request is `not run`.
-    #[arg(long, default_value_t = onepath_conformance::port::budget::DEFAULT_DEADLINE_SECS, requires = "port", value_parser = onepath_conformance::port::flags::parse_deadline)]
-    deadline: u64,
-    /// Seconds between progress lines on stderr (rewritten in place on a terminal, one line
-    /// per beat in a log); 0 turns them off.
-    #[arg(long, default_value_t = 10, requires = "port", value_parser = onepath_conformance::port::flags::parse_heartbeat)]
-    heartbeat: u64,
-}
-
 /// `port init` ([CONF.CLI.PORT_INIT]).
 fn port_init(lang: onepath_conformance::port::templates::Lang, dir: &std::path::Path) -> ExitCode {
     match onepath_conformance::port::templates::init(lang, dir) {
@@ -284,10 +243,6 @@ fn port_init(lang: onepath_conformance::port::templates::Lang, dir: &std::path::
     }
 }
 
-fn parse_date(s: &str) -> Result<String, onepath_conformance::port::flags::DateError> {
-    onepath_conformance::port::flags::parse_date(s)
-}
-
 /// A `--vectors` folder: an existing directory, else the run would report (or, in a shard
 /// other than 1, silently skip) a folder that is not there.
 fn parse_dir(s: &str) -> Result<PathBuf, String> {
@@ -301,13 +256,6 @@ fn parse_dir(s: &str) -> Result<PathBuf, String> {
 
 fn parse_families(s: &str) -> Result<FamilySet, onepath_conformance::config::FamilyError> {
     FamilySet::parse(s)
-}
-
-fn parse_positive(s: &str) -> Result<usize, String> {
-    match s.parse::<usize>() {
-        Ok(n) if n >= 1 => Ok(n),
-        _ => Err(format!("{s:?} is not a positive integer")),
-    }
 }
 
 fn parse_shard(value: Option<String>) -> Result<Shard, ExitCode> {
@@ -418,10 +366,7 @@ fn certify_port(
     options.shard = shard;
     options.families = families;
     options.cases = a.port_cases;
-    if !(a.timeout > 0.0 && a.timeout.is_finite()) {
-        eprintln!("--timeout must be a positive number of seconds");
-        return ExitCode::from(2);
-    }
+    // --timeout is in range: its parser checked it ([DRIVER.CLI.LIMITS]).
     options.timeout = std::time::Duration::from_secs_f64(a.timeout);
     options.memory_limit_mb = a.memory_limit_mb;
     options.max_reply_mb = a.max_reply_mb;
@@ -774,12 +719,6 @@ fn movingai_command(
                 ))
             }
             Some(cmd) => {
-                if !(timeout > 0.0 && timeout.is_finite()) {
-                    return Err(mc::MovingAiRunError::new(
-                        mc::MovingAiRunErrorKind::Argument,
-                        "--timeout must be a positive number of seconds",
-                    ));
-                }
                 let mut imp = PortImpl::new(cmd, std::time::Duration::from_secs_f64(timeout));
                 let hello = imp.pool.hello().map_err(|e| {
                     mc::MovingAiRunError::new(mc::MovingAiRunErrorKind::Port, e.to_string())

@@ -51,8 +51,8 @@ pub fn run(args: ExplainArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    if !(args.timeout > 0.0 && args.timeout.is_finite()) {
-        eprintln!("explain: --timeout must be a positive number of seconds");
+    if let Err(e) = crate::port::flags::check_timeout(args.timeout) {
+        eprintln!("explain: --timeout: {e}");
         return ExitCode::from(2);
     }
     let outcome = match &args.port {

@@ -302,11 +302,24 @@ where
 /// `--timeout`: a finite number of seconds `> 0` and `<= 86400`.
 pub fn parse_timeout(s: &str) -> Result<f64, RangeError> {
     match s.parse::<f64>() {
-        Ok(t) if t > 0.0 && t <= MAX_TIMEOUT_SECS => Ok(t),
-        _ => Err(range_error(
-            s,
-            "a number of seconds above 0 and at most 86400",
-        )),
+        Ok(t) if timeout_in_range(t) => Ok(t),
+        _ => Err(range_error(s, TIMEOUT_RANGE)),
+    }
+}
+
+const TIMEOUT_RANGE: &str = "a number of seconds above 0 and at most 86400";
+
+fn timeout_in_range(t: f64) -> bool {
+    t > 0.0 && t <= MAX_TIMEOUT_SECS
+}
+
+/// The `--timeout` range for a value that did not come through [`parse_timeout`] (the library
+/// entry points of `explain` and `synctest` take their arguments as values).
+pub fn check_timeout(t: f64) -> Result<f64, RangeError> {
+    if timeout_in_range(t) {
+        Ok(t)
+    } else {
+        Err(range_error(&t.to_string(), TIMEOUT_RANGE))
     }
 }
 

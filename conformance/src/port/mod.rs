@@ -4,6 +4,7 @@
 //! `certify --port` run.
 
 pub mod budget;
+pub mod cli_args;
 pub mod driver;
 pub mod flags;
 pub mod messages;

@@ -108,8 +108,8 @@ fn load(path: &PathBuf) -> Result<Session, String> {
 
 /// Runs `synctest`: exit 0 when every subject passes, 1 otherwise, 2 on a usage error.
 pub fn run(args: SynctestArgs) -> ExitCode {
-    if !(args.timeout > 0.0 && args.timeout.is_finite()) {
-        eprintln!("synctest: --timeout must be a positive number of seconds");
+    if let Err(e) = crate::port::flags::check_timeout(args.timeout) {
+        eprintln!("synctest: --timeout: {e}");
         return ExitCode::from(2);
     }
     if args.frames > super::MAX_FRAMES {
