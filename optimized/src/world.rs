@@ -31,6 +31,8 @@ const MAGIC: [u8; 4] = *b"OPWS";
 const VERSION: u16 = 1;
 const HEADER: usize = 10;
 const MEMBER_HEADER: usize = 10;
+/// [STATE.GRAPH] The offset of `node_count` in a graph state (after its 8-byte header).
+const GRAPH_NODE_COUNT_AT: usize = 8;
 
 /// [WORLD.PARKED] The sliced graph search a world parks.
 pub type WorldGraphSearch<'g> = GraphAStar<'g, DefaultGraphCost, ZeroGraphHeuristic>;
@@ -473,6 +475,10 @@ impl World {
                         .map_err(|x| fail(x.class(), x.offset()))?;
                 }
                 MEMBER_GRAPH => {
+                    let searched = self
+                        .slots
+                        .iter()
+                        .any(|t| t.ty == MEMBER_GRAPH_SEARCH && t.owner == Some(i));
                     let root = &mut self.graphs[slot.at];
                     if root.shadow.is_none() {
                         root.shadow = Some(Graph::new(0).map_err(|_| WorldError::internal())?);
@@ -481,6 +487,10 @@ impl World {
                     shadow
                         .restore_state(&b[s..e])
                         .map_err(|x| fail(x.class(), x.offset()))?;
+                    // [WORLD.STAGE.GRAPH_BOUND] Before a search is staged over it.
+                    if searched && shadow.node_count() > root.live.node_count().max(b.len()) {
+                        return Err(fail("count_out_of_range", GRAPH_NODE_COUNT_AT));
+                    }
                 }
                 _ => {}
             }

@@ -476,11 +476,25 @@ impl World {
                     })?;
                     grid_slot = Some(g);
                 }
-                Member::Graph(_) => {
+                Member::Graph(live) => {
                     let mut g = Graph::new(0).map_err(|_| WorldError::internal())?;
                     g.restore_state(own).map_err(|err| {
                         WorldError::member(i, MEMBER_GRAPH, err.class(), s + err.offset())
                     })?;
+                    // [WORLD.STAGE.GRAPH_BOUND] A graph that a search member is staged over
+                    // (compiled, and a search sized by its node count) names at most as many
+                    // nodes as the live graph has or the container has bytes.
+                    let searched = self.members.iter().any(
+                        |m| matches!(m, Member::GraphSearch { owner, .. } if *owner == i),
+                    );
+                    if searched && g.node_count() > live.node_count().max(bytes.len()) {
+                        return Err(WorldError::member(
+                            i,
+                            MEMBER_GRAPH,
+                            "count_out_of_range",
+                            s + 8, // [STATE.GRAPH] node_count follows the 8-byte state header
+                        ));
+                    }
                     graph_slot = Some(g);
                 }
                 _ => {}

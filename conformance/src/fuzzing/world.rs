@@ -3,10 +3,16 @@
 //! crates must give the same outcome (restored, or the same class, offset, member and state
 //! class), never a panic; a refused restore leaves both worlds' containers as they were, and an
 //! accepted one leaves them equal to each other and to the restored bytes re-saved.
+//!
+//! Speed (issue 36): the 40 frames are run once per process ([`prepared`]); every execution
+//! builds the session's world on both crates and restores that container into it (the world
+//! the 40 frames leave, by [WORLD.RESTORE.SAME]; checked once, when it is prepared), instead of
+//! running the frames again, which took about 87% of an execution.
 
 use super::Finding;
 use crate::synctest::adapter::{optimized_adapter as opt, reference_adapter as refa};
 use crate::synctest::{generate, parse_inputs, Session, SyncWorld};
+use std::sync::OnceLock;
 
 /// Frames run before the restore.
 const FRAMES: usize = 40;
@@ -30,6 +36,61 @@ fn saved<W: SyncWorld>(w: &W) -> Vec<u8> {
     out
 }
 
+/// The session without its frames, and the container its world saves after them.
+struct Prepared {
+    built: Session,
+    container: Vec<u8>,
+}
+
+/// [`Prepared`], made once per process: the frames run on both crates (their containers must
+/// be equal), and a world built and restored from the container must save it unchanged on both.
+fn prepared() -> Result<&'static Prepared, Finding> {
+    static CELL: OnceLock<Result<Prepared, String>> = OnceLock::new();
+    CELL.get_or_init(|| {
+        let s = session();
+        let (mut a, mut b) = match (refa::build(&s), opt::build(&s)) {
+            (Ok(a), Ok(b)) => (a, b),
+            _ => return Err("the target's session does not build".into()),
+        };
+        drive(&mut a, &s);
+        drive(&mut b, &s);
+        let container = saved(&a);
+        if saved(&b) != container {
+            return Err("the two crates' worlds differ before the restore".into());
+        }
+        let built = Session {
+            inputs: Vec::new(),
+            ..s
+        };
+        let p = Prepared { built, container };
+        let (a, b) = fresh(&p)?;
+        if saved(&a) != p.container || saved(&b) != p.container {
+            return Err(
+                "a world restored from the prepared container does not save it [WORLD.RESTORE.SAME]"
+                    .into(),
+            );
+        }
+        Ok(p)
+    })
+    .as_ref()
+    .map_err(|e| Finding::new(e.clone()))
+}
+
+/// Both crates' worlds as the 40 frames leave them: built, then restored from the container.
+fn fresh(p: &Prepared) -> Result<(refa::CrateWorld, opt::CrateWorld), String> {
+    let (mut a, mut b) = match (refa::build(&p.built), opt::build(&p.built)) {
+        (Ok(a), Ok(b)) => (a, b),
+        _ => return Err("the target's session does not build".into()),
+    };
+    a.world
+        .restore_state(&p.container)
+        .map_err(|e| format!("onepath-reference refuses the prepared container: {e}"))?;
+    b.world
+        .restore_state(&p.container)
+        .map_err(|e| format!("onepath refuses the prepared container: {e}"))?;
+    Ok((a, b))
+}
+
 /// A refused restore: class, offset, member, state class.
 type Refusal = (String, Option<usize>, Option<usize>, Option<String>);
 
@@ -37,19 +98,9 @@ type Outcome = Result<(), Refusal>;
 
 /// The target.
 pub fn world_restore(data: &[u8]) -> Result<(), Finding> {
-    let s = session();
-    let (mut a, mut b) = match (refa::build(&s), opt::build(&s)) {
-        (Ok(a), Ok(b)) => (a, b),
-        _ => return Err(Finding::new("the target's session does not build")),
-    };
-    drive(&mut a, &s);
-    drive(&mut b, &s);
-    let (before_a, before_b) = (saved(&a), saved(&b));
-    if before_a != before_b {
-        return Err(Finding::new(
-            "the two crates' worlds differ before the restore",
-        ));
-    }
+    let p = prepared()?;
+    let (mut a, mut b) = fresh(p).map_err(Finding::new)?;
+    let before = &p.container;
     let outcome = |r: Result<(), String>, e: Option<Refusal>| -> Outcome {
         match r {
             Ok(()) => Ok(()),
@@ -92,7 +143,7 @@ pub fn world_restore(data: &[u8]) -> Result<(), Finding> {
     }
     let (after_a, after_b) = (saved(&a), saved(&b));
     match oa {
-        Err(_) if after_a != before_a || after_b != before_b => Err(Finding::new(format!(
+        Err(_) if after_a != *before || after_b != *before => Err(Finding::new(format!(
             "a refused restore ({oa:?}) changed a world"
         ))),
         Ok(()) if after_a != after_b => Err(Finding::new(
@@ -105,12 +156,10 @@ pub fn world_restore(data: &[u8]) -> Result<(), Finding> {
 /// Seeds: the world's own container, and the hostile containers of [CONF.SYNC.VECTOR] built
 /// from it.
 pub fn world_seeds() -> Vec<(String, Vec<u8>)> {
-    let s = session();
-    let Ok(mut w) = refa::build(&s) else {
+    let Ok(p) = prepared() else {
         return Vec::new();
     };
-    drive(&mut w, &s);
-    crate::synctest::vectors::hostile_containers(&saved(&w))
+    crate::synctest::vectors::hostile_containers(&p.container)
         .into_iter()
         .enumerate()
         .map(|(i, (_, bytes))| (format!("container-{i:02}"), bytes))

@@ -78,6 +78,11 @@ macro_rules! define_replan_adapter {
 
             macro_rules! script {
                 ($grid:expr, $replanner:expr, $r:expr) => {{
+                    script!($grid, $replanner, $r, 0)
+                }};
+                // Steps before `$quiet` run but give no reply (`run_from`).
+                ($grid:expr, $replanner:expr, $r:expr, $quiet:expr) => {{
+                    let quiet: usize = $quiet;
                     let grid = &mut $grid;
                     let rp = &mut $replanner;
                     let mut snapshot: Option<(Vec<u8>, Vec<u8>)> = None;
@@ -141,6 +146,9 @@ macro_rules! define_replan_adapter {
                                 .err()
                                 .map(|e| format!("{}@{}", e.class(), e.offset())),
                         };
+                        if i < quiet {
+                            continue;
+                        }
                         let (path, path_error) = match rp.path(grid) {
                             Ok(p) => (p, None),
                             Err(e) => (Vec::new(), Some(e.class().to_string())),
@@ -221,6 +229,15 @@ macro_rules! define_replan_adapter {
                 let cells = map_cells(r)?;
                 let failed = |c: String| Ok(ReplanReply::Failed(c));
                 with_replanner!(r, cells, failed, |grid, rp| script!(grid, rp, r))
+            }
+
+            /// As [`run`], but the first `quiet` steps run without a step reply (`steps` holds
+            /// the replies of steps `quiet..`): the fuzz targets replay a fixed history whose
+            /// replies the vectors pin, without a path and a state hash after each of its steps.
+            pub fn run_from(r: &ReplanRequest, quiet: usize) -> Result<ReplanReply, HarnessError> {
+                let cells = map_cells(r)?;
+                let failed = |c: String| Ok(ReplanReply::Failed(c));
+                with_replanner!(r, cells, failed, |grid, rp| script!(grid, rp, r, quiet))
             }
 
             /// [CONF.DEBUG.REQUEST] The replanner described after the whole script.

@@ -166,7 +166,38 @@ pub fn sessions() -> Vec<(String, Session)> {
     out.extend(bad_sessions());
     out.push(version_wrap());
     out.push(refused_calls());
+    out.push(graph_bound());
     out
+}
+
+/// SYNC-0023: [WORLD.STAGE.GRAPH_BOUND] at and past its edge: the container's graph member (1)
+/// and its graph search (member 5) name `N` nodes, for `N` one past the container's length, `2^26`
+/// and `2^26 + 1` (refused), then exactly the container's length (restored).
+fn graph_bound() -> (String, Session) {
+    let mut s = generate::session(31, 40);
+    let good = container_after(&s, 10);
+    let sp = spans(&good);
+    let len = good.len() as i32;
+    // [STATE.GRAPH] [STATE.SEARCH] node_count follows each state's 8-byte header.
+    let with_nodes = |n: i32| {
+        let mut b = good.clone();
+        b[sp[1].0 + 8..sp[1].0 + 12].copy_from_slice(&n.to_le_bytes());
+        b[sp[5].0 + 8..sp[5].0 + 12].copy_from_slice(&n.to_le_bytes());
+        Hex(b)
+    };
+    s.containers = vec![
+        with_nodes(len + 1),
+        with_nodes(1 << 26),
+        with_nodes((1 << 26) + 1),
+        with_nodes(len),
+    ];
+    for (i, frame) in (20..24).enumerate() {
+        s.inputs[frame].push(vec![8, i as i64]);
+    }
+    (
+        format!("seed 31, 40 frames; frames 20-23 restore the world's container after frame 10 ({len} bytes) with its graph (member 1) and its graph search (member 5) both at node_count {}, 2^26, 2^26 + 1 and {len}: the first two are refused as member 1, count_out_of_range at its node_count field, before the search is staged over the graph (its compile and buffers would take O(N) bytes), the third by the graph's own check [STATE.GRAPH] at the same field, the last (the edge: the container's length) restores, and the session goes on over a graph of {len} nodes [WORLD.STAGE.GRAPH_BOUND] [WORLD.STAGE] [WORLD.ATOMIC] [STATE.BOUNDED]", len + 1),
+        s,
+    )
 }
 
 /// SYNC-0022: well-formed ops whose calls refuse their arguments ([CONF.SYNC.OPS]: output 1),

@@ -392,6 +392,16 @@ class World(object):
                     s = Graph(0)
                     s.restore_state(b)
                     scratch[i] = s
+                    # [WORLD.STAGE.GRAPH_BOUND] a graph a search is staged over names at most
+                    # as many nodes as the live graph has or the container has bytes.
+                    searched = any(d.mtype == TYPE_GRAPH_SEARCH and d.owner == i
+                                   for d in self._m)
+                    if searched and s.node_count() > max(m.obj.node_count(), len(data)):
+                        off = start + 8  # [STATE.GRAPH] node_count after the 8-byte header
+                        raise WorldError("member", "world member %d (type %d): "
+                                         "count_out_of_range at byte %d" % (i, m.mtype, off),
+                                         offset=off, index=i, member_type=m.mtype,
+                                         state_class="count_out_of_range")
                 elif m.mtype == TYPE_REPLANNER:
                     g = scratch[m.owner]
                     options, mode, st, go = m.args
