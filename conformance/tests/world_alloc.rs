@@ -86,3 +86,45 @@ fn world_restore_regressions_stay_under_the_malloc_limit() {
         );
     }
 }
+
+// pins [WORLD.STAGE.GRAPH_BOUND]: SYNC-0023's containers restored into its freshly built world on both crates: a bound below the container's length refuses the last one, a bound above it (or none) accepts the first two, and a check placed anywhere but the graph's node_count field names another member or offset.
+#[test]
+fn graph_bound_at_and_past_the_edge() {
+    use onepath_conformance::synctest::adapter::{optimized_adapter, reference_adapter};
+    let (comment, s) = onepath_conformance::synctest::vectors::sessions()
+        .pop()
+        .expect("the sync vectors' sessions");
+    assert!(comment.contains("[WORLD.STAGE.GRAPH_BOUND]"), "{comment}");
+    assert_eq!(s.containers.len(), 4);
+    let len = s.containers[0].0.len();
+    // Member 1 (the graph) starts after the header (10), member 0's header (10) and its bytes.
+    let m0 = u32::from_le_bytes(s.containers[0].0[16..20].try_into().unwrap()) as usize;
+    let graph_nodes_at = 10 + 10 + m0 + 10 + 8;
+    let refused = Some((
+        "member",
+        Some(graph_nodes_at),
+        Some(1),
+        Some("count_out_of_range"),
+    ));
+    let want = [
+        (len + 1, refused),
+        (1 << 26, refused),
+        ((1 << 26) + 1, refused),
+        (len, None),
+    ];
+    for (c, (nodes, outcome)) in s.containers.iter().zip(want) {
+        assert_eq!(le_i32(&c.0, graph_nodes_at) as usize, nodes);
+        let mut a = reference_adapter::build(&s).unwrap_or_else(|_| panic!("build"));
+        let mut b = optimized_adapter::build(&s).unwrap_or_else(|_| panic!("build"));
+        let ea = a.world.restore_state(&c.0).err();
+        let eb = b.world.restore_state(&c.0).err();
+        let ka = ea
+            .as_ref()
+            .map(|e| (e.class(), e.offset(), e.member_index(), e.state_class()));
+        let kb = eb
+            .as_ref()
+            .map(|e| (e.class(), e.offset(), e.member_index(), e.state_class()));
+        assert_eq!(ka, outcome, "onepath-reference, node count {nodes}");
+        assert_eq!(kb, outcome, "onepath, node count {nodes}");
+    }
+}
