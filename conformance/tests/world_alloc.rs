@@ -82,7 +82,12 @@ fn world_restore_regressions_stay_under_the_malloc_limit() {
     ] {
         assert_eq!(
             (class, offset, member, state),
-            ("member", Some(graph_nodes_at), Some(1), Some("count_out_of_range"))
+            (
+                "member",
+                Some(graph_nodes_at),
+                Some(1),
+                Some("count_out_of_range")
+            )
         );
     }
 }

@@ -484,9 +484,10 @@ impl World {
                     // [WORLD.STAGE.GRAPH_BOUND] A graph that a search member is staged over
                     // (compiled, and a search sized by its node count) names at most as many
                     // nodes as the live graph has or the container has bytes.
-                    let searched = self.members.iter().any(
-                        |m| matches!(m, Member::GraphSearch { owner, .. } if *owner == i),
-                    );
+                    let searched = self
+                        .members
+                        .iter()
+                        .any(|m| matches!(m, Member::GraphSearch { owner, .. } if *owner == i));
                     if searched && g.node_count() > live.node_count().max(bytes.len()) {
                         return Err(WorldError::member(
                             i,
