@@ -10,7 +10,6 @@ is found in O(1).  The heap lies in the saved bytes as it lies here ([REPLAN.STA
 """
 
 
-
 def key_less(a1, a2, b1, b2):
     """[REPLAN.KEY.ORDER] Key ``(a1, a2)`` is less than ``(b1, b2)``: lexicographic, IEEE ``<``."""
     return a1 < b1 or (a1 == b1 and a2 < b2)
