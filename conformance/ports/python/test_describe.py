@@ -232,7 +232,7 @@ class Requests(unittest.TestCase):
         self.assertEqual(second, {"error": "cell_out_of_range"})
         bad = D.run_describe({"grid": {"map": grid_map(0, 3), "options": grid_opts(), "queries": q}})
         self.assertEqual(bad, {"failed": "invalid_size"})
-        with self.assertRaises(ValueError):   # a describe query is tier 1 only
+        with self.assertRaises(AssertionError):   # a describe query is tier 1 only
             D.run_describe({"bidi": {"map": m, "options": grid_opts(),
                                      "queries": [{"start": [0, 0], "goal": [1, 1], "schedule": [2]}]}})
 
