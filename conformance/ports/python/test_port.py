@@ -345,12 +345,13 @@ class AStarTests(unittest.TestCase):
         s.begin(0, n - 1)
         self.assertEqual(s.run(ev), op.SearchStatus.Running)
         self.assertEqual(s.iterations(), 0)
-        calls = {"k": 0}
+        class Flag(object):             # an Event-like flag, set at the second check
+            k = 0
 
-        def flag():
-            calls["k"] += 1
-            return calls["k"] == 2          # set at the second check -> after 256 iterations
-        self.assertEqual(s.run(flag), op.SearchStatus.Running)
+            def is_set(self):
+                self.k += 1
+                return self.k == 2          # -> after 256 iterations
+        self.assertEqual(s.run(Flag()), op.SearchStatus.Running)
         self.assertEqual(s.iterations(), 256)
         self.assertEqual(s.run(None), op.SearchStatus.Found)
         self.assertEqual(s.path_cost(), float(n - 1))

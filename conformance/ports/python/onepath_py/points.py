@@ -183,8 +183,3 @@ class PointGraph(object):
         s = self.nearest_node(from_)
         t = self.nearest_node(to)
         return self.find_path(s, t, options)
-
-    def build_landmarks(self, options=None):
-        """[GRAPH.ALT.COUNT] Landmarks over the point graph's CSR."""
-        from .landmarks import Landmarks
-        return Landmarks.build(self._csr, options)
