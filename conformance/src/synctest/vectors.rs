@@ -199,8 +199,10 @@ fn header_versions() -> (String, Session) {
         s.inputs[20 + i].push(vec![8, i as i64]);
     }
     s.containers = faults.into_iter().map(|(_, b)| Hex(b)).collect();
+    // Budget 0 in every op that takes a budget: the bottom of each op's range ([CONF.SYNC.OPS]).
+    s.inputs[30].extend([vec![1, 0], vec![2, 0], vec![4, 0], vec![7, 0]]);
     (
-        format!("seed 31, 40 frames; from frame 20 one restore per frame of the world's container after frame 10, changed: {}; a 5-byte input is truncated at 5, a bad version is unsupported_version at 4 whatever follows it (6 and 9 bytes are not judged by their length first), and each refused restore changes nothing [WORLD.READ] [WORLD.HEADER] [WORLD.ATOMIC]", names.join(", ")),
+        format!("seed 31, 40 frames; from frame 20 one restore per frame of the world's container after frame 10, changed: {}; a 5-byte input is truncated at 5, a bad version is unsupported_version at 4 whatever follows it (6 and 9 bytes are not judged by their length first), and each refused restore changes nothing [WORLD.READ] [WORLD.HEADER] [WORLD.ATOMIC]; frame 30 ends with replan, flow step, grid-search step and graph-search step of budget 0, the bottom of their ranges (unlimited for replan and the flow step, no iteration for the sliced searches) [CONF.SYNC.OPS]", names.join(", ")),
         s,
     )
 }
