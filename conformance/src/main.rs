@@ -178,6 +178,24 @@ enum PortCommand {
 
 #[derive(Subcommand)]
 enum ClausesCommand {
+    /// The clauses added, changed (their text's SHA-256 differs) and retired between FROM and TO
+    /// (default: the working tree's spec/), each an index file (schema onepath.clause-index, e.g.
+    /// the vectors/CLAUSES.json a port was certified with) or a git revision of the checkout.
+    Diff {
+        /// The older index: an index file or a git revision.
+        from: String,
+        /// The newer index: an index file or a git revision (default: the working tree).
+        to: Option<String>,
+        /// Print one JSON object (schema onepath.clauses-diff) instead of the text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The working tree's clause index (schema onepath.clause-index), printed or written to --out.
+    Index {
+        /// The file to write (atomically) instead of printing.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Turn cargo-mutants output folders of one package into a summary (schema onepath.mutants)
     /// for mutants/ .
     ImportMutants {
@@ -674,6 +692,16 @@ fn main() -> ExitCode {
         } => onepath_conformance::clauses::cli::import_mutants_command(
             root, &dirs, &checks, &selection, &out,
         ),
+        Command::Clauses {
+            root,
+            command: Some(ClausesCommand::Diff { from, to, json }),
+            ..
+        } => onepath_conformance::clauses::cli::diff_command(root, &from, to.as_deref(), json),
+        Command::Clauses {
+            root,
+            command: Some(ClausesCommand::Index { out }),
+            ..
+        } => onepath_conformance::clauses::cli::index_command(root, out.as_deref()),
         Command::Explain(args) => onepath_conformance::debug::explain_cli::run(args),
         Command::Synctest(args) => onepath_conformance::synctest::cli::run(args),
     }

@@ -177,13 +177,8 @@ def tier2(built, variant):
 def finish(s, variant):
     st = s.status()
     alg = ALG_BYTE[ALGORITHMS[VARIANT_ALG[variant]]]
-    if st == op.SearchStatus.Found:
-        status = 0
-    elif st == op.SearchStatus.NotFound:
-        status = 1
-    else:
-        return enc_error("harness: tier-2 search ended %s" % st.name)
-    return enc_result(alg, status, s.path_cost(), s.iterations(), s.expanded_count(),
+    assert st in (op.SearchStatus.Found, op.SearchStatus.NotFound), st  # both callers run to the end
+    return enc_result(alg, 0 if st == op.SearchStatus.Found else 1, s.path_cost(), s.iterations(), s.expanded_count(),
                       list(s.path()), list(s.expansions()))
 
 
@@ -263,8 +258,6 @@ def op_run_sliced(a):
             i += 1
             if st != op.SearchStatus.Running:
                 break
-    if st == op.SearchStatus.Running:
-        s.run(None)
     return {"outcome": finish(s, v)}
 
 
@@ -325,9 +318,8 @@ def heuristic_rule(r):
         return lambda u, v: INF if u % m == rr else base(u, v)
     if name == "nan_where":
         return lambda u, v: float("nan") if (u + v) % arg == 0 else base(u, v)
-    if name == "negative_where":
-        return lambda u, v: -2.5 if (u + v) % arg == 0 else base(u, v)
-    raise ValueError("unknown heuristic rule %r" % name)
+    assert name == "negative_where", "unknown heuristic rule %r" % name
+    return lambda u, v: -2.5 if (u + v) % arg == 0 else base(u, v)
 
 
 def op_run_hooked(a):
@@ -460,10 +452,9 @@ def op_run_ops(a):
                 continue
             elif name == "nearest_node":
                 r = points.nearest_node(pt(arg))
-            elif name == "find_path_between":
-                r = int(bits_of(points.find_path_between(pt(arg[0]), pt(arg[1]), op.GraphOptions()).cost), 16)
             else:
-                raise ValueError("unknown operation %r" % name)
+                assert name == "find_path_between", "unknown operation %r" % name
+                r = int(bits_of(points.find_path_between(pt(arg[0]), pt(arg[1]), op.GraphOptions()).cost), 16)
             results.append({"value": str(r)})
         except E.OnePathError as e:
             results.append({"failure": failure_of(e) if isinstance(e, E.BuildError)
@@ -498,10 +489,7 @@ def op_deserialize_oplm(a):
 def op_state_run(a):
     """[DRIVER.OP.STATE] Every recipe kind and from_state of kinds 1-4: onepath_py.state_requests
     ([CONF.IMPL.STATE])."""
-    try:
-        return state_requests.run_state(a)
-    except state_requests.Unimplemented:
-        return None
+    return state_requests.run_state(a)
 
 
 def op_run_grid(a):

@@ -259,6 +259,30 @@ pub fn scripts() -> Vec<Script> {
                 (FindPathBetween([0.1, 0.0, 0.0], [9.0, 0.0, 0.0]), cost(10.0)),
             ],
         ),
+        (
+            "[CONF.IMPL.OPS] [CONF.IMPL.OPS_TABLE] no current graph, point graph or table until a constructor or a build succeeds, and none after a failed constructor",
+            vec![
+                (find(0, 0, false), E("harness: no current graph", None)),
+                (NearestNode([0.0, 0.0, 0.0]), E("harness: no current point graph", None)),
+                (FindPathBetween([0.0, 0.0, 0.0], [1.0, 0.0, 0.0]), E("harness: no current point graph", None)),
+                (from(&path3, Some(3), true), V(2)),
+                (find(0, 2, true), E("harness: no current landmark table", None)),
+                (BuildLandmarks(0), E("invalid_landmark_count", None)),
+                (find(0, 2, true), E("harness: no current landmark table", None)),
+                (find(0, 2, false), cost(3.0)),
+                (from(&[(0, 9, 1.0)], Some(3), true), E("endpoint_out_of_range", Some(0))),
+                (AddNode, E("harness: no current graph", None)),
+                (AddEdge(0, 1, 1.0), E("harness: no current graph", None)),
+                (RemoveEdge(0), E("harness: no current graph", None)),
+                (SetWeight(0, 1.0), E("harness: no current graph", None)),
+                (BuildLandmarks(1), E("harness: no current graph", None)),
+                (find(0, 0, false), E("harness: no current graph", None)),
+                (NewGraph(2), V(2)),
+                (AddNode, V(2)),
+                (pts(&[[0.0, 0.0, 0.0], [f64::NAN, 0.0, 0.0]], &[], 0.0, 0), E("coordinate_out_of_range", Some(1))),
+                (NearestNode([0.0, 0.0, 0.0]), E("harness: no current point graph", None)),
+            ],
+        ),
     ]
 }
 

@@ -94,3 +94,84 @@ pub fn import_mutants_command(
     );
     ExitCode::SUCCESS
 }
+
+/// [CONF.CLAUSES.DIFF] An index named on the command line: an existing file is an index file,
+/// anything else a git revision of the checkout.
+fn index_of(root: &Path, what: &str) -> Result<super::index::ClauseIndex, super::ClauseError> {
+    let path = Path::new(what);
+    if path.is_file() {
+        super::index::ClauseIndex::read(path)
+    } else {
+        super::index::ClauseIndex::of_git(root, what)
+    }
+}
+
+/// `clauses diff FROM [TO] [--json]`: exit 0 with the diff, 2 on bad input (an unreadable index
+/// file or revision).
+pub fn diff_command(root: Option<PathBuf>, from: &str, to: Option<&str>, json: bool) -> ExitCode {
+    let root = match root_or_exit(root) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let old = match index_of(&root, from) {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("clauses diff: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let (new, label) = match to {
+        Some(t) => (index_of(&root, t), t.to_string()),
+        None => (
+            super::index::ClauseIndex::of_checkout(&root),
+            "working tree".to_string(),
+        ),
+    };
+    let new = match new {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("clauses diff: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let d = super::diff::diff(&old, from, &new, &label);
+    emit(&if json { d.to_json() } else { d.to_text() });
+    ExitCode::SUCCESS
+}
+
+/// `clauses index [--out FILE]`: the working tree's clause index, printed or written atomically;
+/// exit 0, or 2 when the checkout cannot be read or the file cannot be written.
+pub fn index_command(root: Option<PathBuf>, out: Option<&Path>) -> ExitCode {
+    let root = match root_or_exit(root) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let index = match super::index::ClauseIndex::of_checkout(&root) {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("clauses index: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match out {
+        None => emit(&index.to_text()),
+        Some(path) => {
+            if let Err(e) = crate::atomic::write(path, index.to_text()) {
+                eprintln!("clauses index: {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+            println!(
+                "wrote {} clauses to {}",
+                index.clauses.len(),
+                path.display()
+            );
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Writes `text` to standard output; a closed pipe (`| head`) ends the output quietly.
+fn emit(text: &str) {
+    use std::io::Write;
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}

@@ -19,6 +19,10 @@ pub enum ClauseErrorClass {
     Mutants,
     /// A `// pins` line of a test file is malformed ([CONF.CLAUSES.PINS]).
     Pin,
+    /// A clause index file is not what [CONF.CLAUSES.INDEX] says it must be.
+    Index,
+    /// A git revision could not be read ([CONF.CLAUSES.DIFF]).
+    Git,
 }
 
 #[derive(Debug)]
@@ -35,6 +39,14 @@ enum ClauseErrorKind {
         file: String,
         line: usize,
         what: &'static str,
+    },
+    Index {
+        path: PathBuf,
+        what: String,
+    },
+    Git {
+        rev: String,
+        what: String,
     },
 }
 
@@ -67,12 +79,32 @@ impl ClauseError {
         }
     }
 
+    pub(crate) fn index(path: impl Into<PathBuf>, what: impl Into<String>) -> Self {
+        ClauseError {
+            kind: ClauseErrorKind::Index {
+                path: path.into(),
+                what: what.into(),
+            },
+        }
+    }
+
+    pub(crate) fn git(rev: &str, what: impl Into<String>) -> Self {
+        ClauseError {
+            kind: ClauseErrorKind::Git {
+                rev: rev.to_string(),
+                what: what.into(),
+            },
+        }
+    }
+
     /// The class of the error.
     pub fn class(&self) -> ClauseErrorClass {
         match self.kind {
             ClauseErrorKind::Io { .. } => ClauseErrorClass::Io,
             ClauseErrorKind::Mutants { .. } => ClauseErrorClass::Mutants,
             ClauseErrorKind::Pin { .. } => ClauseErrorClass::Pin,
+            ClauseErrorKind::Index { .. } => ClauseErrorClass::Index,
+            ClauseErrorKind::Git { .. } => ClauseErrorClass::Git,
         }
     }
 }
@@ -83,6 +115,8 @@ impl fmt::Display for ClauseError {
             ClauseErrorKind::Io { path, source } => write!(f, "{}: {source}", path.display()),
             ClauseErrorKind::Mutants { path, what } => write!(f, "{}: {what}", path.display()),
             ClauseErrorKind::Pin { file, line, what } => write!(f, "{file}: line {line}: {what}"),
+            ClauseErrorKind::Index { path, what } => write!(f, "{}: {what}", path.display()),
+            ClauseErrorKind::Git { rev, what } => write!(f, "git revision {rev:?}: {what}"),
         }
     }
 }
@@ -91,7 +125,7 @@ impl std::error::Error for ClauseError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match &self.kind {
             ClauseErrorKind::Io { source, .. } => Some(source),
-            ClauseErrorKind::Mutants { .. } | ClauseErrorKind::Pin { .. } => None,
+            _ => None,
         }
     }
 }

@@ -1,11 +1,14 @@
 //! The clause report ([CONF.CLAUSES]): which code, vectors and mutation-testing evidence stand
 //! behind each clause of `spec/`, and the check that every behavioural clause is cited by code
-//! and pinned by a committed vector or a named check.
+//! and pinned by a committed vector or a named check; and the clause index and its diff
+//! ([CONF.CLAUSES.INDEX], [CONF.CLAUSES.DIFF]).
 
 pub mod checks;
 pub mod citations;
 pub mod cli;
+pub mod diff;
 pub mod error;
+pub mod index;
 pub mod mutants;
 pub mod report;
 pub mod spec_index;

@@ -13,7 +13,7 @@ pub const FAMILIES: [&str; 16] = [
 ];
 
 /// A clause's provenance mark.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Provenance {
     /// A fact of the upstream text.
@@ -52,49 +52,76 @@ pub fn read_spec(root: &Path) -> Result<Vec<Clause>, ClauseError> {
     for path in walk(&root.join("spec"), &["md"])? {
         let text = read_text(&path)?;
         let file = relative(root, &path);
-        let mut fenced = false;
-        for (n, line) in text.lines().enumerate() {
-            if line.trim_start().starts_with("```") {
-                fenced = !fenced;
-                continue;
-            }
-            if fenced {
-                continue;
-            }
-            let Some(item) = line.strip_prefix("- [") else {
-                continue;
-            };
-            let Some(close) = item.find(']') else {
-                continue;
-            };
-            let id = &item[..close];
-            if !is_clause_id(id) {
-                continue;
-            }
-            let mark = item[close + 1..]
-                .trim_start()
-                .strip_prefix('(')
-                .and_then(|m| m.split(')').next())
-                .unwrap_or("");
-            let provenance = if mark.contains("informative") {
-                Provenance::Informative
-            } else if mark.starts_with("upstream") {
-                Provenance::Upstream
-            } else if mark.starts_with("defined") {
-                Provenance::Defined
-            } else {
-                // No mark: `spec_clauses` fails on it; the report counts it as behavioural.
-                Provenance::Defined
-            };
-            clauses.push(Clause {
-                id: id.to_string(),
-                provenance,
-                file: file.clone(),
-                line: n + 1,
-            });
-        }
+        clauses.extend(parse_spec_file(&file, &text).into_iter().map(|(c, _)| c));
     }
     Ok(clauses)
+}
+
+/// [CONF.CLAUSES.INDEX] The clauses defined in one spec file's `text` (`file` is its path relative
+/// to the checkout), each with its text: the definition's line and the lines after it up to the
+/// first blank line, heading, code fence, unindented line or next list item at the left margin,
+/// each with its trailing white space removed, joined by `\n`.
+pub fn parse_spec_file(file: &str, text: &str) -> Vec<(Clause, String)> {
+    let mut out: Vec<(Clause, String)> = Vec::new();
+    let mut fenced = false;
+    // Whether the last clause's text is still open to continuation lines.
+    let mut open = false;
+    for (n, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            open = false;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        let Some(item) = line.strip_prefix("- [") else {
+            let continues = !line.trim().is_empty() && line.starts_with([' ', '\t']);
+            if open && continues {
+                if let Some((_, t)) = out.last_mut() {
+                    t.push('\n');
+                    t.push_str(line.trim_end());
+                }
+            } else {
+                open = false;
+            }
+            continue;
+        };
+        open = false;
+        let Some(close) = item.find(']') else {
+            continue;
+        };
+        let id = &item[..close];
+        if !is_clause_id(id) {
+            continue;
+        }
+        let mark = item[close + 1..]
+            .trim_start()
+            .strip_prefix('(')
+            .and_then(|m| m.split(')').next())
+            .unwrap_or("");
+        let provenance = if mark.contains("informative") {
+            Provenance::Informative
+        } else if mark.starts_with("upstream") {
+            Provenance::Upstream
+        } else if mark.starts_with("defined") {
+            Provenance::Defined
+        } else {
+            // No mark: `spec_clauses` fails on it; the report counts it as behavioural.
+            Provenance::Defined
+        };
+        out.push((
+            Clause {
+                id: id.to_string(),
+                provenance,
+                file: file.to_string(),
+                line: n + 1,
+            },
+            line.trim_end().to_string(),
+        ));
+        open = true;
+    }
+    out
 }
 
 /// Whether `id` is a well-formed clause id of a known family: upper-case parts joined by dots.

@@ -143,6 +143,17 @@ pub fn generate_files(imp: &dyn Implementation) -> BTreeMap<String, Vec<u8>> {
         let more = family.generate(imp, &files);
         files.extend(more);
     }
+    // [CONF.CLAUSES.INDEX] The clause index of the spec these vectors were generated with, when
+    // the kit runs from its checkout (a kit binary without its spec/ writes none).
+    let spec_root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    if spec_root.join("spec").is_dir() {
+        if let Ok(index) = crate::clauses::index::ClauseIndex::of_checkout(&spec_root) {
+            files.insert(
+                crate::clauses::index::INDEX_PATH.to_string(),
+                index.to_text().into_bytes(),
+            );
+        }
+    }
     let manifest = Manifest {
         schema: "onepath.vectors-manifest".into(),
         version: 1,

@@ -115,8 +115,14 @@ pub fn grid_case(base: u64, i: usize, side: usize) -> GridCase {
     let m = generate_map(map_kind(i as u64), w, h, seed);
     let mut cells = cells_of(&m);
     let mut multipliers = Vec::new();
-    if i % 4 == 1 || i % 8 == 2 {
-        multipliers = vec![(1, 0.5), (2, 2.0), (3, 3.25), (4, 1.0)];
+    if i % 4 == 1 || i % 8 == 2 || i % 8 == 6 {
+        multipliers = if i % 8 == 6 {
+            // Non-dyadic, and so large that two such cells overflow a path cost to +inf, which
+            // the search skips ([GRAPH.ASTAR.EXPAND]).
+            vec![(1, 0.1), (2, 1e308), (3, 1.7e308), (4, 3.0)]
+        } else {
+            vec![(1, 0.5), (2, 2.0), (3, 3.25), (4, 1.0)]
+        };
         for c in cells.iter_mut() {
             if *c == 0 && rng.chance(0.3) {
                 *c = 1 + rng.below(4) as u8;

@@ -167,6 +167,7 @@ pub fn sessions() -> Vec<(String, Session)> {
     out.push(version_wrap());
     out.push(refused_calls());
     out.push(graph_bound());
+    out.push(header_versions());
     out
 }
 
@@ -196,6 +197,43 @@ fn graph_bound() -> (String, Session) {
     }
     (
         format!("seed 31, 40 frames; frames 20-23 restore the world's container after frame 10 ({len} bytes) with its graph (member 1) and its graph search (member 5) both at node_count {}, 2^26, 2^26 + 1 and {len}: the first two are refused as member 1, count_out_of_range at its node_count field, before the search is staged over the graph (its compile and buffers would take O(N) bytes), the third by the graph's own check [STATE.GRAPH] at the same field, the last (the edge: the container's length) restores, and the session goes on over a graph of {len} nodes [WORLD.STAGE.GRAPH_BOUND] [WORLD.STAGE] [WORLD.ATOMIC] [STATE.BOUNDED]", len + 1),
+        s,
+    )
+}
+
+/// SYNC-0024: the version field of [WORLD.READ] at the header's cut points, which SYNC-0005
+/// (a good version at 6 and 10 bytes) leaves out: a bad version is judged as soon as its two
+/// bytes are there, before the input's length is.
+fn header_versions() -> (String, Session) {
+    let mut s = generate::session(31, 40);
+    let good = container_after(&s, 10);
+    let with_version = |n: usize, v: u16| {
+        let mut b = good[..n].to_vec();
+        b[4..6].copy_from_slice(&v.to_le_bytes());
+        b
+    };
+    let faults: Vec<(&str, Vec<u8>)> = vec![
+        (
+            "5 bytes: the magic and half the version",
+            good[..5].to_vec(),
+        ),
+        ("6 bytes: the magic and version 2", with_version(6, 2)),
+        ("6 bytes: the magic and version 0", with_version(6, 0)),
+        ("9 bytes: version 2 and a cut count", with_version(9, 2)),
+        (
+            "the whole container at version 2",
+            with_version(good.len(), 2),
+        ),
+    ];
+    let names: Vec<&str> = faults.iter().map(|(n, _)| *n).collect();
+    for (i, _) in faults.iter().enumerate() {
+        s.inputs[20 + i].push(vec![8, i as i64]);
+    }
+    s.containers = faults.into_iter().map(|(_, b)| Hex(b)).collect();
+    // Budget 0 in every op that takes a budget: the bottom of each op's range ([CONF.SYNC.OPS]).
+    s.inputs[30].extend([vec![1, 0], vec![2, 0], vec![4, 0], vec![7, 0]]);
+    (
+        format!("seed 31, 40 frames; from frame 20 one restore per frame of the world's container after frame 10, changed: {}; a 5-byte input is truncated at 5, a bad version is unsupported_version at 4 whatever follows it (6 and 9 bytes are not judged by their length first), and each refused restore changes nothing [WORLD.READ] [WORLD.HEADER] [WORLD.ATOMIC]; frame 30 ends with replan, flow step, grid-search step and graph-search step of budget 0, the bottom of their ranges (unlimited for replan and the flow step, no iteration for the sliced searches) [CONF.SYNC.OPS]", names.join(", ")),
         s,
     )
 }

@@ -7,7 +7,7 @@ from .errors import *  # noqa: F401,F403
 from .errors import BuildError, QueryError, GraphStateError, OnePathError  # noqa: F401
 from .csr import MAX_NODES, CsrGraph, GraphEdge  # noqa: F401
 from .graph import Graph  # noqa: F401
-from .points import (LinkOptions, Point3, PointGraph, EuclideanGraphHeuristic,  # noqa: F401
+from .points import (LinkOptions, Point3, PointGraph,  # noqa: F401
                      distance, squared_distance)
 from .open_set import OpenSet  # noqa: F401
 from . import state  # noqa: F401

@@ -63,14 +63,9 @@ def check_nodes(n, start, goal):
 
 
 def cancelled(cancel):
-    """[GRAPH.ASTAR.RUN] Read a cancel flag: None, a threading.Event-like, a callable or a bool."""
-    if cancel is None:
-        return False
-    if hasattr(cancel, "is_set"):
-        return bool(cancel.is_set())
-    if callable(cancel):
-        return bool(cancel())
-    return bool(cancel)
+    """[GRAPH.ASTAR.RUN] Read a cancel flag (never None here: the callers test that first): a
+    threading.Event-like or a bool."""
+    return bool(cancel.is_set()) if hasattr(cancel, "is_set") else bool(cancel)
 
 
 class GraphAStar(object):

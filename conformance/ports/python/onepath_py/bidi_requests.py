@@ -32,8 +32,7 @@ def build_square(m):
     w, h = L._int(m["width"], "map.width"), L._int(m["height"], "map.height")
     mults = L._multipliers(m["multipliers"], "map.multipliers")
     space = m["space"]
-    if space is not None and (not isinstance(space, list) or len(space) != 3):
-        raise ValueError("map.space: %r" % (space,))
+    assert space is None or (isinstance(space, list) and len(space) == 3), "map.space: %r" % (space,)
     cells = L._cells(m["cells"], w * h, "map.cells")
     g = Grid(w, h)
     for area, mult in mults:

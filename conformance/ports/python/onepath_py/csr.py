@@ -23,19 +23,6 @@ class GraphEdge(object):
         self.to = to
         self.weight = weight
 
-    def __iter__(self):
-        """[GRAPH.VAL.EDGE] Unpack as ``(from, to, weight)``."""
-        return iter((self.from_, self.to, self.weight))
-
-    def __eq__(self, other):
-        """[GRAPH.VAL.EDGE] Field equality (IEEE on the weight)."""
-        return isinstance(other, GraphEdge) and tuple(self) == tuple(other)
-
-    def __repr__(self):
-        """[GRAPH.VAL.EDGE] Debug text (not normative)."""
-        return "GraphEdge(%r, %r, %r)" % tuple(self)
-
-
 def as_edge(e):
     """[GRAPH.VAL.EDGE] Accept a GraphEdge or a 3-tuple."""
     if isinstance(e, GraphEdge):

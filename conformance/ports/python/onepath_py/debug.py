@@ -20,23 +20,9 @@ from .voxel_search import voxel_center
 
 
 class _Plain(object):
-    """Field equality and a debug text over ``_FIELDS`` ([DEBUG.PLAIN]: two calls on unchanged
-    inputs return equal values)."""
+    """A plain value: its fields, named in ``_FIELDS`` ([DEBUG.PLAIN])."""
 
     _FIELDS = ()
-
-    def _t(self):
-        return tuple(getattr(self, f) for f in self._FIELDS)
-
-    def __eq__(self, other):
-        return type(other) is type(self) and self._t() == other._t()
-
-    def __ne__(self, other):
-        return not self.__eq__(other)
-
-    def __repr__(self):
-        return "%s(%s)" % (type(self).__name__,
-                           ", ".join("%s=%r" % (f, getattr(self, f)) for f in self._FIELDS))
 
 
 class PathDescription(_Plain):

@@ -130,8 +130,7 @@ def flow_entry(d):
 def _tier1_only(queries, what):
     """[CONF.DEBUG.REQUEST] Every query of a describe request has an empty schedule."""
     for i, q in enumerate(queries):
-        if q[-1]:
-            raise ValueError("%s describe query %d has a schedule %r (tier 1 only)" % (what, i, q[-1]))
+        assert not q[-1], "%s describe query %d has a schedule %r (tier 1 only)" % (what, i, q[-1])
     return queries
 
 
@@ -199,8 +198,7 @@ def _hpa(r):
     out = []
     for edits, s, g, _ in queries:
         for x, y, area in edits:
-            if not (x < w and y < h):
-                raise ValueError("edit (%d, %d) outside the %dx%d map" % (x, y, w, h))
+            assert x < w and y < h, "edit (%d, %d) outside the %dx%d map" % (x, y, w, h)
             grid.set_cell(x, y, area)
         try:
             p = find_hpa_path(grid, s, g, options)
@@ -224,10 +222,8 @@ def _graph(r, graph_query):
     the query failed."""
     L._members(r, GRAPH_MEMBERS, "graph")
     q = r["query"]
-    if not isinstance(q, list) or len(q) != 2:
-        raise ValueError("graph.query: %r" % (q,))
-    if graph_query is None:
-        raise ValueError("no graph runner given")
+    assert isinstance(q, list) and len(q) == 2, "graph.query: %r" % (q,)
+    assert graph_query is not None, "no graph runner given"
     try:
         path, positions = graph_query(r["case"], r["variant"], (q[0], q[1]))
     except BuildFailed as e:
@@ -262,9 +258,7 @@ def _flow(r):
 def run_describe(a, graph_query=None):
     """[DRIVER.OP.DESCRIBE] [CONF.DEBUG.REQUEST] One describe request; the reply payload of
     [CONF.DEBUG.REPLY]."""
-    if not isinstance(a, dict) or len(a) != 1:
-        raise ValueError("a describe request has exactly one member, not %r"
-                         % (sorted(a) if isinstance(a, dict) else a,))
+    assert isinstance(a, dict) and len(a) == 1, "a describe request has exactly one member"
     (target, r), = a.items()
     if target == "grid":
         return _square(r, "grid", find_grid_path)
@@ -278,6 +272,5 @@ def run_describe(a, graph_query=None):
         return _graph(r, graph_query)
     if target == "replan":
         return _replan(r)
-    if target == "flow":
-        return _flow(r)
-    raise ValueError("unknown describe target %r (one of %s)" % (target, ", ".join(TARGETS)))
+    assert target == "flow", "unknown describe target %r (one of %s)" % (target, ", ".join(TARGETS))
+    return _flow(r)

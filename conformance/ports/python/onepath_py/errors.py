@@ -34,28 +34,6 @@ class OnePathError(Exception):
         extra = ", ".join("%s=%r" % kv for kv in sorted(self.details.items()))
         return "%s%s" % (self.error_class, (" (" + extra + ")") if extra else "")
 
-    def __eq__(self, other):
-        """[GRAPH.ERR.CLASSES] Errors compare by class name and fields."""
-        return (
-            isinstance(other, OnePathError)
-            and self.error_class == other.error_class
-            and _cmp_details(self.details) == _cmp_details(other.details)
-        )
-
-    def __hash__(self):
-        """[GRAPH.ERR.CLASSES] Hash consistent with equality."""
-        return hash(self.error_class)
-
-
-def _cmp_details(details):
-    """[GRAPH.ERR.CLASSES] Detail fields for equality (NaN values compare equal)."""
-    out = {}
-    for k, v in details.items():
-        if isinstance(v, float) and v != v:
-            v = "nan"
-        out[k] = v
-    return out
-
 
 class BuildError(OnePathError):
     """[GRAPH.ERR.CLASSES] [GRAPH.API.INDEX] Build error; ``index`` names the input."""

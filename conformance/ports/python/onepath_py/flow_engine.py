@@ -147,16 +147,6 @@ class _FlowField(object):
     def pending_count(self):
         return len(self._pending)
 
-    def goals(self):
-        """The creation goals as cell indexes."""
-        return list(self._goals)
-
-    def width(self):
-        return self._w
-
-    def height(self):
-        return self._h
-
     # ------------------------------------------------------------ geometry
 
     def _around(self, u):
@@ -515,13 +505,6 @@ class _FlowField(object):
             raise FlowError("unusable")
         return _check_cell(self._w, self._h, x, y)
 
-    def cost(self, x, y):
-        return self._cost[self._query_cell(x, y)]
-
-    def next(self, x, y):
-        c = self._next[self._query_cell(x, y)]
-        return None if c < 0 else c
-
     def path(self, x, y):
         """[FLOW.PATH.WALK] [FLOW.PATH.BROKEN] ``not_complete`` unless Complete; empty from an
         unreached cell; otherwise the cell and its steps until a goal-set cell.  At each cell: a
@@ -579,10 +562,6 @@ class _FlowField(object):
         if self._saved is None:
             self._saved = flow_state.save(self)
         return self._saved
-
-    def save_state_into(self, out):
-        """[STATE.API.INTO]"""
-        out[:] = self.save_state()
 
     def restore_state(self, grid, data):
         """[FLOW.STATE.RESTORE] [FLOW.STATE.UNUSABLE] Validate everything, then install; a failed

@@ -105,11 +105,10 @@ def run_script(grid, field, script, observe=True):
                 grid.restore_state(slot[0])
             elif name == "restore":
                 field.restore_state(grid, bytes.fromhex(p["bytes"]))
-            elif name == "detach":
+            else:
+                assert name == "detach", "unknown script step %r" % (name,)
                 if not field.detach(grid):
                     error = "not_attached"
-            else:
-                raise ValueError("unknown script step %r" % (name,))
         except OnePathError as e:
             returned = None
             error = _error_text(e)

@@ -35,8 +35,7 @@ def build_grid(m):
         ox, oy, s = m["space"]
         g.set_space(gs.GridSpace(ox, oy, s))
     cells = bytes.fromhex(m["cells"])
-    if len(cells) != w * h:
-        raise ValueError("map.cells holds %d cells for %dx%d" % (len(cells), w, h))
+    assert len(cells) == w * h, "map.cells holds %d cells for %dx%d" % (len(cells), w, h)
     for i, c in enumerate(cells):
         if c != 0:
             g.set_cell(i % w, i // w, c)
@@ -51,11 +50,10 @@ def make_cell_cost(spec):
     if name == "extra_where":
         mod, extra = max(p["modulus"], 1), float(p["extra"])
         return lambda a, b: extra if (a + 3 * b) % mod == 0 else 0.0
-    if name == "invalid_where":
-        mod = max(p["modulus"], 1)
-        bad = [float("nan"), -1.0, float("inf")]
-        return lambda a, b: bad[(a + b) % 3] if (a + 3 * b) % mod == 0 else 0.5
-    raise ValueError("unknown cell_cost rule %r" % (name,))
+    assert name == "invalid_where", "unknown cell_cost rule %r" % (name,)
+    mod = max(p["modulus"], 1)
+    bad = [float("nan"), -1.0, float("inf")]
+    return lambda a, b: bad[(a + b) % 3] if (a + 3 * b) % mod == 0 else 0.5
 
 
 def make_blocked(spec):
@@ -157,8 +155,7 @@ def run_grid(a):
         opts = make_options(o)
         if a["api"] == "tier1":
             return _tier1(grid, start, goal, opts)
-        if a["api"] in ENGINES:
-            return _tier2(grid, a["api"], start, goal, opts, o, list(a["schedule"]), a["snapshot_after"])
+        assert a["api"] in ENGINES, "unknown api %r" % (a["api"],)
+        return _tier2(grid, a["api"], start, goal, opts, o, list(a["schedule"]), a["snapshot_after"])
     except gs.GridSearchError as e:
         return {"failure": e.error_class}
-    raise ValueError("unknown api %r" % (a["api"],))

@@ -96,12 +96,6 @@ class HpaNode(object):
         self.cell = cell
         self.chunk = chunk
 
-    def __eq__(self, other):
-        return isinstance(other, HpaNode) and (self.cell, self.chunk) == (other.cell, other.chunk)
-
-    def __repr__(self):
-        return "HpaNode(cell=%d, chunk=%d)" % (self.cell, self.chunk)
-
 
 class HpaEdge(object):
     """[HPA.INSPECT.EDGES] ``(from, to, cost, kind)``."""
@@ -112,9 +106,6 @@ class HpaEdge(object):
         self.to = to
         self.cost = cost
         self.kind = kind
-
-    def __repr__(self):
-        return "HpaEdge(%d -> %d, %r, %s)" % (self.from_, self.to, self.cost, self.kind)
 
 
 # ------------------------------------------------------------------ chunks

@@ -10,8 +10,9 @@ reply per query, every member present, reals as the 16 hex digits of their bit p
 
 A request the kit never sends (a layout outside 0-3, another connectivity, a diagonal above 2, an
 algorithm code outside [GS.OPT.ALGORITHM], ``cells`` of another length, ends of the other shape,
-unknown or missing members) raises ``ValueError``: a harness error, which the driver answers as
-``error`` ([CONF.LATTICE.REQUEST]).
+unknown or missing members) fails an ``assert``: a precondition on the kit's requests, not a
+behaviour of the port, so it is an assertion (never mutated, [CONF.PMUT.OPERATORS]) and the
+driver answers it as ``error`` ([CONF.LATTICE.REQUEST]).
 """
 
 from .grid_search import GridError, GridSearchError, GridSpace, GridOptions
@@ -38,39 +39,30 @@ TIER1_STATUS = {PathStatus.Found: 2, PathStatus.NotFound: 3, PathStatus.BudgetEx
 
 def _members(obj, names, what):
     """Strict reading: exactly these members ([DRIVER.MSG.STRICT] in spirit)."""
-    if not isinstance(obj, dict) or sorted(obj) != sorted(names):
-        raise ValueError("%s: members %r, expected %r"
-                         % (what, sorted(obj) if isinstance(obj, dict) else obj, names))
+    assert isinstance(obj, dict) and sorted(obj) == sorted(names), (what, obj, names)
 
 
 def _int(v, what, lo=0, hi=None):
-    if isinstance(v, bool) or not isinstance(v, int) or v < lo or (hi is not None and v > hi):
-        raise ValueError("%s: %r is not an integer in range" % (what, v))
+    assert not isinstance(v, bool) and isinstance(v, int) and v >= lo and (hi is None or v <= hi), \
+        "%s: %r is not an integer in range" % (what, v)
     return v
 
 
 def _num(v, what):
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise ValueError("%s: %r is not a number" % (what, v))
+    assert not isinstance(v, bool) and isinstance(v, (int, float)), "%s: %r is not a number" % (what, v)
     return float(v)
 
 
 def _cells(hexstr, n, what):
-    if not isinstance(hexstr, str):
-        raise ValueError("%s: not a hex string" % what)
     cells = bytes.fromhex(hexstr)
-    if len(cells) != n:
-        raise ValueError("%s holds %d cells, expected %d" % (what, len(cells), n))
+    assert len(cells) == n, "%s holds %d cells, expected %d" % (what, len(cells), n)
     return cells
 
 
 def _multipliers(pairs, what):
-    if not isinstance(pairs, list):
-        raise ValueError("%s: not a list" % what)
     out = []
     for p in pairs:
-        if not isinstance(p, list) or len(p) != 2:
-            raise ValueError("%s: %r is not an [area, m] pair" % (what, p))
+        assert isinstance(p, list) and len(p) == 2, "%s: %r is not an [area, m] pair" % (what, p)
         out.append((_int(p[0], what + " area"), _num(p[1], what + " multiplier")))
     return out
 
@@ -80,8 +72,7 @@ def _common_options(o, what):
     value), diagonal 0-2, the hooks of [CONF.GRID.HOOKS], weight, record, budget."""
     alg = _int(o["algorithm"], what + ".algorithm", 0, 5)
     diag = _int(o["diagonal"], what + ".diagonal", 0, 2)
-    if not isinstance(o["record"], bool):
-        raise ValueError("%s.record: %r is not a bool" % (what, o["record"]))
+    assert isinstance(o["record"], bool), "%s.record: %r is not a bool" % (what, o["record"])
     return dict(algorithm=alg, diagonal=diag, cell_cost=make_cell_cost(o["cell_cost"]),
                 blocked=make_blocked(o["blocked"]), heuristic_weight=_num(o["weight"], what + ".weight"),
                 iteration_budget=_int(o["budget"], what + ".budget"), record_expansions=o["record"])
@@ -92,13 +83,11 @@ def hex_options(o):
     (connectivity 4 or 8, ignored by a hex search, [HEX.OPT.FIELDS])."""
     _members(o, GRID_OPTION_MEMBERS, "hex.options")
     conn = o["connectivity"]
-    if conn not in (4, 8) or isinstance(conn, bool):
-        raise ValueError("hex.options.connectivity: %r" % (conn,))
+    assert conn in (4, 8) and not isinstance(conn, bool), "hex.options.connectivity: %r" % (conn,)
     kw = _common_options(o, "hex.options")
     # agent_size: any integer travels; [HEX.OPT.VALID] judges it (0 and 256 are invalid_options)
     agent = o["agent_size"]
-    if isinstance(agent, bool) or not isinstance(agent, int):
-        raise ValueError("hex.options.agent_size: %r" % (agent,))
+    assert not isinstance(agent, bool) and isinstance(agent, int), "hex.options.agent_size: %r" % (agent,)
     return GridOptions(agent_size=agent, connectivity=conn, **kw)
 
 
@@ -106,8 +95,7 @@ def voxel_options(o):
     """[CONF.LATTICE.REQUEST] ``V``: ``VoxelOptions`` as data (connectivity 6, 18 or 26)."""
     _members(o, VOXEL_OPTION_MEMBERS, "voxel.options")
     conn = o["connectivity"]
-    if conn not in (6, 18, 26) or isinstance(conn, bool):
-        raise ValueError("voxel.options.connectivity: %r" % (conn,))
+    assert conn in (6, 18, 26) and not isinstance(conn, bool), "voxel.options.connectivity: %r" % (conn,)
     return VoxelOptions(connectivity=conn, **_common_options(o, "voxel.options"))
 
 
@@ -121,8 +109,7 @@ def build_hex(r):
     w, h = _int(m["width"], "hex.map.width"), _int(m["height"], "hex.map.height")
     mults = _multipliers(m["multipliers"], "hex.map.multipliers")
     space = m["space"]
-    if space is not None and (not isinstance(space, list) or len(space) != 3):
-        raise ValueError("hex.map.space: %r" % (space,))
+    assert space is None or (isinstance(space, list) and len(space) == 3), "hex.map.space: %r" % (space,)
     cells = _cells(m["cells"], w * h, "hex.map.cells")
     g = HexGrid(w, h, layout)
     for area, mult in mults:
@@ -140,13 +127,11 @@ def build_voxel(r):
     ``set_space`` when not null, ``set_voxel(x, y, z, area)`` for every non-zero voxel in index
     order ``x + sx * (y + sy * z)``."""
     size = r["size"]
-    if not isinstance(size, list) or len(size) != 3:
-        raise ValueError("voxel.size: %r" % (size,))
+    assert isinstance(size, list) and len(size) == 3, "voxel.size: %r" % (size,)
     sx, sy, sz = [_int(v, "voxel.size") for v in size]
     mults = _multipliers(r["multipliers"], "voxel.multipliers")
     space = r["space"]
-    if space is not None and (not isinstance(space, list) or len(space) != 4):
-        raise ValueError("voxel.space: %r" % (space,))
+    assert space is None or (isinstance(space, list) and len(space) == 4), "voxel.space: %r" % (space,)
     cells = _cells(r["cells"], sx * sy * sz, "voxel.cells")
     g = VoxelGrid(sx, sy, sz, 0)
     for area, mult in mults:
@@ -163,20 +148,17 @@ def build_voxel(r):
 
 
 def _end(v, dims, what):
-    if not isinstance(v, list) or len(v) != dims:
-        raise ValueError("%s: %r is not an end of %d coordinates" % (what, v, dims))
+    assert isinstance(v, list) and len(v) == dims, "%s: %r is not an end of %d coordinates" % (what, v, dims)
     return tuple(_int(c, what, lo=-(1 << 63)) for c in v)
 
 
 def _queries(qs, dims):
-    if not isinstance(qs, list):
-        raise ValueError("queries: not a list")
+    assert isinstance(qs, list), "queries: not a list"
     out = []
     for i, q in enumerate(qs):
         _members(q, QUERY_MEMBERS, "query %d" % i)
         sched = q["schedule"]
-        if not isinstance(sched, list):
-            raise ValueError("query %d: schedule %r" % (i, sched))
+        assert isinstance(sched, list), "query %d: schedule %r" % (i, sched)
         out.append((_end(q["start"], dims, "query %d start" % i),
                     _end(q["goal"], dims, "query %d goal" % i),
                     [_int(b, "query %d schedule" % i) for b in sched]))
@@ -216,22 +198,19 @@ def run_query(grid, options, start, goal, schedule, search_cls, tier1):
 
 def run_lattice(a):
     """[DRIVER.OP.RUN_LATTICE] [CONF.IMPL.LATTICE] One request; the reply payload."""
-    if not isinstance(a, dict) or len(a) != 1:
-        raise ValueError("a lattice request is {\"hex\": ...} or {\"voxel\": ...}, not %r"
-                         % (sorted(a) if isinstance(a, dict) else a,))
+    assert isinstance(a, dict) and len(a) == 1, "a lattice request is {\"hex\": ...} or {\"voxel\": ...}"
     (shape, r), = a.items()
     if shape == "hex":
         _members(r, HEX_MEMBERS, "hex")
         options = hex_options(r["options"])
         queries = _queries(r["queries"], 2)
         build, cls, tier1 = build_hex, HexSearch, find_hex_path
-    elif shape == "voxel":
+    else:
+        assert shape == "voxel", "unknown lattice shape %r" % (shape,)
         _members(r, VOXEL_MEMBERS, "voxel")
         options = voxel_options(r["options"])
         queries = _queries(r["queries"], 3)
         build, cls, tier1 = build_voxel, VoxelSearch, find_voxel_path
-    else:
-        raise ValueError("unknown lattice shape %r" % (shape,))
     try:
         grid = build(r)
     except GridError as e:

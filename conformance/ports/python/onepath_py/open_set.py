@@ -42,10 +42,6 @@ class OpenSet(object):
         """[STATE.HEAP] count."""
         return len(self._n)
 
-    def __contains__(self, node):
-        """[GRAPH.OPEN.PUSH] Whether ``node`` has an entry."""
-        return node in self._pos
-
     def _prec(self, i, j):
         """[STATE.HEAP.ARRAY] Entry at slot i precedes entry at slot j."""
         return precedes(self._n[i], self._f[i], self._g[i], self._n[j], self._f[j], self._g[j])

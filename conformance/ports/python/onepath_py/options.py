@@ -44,22 +44,6 @@ class GraphOptions(object):
         self.iteration_budget = iteration_budget
         self.record_expansions = record_expansions
 
-    @classmethod
-    def default(cls):
-        """[GRAPH.T1.OPTIONS] Auto, nothing else."""
-        return cls()
-
-    @classmethod
-    def bidirectional(cls):
-        """[GRAPH.T1.OPTIONS] Auto bidirectional (BidirectionalAStar, else BidirectionalDijkstra)."""
-        return cls(algorithm=Algorithm.Bidirectional)
-
-    @classmethod
-    def with_landmarks(cls, table):
-        """[GRAPH.T1.OPTIONS] Auto with a landmark table."""
-        return cls(landmarks=table)
-
-
 class GraphPath(object):
     """[GRAPH.T1.RESULT] Result of a tier-1 query."""
 
@@ -72,20 +56,6 @@ class GraphPath(object):
         self.expanded_count = expanded_count
         self.iterations = iterations
         self.expanded = expanded
-
-    def _t(self):
-        """[GRAPH.T1.RESULT] Fields as a tuple."""
-        return (self.status, self.cost, self.nodes, self.algorithm, self.expanded_count,
-                self.iterations, self.expanded)
-
-    def __eq__(self, other):
-        """[GRAPH.T1.RESULT] Field equality."""
-        return isinstance(other, GraphPath) and self._t() == other._t()
-
-    def __repr__(self):
-        """[GRAPH.T1.RESULT] Debug text (not normative)."""
-        return "GraphPath(%r)" % (self._t(),)
-
 
 class _HookCost(object):
     """[GRAPH.API.TIER1_SEARCH] [GRAPH.T1.BLOCKED] Cost object from the edge_cost and blocked hooks."""

@@ -24,14 +24,6 @@ class Point3(object):
         """[GRAPH.VAL.POINT] Unpack as (x, y, z)."""
         return iter((self.x, self.y, self.z))
 
-    def __eq__(self, other):
-        """[GRAPH.VAL.POINT] Field equality."""
-        return isinstance(other, Point3) and tuple(self) == tuple(other)
-
-    def __repr__(self):
-        """[GRAPH.VAL.POINT] Debug text (not normative)."""
-        return "Point3(%r, %r, %r)" % (self.x, self.y, self.z)
-
 
 def as_point(p):
     """[GRAPH.VAL.POINT] Accept a Point3 or a 2/3-tuple."""
@@ -68,21 +60,6 @@ class LinkOptions(object):
         self.max_distance = max_distance
         self.nearest_count = nearest_count
         self.link_valid = link_valid
-
-
-class EuclideanGraphHeuristic(object):
-    """[GRAPH.PT.ESTIMATE] h(u, v) = distance(p_u, p_v)."""
-
-    def __init__(self, points):
-        """[GRAPH.PT.ESTIMATE]"""
-        self._points = points
-
-    def estimate(self, from_, to):
-        """[GRAPH.PT.ESTIMATE] [GRAPH.ALT.ACCESSORS] +0.0 for a node without a point (incl. negative ids)."""
-        n = len(self._points)
-        if not (isinstance(from_, int) and isinstance(to, int) and 0 <= from_ < n and 0 <= to < n):
-            return 0.0
-        return distance(self._points[from_], self._points[to])
 
 
 def generate_links(points, options):
@@ -206,8 +183,3 @@ class PointGraph(object):
         s = self.nearest_node(from_)
         t = self.nearest_node(to)
         return self.find_path(s, t, options)
-
-    def build_landmarks(self, options=None):
-        """[GRAPH.ALT.COUNT] Landmarks over the point graph's CSR."""
-        from .landmarks import Landmarks
-        return Landmarks.build(self._csr, options)

@@ -552,10 +552,6 @@ class _Replanner(object):
         from . import replan_state
         return replan_state.save(self)
 
-    def save_state_into(self, out):
-        """[STATE.API.INTO]"""
-        out[:] = self.save_state()
-
     def restore_state(self, grid, data):
         """[REPLAN.STATE.CHECKS] [REPLAN.STATE.ATOMIC] [REPLAN.STATE.RESTORE] Validate everything,
         then install."""

@@ -9,8 +9,6 @@ A 0-based binary heap of entries ``(node, key1, key2)`` kept in three parallel l
 is found in O(1).  The heap lies in the saved bytes as it lies here ([REPLAN.STATE.SEARCH]).
 """
 
-INF = float("inf")
-
 
 def key_less(a1, a2, b1, b2):
     """[REPLAN.KEY.ORDER] Key ``(a1, a2)`` is less than ``(b1, b2)``: lexicographic, IEEE ``<``."""
@@ -41,12 +39,6 @@ class ReplanOpenSet(object):
         self.k2 = []
         self.pos = [-1] * n
 
-    def __len__(self):
-        return len(self.node)
-
-    def contains(self, u):
-        return self.pos[u] >= 0
-
     def clear(self):
         """Empty the queue (O(entries), not O(nodes))."""
         pos = self.pos
@@ -55,12 +47,6 @@ class ReplanOpenSet(object):
         self.node = []
         self.k1 = []
         self.k2 = []
-
-    def top_key(self):
-        """[REPLAN.QUEUE.TOP] Slot 0's key, or ``(+inf, +inf)`` when empty."""
-        if self.node:
-            return self.k1[0], self.k2[0]
-        return INF, INF
 
     def _up(self, i):
         """[STATE.HEAP.UP] While ``i > 0`` and slot ``i`` precedes its parent, swap and go on.

@@ -42,8 +42,7 @@ def build_grid(spec):
         ox, oy, s = m["space"]
         g.set_space(gs.GridSpace(ox, oy, s))
     cells = bytes.fromhex(m["cells"])
-    if len(cells) != w * h:
-        raise ValueError("map.cells holds %d cells for %dx%d" % (len(cells), w, h))
+    assert len(cells) == w * h, "map.cells holds %d cells for %dx%d" % (len(cells), w, h)
     for i, c in enumerate(cells):
         if c != 0:
             g.set_cell(i % w, i // w, c)
@@ -112,10 +111,9 @@ def run_script(grid, rep, script, observe=True):
                     raise _Harness("harness: rollback with no save before it")
                 grid.restore_state(slot[0])
                 rep.restore_state(grid, slot[1])
-            elif name == "restore":
-                rep.restore_state(grid, bytes.fromhex(p["bytes"]))
             else:
-                raise ValueError("unknown script step %r" % (name,))
+                assert name == "restore", "unknown script step %r" % (name,)
+                rep.restore_state(grid, bytes.fromhex(p["bytes"]))
         except OnePathError as e:
             status = None
             off = getattr(e, "offset", None)

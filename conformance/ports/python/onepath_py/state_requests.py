@@ -6,7 +6,8 @@
 ``{"request":"from_state","kind":k,"bytes":HEX}`` (also ``replanner`` recipes, kinds 5 and 6,
 [CONF.STATE.REPLANNER], and ``flow_field`` recipes, kind 7, [CONF.STATE.FLOW_FIELD]) and returns
 ``{"before","restore","after","cells","search"}`` (see [CONF.IMPL.STATE]).  Anything this port
-cannot answer raises ``Unimplemented`` (never a wrong answer).
+implements every kind, so a request of another kind or shape is a kit bug: it fails an ``assert``
+and the driver answers ``error`` (never a wrong answer).
 """
 
 import struct
@@ -19,10 +20,6 @@ from . import grid_search as gs
 from .grid_state import GridStateError
 from .hex_grid import HexGrid
 from .voxel_grid import VoxelGrid, VoxelSpace
-
-
-class Unimplemented(Exception):
-    """A request this port does not implement ([CONF.STATE.KIND_MISSING])."""
 
 
 def bits_of(x):
@@ -131,8 +128,7 @@ def run_state(a):
     """
     if a["request"] == "from_state":
         cls = FROM_STATE.get(a["kind"])
-        if cls is None:
-            raise Unimplemented("from_state of kind %r" % (a["kind"],))
+        assert cls is not None, "from_state of kind %r" % (a["kind"],)
         try:
             obj = cls.from_state(bytes.fromhex(a["bytes"]))
         except STATE_ERRORS as e:
@@ -140,8 +136,7 @@ def run_state(a):
                     "cells": [], "search": None}
         return {"before": "", "restore": {"ok": True}, "after": obj.save_state().hex(), "cells": [],
                 "search": None}
-    if a["request"] != "restore":
-        raise Unimplemented("request %r" % (a["request"],))
+    assert a["request"] == "restore", "request %r" % (a["request"],)
     r = a["recipe"]
     kind = r["kind"]
     if kind in ("grid", "hex_grid", "voxel_grid", "graph"):
@@ -163,9 +158,8 @@ def run_state(a):
                 "search": search_summary(s)}
     if kind == "replanner":
         return _replanner(a)
-    if kind == "flow_field":
-        return _flow_field(a)
-    raise Unimplemented("recipe kind %r" % (kind,))
+    assert kind == "flow_field", "recipe kind %r" % (kind,)
+    return _flow_field(a)
 
 
 def _replanner(a):

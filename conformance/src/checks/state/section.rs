@@ -102,8 +102,8 @@ pub fn probe<'a>(all: &[&'a dyn Implementation], config: &Config) -> (Section, O
             return (s, None);
         }
     };
-    // Kinds an implementation does not implement (a port's unclaimed family) fail once, at
-    // their first vector, and are left out of the rest of the section.
+    // [CONF.STATE.KIND_MISSING] Kinds an implementation does not implement (a port's unclaimed
+    // family) fail once, at their first vector, and are left out of the rest of the section.
     let mut missing: Vec<(usize, StateKind)> = Vec::new();
     for (k, imp) in active.iter().enumerate() {
         let mut seen: Vec<StateKind> = Vec::new();
