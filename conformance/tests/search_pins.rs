@@ -228,7 +228,11 @@ macro_rules! borrow_grid {
         h.begin((0, 0), (5, 4)).unwrap();
         let mut seen = calls.load(Ordering::SeqCst);
         for i in 0..4 {
-            assert_eq!(h.step(1), SearchStatus::Running, "{crate_name}: hex step {i}");
+            assert_eq!(
+                h.step(1),
+                SearchStatus::Running,
+                "{crate_name}: hex step {i}"
+            );
             let now = calls.load(Ordering::SeqCst);
             assert!(now > seen, "{crate_name}: hex step {i} asked no cell_cost");
             seen = now;
@@ -248,9 +252,16 @@ macro_rules! borrow_grid {
         v.begin((0, 0, 0), (3, 3, 3)).unwrap();
         let mut seen = calls.load(Ordering::SeqCst);
         for i in 0..2 {
-            assert_eq!(v.step(1), SearchStatus::Running, "{crate_name}: voxel step {i}");
+            assert_eq!(
+                v.step(1),
+                SearchStatus::Running,
+                "{crate_name}: voxel step {i}"
+            );
             let now = calls.load(Ordering::SeqCst);
-            assert!(now > seen, "{crate_name}: voxel step {i} asked no cell_cost");
+            assert!(
+                now > seen,
+                "{crate_name}: voxel step {i} asked no cell_cost"
+            );
             seen = now;
         }
         assert_eq!(v.run(None), SearchStatus::Found, "{crate_name}: voxel");
@@ -308,8 +319,16 @@ macro_rules! bidi_status {
         };
         let mut s = GridBidiSearch::new(&g, o).unwrap();
         assert_eq!(s.status(), SearchStatus::NotStarted, "{crate_name}: new");
-        assert_eq!(s.step(10), SearchStatus::NotStarted, "{crate_name}: step on new");
-        assert_eq!(s.run(None), SearchStatus::NotStarted, "{crate_name}: run on new");
+        assert_eq!(
+            s.step(10),
+            SearchStatus::NotStarted,
+            "{crate_name}: step on new"
+        );
+        assert_eq!(
+            s.run(None),
+            SearchStatus::NotStarted,
+            "{crate_name}: run on new"
+        );
         let flag = AtomicBool::new(false);
         assert_eq!(s.run(Some(&flag)), SearchStatus::NotStarted, "{crate_name}");
         assert_eq!(
@@ -331,7 +350,10 @@ macro_rules! bidi_status {
                 s.meeting_cell(),
             )
         };
-        for (goal, end) in [((5, 3), SearchStatus::Found), ((7, 5), SearchStatus::NotFound)] {
+        for (goal, end) in [
+            ((5, 3), SearchStatus::Found),
+            ((7, 5), SearchStatus::NotFound),
+        ] {
             s.begin((0, 0), goal).unwrap();
             assert_eq!(s.status(), SearchStatus::Running, "{crate_name}: {goal:?}");
             assert_eq!(s.run(None), end, "{crate_name}: {goal:?}");
@@ -345,7 +367,11 @@ macro_rules! bidi_status {
         }
         // NotFound at begin (a wall end) is not Running either.
         s.begin((0, 0), (6, 5)).unwrap();
-        assert_eq!(s.status(), SearchStatus::NotFound, "{crate_name}: wall goal");
+        assert_eq!(
+            s.status(),
+            SearchStatus::NotFound,
+            "{crate_name}: wall goal"
+        );
         assert_eq!(s.step(3), SearchStatus::NotFound, "{crate_name}");
         assert_eq!(s.iterations(), 0, "{crate_name}: wall goal iterations");
     }};
@@ -417,16 +443,31 @@ macro_rules! bidi_cancel {
                     SearchStatus::Running,
                     "{crate_name}: k {k} cancelled run {again}"
                 );
-                assert_eq!(s.iterations(), k, "{crate_name}: k {k} cancelled run {again}");
+                assert_eq!(
+                    s.iterations(),
+                    k,
+                    "{crate_name}: k {k} cancelled run {again}"
+                );
             }
             flag.store(false, Ordering::SeqCst);
-            assert_eq!(s.run(Some(&flag)), SearchStatus::Found, "{crate_name}: k {k}");
+            assert_eq!(
+                s.run(Some(&flag)),
+                SearchStatus::Found,
+                "{crate_name}: k {k}"
+            );
             assert_eq!(outcome(&s), whole, "{crate_name}: k {k} resumed");
         }
 
         // A flag set during the call (by the hook, after a few more moves): the run stops at
         // the next multiple of 256 iterations done in this call, whatever was done before it.
-        for (k, extra) in [(0u64, 10u64), (0, 700), (100, 10), (255, 300), (256, 10), (257, 5)] {
+        for (k, extra) in [
+            (0u64, 10u64),
+            (0, 700),
+            (100, 10),
+            (255, 300),
+            (256, 10),
+            (257, 5),
+        ] {
             flag.store(false, Ordering::SeqCst);
             s.begin((0, 0), (47, 47)).unwrap();
             if k > 0 {
@@ -438,7 +479,10 @@ macro_rules! bidi_cancel {
                 SearchStatus::Running,
                 "{crate_name}: k {k} extra {extra}"
             );
-            assert!(flag.load(Ordering::SeqCst), "{crate_name}: the hook set no flag");
+            assert!(
+                flag.load(Ordering::SeqCst),
+                "{crate_name}: the hook set no flag"
+            );
             let done = s.iterations() - k;
             assert!(
                 done > 0 && done % 256 == 0,
@@ -447,7 +491,11 @@ macro_rules! bidi_cancel {
             trip_at.store(u64::MAX, Ordering::SeqCst);
             flag.store(false, Ordering::SeqCst);
             assert_eq!(s.run(Some(&flag)), SearchStatus::Found, "{crate_name}");
-            assert_eq!(outcome(&s), whole, "{crate_name}: k {k} extra {extra} resumed");
+            assert_eq!(
+                outcome(&s),
+                whole,
+                "{crate_name}: k {k} extra {extra} resumed"
+            );
         }
 
         // A search whose stop condition holds finishes even when cancelled: with every
@@ -459,9 +507,17 @@ macro_rules! bidi_cancel {
         }
         let mut s = GridBidiSearch::new(&w, GridOptions::default()).unwrap();
         s.begin((0, 0), (5, 5)).unwrap();
-        assert_eq!(s.status(), SearchStatus::Running, "{crate_name}: overflowing ends");
+        assert_eq!(
+            s.status(),
+            SearchStatus::Running,
+            "{crate_name}: overflowing ends"
+        );
         flag.store(true, Ordering::SeqCst);
-        assert_eq!(s.run(Some(&flag)), SearchStatus::NotFound, "{crate_name}: stop first");
+        assert_eq!(
+            s.run(Some(&flag)),
+            SearchStatus::NotFound,
+            "{crate_name}: stop first"
+        );
         assert_eq!(s.iterations(), 0, "{crate_name}");
     }};
 }
@@ -490,17 +546,28 @@ macro_rules! hpa_restore {
         h.refresh(&g);
         assert_eq!(h.rebuilt_chunks(), &all[..], "{crate_name}: first build");
         h.refresh(&g);
-        assert!(h.rebuilt_chunks().is_empty(), "{crate_name}: nothing changed");
+        assert!(
+            h.rebuilt_chunks().is_empty(),
+            "{crate_name}: nothing changed"
+        );
         g.set_cell(1, 1, 2).unwrap();
         h.refresh(&g);
-        assert_eq!(h.rebuilt_chunks(), &[0][..], "{crate_name}: one dirty chunk");
+        assert_eq!(
+            h.rebuilt_chunks(),
+            &[0][..],
+            "{crate_name}: one dirty chunk"
+        );
         let (nodes, edges) = (h.nodes(), h.edges());
 
         // A restore that changes no cell still counts ([GRID.RESTORE_COUNT]): full rebuild.
         let bytes = g.save_state();
         g.restore_state(&bytes).unwrap();
         h.refresh(&g);
-        assert_eq!(h.rebuilt_chunks(), &all[..], "{crate_name}: refresh after a restore");
+        assert_eq!(
+            h.rebuilt_chunks(),
+            &all[..],
+            "{crate_name}: refresh after a restore"
+        );
         assert_eq!((h.nodes(), h.edges()), (nodes, edges), "{crate_name}");
         h.refresh(&g);
         assert!(h.rebuilt_chunks().is_empty(), "{crate_name}: count taken");
@@ -518,7 +585,11 @@ macro_rules! hpa_restore {
         s.begin((0, 0), (15, 0)).unwrap();
         assert_eq!(s.run(None), SearchStatus::Found, "{crate_name}");
         drop(s);
-        assert_eq!(h.rebuilt_chunks(), &all[..], "{crate_name}: begin after a restore");
+        assert_eq!(
+            h.rebuilt_chunks(),
+            &all[..],
+            "{crate_name}: begin after a restore"
+        );
     }};
 }
 
@@ -545,7 +616,11 @@ macro_rules! replan_detach {
         let (path, cost) = (r.path(&g).unwrap(), r.path_cost().to_bits());
 
         g.set_cell(3, 2, WALL).unwrap();
-        assert_eq!(r.pending_count(), 1, "{crate_name}: attached, the edit is pending");
+        assert_eq!(
+            r.pending_count(),
+            1,
+            "{crate_name}: attached, the edit is pending"
+        );
         assert_eq!(r.replan(&g, 0), Ok(SearchStatus::Found), "{crate_name}");
         assert_ne!(r.path(&g).unwrap(), path, "{crate_name}: the wall was seen");
         g.set_cell(3, 2, 0).unwrap();
@@ -556,7 +631,11 @@ macro_rules! replan_detach {
         assert!(!r.detach(&mut g), "{crate_name}: detached already");
         g.set_cell(3, 2, WALL).unwrap();
         g.set_cell(4, 2, WALL).unwrap();
-        assert_eq!(r.pending_count(), 0, "{crate_name}: a detached replanner sees no edit");
+        assert_eq!(
+            r.pending_count(),
+            0,
+            "{crate_name}: a detached replanner sees no edit"
+        );
         assert_eq!(r.replan(&g, 0), Ok(SearchStatus::Found), "{crate_name}");
         assert_eq!(r.last_expanded(), 0, "{crate_name}: nothing to do");
         assert_eq!(r.path_cost().to_bits(), cost, "{crate_name}: old plan kept");
