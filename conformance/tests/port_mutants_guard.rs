@@ -5,9 +5,10 @@
 //! drops a vector lets a sampled mutant through and turns this test red; a change of the port
 //! changes the sites, and so the sample, and a new survivor must be killed or explained.
 //!
-//! The second test shows that the guard can fail: a known survivor (HPA* cancel polling, which no
-//! request of the kit reaches yet) is reported `survived` and the run exits 1 when the ledger does
-//! not name it, and `survived_explained` with exit 0 when the committed ledger does.
+//! The second test shows that the guard can fail: a known survivor (HPA* cancel polling every 255
+//! iterations: the kit's cancel queries, [CONF.HPA.CANCEL], set the flag before the run, so only
+//! the read at 0 iterations done is reached) is reported `survived` and the run exits 1 when the
+//! ledger does not name it, and `survived_explained` with exit 0 when the committed ledger does.
 mod tools;
 
 use std::path::{Path, PathBuf};
@@ -17,8 +18,8 @@ use std::process::Command;
 const SEED: &str = "11";
 const SAMPLE: &str = "10";
 
-/// A survivor the committed ledger lists as `open`: `hpa_search.py:251` `done % 256` to
-/// `done % 255` (no kit request passes a cancel flag to an HPA* search).
+/// A survivor the committed ledger explains (`equivalent`): `hpa_search.py:251` `done % 256` to
+/// `done % 255` (a flag set before the run is read at 0 iterations done, where both are 0).
 const KNOWN_SURVIVOR: &str = "1c3c23e912f3";
 
 fn judge_script() -> PathBuf {

@@ -144,3 +144,33 @@ class HpaProperties(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class HpaCancelQuery(unittest.TestCase):
+    """[CONF.HPA.CANCEL] The cancel query of ``run_hpa``: begin, step(k), two cancelled runs
+    that pop nothing, a resumed run equal to the uncancelled query."""
+
+    def request(self, queries):
+        return {"map": {"width": 10, "height": 10, "cells": "00" * 100, "multipliers": [],
+                        "space": None},
+                "options": {"chunk_size": 4, "connectivity": 8, "diagonal": 2, "weight": 1.0,
+                            "smooth": False, "record": True, "budget": 0},
+                "queries": queries}
+
+    def test_trace_and_resumed_outcome(self):
+        from onepath_py import hpa_requests
+        q = {"edits": [], "start": [0, 0], "goal": [9, 9], "schedule": []}
+        plain = dict(q, schedule=[1000])
+        r = hpa_requests.run_hpa(self.request([dict(q, cancel=k) for k in (0, 1, 2)] + [plain]))
+        replies = [x["path"] for x in r["ran"]["queries"]]
+        self.assertNotIn("cancel", replies[3])
+        for k, p in zip((0, 1, 2), replies):
+            self.assertEqual(p["cancel"], [[1, k]] * 3)
+            same = {f: v for f, v in p.items() if f not in ("cancel", "rebuilt")}
+            self.assertEqual(same, {f: v for f, v in replies[3].items() if f != "rebuilt"})
+
+    def test_cancel_with_a_schedule_is_malformed(self):
+        from onepath_py import hpa_requests
+        q = {"edits": [], "start": [0, 0], "goal": [9, 9], "schedule": [1], "cancel": 0}
+        with self.assertRaises(ValueError):
+            hpa_requests.run_hpa(self.request([q]))

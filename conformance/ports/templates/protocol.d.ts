@@ -535,11 +535,16 @@ export type HpaOptionsData = {
 
 /** One query ([CONF.HPA.REQUEST]): the edits made first, then the ends and the schedule. */
 export type HpaQuery = {
+  /**
+   * [CONF.HPA.CANCEL] A cancel query: `step(k)` (when `k > 0`), two runs with the cancel flag
+   * set and one with it cleared. Absent (not null) in every other query.
+   */
+  cancel?: number /* uint64 */ | null;
   /** `(x, y, area)` calls of `set_cell`, in order, before the query. */
   edits: [number /* uint32 */, number /* uint32 */, number /* uint8 */][];
   /** `[x, y]`. */
   goal: number /* uint32 */[];
-  /** Step budgets of the sliced form, cycled; empty: tier 1. */
+  /** Step budgets of the sliced form, cycled; empty: tier 1 (or a cancel query). */
   schedule: number /* uint64 */[];
   /** `[x, y]`. */
   start: number /* uint32 */[];
@@ -1613,6 +1618,12 @@ export type OkRunHpa_HpaPathReply = {
   abstract: number /* uint32 */[];
   /** The algorithm ([GS.OPT.ALGORITHM] value; [HPA.TIER1.ALGORITHM]). */
   algorithm: number /* uint8 */;
+  /**
+   * [CONF.HPA.CANCEL] A cancel query's `[status, iterations]` after `begin` and the step,
+   * after the first cancelled run and after the second. Absent (not null) in every other
+   * reply.
+   */
+  cancel?: [number /* uint8 */, number /* uint64 */][] | null;
   /** The final path, start first. */
   cells: number /* uint32 */[];
   /** The path cost ([HPA.COST.REPORTED]). */

@@ -148,7 +148,7 @@ fn run_case(
     let mut rng = SplitMix64::new(slice_seed);
     let parts = sliced(r, &mut rng);
     let tier1: Vec<usize> = (0..r.queries.len())
-        .filter(|&i| r.queries[i].schedule.is_empty())
+        .filter(|&i| r.queries[i].schedule.is_empty() && r.queries[i].cancel.is_none())
         .collect();
     for (imp, first) in all.iter().zip(firsts) {
         let Some(first) = first else { continue };

@@ -48,6 +48,7 @@ fn path_hpa(r: &crate::hpa::HpaRequest) -> crate::hpa::HpaRequest {
     let mut r = r.clone();
     for q in &mut r.queries {
         q.schedule.clear();
+        q.cancel = None;
     }
     r
 }

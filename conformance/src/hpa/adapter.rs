@@ -38,6 +38,11 @@ pub(crate) fn validate(r: &HpaRequest) -> Result<Vec<u8>, HarnessError> {
                 q.goal.len()
             )));
         }
+        if q.cancel.is_some() && !q.schedule.is_empty() {
+            return Err(malformed(format!(
+                "query {i}: a cancel query with a schedule"
+            )));
+        }
         if let Some(&(x, y, _)) = q.edits.iter().find(|e| e.0 >= m.width || e.1 >= m.height) {
             return Err(malformed(format!(
                 "query {i}: edit ({x}, {y}) outside the {} x {} map",
@@ -113,19 +118,40 @@ macro_rules! define_hpa_adapter {
                         iterations: p.iterations,
                         abstract_path: vec![],
                         rebuilt: vec![],
+                        cancel: None,
                     }),
                 }
             }
 
-            /// [CONF.HPA.QUERY] The sliced form on the request's hierarchy.
+            /// [CONF.HPA.QUERY] [CONF.HPA.CANCEL] The sliced form on the request's hierarchy:
+            /// the schedule, or for a cancel query `step(k)`, two cancelled runs and a resumed
+            /// one.
             fn sliced(g: &op::Grid, q: &HpaQuery, h: &mut op::HpaHierarchy) -> HpaQueryReply {
                 let (start, goal) = ends(q);
                 let mut s = op::HpaSearch::new(g, h);
                 if let Err(e) = s.begin(start, goal) {
                     return HpaQueryReply::Error(e.class().to_string());
                 }
+                let mut trace = None;
+                if let Some(k) = q.cancel {
+                    if k > 0 {
+                        s.step(k);
+                    }
+                    let flag = std::sync::atomic::AtomicBool::new(true);
+                    let mut t = vec![(search_status(s.status()), s.iterations())];
+                    for _ in 0..2 {
+                        s.run(Some(&flag));
+                        t.push((search_status(s.status()), s.iterations()));
+                    }
+                    flag.store(false, std::sync::atomic::Ordering::SeqCst);
+                    s.run(Some(&flag));
+                    trace = Some(t);
+                }
                 let mut calls = 0u64;
-                while s.status() == op::SearchStatus::Running && calls < MAX_STEP_CALLS {
+                while trace.is_none()
+                    && s.status() == op::SearchStatus::Running
+                    && calls < MAX_STEP_CALLS
+                {
                     s.step(q.schedule[(calls % q.schedule.len() as u64) as usize]);
                     calls += 1;
                 }
@@ -140,6 +166,7 @@ macro_rules! define_hpa_adapter {
                     iterations: s.iterations(),
                     abstract_path: s.abstract_path(),
                     rebuilt: vec![],
+                    cancel: trace,
                 };
                 drop(s);
                 HpaQueryReply::Path(HpaPathReply {
@@ -193,7 +220,7 @@ macro_rules! define_hpa_adapter {
                             return failed(e);
                         }
                     }
-                    queries.push(if q.schedule.is_empty() {
+                    queries.push(if q.schedule.is_empty() && q.cancel.is_none() {
                         tier1(&g, q, &o)
                     } else {
                         match &mut hierarchy {

@@ -88,6 +88,7 @@ fn queries(rng: &mut SplitMix64, w: u32, h: u32) -> Vec<HpaQuery> {
                 start,
                 goal,
                 schedule,
+                cancel: None,
             }
         })
         .collect()
@@ -119,14 +120,14 @@ pub fn sliced(r: &HpaRequest, rng: &mut SplitMix64) -> HpaRequest {
     out
 }
 
-/// The index of the last sliced query whose reply is not an error (the hierarchy's last
-/// refresh), if any.
+/// The index of the last sliced or cancel query ([CONF.HPA.CANCEL]) whose reply is not an error
+/// (the hierarchy's last refresh), if any.
 pub fn last_refresh(r: &HpaRequest, reply: &HpaReply) -> Option<usize> {
     let HpaReply::Ran(ran) = reply else {
         return None;
     };
     (0..r.queries.len()).rev().find(|&i| {
-        !r.queries[i].schedule.is_empty()
+        (!r.queries[i].schedule.is_empty() || r.queries[i].cancel.is_some())
             && matches!(ran.queries.get(i), Some(HpaQueryReply::Path(_)))
     })
 }
@@ -156,6 +157,7 @@ pub fn rebuilt(r: &HpaRequest, last: usize) -> Option<HpaRequest> {
             start: vec![0, 0],
             goal: vec![0, 0],
             schedule: vec![1],
+            cancel: None,
         }],
     })
 }

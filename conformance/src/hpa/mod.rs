@@ -49,8 +49,12 @@ pub struct HpaQuery {
     pub start: Vec<u32>,
     /// `[x, y]`.
     pub goal: Vec<u32>,
-    /// Step budgets of the sliced form, cycled; empty: tier 1.
+    /// Step budgets of the sliced form, cycled; empty: tier 1 (or a cancel query).
     pub schedule: Vec<u64>,
+    /// [CONF.HPA.CANCEL] A cancel query: `step(k)` (when `k > 0`), two runs with the cancel flag
+    /// set and one with it cleared. Absent (not null) in every other query.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cancel: Option<u64>,
 }
 
 /// A `run_hpa` request ([CONF.HPA.REQUEST]).
@@ -91,6 +95,11 @@ pub struct HpaPathReply {
     pub abstract_path: Vec<u32>,
     /// Sliced: the hierarchy's `rebuilt_chunks()` after the query; tier 1: empty.
     pub rebuilt: Vec<u32>,
+    /// [CONF.HPA.CANCEL] A cancel query's `[status, iterations]` after `begin` and the step,
+    /// after the first cancelled run and after the second. Absent (not null) in every other
+    /// reply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cancel: Option<Vec<(u8, u64)>>,
 }
 
 impl HpaPathReply {
@@ -209,7 +218,22 @@ pub fn query_reply_difference(e: &HpaQueryReply, f: &HpaQueryReply) -> Option<Di
     if let Some((i, a, b)) = list_difference(&e.rebuilt, &f.rebuilt) {
         return diff(format!("rebuilt entry {i}"), a, b);
     }
-    None
+    match (&e.cancel, &f.cancel) {
+        (Some(a), Some(b)) => list_difference(a, b)
+            .and_then(|(i, x, y)| diff(format!("cancel entry {i} [status, iterations]"), x, y)),
+        (None, None) => None,
+        (a, b) => {
+            let show = |c: &Option<Vec<(u8, u64)>>| {
+                if c.is_some() {
+                    "a cancel trace"
+                } else {
+                    "none"
+                }
+                .to_string()
+            };
+            diff("cancel trace", show(a), show(b))
+        }
+    }
 }
 
 /// The first difference between two hierarchies (`query` unset; `what` starts `hierarchy`).

@@ -49,6 +49,7 @@ fn q(start: [u32; 2], goal: [u32; 2]) -> HpaQuery {
         start: start.to_vec(),
         goal: goal.to_vec(),
         schedule: vec![],
+        cancel: None,
     }
 }
 
@@ -56,6 +57,15 @@ fn q(start: [u32; 2], goal: [u32; 2]) -> HpaQuery {
 fn sl(start: [u32; 2], goal: [u32; 2], schedule: &[u64]) -> HpaQuery {
     HpaQuery {
         schedule: schedule.to_vec(),
+        cancel: None,
+        ..q(start, goal)
+    }
+}
+
+/// A cancel query ([CONF.HPA.CANCEL]): `step(k)`, two cancelled runs, one resumed.
+fn cancel(start: [u32; 2], goal: [u32; 2], k: u64) -> HpaQuery {
+    HpaQuery {
+        cancel: Some(k),
         ..q(start, goal)
     }
 }
@@ -355,6 +365,42 @@ pub fn requests() -> Vec<(String, HpaRequest)> {
                     [0, 0],
                     [7, 3],
                 ),
+            ],
+        ),
+    );
+    push(
+        "cancel queries: begin, step(k) for k = 0, 1 and 2, then two runs with the cancel flag set (it is read before the first pop of a call, at 0 iterations done, so neither pops and the search stays Running) and one with it cleared (runs to the end, as the uncancelled query); k past the end (the search already Found: the cancelled runs change nothing); a wall goal (NotFound at begin) [CONF.HPA.CANCEL] [HPA.SEARCH.GRAPH] [GRAPH.ASTAR.RUN]",
+        req(
+            map(&ROOMS),
+            options(4),
+            vec![
+                cancel([0, 0], [11, 11], 0),
+                cancel([0, 0], [11, 11], 1),
+                cancel([0, 0], [11, 11], 2),
+                cancel([0, 11], [11, 0], 1_000_000),
+                cancel([0, 0], [6, 0], 0),
+            ],
+        ),
+    );
+    let strip = {
+        let mut rows = [".".repeat(522), ".".repeat(522)];
+        // The goal (521, 1) walled in: about 520 abstract pops before NotFound.
+        rows[0].replace_range(520..522, "##");
+        rows[1].replace_range(520..521, "#");
+        rows
+    };
+    push(
+        "cancel queries at the 256 boundary: step(255), step(256) and step(257) on a 522 x 2 strip whose goal is walled in (about 520 abstract pops, NotFound), then the cancelled runs: the flag is read when the iterations done in this call, not since begin, are a multiple of 256, so neither run pops; the resumed run ends NotFound [CONF.HPA.CANCEL] [HPA.SEARCH.GRAPH] [GRAPH.ASTAR.RUN]",
+        req(
+            map(&[strip[0].as_str(), strip[1].as_str()]),
+            HpaOptionsData {
+                record: false,
+                ..options(2)
+            },
+            vec![
+                cancel([0, 0], [521, 1], 255),
+                cancel([0, 0], [521, 1], 256),
+                cancel([0, 0], [521, 1], 257),
             ],
         ),
     );

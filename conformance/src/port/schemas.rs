@@ -10,19 +10,42 @@ use std::path::Path;
 /// The folder of the schemas inside the repository.
 pub const SCHEMA_DIR: &str = "spec/schemas/driver-v2";
 
+/// The members that are absent, not null, where they do not apply: the cancel query's `cancel`
+/// and its reply's trace ([CONF.HPA.CANCEL]), added after protocol 2 was published, so that every
+/// older `run_hpa` request and reply keeps its bytes. `(definition, member)`.
+const OPTIONAL: [(&str, &str); 2] = [("HpaQuery", "cancel"), ("HpaPathReply", "cancel")];
+
 /// Every member of every message object is required ([DRIVER.MSG.STRICT]): an absent value is
-/// `null`, never a missing member, so each object schema lists all its properties as required.
+/// `null`, never a missing member, so each object schema lists all its properties as required,
+/// except the members of [`OPTIONAL`].
 fn require_all(v: &mut serde_json::Value) {
+    require_all_in(v, "");
+}
+
+/// [`require_all`] inside the definition named `def` (`""` outside a definition's own object).
+fn require_all_in(v: &mut serde_json::Value, def: &str) {
     match v {
         serde_json::Value::Object(o) => {
             if let Some(serde_json::Value::Object(props)) = o.get("properties") {
-                let names: Vec<serde_json::Value> =
-                    props.keys().map(|k| k.clone().into()).collect();
+                let names: Vec<serde_json::Value> = props
+                    .keys()
+                    .filter(|k| !OPTIONAL.contains(&(def, k.as_str())))
+                    .map(|k| k.clone().into())
+                    .collect();
                 o.insert("required".into(), names.into());
             }
-            o.values_mut().for_each(require_all);
+            for (key, value) in o.iter_mut() {
+                match (key.as_str(), value) {
+                    ("$defs", serde_json::Value::Object(defs)) => {
+                        for (name, d) in defs.iter_mut() {
+                            require_all_in(d, name);
+                        }
+                    }
+                    (_, value) => require_all_in(value, ""),
+                }
+            }
         }
-        serde_json::Value::Array(a) => a.iter_mut().for_each(require_all),
+        serde_json::Value::Array(a) => a.iter_mut().for_each(|x| require_all_in(x, "")),
         _ => {}
     }
 }

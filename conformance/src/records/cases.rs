@@ -284,6 +284,11 @@ pub fn all(dir: &Path) -> Result<Vec<RecordCase>, HarnessError> {
             if !q.edits.is_empty() {
                 break;
             }
+            // [RECORD.CASES] A cancel query ([CONF.HPA.CANCEL]) is a call sequence, not a
+            // query a record can hold.
+            if q.cancel.is_some() {
+                continue;
+            }
             let query = RecordQuery::Hpa(HpaRecordQuery {
                 options: r.options.clone(),
                 start: pair(&q.start),

@@ -474,6 +474,7 @@ pub fn request(record: &QueryRecord, world: &RecordWorld) -> Result<RecordReques
                 start: vec![q.start.0, q.start.1],
                 goal: vec![q.goal.0, q.goal.1],
                 schedule: q.schedule.clone(),
+                cancel: None,
             }],
         }),
         RecordQuery::Bidi(q) => RecordRequest::Bidi(BidiRequest {

@@ -189,14 +189,18 @@ def _hpa(r):
     When ``new`` fails the hierarchy entry is ``{"error": class}``."""
     L._members(r, H.REQUEST_MEMBERS, "hpa")
     options = H.hpa_options(r["options"])
-    queries = _tier1_only(H._queries(r["queries"]), "hpa")
+    queries = H._queries(r["queries"])
+    for i, q in enumerate(queries):
+        if q[4] is not None:   # [CONF.HPA.CANCEL] a cancel query is not tier 1
+            raise ValueError("hpa describe query %d cancels (tier 1 only)" % i)
+    _tier1_only([q[:4] for q in queries], "hpa")
     try:
         grid = H.build_grid(r["map"])
     except GridError as e:
         return {"failed": e.error_class}
     w, h = grid.width(), grid.height()
     out = []
-    for edits, s, g, _ in queries:
+    for edits, s, g, _, _ in queries:
         for x, y, area in edits:
             assert x < w and y < h, "edit (%d, %d) outside the %dx%d map" % (x, y, w, h)
             grid.set_cell(x, y, area)

@@ -5,7 +5,8 @@
 build the request's square grid, make one hierarchy with ``HpaHierarchy(options)``, run the
 queries one after another (each after its edits; an empty schedule: tier 1 with its own
 hierarchy; otherwise ``HpaSearch`` on the request's hierarchy, ``begin`` and ``step`` per budget
-while Running, at most 2^20 calls) and return ``{"failed": class}`` or
+while Running, at most 2^20 calls; a query with ``cancel``: ``step(k)`` and two cancelled ``run``
+calls, then a resumed one, [CONF.HPA.CANCEL]) and return ``{"failed": class}`` or
 ``{"ran": {"queries": [QR, ...], "hierarchy": HIER}}`` with every member present and reals as
 the 16 hex digits of their bit pattern ([DRIVER.ENC.REAL]).  The same functions serve
 ``check_hpa_vectors.py``.
@@ -14,6 +15,8 @@ A request the kit never sends (a connectivity other than 4 or 8, a diagonal abov
 of another length, an edit outside the map, ends of another length, unknown or missing members)
 raises ``ValueError``: a harness error, which the driver answers as ``error``.
 """
+
+import threading
 
 from .grid_requests import real
 from .grid_search import Grid, GridError, GridSearchError, GridSpace
@@ -29,6 +32,7 @@ REQUEST_MEMBERS = ["map", "options", "queries"]
 MAP_MEMBERS = ["width", "height", "cells", "multipliers", "space"]
 OPTION_MEMBERS = ["chunk_size", "connectivity", "diagonal", "weight", "smooth", "record", "budget"]
 QUERY_MEMBERS = ["edits", "start", "goal", "schedule"]
+CANCEL_MEMBER = "cancel"   # [CONF.HPA.CANCEL] optional: present only in a cancel query
 TIER1_STATUS = {PathStatus.Found: 2, PathStatus.NotFound: 3, PathStatus.BudgetExhausted: 4}
 
 
@@ -85,7 +89,8 @@ def _queries(qs):
         raise ValueError("queries: not a list")
     out = []
     for i, q in enumerate(qs):
-        _members(q, QUERY_MEMBERS, "query %d" % i)
+        cancels = isinstance(q, dict) and CANCEL_MEMBER in q
+        _members(q, QUERY_MEMBERS + ([CANCEL_MEMBER] if cancels else []), "query %d" % i)
         edits = q["edits"]
         if not isinstance(edits, list):
             raise ValueError("query %d: edits %r" % (i, edits))
@@ -97,8 +102,11 @@ def _queries(qs):
         sched = q["schedule"]
         if not isinstance(sched, list):
             raise ValueError("query %d: schedule %r" % (i, sched))
+        cancel = _int(q[CANCEL_MEMBER], "query %d cancel" % i) if cancels else None
+        if cancel is not None and sched:
+            raise ValueError("query %d: a cancel query has an empty schedule" % i)
         out.append((ed, _end(q["start"], "query %d start" % i), _end(q["goal"], "query %d goal" % i),
-                    [_int(b, "query %d schedule" % i) for b in sched]))
+                    [_int(b, "query %d schedule" % i) for b in sched], cancel))
     return out
 
 
@@ -111,14 +119,35 @@ def _path_reply(status, cost, cells, points, expanded, expanded_count, iteration
                      "rebuilt": list(rebuilt)}}
 
 
-def run_query(grid, options, hier, hier_error, start, goal, schedule):
+def _cancelled(s, hier, k):
+    """[CONF.HPA.CANCEL] After ``begin``: ``step(k)`` when ``k > 0``, ``run`` twice with the flag
+    set, ``run`` with it cleared; the sliced reply read after the last run, with ``cancel`` the
+    ``[status, iterations]`` pairs after the step and after each cancelled run."""
+    if k > 0:
+        s.step(k)
+    flag = threading.Event()
+    flag.set()
+    trace = [[int(s.status()), s.iterations()]]
+    for _ in range(2):
+        s.run(flag)
+        trace.append([int(s.status()), s.iterations()])
+    flag.clear()
+    s.run(flag)
+    reply = _path_reply(int(s.status()), s.path_cost(), s.path(), [], s.expansions(),
+                        s.expanded_count(), s.iterations(), s.abstract_path(),
+                        hier.rebuilt_chunks())
+    reply["path"]["cancel"] = trace
+    return reply
+
+
+def run_query(grid, options, hier, hier_error, start, goal, schedule, cancel=None):
     """[CONF.HPA.QUERY] One query after its edits: tier 1 ``find_hpa_path`` for an empty
     schedule (``abstract`` and ``rebuilt`` empty); otherwise ``HpaSearch(grid, hierarchy)``,
     ``begin`` and ``step(schedule[i mod len])`` while Running, at most 2^20 calls, read after the
     last step ([CONF.HPA.REPLY]).  ``{"error": class}`` when ``new`` (every sliced query),
     ``begin`` or tier 1 failed."""
     try:
-        if not schedule:
+        if not schedule and cancel is None:
             p = find_hpa_path(grid, start, goal, options)
             return _path_reply(TIER1_STATUS[p.status], p.cost, p.cells, p.points, p.expanded,
                                p.expanded_count, p.iterations, [], [])
@@ -128,6 +157,8 @@ def run_query(grid, options, hier, hier_error, start, goal, schedule):
         s.begin(start, goal)
     except GridSearchError as e:
         return {"error": e.error_class}
+    if cancel is not None:
+        return _cancelled(s, hier, cancel)
     st = s.status()
     calls = 0
     n = len(schedule)
@@ -167,10 +198,10 @@ def run_hpa(a):
         hier_error = e.error_class
     replies = []
     w, h = grid.width(), grid.height()
-    for edits, start, goal, schedule in queries:
+    for edits, start, goal, schedule, cancel in queries:
         for x, y, area in edits:
             if not (x < w and y < h):
                 raise ValueError("edit (%d, %d) outside the %dx%d map" % (x, y, w, h))
             grid.set_cell(x, y, area)
-        replies.append(run_query(grid, options, hier, hier_error, start, goal, schedule))
+        replies.append(run_query(grid, options, hier, hier_error, start, goal, schedule, cancel))
     return {"ran": {"queries": replies, "hierarchy": hierarchy_reply(hier)}}
