@@ -172,5 +172,5 @@ class HpaCancelQuery(unittest.TestCase):
     def test_cancel_with_a_schedule_is_malformed(self):
         from onepath_py import hpa_requests
         q = {"edits": [], "start": [0, 0], "goal": [9, 9], "schedule": [1], "cancel": 0}
-        with self.assertRaises(ValueError):
+        with self.assertRaises(AssertionError):
             hpa_requests.run_hpa(self.request([q]))

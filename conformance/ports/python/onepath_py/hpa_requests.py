@@ -13,7 +13,8 @@ the 16 hex digits of their bit pattern ([DRIVER.ENC.REAL]).  The same functions 
 
 A request the kit never sends (a connectivity other than 4 or 8, a diagonal above 2, ``cells``
 of another length, an edit outside the map, ends of another length, unknown or missing members)
-raises ``ValueError``: a harness error, which the driver answers as ``error``.
+fails an ``assert``: a precondition on the kit's requests (never mutated), which the driver
+answers as ``error``.
 """
 
 import threading
@@ -42,11 +43,9 @@ def hpa_options(o):
     weight travel as given: [HPA.OPT.VALID] judges them."""
     _members(o, OPTION_MEMBERS, "hpa.options")
     conn = o["connectivity"]
-    if conn not in (4, 8) or isinstance(conn, bool):
-        raise ValueError("hpa.options.connectivity: %r" % (conn,))
+    assert conn in (4, 8) and not isinstance(conn, bool), "hpa.options.connectivity: %r" % (conn,)
     for name in ("smooth", "record"):
-        if not isinstance(o[name], bool):
-            raise ValueError("hpa.options.%s: %r is not a bool" % (name, o[name]))
+        assert isinstance(o[name], bool), "hpa.options.%s: %r is not a bool" % (name, o[name])
     return HpaOptions(chunk_size=_int(o["chunk_size"], "hpa.options.chunk_size"),
                       connectivity=conn,
                       diagonal=_int(o["diagonal"], "hpa.options.diagonal", 0, 2),
@@ -64,8 +63,8 @@ def build_grid(m):
     w, h = _int(m["width"], "hpa.map.width"), _int(m["height"], "hpa.map.height")
     mults = _multipliers(m["multipliers"], "hpa.map.multipliers")
     space = m["space"]
-    if space is not None and (not isinstance(space, list) or len(space) != 3):
-        raise ValueError("hpa.map.space: %r" % (space,))
+    assert space is None or (isinstance(space, list) and len(space) == 3), \
+        "hpa.map.space: %r" % (space,)
     cells = _cells(m["cells"], w * h, "hpa.map.cells")
     g = Grid(w, h)
     for area, mult in mults:
@@ -79,32 +78,27 @@ def build_grid(m):
 
 
 def _end(v, what):
-    if not isinstance(v, list) or len(v) != 2:
-        raise ValueError("%s: %r is not an [x, y] end" % (what, v))
+    assert isinstance(v, list) and len(v) == 2, "%s: %r is not an [x, y] end" % (what, v)
     return (_int(v[0], what), _int(v[1], what))
 
 
 def _queries(qs):
-    if not isinstance(qs, list):
-        raise ValueError("queries: not a list")
+    assert isinstance(qs, list), "queries: not a list"
     out = []
     for i, q in enumerate(qs):
         cancels = isinstance(q, dict) and CANCEL_MEMBER in q
         _members(q, QUERY_MEMBERS + ([CANCEL_MEMBER] if cancels else []), "query %d" % i)
         edits = q["edits"]
-        if not isinstance(edits, list):
-            raise ValueError("query %d: edits %r" % (i, edits))
+        assert isinstance(edits, list), "query %d: edits %r" % (i, edits)
         ed = []
         for e in edits:
-            if not isinstance(e, list) or len(e) != 3:
-                raise ValueError("query %d: edit %r is not [x, y, area]" % (i, e))
+            assert isinstance(e, list) and len(e) == 3, \
+                "query %d: edit %r is not [x, y, area]" % (i, e)
             ed.append((_int(e[0], "edit x"), _int(e[1], "edit y"), _int(e[2], "edit area", 0, 255)))
         sched = q["schedule"]
-        if not isinstance(sched, list):
-            raise ValueError("query %d: schedule %r" % (i, sched))
+        assert isinstance(sched, list), "query %d: schedule %r" % (i, sched)
         cancel = _int(q[CANCEL_MEMBER], "query %d cancel" % i) if cancels else None
-        if cancel is not None and sched:
-            raise ValueError("query %d: a cancel query has an empty schedule" % i)
+        assert cancel is None or not sched, "query %d: a cancel query has an empty schedule" % i
         out.append((ed, _end(q["start"], "query %d start" % i), _end(q["goal"], "query %d goal" % i),
                     [_int(b, "query %d schedule" % i) for b in sched], cancel))
     return out
@@ -200,8 +194,7 @@ def run_hpa(a):
     w, h = grid.width(), grid.height()
     for edits, start, goal, schedule, cancel in queries:
         for x, y, area in edits:
-            if not (x < w and y < h):
-                raise ValueError("edit (%d, %d) outside the %dx%d map" % (x, y, w, h))
+            assert x < w and y < h, "edit (%d, %d) outside the %dx%d map" % (x, y, w, h)
             grid.set_cell(x, y, area)
         replies.append(run_query(grid, options, hier, hier_error, start, goal, schedule, cancel))
     return {"ran": {"queries": replies, "hierarchy": hierarchy_reply(hier)}}
