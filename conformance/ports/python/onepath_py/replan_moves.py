@@ -108,11 +108,10 @@ class SquareMoves(object):
         return g
 
     def passable(self, c):
-        """[GS.PASS] [GS.CLEAR.VALUE] clearance >= k: the k x k square anchored at ``c`` lies in
-        the grid and holds no wall (for k = 1: ``c`` is not a wall).  Memoised per call."""
+        """[GS.PASS] [GS.CLEAR.VALUE] clearance >= k for k >= 2 (its one caller reads the cells
+        inline for k = 1): the k x k square anchored at ``c`` lies in the grid and holds no wall.
+        Memoised per call."""
         cells = self.cells
-        if self.k == 1:
-            return cells[c] != WALL
         memo = self._pass
         r = memo.get(c)
         if r is None:
