@@ -288,16 +288,16 @@ fn tier1_equals_tier2_and_concurrent_queries() {
     }
 }
 
-/// A heuristic over a table of estimates that counts its estimate and prefetch calls.
+/// A zero estimate that counts its estimate and prefetch calls.
 struct Counted<'a> {
     estimates: &'a AtomicUsize,
     prefetches: Option<&'a AtomicUsize>,
 }
 
 impl GraphHeuristic for Counted<'_> {
-    fn estimate(&self, from: u32, to: u32) -> f64 {
+    fn estimate(&self, _from: u32, _to: u32) -> f64 {
         self.estimates.fetch_add(1, Ordering::Relaxed);
-        (from as f64 - to as f64).abs()
+        0.0
     }
     fn prefetch(&self, node: u32) {
         let _ = node;
@@ -307,22 +307,26 @@ impl GraphHeuristic for Counted<'_> {
     }
 }
 
-// pins [GRAPH.API.PREFETCH]: on a 5-node line the estimate must be asked exactly 5 times (begin, then each improving relaxation), by the tier-1 hook and by a tier-2 heuristic, and a heuristic that overrides prefetch must give the same path, counters, expansions and number of estimates as one that does not; a search whose prefetch asks the estimate or the hook, or lets prefetch change a result, fails.
+// pins [GRAPH.API.PREFETCH]: on an undirected star (centre 0, leaves 1..4, query 0 -> 4, zero estimates) the leaves wait in the open set while others expand, so a search has nodes to prefetch; the estimate must still be asked exactly 5 times (begin, then the 4 leaves reached from 0), by the tier-1 hook and by a tier-2 heuristic, and a heuristic that overrides prefetch must give the same path, counters, expansions and number of estimates as one that does not. A search whose prefetch asks the estimate or the hook (8 calls here), or lets prefetch change a result, fails.
 #[test]
 fn prefetch_is_not_observable() {
-    let g = line(5);
+    let star: Vec<_> = (1..5).map(|i| GraphEdge::new(0, i, 1.0)).collect();
+    let g = Graph::from_edges(&star, None, false).unwrap();
     let calls = Arc::new(AtomicUsize::new(0));
     let c2 = calls.clone();
     let o = GraphOptions {
-        heuristic: Some(Arc::new(move |a, b| {
+        heuristic: Some(Arc::new(move |_, _| {
             c2.fetch_add(1, Ordering::Relaxed);
-            (a as f64 - b as f64).abs()
+            0.0
         })),
         record_expansions: true,
         ..Default::default()
     };
     let r = g.find_path(0, 4, &o).unwrap();
-    assert_eq!((r.algorithm, r.iterations), (Algorithm::AStar, 5));
+    assert_eq!(
+        (r.algorithm, r.iterations, r.expanded.clone()),
+        (Algorithm::AStar, 5, vec![0, 1, 2, 3])
+    );
     assert_eq!(calls.load(Ordering::Relaxed), 5, "heuristic hook calls");
     let csr = g.compile().clone();
     let run = |prefetch: bool| {
