@@ -560,7 +560,7 @@ pub fn goldens() -> Vec<Golden> {
     );
     push(
         GraphAStar,
-        "Just begun: the start alone in the heap, no iteration (status byte 1, [GRAPH.ASTAR.STATUS]).",
+        "Just begun: the start alone in the heap, no iteration (status byte 1, [GRAPH.ASTAR.STATUS]); with the zero estimate the start's entry has f = g = 0 [GRAPH.EST.ZERO].",
         search(
             sg.clone(),
             HeuristicName::Zero,
