@@ -21,6 +21,10 @@ pub enum Source {
     /// 16,385 nodes, no edge, and a landmark table of 16,384 landmarks: `k * N` is over
     /// `MAX_LANDMARK_ENTRIES` ([GRAPH.ALT.LIMIT]), so the build fails before any allocation.
     HandLandmarkLimit,
+    /// A directed 6-cycle with one Farthest landmark and a seed whose first SplitMix64 output,
+    /// `2^64 - 3`, is rejected by `next_int(6)` ([GRAPH.RNG.NEXT_INT]), so the root is the second
+    /// draw's.
+    HandRngReject,
 }
 
 /// One named recipe.
@@ -60,12 +64,14 @@ const fn r(
 
 use Kind::*;
 use PointMode::*;
-use Source::{Generated as G, HandEdgeCases, HandLandmarkLimit, HandNegativeZero, HandTies};
+use Source::{
+    Generated as G, HandEdgeCases, HandLandmarkLimit, HandNegativeZero, HandRngReject, HandTies,
+};
 
 /// Every recipe, in id order.
 pub const RECIPES: &[Recipe] = &[
     r("GRAPH-0001", "hand-made ties: equal-cost routes ordered only by the open-set tie-breaks", HandTies, 1, 8, 4),
-    r("GRAPH-0002", "hand-made edge cases: zero weights, self-loops, parallel edges, an unreachable node, start == goal, an out-of-range goal; the edges are directed and the zero weights accepted (an undirected reading or a rejected 0 changes the fingerprint in oplm_sha256 and the paths) [GRAPH.VAL.EDGE]; the parallel edges 1->2 (3.0 then 2.0) and the self-loops 1->1 and 3->3 each keep their own forward slot in input order, which the fingerprint hashes slot by slot [GRAPH.CSR.KEEP] [GRAPH.CSR.ORDER] [GRAPH.MUT.COMPILE]", HandEdgeCases, 2, 6, 6),
+    r("GRAPH-0002", "hand-made edge cases: zero weights, self-loops, parallel edges, an unreachable node, start == goal, an out-of-range goal; the edges are directed and the zero weights accepted (an undirected reading or a rejected 0 changes the fingerprint in oplm_sha256 and the paths) [GRAPH.VAL.EDGE]; the parallel edges 1->2 (3.0 then 2.0) and the self-loops 1->1 and 3->3 each keep their own forward slot in input order, which the fingerprint hashes slot by slot [GRAPH.CSR.KEEP] [GRAPH.CSR.ORDER] [GRAPH.MUT.COMPILE]; expanding 1, the second parallel edge 1->2 improves node 2 from 3 to 2 while it is open, and the push replaces its entry's f and g, so 2 pops before 3 (equal f and g, smaller id) and dijkstra 0->4 expands 0, 1, 2, 3 (an open set keeping the old f = 3 pops 3 first) [GRAPH.OPEN.PUSH]", HandEdgeCases, 2, 6, 6),
     r("GRAPH-0003", "small sparse directed graph with zero weights", G(Sparse), 3, 12, 5),
     r("GRAPH-0004", "sparse directed graph, many unreachable pairs", G(Sparse), 4, 40, 6),
     r("GRAPH-0005", "larger sparse directed graph", G(Sparse), 5, 150, 5),
@@ -84,6 +90,7 @@ pub const RECIPES: &[Recipe] = &[
     r("GRAPH-0018", "lattice, many queries", G(Grid), 18, 49, 12),
     r("GRAPH-0019", "hand-made -0.0 weights: from_edges stores them as +0.0, so the table's fingerprint (oplm_sha256) is that of +0.0 weights [GRAPH.VAL.NEG_ZERO] [GRAPH.CSR.FINGERPRINT]; a -0.0 cost is not negative and is used, so the cheapest routes run over them [GRAPH.ASTAR.EXPAND]", HandNegativeZero, 19, 6, 6),
     r("GRAPH-0020", "hand-made landmark limit: 16385 nodes without edges and a table of 16384 landmarks; k = min(count, N) = 16384 and k * N = 2^28 + 2^14 is over MAX_LANDMARK_ENTRIES = 2^28, so build_landmarks fails with too_many_nodes and no index [GRAPH.ALT.LIMIT], before any root is drawn or table allocated (oplm_sha256 is the hash of that error, every alt variant answers it); the other variants find no path from 0 (no edges), find start == goal at once and reject the goal 16385 (node_out_of_range)", HandLandmarkLimit, 20, 16385, 3),
+    r("GRAPH-0021", "hand-made rejection draw: a directed 6-cycle 0->1->...->5->0 of unit weights and one Farthest landmark with seed 17595026016420499197 (above 2^63, so the seed is a u64 [GRAPH.RNG.SEED]); the first SplitMix64 output of that seed is 2^64 - 3, which is not below the limit 2^64 - (2^64 mod 6) = 2^64 - 4, so next_int(6) rejects it and returns the second output mod 6 = 2 [GRAPH.RNG.NEXT_INT] [GRAPH.ALT.ROOTS]; the root 2's farthest node is 1, the landmark in oplm_sha256 (without the rejection the root is (2^64 - 3) mod 6 = 1 and the landmark 0; the seed rounded to a double, 17595026016420499456, draws root 0 and the landmark 5)", HandRngReject, 17_595_026_016_420_499_197, 6, 4),
 ];
 
 fn hand_ties() -> (GraphSpec, Vec<(u32, u32)>) {
@@ -152,6 +159,18 @@ fn hand_landmark_limit() -> (GraphSpec, Vec<(u32, u32)>) {
     (graph, vec![(0, 16_384), (16_384, 16_384), (3, 16_385)])
 }
 
+fn hand_rng_reject() -> (GraphSpec, Vec<(u32, u32)>) {
+    // A directed cycle: the farthest node from root r is r - 1 (mod 6), at distance 5.
+    let edges = (0..6u32).map(|v| (v, (v + 1) % 6, 1.0)).collect();
+    let graph = GraphSpec::Edges {
+        node_count: 6,
+        directed: true,
+        edges,
+        positions: None,
+    };
+    (graph, vec![(0, 5), (2, 1), (4, 0), (1, 1)])
+}
+
 fn hand_negative_zero() -> (GraphSpec, Vec<(u32, u32)>) {
     // 0 -> 1 -> 2 -> 3 costs 1 over two -0.0 edges (the direct 0 -> 3 costs 2); 3 -> 4 and
     // 5 -> 0 are -0.0 too, and 2 has a -0.0 self-loop.
@@ -187,11 +206,13 @@ impl Recipe {
             Source::HandTies
             | Source::HandEdgeCases
             | Source::HandNegativeZero
-            | Source::HandLandmarkLimit => {
+            | Source::HandLandmarkLimit
+            | Source::HandRngReject => {
                 let (graph, queries) = match self.source {
                     Source::HandTies => hand_ties(),
                     Source::HandEdgeCases => hand_edge_cases(),
                     Source::HandLandmarkLimit => hand_landmark_limit(),
+                    Source::HandRngReject => hand_rng_reject(),
                     _ => hand_negative_zero(),
                 };
                 let mut rng = SplitMix64::new(self.seed);
@@ -204,18 +225,23 @@ impl Recipe {
                     ));
                 }
                 let landmarks = LandmarkSpec {
-                    count: if self.source == Source::HandLandmarkLimit {
-                        16_384
-                    } else {
-                        2
+                    count: match self.source {
+                        Source::HandLandmarkLimit => 16_384,
+                        Source::HandRngReject => 1,
+                        _ => 2,
                     },
-                    strategy: StrategySpec::Avoid,
+                    strategy: if self.source == Source::HandRngReject {
+                        StrategySpec::Farthest
+                    } else {
+                        StrategySpec::Avoid
+                    },
                     seed: self.seed,
                 };
                 let name = match self.source {
                     Source::HandTies => "hand_ties",
                     Source::HandEdgeCases => "hand_edge_cases",
                     Source::HandLandmarkLimit => "hand_landmark_limit",
+                    Source::HandRngReject => "hand_rng_reject",
                     _ => "hand_negative_zero",
                 };
                 let provenance = match json!({"kind": name, "seed": self.seed, "recipe": self.id}) {

@@ -67,6 +67,7 @@ fn violations() -> Vec<String> {
     found
 }
 
+// pins [SPEC.NUM.IEEE] [SPEC.NUM.NO_HASH_ORDER]: every source file of both crates is scanned, and a fused multiply-add (`mul_add`, `fma(`), a clock, platform randomness or a hash container outside the listed file makes it fail with the file and line.
 #[test]
 fn no_fused_ops_clocks_or_hash_order_in_the_crates() {
     let found = violations();

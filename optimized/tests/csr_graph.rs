@@ -49,6 +49,7 @@ fn fingerprint_matches_independent_fnv() {
     assert_eq!(g.fingerprint(), g2.fingerprint());
 }
 
+// pins [GRAPH.ERR.DETAILS] [GRAPH.API.INDEX]: besides class and edge index, the messages must name which endpoint (`from`, `to`), the value and the node count, and a too-large node count has no index; an error that drops a detail the clause names, or names the wrong index, fails.
 #[test]
 fn csr_validation_errors() {
     let e = CsrGraph::new(MAX_NODES + 1, &[]).unwrap_err();
@@ -57,8 +58,11 @@ fn csr_validation_errors() {
     let e = CsrGraph::new(3, &bad).unwrap_err();
     assert_eq!((e.class(), e.index()), ("endpoint_out_of_range", Some(1)));
     assert!(e.to_string().contains("from"), "{e}");
+    assert!(e.to_string().contains("= 5"), "{e}");
+    assert!(e.to_string().contains('3'), "{e}");
     let e = CsrGraph::new(3, &[GraphEdge::new(0, 9, f64::NAN)]).unwrap_err();
-    assert!(e.to_string().contains("to"));
+    assert!(e.to_string().contains("`to`"), "{e}");
+    assert!(e.to_string().contains("9"), "{e}");
     for w in [f64::NAN, f64::INFINITY, -1.0, f64::NEG_INFINITY] {
         let e =
             CsrGraph::new(3, &[GraphEdge::new(0, 0, 1.0), GraphEdge::new(0, 1, w)]).unwrap_err();
@@ -66,6 +70,7 @@ fn csr_validation_errors() {
     }
 }
 
+// pins [GRAPH.MUT.ADD_EDGE]: add_edge with a bad endpoint and with a bad weight must fail naming the id the edge would get (2) and add nothing (the edge count stays 2, the next good edge gets id 2); naming another index, or keeping a half-added edge, fails.
 #[test]
 fn mutable_ids_edits_and_errors() {
     let mut g = Graph::new(3).unwrap();

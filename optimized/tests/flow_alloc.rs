@@ -83,6 +83,7 @@ macro_rules! host_loop {
     }};
 }
 
+// pins [FLOW.API.NO_ALLOC]: a counting allocator over 24 steady rounds of save into reused buffers, edit, step, run, repair, query and restore of a square field (agent sizes 1 and 2) must see no allocation; a step, repair, save or restore that allocates once its buffers have grown fails.
 #[test]
 fn square_field_host_loop_allocates_nothing() {
     for k in [1u32, 2] {

@@ -12,6 +12,7 @@ fn grid_class<T>(r: Result<T, GridError>) -> &'static str {
     r.err().map(|e| e.class()).unwrap_or("ok")
 }
 
+// pins [GRAPH.CSR.LIMIT]: CsrGraph::new, Graph::new and from_edges with 2^26 + 1 and usize::MAX nodes must fail with too_many_nodes before allocating, and 2^26 nodes must build; a limit off by one, or a check after the allocation (which aborts the test), fails.
 #[test]
 fn graph_constructors_past_the_node_limit() {
     // [GRAPH.CSR.LIMIT] [GRAPH.MUT.NODES] [GRAPH.MUT.FROM_ERRORS]

@@ -77,6 +77,7 @@ fn cloud(rng: &mut Xs, kind: u64, n: usize) -> Vec<Point3> {
     pts
 }
 
+// pins [GRAPH.PT.VALID] [GRAPH.PT.VALID_ORDER]: in 120 random clouds (radius, nearest and both modes, explicit links, duplicates and ties) the link_valid calls are recorded and must equal, in order, those of a brute-force builder that asks only about generated pairs as (min, max), radius pairs in increasing (a, b), nearest candidates point by point in nearest order up to the k-th acceptance and again from the other end; asking about explicit links, with a > b, in another order, or memoising, fails.
 #[test]
 fn ring_search_equals_brute_force_with_call_order() {
     let mut rng = Xs(0xfeed_beef);
@@ -174,6 +175,7 @@ fn larger_cloud_nearest_matches_brute_force() {
     assert_eq!(got, want);
 }
 
+// pins [GRAPH.PT.CHECKS] [GRAPH.PT.MAXDIST] [GRAPH.PT.MAXDIST_FINITE] [GRAPH.API.INDEX]: inputs with several faults must report the first in the order coordinates, max_distance, explicit links (a bad point names its index, a bad link its position, max_distance no index); NaN, +infinity, -1 and 1e-10 are invalid_max_distance while 0, -0.0 and 2^-30 are accepted, and a pair at exactly max_distance is linked. Another check order, an index on the wrong class, an accepted infinity or an exclusive radius fails.
 #[test]
 fn point_errors_in_check_order() {
     let ok = [Point3::new(0.0, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0)];
@@ -210,8 +212,57 @@ fn point_errors_in_check_order() {
     };
     let e = PointGraph::new(&ok, &o).err().unwrap();
     assert_eq!((e.class(), e.index()), ("link_out_of_range", Some(1)));
+    // 2^-30 is the smallest radius; a pair at exactly max_distance is within it.
+    let tiny = LinkOptions {
+        max_distance: 2f64.powi(-30),
+        ..Default::default()
+    };
+    assert_eq!(PointGraph::new(&ok, &tiny).unwrap().csr().edge_count(), 0);
+    let exact = LinkOptions {
+        max_distance: 1.0,
+        ..Default::default()
+    };
+    assert_eq!(
+        PointGraph::new(&ok, &exact).unwrap().csr().targets(),
+        &[1, 0]
+    );
+    let e = PointGraph::new(&bad, &LinkOptions::default())
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("2097152"), "{e}");
 }
 
+// pins [GRAPH.VAL.PORT_INTS]: a nearest_count of 2^32 - 1 (what a port with signed 32-bit integers reads as -1) or usize::MAX takes every candidate, with and without max_distance, like nearest_count N - 1, and is no error; an implementation that rejects such a count, wraps it to a small one or treats it as 0 builds other links.
+#[test]
+fn huge_nearest_count_takes_every_candidate() {
+    let pts: Vec<Point3> = (0..7)
+        .map(|i| Point3::new((i * i) as f64, (i % 3) as f64, 0.0))
+        .collect();
+    for md in [0.0, 10.0] {
+        let all = LinkOptions {
+            nearest_count: 6,
+            max_distance: md,
+            ..Default::default()
+        };
+        let want = PointGraph::new(&pts, &all).unwrap();
+        assert!(want.csr().edge_count() > 0);
+        for k in [u32::MAX as usize, usize::MAX] {
+            let o = LinkOptions {
+                nearest_count: k,
+                max_distance: md,
+                ..Default::default()
+            };
+            let got = PointGraph::new(&pts, &o).unwrap();
+            assert_eq!(
+                got.csr().fingerprint(),
+                want.csr().fingerprint(),
+                "k {k} md {md}"
+            );
+        }
+    }
+}
+
+// pins [GRAPH.PT.NEAREST_NODE] [GRAPH.PT.FIND_BY_POS]: nearest_node breaks an exact distance tie by the smaller id, rejects a position outside the bounds before the empty graph, and find_path_between snaps both positions (0 and 1 here) and runs the node query; on an empty graph a valid first position and an invalid second one must report the first position's empty_graph. Another tie-break, check order or snapping order fails.
 #[test]
 fn merge_and_nearest_node() {
     let pts = [
@@ -262,5 +313,20 @@ fn merge_and_nearest_node() {
     assert_eq!(
         (r.status, r.cost, r.nodes.clone(), r.algorithm),
         (PathStatus::Found, 5.0, vec![0, 1], Algorithm::AStar)
+    );
+    let o = GraphOptions::default();
+    let (good, bad) = (Point3::new(0.0, 0.0, 0.0), Point3::new(f64::NAN, 0.0, 0.0));
+    assert_eq!(
+        empty.find_path_between(good, bad, &o).unwrap_err().class(),
+        "empty_graph",
+        "the first position snaps first"
+    );
+    assert_eq!(
+        empty.find_path_between(bad, good, &o).unwrap_err().class(),
+        "invalid_position"
+    );
+    assert_eq!(
+        g.find_path_between(good, bad, &o).unwrap_err().class(),
+        "invalid_position"
     );
 }

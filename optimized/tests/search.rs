@@ -239,6 +239,7 @@ fn run_bidi<H: GraphHeuristic>(g: &CsrGraph, h: H, s: u32, t: u32, budgets: &[u6
     )
 }
 
+// pins [GRAPH.ASTAR.SLICED]: 40 random graphs, 5 queries each, run with step budgets 1, 2, 3, 7, 64 and the sequence 1, 0, 2, 3, 5 must give the uninterrupted run's path, cost bits, counters and recorded list, for A* (zero and a table estimate with infinities) and the bidirectional search; a step that loses or repeats work at a slice boundary, resets a counter or the recorded list per call, or counts the budget across calls, fails.
 #[test]
 fn slicing_equals_unsliced_and_costs_match_brute_force() {
     let mut rng = Xs(0x1234_5678);

@@ -305,3 +305,40 @@ fn replanners_save_edit_replan_restore_without_allocating() {
         r.restore_state(&h, &rb).unwrap();
     });
 }
+
+// pins [GRAPH.T1.POOL]: a stream of tier-1 queries on one 2001-node graph (A*, Dijkstra and bidirectional, each exploring thousands of nodes) must allocate nothing for a query whose result is NotFound, and only for the result's growing lists (at most 8 per query) for a found one, once warm: a tier 1 that allocates its g, parent, closed or heap buffers per query fails.
+#[test]
+fn tier1_queries_reuse_their_buffers() {
+    let mut edges = Vec::new();
+    for i in 0..2000u32 {
+        edges.push(GraphEdge::new(i, (i * 7 + 1) % 2000, 1.0 + (i % 5) as f64));
+        edges.push(GraphEdge::new(i, (i + 1) % 2000, 2.0));
+        edges.push(GraphEdge::new((i + 1) % 2000, i, 2.0));
+    }
+    // Node 2000 has no edge: every query to it explores the whole cycle and finds nothing.
+    let g = Graph::from_edges(&edges, Some(2001), true).unwrap();
+    let h: HeuristicFn = Arc::new(|a, b| ((a as f64) - (b as f64)).abs() * 0.0);
+    for o in [
+        GraphOptions::default(),
+        GraphOptions {
+            heuristic: Some(h.clone()),
+            ..Default::default()
+        },
+        GraphOptions::bidirectional(),
+    ] {
+        steady("tier-1 NotFound query", |i| {
+            let r = g.find_path(i * 37 % 2000, 2000, &o).unwrap();
+            assert_eq!(r.status, PathStatus::NotFound);
+        });
+        for i in 0..4 {
+            g.find_path(i, 1999 - i, &o).unwrap();
+        }
+        let before = allocations();
+        for i in 4..20 {
+            let r = g.find_path(i, 1999 - i, &o).unwrap();
+            assert_eq!(r.status, PathStatus::Found);
+        }
+        let n = allocations() - before;
+        assert!(n <= 8 * 16, "{n} allocations in 16 found queries");
+    }
+}

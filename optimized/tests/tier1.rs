@@ -9,6 +9,7 @@ fn line(n: u32) -> Graph {
     Graph::from_edges(&e, None, false).unwrap()
 }
 
+// pins [GRAPH.EST.AUTO] [GRAPH.T1.OPTIONS]: every requested algorithm is run with and without an estimate and the algorithm that ran is compared (Auto never reported, an A* request without an estimate runs Dijkstra, a Dijkstra request never asks the hook), and the presets default(), bidirectional() and with_landmarks() are read back field by field; a resolution that keeps the requested name, runs A* without an estimate or a preset with another field fails.
 #[test]
 fn algorithm_resolution() {
     let g = line(5);
@@ -55,6 +56,34 @@ fn algorithm_resolution() {
         GraphOptions::bidirectional().algorithm,
         Algorithm::Bidirectional
     );
+    let d = GraphOptions::default();
+    assert_eq!(
+        (
+            d.algorithm,
+            d.edge_cost.is_none(),
+            d.blocked.is_none(),
+            d.heuristic.is_none(),
+            d.landmarks.is_none(),
+            d.iteration_budget,
+            d.record_expansions
+        ),
+        (Algorithm::Auto, true, true, true, true, 0, false)
+    );
+    let b = GraphOptions::bidirectional();
+    assert!(b.landmarks.is_none() && b.heuristic.is_none() && b.iteration_budget == 0);
+    let t = Arc::new(g.build_landmarks(&LandmarkOptions::default()).unwrap());
+    let w = GraphOptions::with_landmarks(t.clone());
+    assert_eq!(w.algorithm, Algorithm::Auto);
+    assert!(Arc::ptr_eq(w.landmarks.as_ref().unwrap(), &t));
+    assert_eq!(g.find_path(0, 4, &w).unwrap().algorithm, Algorithm::AStar);
+    let wb = GraphOptions {
+        algorithm: Algorithm::Bidirectional,
+        ..w.clone()
+    };
+    assert_eq!(
+        g.find_path(0, 4, &wb).unwrap().algorithm,
+        Algorithm::BidirectionalAStar
+    );
     // Dijkstra with a hook never asks it.
     let calls = Arc::new(AtomicUsize::new(0));
     let c2 = calls.clone();
@@ -70,6 +99,7 @@ fn algorithm_resolution() {
     assert_eq!(calls.load(Ordering::Relaxed), 0);
 }
 
+// pins [GRAPH.T1.BUDGET] [GRAPH.T1.BLOCKED]: a budget of 3 on a 10-node line must stop after 3 iterations as BudgetExhausted with 3 recorded expansions (10 finds the path); a blocked goal must give NotFound with zero iterations and no cost call, and a blocked middle node must cut the line for the bidirectional search too. A budget read as NotFound, run as several steps or ignored, or a blocked check after the cost hook or skipped, fails.
 #[test]
 fn budget_blocked_and_recording() {
     let g = line(10);
@@ -128,6 +158,7 @@ fn budget_blocked_and_recording() {
     assert_eq!(g.find_path(0, 9, &o).unwrap().cost, 18.0);
 }
 
+// pins [GRAPH.T1.CHECKS] [GRAPH.ALT.STALE]: a start and a goal out of range on a stale table, then an edit that changes the fingerprint and one that changes the node count, are queried in turn: the start is named first, range before staleness, the same weight stays usable and either change is stale_landmarks. Checks in another order, staleness by object identity or by the stale flag instead of node count and fingerprint, fail.
 #[test]
 fn query_checks_and_stale_landmarks() {
     let mut g = line(6);
@@ -171,6 +202,7 @@ fn query_checks_and_stale_landmarks() {
     );
 }
 
+// pins [GRAPH.API.TIER1_SEARCH]: 40 random tier-1 queries must equal, bit for bit with expansions, the tier-2 GraphAStar and BidirectionalGraphSearch run to completion on the compiled CSR, and 4 threads querying one graph at once must get the same results ([GRAPH.T1.POOL], its concurrency half). A tier 1 that runs another search, another estimate combination or shares buffers unsafely fails.
 #[test]
 fn tier1_equals_tier2_and_concurrent_queries() {
     let mut rng = Xs(77);
@@ -254,4 +286,70 @@ fn tier1_equals_tier2_and_concurrent_queries() {
             assert_eq!(r, &expect[i % expect.len()]);
         }
     }
+}
+
+/// A zero estimate that counts its estimate and prefetch calls.
+struct Counted<'a> {
+    estimates: &'a AtomicUsize,
+    prefetches: Option<&'a AtomicUsize>,
+}
+
+impl GraphHeuristic for Counted<'_> {
+    fn estimate(&self, _from: u32, _to: u32) -> f64 {
+        self.estimates.fetch_add(1, Ordering::Relaxed);
+        0.0
+    }
+    fn prefetch(&self, node: u32) {
+        let _ = node;
+        if let Some(p) = self.prefetches {
+            p.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
+// pins [GRAPH.API.PREFETCH]: on an undirected star (centre 0, leaves 1..4, query 0 -> 4, zero estimates) the leaves wait in the open set while others expand, so a search has nodes to prefetch; the estimate must still be asked exactly 5 times (begin, then the 4 leaves reached from 0), by the tier-1 hook and by a tier-2 heuristic, and a heuristic that overrides prefetch must give the same path, counters, expansions and number of estimates as one that does not. A search whose prefetch asks the estimate or the hook (8 calls here), or lets prefetch change a result, fails.
+#[test]
+fn prefetch_is_not_observable() {
+    let star: Vec<_> = (1..5).map(|i| GraphEdge::new(0, i, 1.0)).collect();
+    let g = Graph::from_edges(&star, None, false).unwrap();
+    let calls = Arc::new(AtomicUsize::new(0));
+    let c2 = calls.clone();
+    let o = GraphOptions {
+        heuristic: Some(Arc::new(move |_, _| {
+            c2.fetch_add(1, Ordering::Relaxed);
+            0.0
+        })),
+        record_expansions: true,
+        ..Default::default()
+    };
+    let r = g.find_path(0, 4, &o).unwrap();
+    assert_eq!(
+        (r.algorithm, r.iterations, r.expanded.clone()),
+        (Algorithm::AStar, 5, vec![0, 1, 2, 3])
+    );
+    assert_eq!(calls.load(Ordering::Relaxed), 5, "heuristic hook calls");
+    let csr = g.compile().clone();
+    let run = |prefetch: bool| {
+        let (e, p) = (AtomicUsize::new(0), AtomicUsize::new(0));
+        let h = Counted {
+            estimates: &e,
+            prefetches: prefetch.then_some(&p),
+        };
+        let mut a = GraphAStar::new(&csr, DefaultGraphCost, h);
+        a.set_record_expansions(true);
+        a.begin(0, 4).unwrap();
+        a.run(None);
+        let out = (
+            a.path(),
+            a.path_cost().to_bits(),
+            a.iterations(),
+            a.expanded_count(),
+            a.expansions().to_vec(),
+        );
+        (out, e.load(Ordering::Relaxed))
+    };
+    let (with, n_with) = run(true);
+    let (without, n_without) = run(false);
+    assert_eq!(with, without);
+    assert_eq!((n_with, n_without), (5, 5), "estimate calls");
 }

@@ -17,10 +17,17 @@ macro_rules! define_state_adapter {
             use ::$krate as op;
             use std::sync::{Arc, Mutex};
 
+            /// [CONF.STATE.RECIPE] `zero` is the crate's own `ZeroGraphHeuristic` ([GRAPH.EST.ZERO]),
+            /// so a crate whose zero estimate is not 0 saves other heap keys.
             struct Estimate(HeuristicName);
             impl op::GraphHeuristic for Estimate {
                 fn estimate(&self, from: u32, to: u32) -> f64 {
-                    self.0.estimate(from, to)
+                    match self.0 {
+                        HeuristicName::Zero => {
+                            op::GraphHeuristic::estimate(&op::ZeroGraphHeuristic, from, to)
+                        }
+                        _ => self.0.estimate(from, to),
+                    }
                 }
             }
 

@@ -560,7 +560,7 @@ pub fn goldens() -> Vec<Golden> {
     );
     push(
         GraphAStar,
-        "Just begun: the start alone in the heap, no iteration (status byte 1, [GRAPH.ASTAR.STATUS]).",
+        "Just begun: the start alone in the heap, no iteration (status byte 1, [GRAPH.ASTAR.STATUS]); with the zero estimate the start's entry has f = g = 0 [GRAPH.EST.ZERO].",
         search(
             sg.clone(),
             HeuristicName::Zero,
@@ -600,7 +600,7 @@ pub fn goldens() -> Vec<Golden> {
     );
     push(
         GraphAStar,
-        "Found: run to the end (status byte 2, [GRAPH.ASTAR.STATUS]).",
+        "Found: run to the end (status byte 2, [GRAPH.ASTAR.STATUS]). The visited list holds exactly the reached nodes, each with its g, its parent (-1 for the start) and its closed flag, and no node the search never gave a g [GRAPH.ASTAR.BUFFERS]; with the zero estimate the search is Dijkstra: every open entry's f equals its g and the recorded nodes pop in nondecreasing g [GRAPH.EST.ZERO].",
         search(
             sg.clone(),
             HeuristicName::Zero,
