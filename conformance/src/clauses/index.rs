@@ -6,7 +6,6 @@ use super::error::ClauseError;
 use super::spec_index::{parse_spec_file, Provenance};
 use super::tree::{read_text, relative, walk};
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use std::path::Path;
 use std::process::Command;
 
@@ -65,7 +64,7 @@ impl ClauseIndex {
                     id: c.id,
                     provenance: c.provenance,
                     file: c.file,
-                    sha256: hex(&Sha256::digest(t.as_bytes())),
+                    sha256: crate::outcome::sha256_hex(t.as_bytes()),
                 });
             }
         }
@@ -162,10 +161,6 @@ impl ClauseIndex {
     pub fn to_text(&self) -> String {
         crate::json_text::to_text(self)
     }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// `git -C root args...`'s standard output, or a typed error naming the revision.
