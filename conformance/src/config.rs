@@ -39,6 +39,9 @@ pub struct Config {
     pub shard: Shard,
     /// The claim families whose sections, vectors and requests run ([CONF.CLI.FAMILY]).
     pub families: FamilySet,
+    /// When the run stops starting generated cases (a port run's deadline,
+    /// [DRIVER.PROC.DEADLINE]); never in process.
+    pub stop: crate::case_stop::CaseStop,
 }
 
 /// A set of claim families ([DRIVER.LEVEL.FAMILY]): the selection of `certify --family`
@@ -247,6 +250,7 @@ impl Config {
             threads: default_threads(),
             shard: Shard::ALL,
             families: FamilySet::ALL,
+            stop: crate::case_stop::CaseStop::never(),
         }
     }
 

@@ -17,6 +17,7 @@
 pub mod adapters;
 pub mod atomic;
 pub mod bidi;
+pub mod case_stop;
 pub mod checks;
 pub mod claims;
 pub mod clauses;

@@ -401,6 +401,57 @@ fn the_deadline_stops_every_further_request() {
     assert!(not_run > 100, "{not_run}");
 }
 
+/// Answers every request `unimplemented` at once: the kit's own side of each case is the cost.
+const UNIMPLEMENTED: &str = "import json\nfor line in sys.stdin:\n    \
+     sys.stdout.write(json.dumps({'id': json.loads(line)['id'], 'unimplemented': True}) + '\\n')\n    \
+     sys.stdout.flush()";
+
+#[test]
+fn the_deadline_stops_generated_cases_too() {
+    // 20,000 cases answered at once: before the cases obeyed the deadline, the kit computed the
+    // reference's side of every one (minutes) although no request after the deadline was sent.
+    let h = hostile("deadline-cases", UNIMPLEMENTED);
+    let args = [
+        "certify",
+        "--json",
+        "--port",
+        &h.command,
+        "--port-cases",
+        "20000",
+        "--threads",
+        "1",
+        "--deadline",
+        "3",
+        "--timeout",
+        "5",
+    ];
+    let bound = Duration::from_secs_f64(3.0 + RUN_SLACK);
+    let r = run_kit(&args, bound + Duration::from_secs(30), |_| {});
+    eprintln!(
+        "deadline-cases: wall {:.2} s (bound {:.1} s), peak rss {} KiB",
+        r.wall.as_secs_f64(),
+        bound.as_secs_f64(),
+        r.max_rss_kb
+    );
+    assert!(r.wall < bound, "{:?}", r.wall);
+    assert!(r.max_rss_kb < MAX_RSS_KB, "{}", r.max_rss_kb);
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    assert!(processes_with(&h.marker).is_empty());
+    assert!(
+        r.stdout.contains("generated cases of section"),
+        "{}",
+        &r.stdout[..r.stdout.len().min(4000)]
+    );
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let problems = v["port"]["problems"].as_array().unwrap();
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.as_str().unwrap().starts_with("deadline of 3 s exceeded")),
+        "{problems:?}"
+    );
+}
+
 #[test]
 fn sigterm_and_sigint_kill_the_drivers_and_their_escaped_children_and_exit_143_and_130() {
     for (sig, code, behaviour) in [

@@ -107,6 +107,11 @@ where
 {
     let ordinals = config.shard.ordinals(count);
     parallel(ordinals.len(), config.threads, names, |j, sections| {
+        // [DRIVER.PROC.DEADLINE]: a case not started by the deadline is skipped and counted.
+        if config.stop.passed() {
+            config.stop.skip(names.first().copied().unwrap_or("?"));
+            return;
+        }
         unit(ordinals[j], sections)
     })
 }

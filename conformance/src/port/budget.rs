@@ -147,6 +147,11 @@ impl Budget {
         }
     }
 
+    /// The instant the deadline passes, or none ([DRIVER.PROC.DEADLINE]).
+    pub fn deadline_at(&self) -> Option<Instant> {
+        self.deadline.map(|(end, _)| end)
+    }
+
     /// Marks the deadline as passed (a reply wait cut short by it).
     pub fn deadline_passed(&self) -> bool {
         let passed = self.deadline.is_some_and(|(end, _)| Instant::now() >= end);

@@ -123,6 +123,7 @@ impl PortOptions {
             threads: self.threads.max(1),
             shard: self.shard,
             families: self.families,
+            stop: crate::case_stop::CaseStop::never(),
         }
     }
 }
@@ -277,8 +278,12 @@ pub(crate) fn level_problem(family: &str, claimed: Level, reached: Level) -> Str
 
 /// Runs the whole certification of the port behind `options.command`.
 pub fn certify_port(options: PortOptions) -> PortRun {
-    let config = options.config();
     let mut port = PortImpl::with_limits(&options.command, options.limits());
+    let mut config = options.config();
+    // [DRIVER.PROC.DEADLINE]: past the deadline no new generated case starts either.
+    if let Some(at) = port.pool.budget.deadline_at() {
+        config.stop = crate::case_stop::CaseStop::at(at);
+    }
     let mut hello = port.pool.hello();
     // [CONF.CLI.FAMILY]: the run judges the port's claims in the selected families only; a
     // selected family the port does not claim is a problem of the verdict.
@@ -313,6 +318,11 @@ pub fn certify_port(options: PortOptions) -> PortRun {
         });
     }
     port.pool.shutdown();
+    let skipped = config.stop.skipped();
+    if !skipped.is_empty() {
+        // The cases were skipped because the deadline passed: the verdict names it.
+        port.pool.budget.deadline_passed();
+    }
     let starts = port.pool.starts.load(std::sync::atomic::Ordering::SeqCst);
     let budget_problems = port.pool.budget.problems();
     let ledger = port.ledger.into_inner().expect("ledger");
@@ -333,6 +343,20 @@ pub fn certify_port(options: PortOptions) -> PortRun {
         .iter()
         .filter(|e| e.kind != "unimplemented" && e.kind != "not run")
         .count() as u64;
+    // Skipped cases first: a section's whole remainder is one line, kept before the requests.
+    for (section, n) in &skipped {
+        not_run.fail(Failure {
+            case: Some(section.clone()),
+            implementation: port_name.clone(),
+            what: format!("port: not run ({n} generated cases of section {section} not started)"),
+            expected: "an answer".into(),
+            found: format!(
+                "deadline of {} s exceeded; cases not started",
+                options.deadline.map_or(0.0, |d| d.as_secs_f64())
+            ),
+            ..Default::default()
+        });
+    }
     for e in &ledger.events {
         let f = Failure {
             case: Some(e.label.clone()),
