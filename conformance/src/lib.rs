@@ -45,6 +45,7 @@ pub mod oracle;
 pub mod outcome;
 pub mod port;
 pub mod prng;
+pub mod raw_json;
 pub mod recipes;
 pub mod records;
 pub mod replan;

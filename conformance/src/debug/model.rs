@@ -323,13 +323,28 @@ impl Description {
 }
 
 /// One entry of a reply: the query's error class, or its description.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum DescribeEntry {
     /// `{"error":class}`.
     Error(ErrorEntry),
     /// The description.
     Described(Description),
+}
+
+impl<'de> Deserialize<'de> for DescribeEntry {
+    /// An object with the member `error` is an [`ErrorEntry`], anything else a description;
+    /// decoded from the raw text, without a generic tree ([DRIVER.PROC.CAP]).
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error as _;
+        let v = <Box<serde_json::value::RawValue>>::deserialize(d)?;
+        if crate::raw_json::has_member(&v, "error") {
+            crate::raw_json::decode(&v).map(DescribeEntry::Error)
+        } else {
+            crate::raw_json::decode(&v).map(DescribeEntry::Described)
+        }
+        .map_err(D::Error::custom)
+    }
 }
 
 /// `{"error":class}`: the query's call failed.

@@ -7,7 +7,7 @@ use super::budget::{Admission, Budget};
 use super::messages::{HelloReply, Request, RequestLine};
 use super::process::{clip, Out, Proc, QUOTE_BYTES};
 use super::protocol::{PROTOCOL, PROTOCOL_VERSION, RETIRED_VERSIONS};
-use serde_json::Value;
+use crate::raw_json;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -29,8 +29,8 @@ pub struct Hello {
 /// The answer to one request.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Reply {
-    /// `{"id":..,"ok":{...}}`.
-    Ok(Value),
+    /// `{"id":..,"ok":{...}}`: the raw JSON text of the `ok` member.
+    Ok(String),
     /// `{"id":..,"unimplemented":true}`.
     Unimplemented,
     /// `{"id":..,"error":"..."}`: the driver caught an exception of its own.
@@ -120,17 +120,28 @@ impl std::error::Error for HandshakeError {}
 /// reinterprets), then the whole line strictly as a [`HelloReply`].
 pub fn parse_hello(line: &str) -> Result<Hello, HandshakeError> {
     use HandshakeErrorKind::{Malformed, Retired};
-    let v: Value = serde_json::from_str(line.trim_end()).map_err(|e| {
+    let text = line.trim_end();
+    // [DRIVER.PROC.CAP] The members are kept as raw text: no generic tree of the line is built.
+    let members = raw_json::members(text).map_err(|e| {
         HandshakeError::new(
             Malformed,
-            format!("handshake is not JSON ({e}): {:?}", truncate(line)),
+            if e.is_data() {
+                format!("handshake is not a JSON object: {}", truncate(line))
+            } else {
+                format!("handshake is not JSON ({e}): {:?}", truncate(line))
+            },
         )
     })?;
     // [CONF.JSON.UNIQUE]
-    crate::json_text::check_unique_members(line.trim_end()).map_err(|e| {
+    crate::json_text::check_unique_members(text).map_err(|e| {
         HandshakeError::new(Malformed, format!("handshake {e}: {}", truncate(line)))
     })?;
-    if v.get("protocol").and_then(Value::as_str) != Some(PROTOCOL) {
+    let member = |name: &str| members.iter().find(|(k, _)| k == name).map(|(_, v)| *v);
+    if member("protocol")
+        .and_then(|v| raw_json::decode::<String>(v).ok())
+        .as_deref()
+        != Some(PROTOCOL)
+    {
         return Err(HandshakeError::new(
             Malformed,
             format!(
@@ -139,7 +150,7 @@ pub fn parse_hello(line: &str) -> Result<Hello, HandshakeError> {
             ),
         ));
     }
-    match v.get("version").and_then(Value::as_u64) {
+    match member("version").and_then(|v| raw_json::decode::<u64>(v).ok()) {
         Some(PROTOCOL_VERSION) => {}
         Some(old) if RETIRED_VERSIONS.contains(&old) => {
             return Err(HandshakeError::new(Retired, format!(
@@ -153,7 +164,7 @@ pub fn parse_hello(line: &str) -> Result<Hello, HandshakeError> {
             )))
         }
     }
-    let h: HelloReply = serde_json::from_value(v).map_err(|e| {
+    let h: HelloReply = serde_json::from_str(text).map_err(|e| {
         HandshakeError::new(
             Malformed,
             format!(
@@ -183,37 +194,42 @@ fn truncate(s: &str) -> String {
     }
 }
 
-/// Parses one reply line for request `id`.
+/// Parses one reply line for request `id`. The `ok` payload is kept as its raw JSON text, to be
+/// decoded straight into the op's reply type ([DRIVER.PROC.CAP]: no generic tree of the line).
 pub fn parse_reply(line: &str, id: u64) -> Reply {
-    let v: Value = match serde_json::from_str(line.trim_end()) {
-        Ok(v) => v,
+    let text = line.trim_end();
+    let members = match raw_json::members(text) {
+        Ok(m) => m,
+        Err(e) if e.is_data() => {
+            return Reply::Malformed(format!("a reply is a JSON object: {}", truncate(line)))
+        }
         Err(e) => return Reply::Malformed(format!("not JSON ({e}): {:?}", truncate(line))),
     };
-    // [CONF.JSON.UNIQUE] A member given twice is malformed (a Value keeps the last one).
-    if let Err(e) = crate::json_text::check_unique_members(line.trim_end()) {
+    // [CONF.JSON.UNIQUE] A member given twice is malformed.
+    if let Err(e) = crate::json_text::check_unique_members(text) {
         return Reply::Malformed(format!("{e}: {}", truncate(line)));
     }
-    if v.get("id").and_then(Value::as_u64) != Some(id) {
+    let member = |name: &str| members.iter().find(|(k, _)| k == name).map(|(_, v)| *v);
+    if member("id").and_then(|v| raw_json::decode::<u64>(v).ok()) != Some(id) {
         return Reply::Malformed(format!(
             "reply for another id (expected {id}): {}",
             truncate(line)
         ));
     }
-    let members = v.as_object().map_or(0, |o| o.len());
-    if members != 2 {
+    if members.len() != 2 {
         return Reply::Malformed(format!(
             "a reply has exactly two members: {}",
             truncate(line)
         ));
     }
-    if let Some(ok) = v.get("ok") {
-        return Reply::Ok(ok.clone());
+    if let Some(ok) = member("ok") {
+        return Reply::Ok(ok.get().to_string());
     }
-    if v.get("unimplemented") == Some(&Value::Bool(true)) {
+    if member("unimplemented").is_some_and(|v| raw_json::decode::<bool>(v).ok() == Some(true)) {
         return Reply::Unimplemented;
     }
-    if let Some(e) = v.get("error").and_then(Value::as_str) {
-        return Reply::DriverError(e.to_string());
+    if let Some(e) = member("error").and_then(|v| raw_json::decode::<String>(v).ok()) {
+        return Reply::DriverError(e);
     }
     Reply::Malformed(format!(
         "neither ok, unimplemented nor error: {}",
@@ -536,7 +552,7 @@ mod tests {
     fn replies_are_parsed_strictly() {
         assert_eq!(
             parse_reply("{\"id\":3,\"ok\":{}}\n", 3),
-            Reply::Ok(serde_json::json!({}))
+            Reply::Ok("{}".into())
         );
         assert_eq!(
             parse_reply("{\"id\":3,\"unimplemented\":true}", 3),

@@ -250,7 +250,7 @@ impl PortImpl {
         }
         let (id, reply) = self.pool.request_in(op_family(ledger_op), label, request);
         let (kind, message) = match reply {
-            Reply::Ok(v) => match serde_json::from_value::<P>(v)
+            Reply::Ok(v) => match serde_json::from_str::<P>(&v)
                 .map_err(|e| e.to_string())
                 .and_then(|p| fit(p).map_err(|m| m.0))
             {

@@ -24,11 +24,12 @@ macro_rules! keyed_either {
 
         impl<'de> Deserialize<'de> for $name {
             fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                let v = serde_json::Value::deserialize(d)?;
-                if v.get($key).is_some() {
-                    serde_json::from_value(v).map($name::$keyed).map_err(D::Error::custom)
+                // Raw text, not a generic tree ([DRIVER.PROC.CAP]).
+                let v = <Box<serde_json::value::RawValue>>::deserialize(d)?;
+                if crate::raw_json::has_member(&v, $key) {
+                    crate::raw_json::decode(&v).map($name::$keyed).map_err(D::Error::custom)
                 } else {
-                    serde_json::from_value(v).map($name::$plain).map_err(D::Error::custom)
+                    crate::raw_json::decode(&v).map($name::$plain).map_err(D::Error::custom)
                 }
             }
         }
@@ -117,15 +118,16 @@ impl Serialize for HookCallArg {
 
 impl<'de> Deserialize<'de> for HookCallArg {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let v = serde_json::Value::deserialize(d)?;
-        let name = v.get(0).and_then(|x| x.as_str()).unwrap_or("");
-        let r = match name {
-            "edge_cost" => serde_json::from_value::<(String, u32, u32, Real)>(v)
+        // Raw text, not a generic tree ([DRIVER.PROC.CAP]).
+        let v = <Box<serde_json::value::RawValue>>::deserialize(d)?;
+        let name = crate::raw_json::first_string(&v).unwrap_or_default();
+        let r = match name.as_str() {
+            "edge_cost" => crate::raw_json::decode::<(String, u32, u32, Real)>(&v)
                 .map(|(_, a, b, w)| HookCallArg::EdgeCost(a, b, w)),
             "blocked" => {
-                serde_json::from_value::<(String, u32)>(v).map(|(_, n)| HookCallArg::Blocked(n))
+                crate::raw_json::decode::<(String, u32)>(&v).map(|(_, n)| HookCallArg::Blocked(n))
             }
-            "heuristic" => serde_json::from_value::<(String, u32, u32)>(v)
+            "heuristic" => crate::raw_json::decode::<(String, u32, u32)>(&v)
                 .map(|(_, a, b)| HookCallArg::Heuristic(a, b)),
             other => {
                 return Err(D::Error::custom(format!(
