@@ -52,6 +52,7 @@ mod tier1;
 mod values;
 mod visit_set;
 mod voxel;
+mod voxel_cache;
 mod voxel_search;
 mod wire;
 mod world;
