@@ -33,6 +33,9 @@ const Q: usize = 4;
 
 type Query = ((usize, usize), (usize, usize));
 
+/// A batch of square-grid queries.
+type Batch = fn(&onepath::Grid, &[Query]) -> Vec<f64>;
+
 fn lcg(s: &mut u64) -> u64 {
     *s = s
         .wrapping_mul(6364136223846793005)
@@ -58,7 +61,7 @@ fn queries(side: usize, w: &[bool], seed: u64, ok: impl Fn(Query) -> bool) -> Ve
         );
         let mut off = || {
             let v = 5 + (lcg(&mut s) % 6) as i64;
-            if lcg(&mut s) % 2 == 0 {
+            if lcg(&mut s).is_multiple_of(2) {
                 v
             } else {
                 -v
@@ -116,13 +119,16 @@ fn graph_groups(c: &mut Criterion, side: usize) {
     let w = walls(side, 0x9A + side as u64);
     let e = lattice(side, &w);
     let n = side * side;
-    let g = {
-        let v: Vec<_> = e
-            .iter()
-            .map(|&(a, b, x)| onepath::GraphEdge::new(a, b, x))
-            .collect();
-        onepath::Graph::from_edges(&v, Some(n), false).unwrap()
-    };
+    let v: Vec<_> = e
+        .iter()
+        .map(|&(a, b, x)| onepath::GraphEdge::new(a, b, x))
+        .collect();
+    let g = onepath::Graph::from_edges(&v, Some(n), false).unwrap();
+    // A copy for the edit group (small graph only: every edit recompiles).
+    let mut edited_graph =
+        (side <= 256).then(|| onepath::Graph::from_edges(&v, Some(n), false).unwrap());
+    let w0 = v[0].weight;
+    drop(v);
     let rg = {
         let v: Vec<_> = e
             .iter()
@@ -195,6 +201,26 @@ fn graph_groups(c: &mut Criterion, side: usize) {
             ("reference", Box::new(|| theirs(&q))),
         ];
         group(c, &format!("tier1f/graph/{side}/{name}"), Q, entries);
+        if let Some(mut edited) = edited_graph.take_if(|_| name == "dijkstra") {
+            // An edit (a re-weight of edge 0 and back) before each query: the next query
+            // recompiles the graph.
+            let edits = |g: &mut onepath::Graph| -> Vec<f64> {
+                q.iter()
+                    .map(|&(a, b)| {
+                        g.set_weight(0, w0 * 2.0).unwrap();
+                        let p = g.find_path(id(a), id(b), &o).unwrap();
+                        g.set_weight(0, w0).unwrap();
+                        black_box(&p.nodes);
+                        p.cost
+                    })
+                    .collect()
+            };
+            let entries: Vec<Entry<'_>> = vec![
+                ("query", Box::new(|| mine(&q))),
+                ("edit_query", Box::new(move || edits(&mut edited))),
+            ];
+            group(c, &format!("tier1f/edit/graph{side}/dijkstra"), Q, entries);
+        }
     }
 }
 
@@ -334,7 +360,7 @@ fn square_edit_groups(c: &mut Criterion, side: usize) {
         .iter()
         .map(|&x| edit_cell(side, &m.walls, x).expect("a free cell to edit"))
         .collect();
-    let kinds: [(&str, fn(&onepath::Grid, &[Query]) -> Vec<f64>); 5] = [
+    let kinds: [(&str, Batch); 5] = [
         ("hpa", hpa_batch),
         ("bidi_astar", |g, q| {
             bidi_batch(g, q, onepath::GridAlgorithm::AStar)

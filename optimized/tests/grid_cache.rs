@@ -165,7 +165,7 @@ fn hpa_bidi_hex_voxel_tier1_follow_edits_and_restores() {
         record_expansions: true,
         ..GridOptions::default()
     });
-    let mut check = |grid: &Grid, hex: &HexGrid, vox: &VoxelGrid, seed: &mut u64| {
+    let check = |grid: &Grid, hex: &HexGrid, vox: &VoxelGrid, seed: &mut u64| {
         let fresh = Grid::from_state(&grid.save_state()).unwrap();
         let fresh_hex = HexGrid::from_state(&hex.save_state()).unwrap();
         let fresh_vox = VoxelGrid::from_state(&vox.save_state()).unwrap();
