@@ -227,3 +227,27 @@ fn hpa_bidi_hex_voxel_tier1_follow_edits_and_restores() {
         }
     }
 }
+
+// pins [HPA.REFRESH.REBUILT] on a sliced search (tier 1's skipped refresh must not leak into it): every `begin` of an HpaSearch refreshes, so on a new hierarchy the first begin rebuilds every chunk and a second begin of the same search on the unchanged grid rebuilds none; a search that skipped the refresh of its second begin (as tier 1's kept hierarchy does) would still list every chunk and fail it.
+#[test]
+fn a_sliced_hpa_search_refreshes_at_every_begin() {
+    use onepath::{HpaHierarchy, HpaSearch};
+    let mut grid = Grid::new(20, 12).unwrap();
+    grid.set_cell(5, 5, WALL).unwrap();
+    let mut h = HpaHierarchy::new(HpaOptions::default()).unwrap();
+    {
+        let mut s = HpaSearch::new(&grid, &mut h);
+        s.begin((0, 0), (19, 11)).unwrap();
+        s.run(None);
+    }
+    assert_eq!(h.rebuilt_chunks(), &[0, 1, 2, 3, 4, 5]);
+    let mut h = HpaHierarchy::new(HpaOptions::default()).unwrap();
+    {
+        let mut s = HpaSearch::new(&grid, &mut h);
+        s.begin((0, 0), (19, 11)).unwrap();
+        s.run(None);
+        s.begin((1, 0), (18, 11)).unwrap();
+        s.run(None);
+    }
+    assert_eq!(h.rebuilt_chunks(), &[] as &[u32]);
+}

@@ -41,9 +41,10 @@ pub struct HpaSearch<'a> {
     out: Vec<(u32, f64)>,
     /// Scratch of `cut_loops`.
     order: Vec<(u32, u32)>,
-    /// The hierarchy is known to match the grid (tier 1's grid-owned hierarchy with no edit,
-    /// restore or multiplier change since its last refresh): `begin` skips the refresh, which
-    /// would find nothing to do ([HPA.REFRESH.WHEN]). Set by `begin` once it has refreshed.
+    /// Tier 1 only: the hierarchy is known to match the grid (the grid-owned hierarchy with no
+    /// edit, restore or multiplier change since its last refresh), so `begin` skips the refresh,
+    /// which would find nothing to do ([HPA.REFRESH.WHEN]; the hierarchy is private to the grid,
+    /// so its `rebuilt_chunks` is not observed). Never set on a sliced search.
     fresh: bool,
 }
 
@@ -115,7 +116,6 @@ impl<'a> HpaSearch<'a> {
         if !self.fresh {
             self.hierarchy.refresh(self.grid);
         }
-        self.fresh = true;
         let n = self.hierarchy.node_cell.len() as u32;
         self.start = s;
         self.goal = g;
@@ -378,7 +378,8 @@ fn tier1(
     s.buf = std::mem::take(&mut entry.buf);
     s.fresh = entry.fresh;
     let begun = s.begin(start, goal);
-    entry.fresh = s.fresh;
+    // `begin` fails only before its refresh (range checks), else it has refreshed.
+    entry.fresh |= begun.is_ok();
     if let Err(e) = begun {
         entry.buf = std::mem::take(&mut s.buf);
         return Err(e);
