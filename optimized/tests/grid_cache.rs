@@ -129,7 +129,7 @@ fn handles_alive_together_share_the_pool_safely() {
     }
 }
 
-// pins the grid-kept HPA* hierarchy of find_hpa_path and the pooled scratch of find_grid_path_bidirectional, hex and voxel tier 1: after wall and area edits, multiplier changes and restores, each answers exactly as on a fresh copy (Grid/HexGrid/VoxelGrid::from_state); an HPA* cache that is not marked stale on an edit, restore or multiplier change, or a voxel flat copy not repaired on an edit or not rewritten after a restore, fails it.
+// pins [HPA.TIER1] [HPA.REFRESH.EQUAL] [GBIDI.TIER1] [HEX.TIER1] [VOXEL.TIER1]: the grid-kept HPA* hierarchy of find_hpa_path and the pooled scratch of find_grid_path_bidirectional, hex and voxel tier 1: after wall and area edits, multiplier changes and restores, each answers exactly as on a fresh copy (Grid/HexGrid/VoxelGrid::from_state); an HPA* cache that is not marked stale on an edit, restore or multiplier change, or a voxel flat copy not repaired on an edit or not rewritten after a restore, fails it.
 #[test]
 fn hpa_bidi_hex_voxel_tier1_follow_edits_and_restores() {
     let mut seed = 11u64;
@@ -228,7 +228,7 @@ fn hpa_bidi_hex_voxel_tier1_follow_edits_and_restores() {
     }
 }
 
-// pins [HPA.REFRESH.REBUILT] on a sliced search (tier 1's skipped refresh must not leak into it): every `begin` of an HpaSearch refreshes, so on a new hierarchy the first begin rebuilds every chunk and a second begin of the same search on the unchanged grid rebuilds none; a search that skipped the refresh of its second begin (as tier 1's kept hierarchy does) would still list every chunk and fail it.
+// pins [HPA.REFRESH.REBUILT]: on a sliced search (tier 1's skipped refresh must not leak into it) every `begin` of an HpaSearch refreshes, so on a new hierarchy the first begin rebuilds every chunk and a second begin of the same search on the unchanged grid rebuilds none; a search that skipped the refresh of its second begin (as tier 1's kept hierarchy does) would still list every chunk and fail it.
 #[test]
 fn a_sliced_hpa_search_refreshes_at_every_begin() {
     use onepath::{HpaHierarchy, HpaSearch};

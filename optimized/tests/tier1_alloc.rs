@@ -150,7 +150,7 @@ fn grid_bytes(p: &GridPath) -> (usize, bool) {
     )
 }
 
-// pins the grid-owned cache and scratch pool of find_grid_path (optimized/src/grid_search/cache.rs) for every algorithm: the bytes a query allocates beyond its result stay under 2 KiB and do not grow from a 96² to a 1024² map; a planted per-query `vec![0u8; cells]` in find_grid_path fails it.
+// pins [GS.TIER1]: the grid-owned cache and scratch pool of find_grid_path (optimized/src/grid_search/cache.rs) for every algorithm: the bytes a query allocates beyond its result stay under 2 KiB and do not grow from a 96² to a 1024² map; a planted per-query `vec![0u8; cells]` in find_grid_path fails it.
 #[test]
 fn square_grid_tier1_allocates_its_results_only() {
     let (small, large) = (square(SMALL), square(LARGE));
@@ -176,7 +176,7 @@ fn square_grid_tier1_allocates_its_results_only() {
     }
 }
 
-// pins the grid-owned scratch of find_grid_path_bidirectional [GBIDI.TIER1]: both sides' buffers come from the grid's pool, so the bytes beyond the result stay under 2 KiB per query on a 96² and a 1024² map; the two `Scratch::with_nodes(n)` per call it replaced fail it (about 50 MB per query on the large map).
+// pins [GBIDI.TIER1]: the grid-owned scratch of find_grid_path_bidirectional; both sides' buffers come from the grid's pool, so the bytes beyond the result stay under 2 KiB per query on a 96² and a 1024² map; the two `Scratch::with_nodes(n)` per call it replaced fail it (about 50 MB per query on the large map).
 #[test]
 fn bidirectional_grid_tier1_allocates_its_results_only() {
     let (small, large) = (square(SMALL), square(LARGE));
@@ -196,7 +196,7 @@ fn bidirectional_grid_tier1_allocates_its_results_only() {
     }
 }
 
-// pins the grid-kept hierarchy of find_hpa_path [HPA.TIER1] [HPA.REFRESH.EQUAL]: after the first query the hierarchy is reused, so a query allocates its result, its temporary start and goal edges (bounded by the chunk) and a constant: under 64 KiB per query on a 96² and a 512² map; building a new hierarchy per call (as before) fails it.
+// pins [HPA.TIER1] [HPA.REFRESH.EQUAL]: the grid-kept hierarchy of find_hpa_path; after the first query the hierarchy is reused, so a query allocates its result, its temporary start and goal edges (bounded by the chunk) and a constant: under 64 KiB per query on a 96² and a 512² map; building a new hierarchy per call (as before) fails it.
 #[test]
 fn hpa_tier1_allocates_its_results_only() {
     let (small, large) = (square(SMALL), square(LARGE_BUILD));
@@ -221,7 +221,7 @@ fn hpa_tier1_allocates_its_results_only() {
     }
 }
 
-// pins the grid-owned scratch pool of find_hex_path [HEX.TIER1]: under 2 KiB per query beyond the result on a 96² and a 1024² hex map, both algorithms; the per-call `Scratch::with_nodes(cells)` it replaced fails it.
+// pins [HEX.TIER1]: the grid-owned scratch pool of find_hex_path; under 2 KiB per query beyond the result on a 96² and a 1024² hex map, both algorithms; the per-call `Scratch::with_nodes(cells)` it replaced fails it.
 #[test]
 fn hex_tier1_allocates_its_results_only() {
     let hex = |side: usize| {
@@ -251,7 +251,7 @@ fn hex_tier1_allocates_its_results_only() {
     }
 }
 
-// pins the voxel grid's cache (optimized/src/voxel_cache.rs) under find_voxel_path [VOXEL.TIER1]: the flat area copy is kept by the grid and the scratch pooled, so a query allocates under 2 KiB beyond its result on a 24 x 24 x 8 and a 256 x 256 x 16 grid; the per-call flat copy and scratch it replaced fail it.
+// pins [VOXEL.TIER1]: the voxel grid's cache (optimized/src/voxel_cache.rs) under find_voxel_path; the flat area copy is kept by the grid and the scratch pooled, so a query allocates under 2 KiB beyond its result on a 24 x 24 x 8 and a 256 x 256 x 16 grid; the per-call flat copy and scratch it replaced fail it.
 #[test]
 fn voxel_tier1_allocates_its_results_only() {
     let voxel = |sx: usize, sz: usize| {
@@ -375,7 +375,7 @@ fn graph_tier1_allocates_its_results_only() {
     );
 }
 
-// pins the threading story of the crate docs: Graph and PointGraph are Sync (a compile-time check), and two threads sharing one &Graph, each running a stream of tier-1 queries through the pool, get exactly the answers of one thread alone; a pool that handed the same buffers to two queries at once would mix their searches and fail it.
+// pins [GRAPH.T1.POOL]: the threading story of the crate docs; Graph and PointGraph are Sync (a compile-time check), and two threads sharing one &Graph, each running a stream of tier-1 queries through the pool, get exactly the answers of one thread alone; a pool that handed the same buffers to two queries at once would mix their searches and fail it.
 #[test]
 fn a_shared_graph_answers_concurrent_queries() {
     fn sync<T: Sync>() {}
