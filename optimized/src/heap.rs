@@ -7,8 +7,10 @@
 //!
 //! Entries are 16 bytes (`ord(f)`, node, the sign of a zero `f`): an entry's `g` is always
 //! bit-equal to its node's slot `g` (a push writes both; a restore checks it, [STATE.SEARCH.CHECKS];
-//! a slot's `g` may change only while its node is not in the heap), so the rare `f` tie reads the
-//! slots ([`Buffers::less`]).
+//! a slot's `g` may change only while its node is not in the heap), so an `f` tie reads the
+//! slots ([`Buffers::less`]). Ties are common with integer costs (unit-weight graphs, the HPA\*
+//! chunk searches), so the tie-break is inlined, not a cold call (issue 33: on a unit-weight
+//! 2048² lattice, graph Dijkstra's short queries took 13-32 % fewer CPU samples with it hot).
 
 use crate::visit_set::VisitSet;
 
@@ -195,8 +197,7 @@ impl<const D: usize> Buffers<D> {
         }
     }
 
-    #[cold]
-    #[inline(never)]
+    #[inline(always)]
     fn tie(&self, a: u32, b: u32) -> bool {
         let (ga, gb) = (self.slots[a as usize].g, self.slots[b as usize].g);
         if ga != gb {

@@ -192,6 +192,14 @@ impl Lattice for HexLattice<'_> {
 /// borrows its grid for its whole life and has no state bytes.
 pub struct HexSearch<'g> {
     eng: Engine<HexLattice<'g>>,
+    /// Lends the per-cell buffers (its scratch pool) and takes them back on drop.
+    grid: &'g HexGrid,
+}
+
+impl Drop for HexSearch<'_> {
+    fn drop(&mut self) {
+        self.grid.derived().give_scratch(self.eng.take_scratch());
+    }
 }
 
 impl<'g> HexSearch<'g> {
@@ -214,8 +222,10 @@ impl<'g> HexSearch<'g> {
             other => return Err(unsupported(other, "HexSearch")),
         };
         let lat = HexLattice::new(grid, &options);
+        let buf = grid.derived().take_scratch(grid.cells().len());
         Ok(HexSearch {
-            eng: Engine::new(lat, zero, options.record_expansions),
+            eng: Engine::with_scratch(lat, buf, zero, options.record_expansions),
+            grid,
         })
     }
 

@@ -9,7 +9,8 @@
 //! searches (`heap::Scratch`), whose order, push ([STATE.HEAP.PUSH]) and update
 //! ([STATE.HEAP.UPDATE]: overwrite in place) rules are those of the binary heap; see
 //! SPEC_NOTES_HEXVOX.md. Per-node buffers are reset by an epoch stamp, so `begin` costs O(1)
-//! amortised, not O(cells).
+//! amortised, not O(cells); they are lent by the grid's pool and given back when the search is
+//! dropped, so a tier-1 call allocates nothing per cell either.
 
 use crate::astar::{normalize, SearchStatus};
 use crate::heap::{Scratch, NO_PARENT};
@@ -51,11 +52,12 @@ pub(crate) struct Engine<L: Lattice> {
 }
 
 impl<L: Lattice> Engine<L> {
-    pub fn new(lat: L, zero: bool, record: bool) -> Self {
-        let n = lat.nodes();
+    /// An engine over `lat` whose per-node buffers are `buf` (any size: `begin` grows it; the
+    /// caller's pool lends it, so that a tier-1 call allocates nothing per cell).
+    pub fn with_scratch(lat: L, buf: Scratch, zero: bool, record: bool) -> Self {
         Engine {
             lat,
-            buf: Scratch::with_nodes(n),
+            buf,
             zero,
             record,
             status: SearchStatus::NotStarted,
@@ -162,6 +164,11 @@ impl<L: Lattice> Engine<L> {
             }
             buf.relax(v, g2, u, g2 + h);
         });
+    }
+
+    /// Takes the per-node buffers back (the engine keeps empty ones).
+    pub fn take_scratch(&mut self) -> Scratch {
+        std::mem::take(&mut self.buf)
     }
 
     /// [GRAPH.ASTAR.STATUS]

@@ -16,12 +16,26 @@
 //! [`find_grid_path`] costs what it explores, not what the map holds. Edits and restores take
 //! `&mut Grid` and repair or drop what they touch (a wall edit repairs the agent-size-1
 //! passability and move masks in place; the rest is rebuilt by the next search that needs it).
+//! The other tier-1 calls follow the same rule: [`find_grid_path_bidirectional`] and
+//! [`find_hex_path`] take their per-cell buffers from the grid's scratch pool; a [`VoxelGrid`]
+//! keeps the flat copy of its voxels that searches read (repaired in place by an edit, rewritten
+//! after a restore) and a scratch pool; [`find_hpa_path`] keeps its hierarchy (and the abstract
+//! search's buffers) on the grid, refreshed by the next query after an edit, restore or
+//! multiplier change ([HPA.REFRESH.EQUAL]: a refreshed hierarchy answers as a new one);
+//! [`Graph::find_path`] and [`PointGraph::find_path`] take theirs from the graph's pool
+//! ([GRAPH.T1.POOL]). So after the first query a stream of tier-1 queries allocates only its
+//! results (`tests/tier1_alloc.rs`). None of this is observable in results or state bytes.
 //!
-//! Threads: every type is `Send`. `Grid` is not `Sync` (its cell listeners are `FnMut + Send`,
-//! the same API as `onepath-reference`), so a `&Grid` cannot be handed to other threads; run
-//! concurrent queries on one grid per thread (`Grid::from_state(&grid.save_state())`) or behind
-//! a lock. The grid's cache itself is guarded by a mutex held only for `Arc` look-ups and
-//! scratch hand-offs, so it is safe under any sharing the types allow.
+//! Threads: every type is `Send`. [`Graph`], [`PointGraph`] and [`CsrGraph`] are also `Sync`: a
+//! `&Graph` shared by threads answers concurrent `find_path` calls, each taking its own buffers
+//! from the pool (a mutex held only to take or give them; more concurrent queries than pooled
+//! buffers allocate their own, kept afterwards). `Grid`, `HexGrid` and `VoxelGrid` are not `Sync`
+//! (their cell listeners are `FnMut + Send`, the same API as `onepath-reference`), so a `&Grid`
+//! cannot be handed to other threads; run concurrent queries on one grid per thread
+//! (`Grid::from_state(&grid.save_state())`) or behind a lock. The grids' caches themselves are
+//! guarded by a mutex held only for `Arc` look-ups, scratch and hierarchy hand-offs (and, on a
+//! voxel grid, the rewrite of a stale flat copy), so they are safe under any sharing the types
+//! allow.
 #![deny(missing_docs)]
 #![deny(unsafe_code)]
 
@@ -52,6 +66,7 @@ mod tier1;
 mod values;
 mod visit_set;
 mod voxel;
+mod voxel_cache;
 mod voxel_search;
 mod wire;
 mod world;

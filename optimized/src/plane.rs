@@ -350,7 +350,9 @@ macro_rules! plane_methods {
         /// [GRID.AREA.SET] Sets the multiplier of `area <= 254` (`area_out_of_range`) to a finite
         /// `m > 0` (`invalid_multiplier`) and bumps the area version.
         pub fn set_area_multiplier(&mut self, area: u8, multiplier: f64) -> Result<(), GridError> {
-            self.p.areas.set(area, multiplier)
+            self.p.areas.set(area, multiplier)?;
+            self.p.derived.areas_changed();
+            Ok(())
         }
 
         /// [GRID.AREA.VERSION] The area table's version.
@@ -496,6 +498,11 @@ impl HexGrid {
     /// [GRID.HEX.LAYOUT] The layout.
     pub fn layout(&self) -> HexLayout {
         self.layout
+    }
+
+    /// The grid's scratch pool (`grid_search::cache`; hex searches use only its 4-ary scratch).
+    pub(crate) fn derived(&self) -> &GridCache {
+        &self.p.derived
     }
 
     plane_methods!();

@@ -3,6 +3,7 @@
 
 use crate::cells::{bump, check_space, read_space, Areas, CellListener, Listeners, VoxelSpace};
 use crate::grid_error::{GridError, GridKind, GridStateError};
+use crate::voxel_cache::VoxelCache;
 use crate::wire::{fail, Class, Fault, Put, Reader, KIND_VOXEL};
 use crate::MAX_NODES;
 use std::fmt;
@@ -30,6 +31,8 @@ pub struct VoxelGrid {
     spare: Vec<Chunk>,
     /// The previous chunks of a restore with listeners, kept for the comparison (reused).
     previous: Vec<Option<Chunk>>,
+    /// Derived search data and scratch (`voxel_cache`; not part of the state).
+    cache: VoxelCache,
 }
 
 /// A validated state; chunk data is re-read from the input at `chunks_at`.
@@ -114,6 +117,7 @@ impl VoxelGrid {
             listeners: Listeners::default(),
             spare: Vec::new(),
             previous: Vec::new(),
+            cache: VoxelCache::default(),
         }
     }
 
@@ -136,6 +140,11 @@ impl VoxelGrid {
                 }
             }
         }
+    }
+
+    /// The grid's derived search data and scratch pool (`voxel_cache`).
+    pub(crate) fn cache(&self) -> &VoxelCache {
+        &self.cache
     }
 
     /// [GRID.VOXEL.SIZE] `(size_x, size_y, size_z)`.
@@ -194,6 +203,7 @@ impl VoxelGrid {
         })[i] = area;
         self.version = bump(self.version);
         let node = x + self.size[0] * (y + self.size[1] * z);
+        self.cache.edited(node, area);
         self.listeners.notify(node as u32, old, area);
         Ok(())
     }
@@ -357,6 +367,7 @@ impl VoxelGrid {
         self.space = p.space;
         self.areas = p.areas;
         self.restore_count += 1;
+        self.cache.restored();
         let list = chunk_list(bytes, p.chunks_at, self.chunks.len());
         let spare = &mut self.spare;
         let reuse = |spare: &mut Vec<Chunk>, d: &[u8]| match spare.pop() {

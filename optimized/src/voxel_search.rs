@@ -11,6 +11,7 @@ use crate::tier1::PathStatus;
 use crate::voxel::VoxelGrid;
 use std::fmt;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// [VOXEL.COST.BASE] The f64 nearest √2.
 const SQRT_2: f64 = std::f64::consts::SQRT_2;
@@ -142,8 +143,9 @@ fn order() -> [[i64; 3]; 26] {
 /// The voxel move graph of one search: [VOXEL.PASS], [VOXEL.MOVE.RULE], [VOXEL.COST.MOVE],
 /// [VOXEL.EST.DISTANCE], [VOXEL.EST.VALUE].
 pub(crate) struct VoxelLattice {
-    /// Every voxel's area by node index (read once at creation, [VOXEL.SEARCH.GRID]).
-    areas: Vec<u8>,
+    /// Every voxel's area by node index (read at creation, [VOXEL.SEARCH.GRID]; the grid's
+    /// shared flat copy, `voxel_cache`).
+    areas: Arc<Vec<u8>>,
     size: [i64; 3],
     div_x: Divisor,
     div_y: Divisor,
@@ -164,8 +166,7 @@ pub(crate) struct VoxelLattice {
 impl VoxelLattice {
     fn new(grid: &VoxelGrid, o: &VoxelOptions) -> Self {
         let (sx, sy, sz) = grid.size();
-        let mut areas = Vec::new();
-        grid.flat_areas_into(&mut areas);
+        let areas = grid.cache().flat(|out| grid.flat_areas_into(out));
         let ord = order();
         let mut dirs = [Dir::default(); 26];
         for (i, d) in ord.iter().enumerate() {
@@ -359,6 +360,13 @@ pub struct VoxelSearch<'g> {
     grid: &'g VoxelGrid,
 }
 
+impl Drop for VoxelSearch<'_> {
+    /// Gives the per-voxel buffers back to the grid's pool.
+    fn drop(&mut self) {
+        self.grid.cache().give_scratch(self.eng.take_scratch());
+    }
+}
+
 impl<'g> VoxelSearch<'g> {
     /// [VOXEL.OPT.VALID] [VOXEL.OPT.HOOKS] [VOXEL.SEARCH.GRID] Validates the weight (finite and
     /// `>= 1`, else `invalid_options` naming `heuristic_weight`), then the algorithm (`AStar` or
@@ -377,8 +385,9 @@ impl<'g> VoxelSearch<'g> {
             other => return Err(unsupported(other, "VoxelSearch")),
         };
         let lat = VoxelLattice::new(grid, &options);
+        let buf = grid.cache().take_scratch(lat.nodes());
         Ok(VoxelSearch {
-            eng: Engine::new(lat, zero, options.record_expansions),
+            eng: Engine::with_scratch(lat, buf, zero, options.record_expansions),
             grid,
         })
     }

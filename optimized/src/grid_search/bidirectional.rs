@@ -3,7 +3,8 @@
 //! (the search is never saved, [GBIDI.NOT_SAVED], so only the pop order of [GBIDI.OPEN] is
 //! observable), [GBIDI.POTENTIAL] average potentials from the grid estimate, [GBIDI.TURN] strict
 //! alternation, [GBIDI.STOP] the `top_f + top_f >= mu` stop, [GBIDI.MEET] meeting at
-//! relaxations, and [GBIDI.TIER1] the one-call form.
+//! relaxations, and [GBIDI.TIER1] the one-call form. Both sides' buffers are lent by the grid's
+//! scratch pool (`cache.rs`) and given back on drop, so a tier-1 call allocates nothing per cell.
 
 use super::ctx::{Ctx, SQRT_2};
 use super::handle::centre;
@@ -33,6 +34,15 @@ pub struct GridBidiSearch<'g> {
     record: Vec<u32>,
 }
 
+impl Drop for GridBidiSearch<'_> {
+    /// Gives both sides' buffers back to the grid's pool.
+    fn drop(&mut self) {
+        let cache = self.ctx.grid.derived();
+        cache.give_scratch(std::mem::take(&mut self.fwd));
+        cache.give_scratch(std::mem::take(&mut self.bwd));
+    }
+}
+
 impl<'g> GridBidiSearch<'g> {
     /// [GBIDI.OPT.VALID] [GBIDI.OPT.WEIGHT] [GBIDI.OPT.ALGORITHM] [GBIDI.GRID] Checks the options
     /// in the order of [GBIDI.OPT.VALID]; builds passability and `mmin` once.
@@ -51,11 +61,12 @@ impl<'g> GridBidiSearch<'g> {
             other => return Err(unsupported(other, "GridBidiSearch")),
         };
         let n = ctx.n;
+        let cache = grid.derived();
         Ok(GridBidiSearch {
-            ctx,
             zero,
-            fwd: Scratch::with_nodes(n),
-            bwd: Scratch::with_nodes(n),
+            fwd: cache.take_scratch(n),
+            bwd: cache.take_scratch(n),
+            ctx,
             status: SearchStatus::NotStarted,
             start: 0,
             goal: 0,
@@ -322,7 +333,7 @@ pub fn find_grid_path_bidirectional(
         cost: s.path_cost(),
         points: cells.iter().map(|&c| centre(grid, c)).collect(),
         cells,
-        expanded: s.record,
+        expanded: std::mem::take(&mut s.record),
         expanded_count: s.iterations,
         iterations: s.iterations,
     })

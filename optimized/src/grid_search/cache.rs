@@ -28,7 +28,8 @@ use super::jps_plus::Tables;
 use super::options::{Connectivity, DiagonalRule};
 use super::special_astar::SpecA;
 use super::special_jump::SpecJ;
-use crate::heap::Buffers;
+use crate::heap::{Buffers, Scratch};
+use crate::hpa::{HpaHierarchy, HpaOptions};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Scratch objects of each kind kept for reuse (more concurrent searches allocate their own).
@@ -46,6 +47,21 @@ struct Inner {
     spec_a: Vec<SpecA>,
     spec_j: Vec<SpecJ>,
     bufs: Vec<Buffers<2>>,
+    /// 4-ary scratch of the hex and bidirectional searches (by node count).
+    scratch: Vec<Scratch>,
+    /// HPA* tier 1's hierarchies (with their abstract-search scratch) by options.
+    hpa: Vec<HpaEntry>,
+}
+
+/// A hierarchy kept for HPA* tier 1 and whether it is known to match the grid (no edit,
+/// restore or multiplier change since its last refresh).
+pub(crate) struct HpaEntry {
+    /// The hierarchy ([HPA.REFRESH.EQUAL]: refreshed, it equals a new one).
+    pub hierarchy: HpaHierarchy,
+    /// The abstract search's open set and slots.
+    pub buf: Scratch,
+    /// Nothing changed since the last refresh (else the next query refreshes).
+    pub fresh: bool,
 }
 
 /// The derived data and scratch pool of one grid (see the module docs).
@@ -198,9 +214,69 @@ impl GridCache {
         }
     }
 
-    /// A restore: every derived entry is dropped (the scratch pool stays).
+    /// Pooled 4-ary scratch of exactly `n` nodes, else a new one.
+    pub fn take_scratch(&self, n: usize) -> Scratch {
+        let mut g = self.lock();
+        match g.scratch.iter().position(|b| b.slots.len() == n) {
+            Some(i) => g.scratch.swap_remove(i),
+            None => {
+                drop(g);
+                Scratch::with_nodes(n)
+            }
+        }
+    }
+
+    /// Gives 4-ary scratch back to the pool (dropped when the pool is full).
+    pub fn give_scratch(&self, b: Scratch) {
+        let mut g = self.lock();
+        if g.scratch.len() < POOL && !b.slots.is_empty() {
+            g.scratch.push(b);
+        }
+    }
+
+    /// HPA* tier 1's hierarchy for `options` (the budget ignored), if one is kept.
+    pub fn take_hpa(&self, options: &HpaOptions) -> Option<HpaEntry> {
+        let mut g = self.lock();
+        let i = g.hpa.iter().position(|e| {
+            let o = e.hierarchy.options();
+            (o.chunk_size, o.connectivity, o.diagonal, o.smooth)
+                == (
+                    options.chunk_size,
+                    options.connectivity,
+                    options.diagonal,
+                    options.smooth,
+                )
+                && o.heuristic_weight.to_bits() == options.heuristic_weight.to_bits()
+                && o.record_expansions == options.record_expansions
+        })?;
+        Some(g.hpa.swap_remove(i))
+    }
+
+    /// Keeps an HPA* tier-1 hierarchy (the oldest is dropped past the pool size).
+    pub fn give_hpa(&self, e: HpaEntry) {
+        let mut g = self.lock();
+        if g.hpa.len() >= POOL {
+            g.hpa.remove(0);
+        }
+        g.hpa.push(e);
+    }
+
+    /// [GRID.AREA.SET] A multiplier changed: HPA* hierarchies refresh on their next query (the
+    /// square-grid entries above do not depend on multipliers).
+    pub fn areas_changed(&mut self) {
+        let g = self.inner.get_mut().unwrap_or_else(|e| e.into_inner());
+        for e in &mut g.hpa {
+            e.fresh = false;
+        }
+    }
+
+    /// A restore: every derived entry is dropped (the scratch pool stays; HPA* hierarchies
+    /// refresh, fully, on their next query).
     pub fn restored(&mut self) {
         let g = self.inner.get_mut().unwrap_or_else(|e| e.into_inner());
+        for e in &mut g.hpa {
+            e.fresh = false;
+        }
         g.base.clear();
         g.moves.clear();
         g.tables.clear();
@@ -211,10 +287,13 @@ impl GridCache {
     /// on it (see the module docs).
     pub fn edited(&mut self, i: usize, w: usize, old: u8, new: u8) {
         let wall = crate::WALL;
+        let g = self.inner.get_mut().unwrap_or_else(|e| e.into_inner());
+        for e in &mut g.hpa {
+            e.fresh = false;
+        }
         if (old == wall) == (new == wall) {
             return;
         }
-        let g = self.inner.get_mut().unwrap_or_else(|e| e.into_inner());
         g.tables.clear();
         g.bits.clear();
         let pw = w + 2;

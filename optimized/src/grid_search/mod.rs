@@ -29,7 +29,7 @@ pub use options::{
 pub use theta::ThetaSearch;
 
 // The replanners (crate::replan) reuse the option checks, the error kinds and the move tables.
-pub(crate) use cache::GridCache;
+pub(crate) use cache::{GridCache, HpaEntry};
 pub(crate) use ctx::{Ctx, Divisor, DX, DY, SQRT_2};
 pub(crate) use handle::centre;
 pub(crate) use options::{unsupported, validate, GsKind};

@@ -6,7 +6,7 @@ use super::hierarchy::HpaHierarchy;
 use super::refine::{cut_loops, path_cost, smooth};
 use super::{move_options, validate, HpaOptions};
 use crate::astar::{normalize, SearchStatus};
-use crate::grid_search::{Ctx, GridAlgorithm, GridPath, GridSearchError};
+use crate::grid_search::{Ctx, GridAlgorithm, GridPath, GridSearchError, HpaEntry};
 use crate::heap::{Scratch, NO_PARENT};
 use crate::plane::Grid;
 use crate::tier1::PathStatus;
@@ -41,6 +41,11 @@ pub struct HpaSearch<'a> {
     out: Vec<(u32, f64)>,
     /// Scratch of `cut_loops`.
     order: Vec<(u32, u32)>,
+    /// Tier 1 only: the hierarchy is known to match the grid (the grid-owned hierarchy with no
+    /// edit, restore or multiplier change since its last refresh), so `begin` skips the refresh,
+    /// which would find nothing to do ([HPA.REFRESH.WHEN]; the hierarchy is private to the grid,
+    /// so its `rebuilt_chunks` is not observed). Never set on a sliced search.
+    fresh: bool,
 }
 
 impl<'a> HpaSearch<'a> {
@@ -66,6 +71,7 @@ impl<'a> HpaSearch<'a> {
             cost: f64::INFINITY,
             out: Vec::new(),
             order: Vec::new(),
+            fresh: false,
         }
     }
 
@@ -107,7 +113,9 @@ impl<'a> HpaSearch<'a> {
                 return Err(e);
             }
         };
-        self.hierarchy.refresh(self.grid);
+        if !self.fresh {
+            self.hierarchy.refresh(self.grid);
+        }
         let n = self.hierarchy.node_cell.len() as u32;
         self.start = s;
         self.goal = g;
@@ -333,7 +341,10 @@ impl<'a> HpaSearch<'a> {
     }
 }
 
-/// [HPA.TIER1] [HPA.TIER1.ALGORITHM] One call on a new hierarchy.
+/// [HPA.TIER1] [HPA.TIER1.ALGORITHM] One call on a new hierarchy. The grid keeps the hierarchy
+/// of its last tier-1 queries by options (with the abstract search's scratch) and refreshes it
+/// after an edit, restore or multiplier change, so only the first query on a grid builds one:
+/// by [HPA.REFRESH.EQUAL] a refreshed hierarchy answers exactly as a new one.
 pub fn find_hpa_path(
     grid: &Grid,
     start: (usize, usize),
@@ -341,17 +352,46 @@ pub fn find_hpa_path(
     options: &HpaOptions,
 ) -> Result<GridPath, GridSearchError> {
     validate(options)?;
-    let mut h = HpaHierarchy::new(options.clone())?;
-    let mut s = HpaSearch::new(grid, &mut h);
-    s.begin(start, goal)?;
+    let cache = grid.derived();
+    let mut entry = match cache.take_hpa(options) {
+        Some(e) => e,
+        None => HpaEntry {
+            hierarchy: HpaHierarchy::new(options.clone())?,
+            buf: Scratch::default(),
+            fresh: false,
+        },
+    };
+    let out = tier1(grid, &mut entry, start, goal, options);
+    cache.give_hpa(entry);
+    out
+}
+
+/// Tier 1 on a kept hierarchy: its scratch is lent to the search and taken back.
+fn tier1(
+    grid: &Grid,
+    entry: &mut HpaEntry,
+    start: (usize, usize),
+    goal: (usize, usize),
+    options: &HpaOptions,
+) -> Result<GridPath, GridSearchError> {
+    let mut s = HpaSearch::new(grid, &mut entry.hierarchy);
+    s.buf = std::mem::take(&mut entry.buf);
+    s.fresh = entry.fresh;
+    let begun = s.begin(start, goal);
+    // `begin` fails only before its refresh (range checks), else it has refreshed.
+    entry.fresh |= begun.is_ok();
+    if let Err(e) = begun {
+        entry.buf = std::mem::take(&mut s.buf);
+        return Err(e);
+    }
     let budget = options.iteration_budget;
     let st = if budget > 0 {
         s.step(budget)
     } else {
         s.run(None)
     };
-    let cells = s.path();
-    Ok(GridPath {
+    let cells = std::mem::take(&mut s.path);
+    let out = GridPath {
         algorithm: GridAlgorithm::AStar,
         status: match st {
             SearchStatus::Found => PathStatus::Found,
@@ -364,8 +404,10 @@ pub fn find_hpa_path(
             .map(|&c| crate::grid_search::centre(grid, c))
             .collect(),
         cells,
-        expanded: s.record.clone(),
+        expanded: std::mem::take(&mut s.record),
         expanded_count: s.expanded,
         iterations: s.iterations,
-    })
+    };
+    entry.buf = std::mem::take(&mut s.buf);
+    Ok(out)
 }
