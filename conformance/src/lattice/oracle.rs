@@ -210,8 +210,9 @@ impl World {
         }
     }
 
-    /// Plain Dijkstra from `start` (any pop order among equal keys): every cell's distance.
-    fn distances(&self, start: usize) -> Vec<f64> {
+    /// Plain Dijkstra from `start` (any pop order among equal keys): the distance of `goal`,
+    /// final when it is first taken from the heap (the costs are not negative), where it stops.
+    fn distance(&self, start: usize, goal: usize) -> f64 {
         let mut dist = vec![f64::INFINITY; self.cells.len()];
         let mut heap = BinaryHeap::new();
         dist[start] = 0.0;
@@ -220,6 +221,9 @@ impl World {
             if d > dist[u] {
                 continue;
             }
+            if u == goal {
+                break;
+            }
             self.each_move(u, |v, c| {
                 if d + c < dist[v] {
                     dist[v] = d + c;
@@ -227,7 +231,7 @@ impl World {
                 }
             });
         }
-        dist
+        dist[goal]
     }
 
     /// Whether some estimate may overflow to `+infinity` ([HEX.EST.VALUE], [VOXEL.EST.VALUE]):
@@ -272,8 +276,8 @@ pub fn check(request: &LatticeRequest, reply: &LatticeReply) -> Option<String> {
         LatticeRequest::Hex(h) => h.options.record,
         LatticeRequest::Voxel(v) => v.options.record,
     };
-    // Dijkstra's distances by start: the sliced query repeats the tier-1 query's ends.
-    let mut memo: Vec<(usize, Vec<f64>)> = Vec::new();
+    // Dijkstra's distances by ends: the sliced query repeats the tier-1 query's.
+    let mut memo: Vec<((usize, usize), f64)> = Vec::new();
     for (i, (q, r)) in request.queries().iter().zip(replies).enumerate() {
         if let QueryReply::Path(p) = r {
             if let Some(problem) = check_query(&w, request.budget(), record, q, p, &mut memo) {
@@ -290,7 +294,7 @@ fn check_query(
     record: bool,
     q: &Query,
     p: &PathReply,
-    memo: &mut Vec<(usize, Vec<f64>)>,
+    memo: &mut Vec<((usize, usize), f64)>,
 ) -> Option<String> {
     let tier1 = q.schedule.is_empty();
     if record && p.expanded.len() as u64 != p.expanded_count {
@@ -328,13 +332,12 @@ fn check_query(
     let (sx, sy, sz) = w.xyz(start);
     let (gx, gy, gz) = w.xyz(goal);
     let truth = if w.passable(sx, sy, sz) && w.passable(gx, gy, gz) {
-        match memo.iter().find(|(s, _)| *s == start) {
-            Some((_, d)) => d[goal],
+        match memo.iter().find(|(e, _)| *e == (start, goal)) {
+            Some(&(_, d)) => d,
             None => {
-                let d = w.distances(start);
-                let t = d[goal];
-                memo.push((start, d));
-                t
+                let d = w.distance(start, goal);
+                memo.push(((start, goal), d));
+                d
             }
         }
     } else {
