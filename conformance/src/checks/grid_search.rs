@@ -40,16 +40,16 @@ pub fn truth(g: &MoveGraph, map_w: u32, start: (u32, u32), goal: (u32, u32)) -> 
         (start.1 * map_w + start.0) as usize,
         (goal.1 * map_w + goal.0) as usize,
     );
-    let euclid = g.euclid_distances(s as u32)[t];
+    let euclid = g.euclid_distance(s as u32, t as u32);
     if g.pairs_apply() {
-        let pair = g.pair_distances(s as u32)[t];
+        let pair = g.pair_distance(s as u32, t as u32);
         Truth {
             opt: pair.map(|p| p.value()),
             pair,
             euclid,
         }
     } else {
-        let d = g.f64_distances(s as u32)[t];
+        let d = g.f64_distance(s as u32, t as u32);
         Truth {
             opt: d.is_finite().then_some(d),
             pair: None,

@@ -280,6 +280,44 @@ macro_rules! define_flow_adapter {
                 with_field!(r, cells, failed, |grid, ff| script!(grid, ff, r, quiet))
             }
 
+            /// The grid's and the field's saves after the whole script of `r`, which runs
+            /// without step replies; `None` when a constructor fails. The fuzz targets restore
+            /// them ([`run_restored`]) instead of running a fixed history per input.
+            pub fn saves(r: &FlowRequest) -> Result<Option<(Vec<u8>, Vec<u8>)>, HarnessError> {
+                let cells = map_cells(r)?;
+                let failed = |_: String| Ok(None);
+                with_field!(r, cells, failed, |grid, ff| {
+                    let ran: Result<FlowReply, HarnessError> = script!(grid, ff, r, r.script.len());
+                    ran?;
+                    Ok(Some((grid.save_state(), ff.save_state())))
+                })
+            }
+
+            /// As [`run`], but before the script the grid restores `grid_bytes` and then the
+            /// field `state` (a rollback, [FLOW.STATE.RESTORE]: the script continues as the
+            /// field that saved them would); either refused is a harness error.
+            pub fn run_restored(
+                r: &FlowRequest,
+                grid_bytes: &[u8],
+                state: &[u8],
+            ) -> Result<FlowReply, HarnessError> {
+                let cells = map_cells(r)?;
+                let failed = |c: String| Ok(FlowReply::Failed(c));
+                let refused = |what: &str, e: &dyn std::fmt::Display| {
+                    HarnessError::new(
+                        ErrorKind::Build,
+                        format!("flow request: the saved {what} is refused: {e}"),
+                    )
+                };
+                with_field!(r, cells, failed, |grid, ff| {
+                    grid.restore_state(grid_bytes)
+                        .map_err(|e| refused("grid", &e))?;
+                    ff.restore_state(&grid, state)
+                        .map_err(|e| refused("field", &e))?;
+                    script!(grid, ff, r)
+                })
+            }
+
             /// [CONF.DEBUG.REQUEST] The field described after the whole script.
             pub fn describe(r: &FlowRequest) -> Result<crate::debug::DescribeReply, HarnessError> {
                 let cells = map_cells(r)?;

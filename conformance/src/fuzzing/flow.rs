@@ -436,17 +436,42 @@ pub fn fixed_requests() -> &'static [FlowRequest] {
     })
 }
 
-/// A fixed request run once per process: its whole script on both crates (the replies must not
-/// differ, as `state_restore_flow_field` checked on every execution before issue 36), and the
-/// reference's final save.
+/// A fixed request prepared once per process: its whole script on both crates (the replies
+/// must not differ, as `state_restore_flow_field` checked on every execution before issue 36),
+/// the reference's final save, and the grid's and field's saves the executions restore.
 struct FixedPrepared {
+    /// The field's final save (equal on both crates).
     saved: Vec<u8>,
+    /// The grid's save after the history (equal on both crates); `None` when the history
+    /// detaches the field, whose continuation a restored (attached) field does not have: such
+    /// a request runs its history per execution.
+    grid: Option<Vec<u8>>,
 }
 
-/// [`FixedPrepared`] of fixed request `index` (below the count), made on first use.
+/// The steps after the restore of every `state_restore_flow_field` execution.
+fn tail(r: &FlowRequest) -> [FlowStep; 4] {
+    let (w, h) = (r.grid.map.width, r.grid.map.height);
+    [
+        FlowStep::Step { budget: 25 },
+        FlowStep::Step { budget: 0 },
+        FlowStep::SetCell {
+            x: w / 2,
+            y: h / 2,
+            area: 3,
+        },
+        FlowStep::Step { budget: 0 },
+    ]
+}
+
+/// [`FixedPrepared`] of fixed request `index` (below the count), made on first use. Besides the
+/// comparison of the whole script, both crates must save the same grid and field after it, and
+/// (unless the history detaches the field) the pair restored from those saves must continue as
+/// the pair that ran the history ([FLOW.STATE.RESTORE]: the replies of the steps after the
+/// restore ([`tail`]), the final field, paths and bytes are equal), on both crates.
 fn fixed_prepared(index: usize) -> Result<&'static FixedPrepared, Finding> {
-    static CELLS: std::sync::OnceLock<Vec<std::sync::OnceLock<Result<FixedPrepared, String>>>> =
-        std::sync::OnceLock::new();
+    use crate::flow::adapter::{optimized_adapter as opt, reference_adapter as refa};
+    type Cell = std::sync::OnceLock<Result<FixedPrepared, String>>;
+    static CELLS: std::sync::OnceLock<Vec<Cell>> = std::sync::OnceLock::new();
     let cells = CELLS.get_or_init(|| {
         (0..fixed_requests().len())
             .map(|_| std::sync::OnceLock::new())
@@ -464,7 +489,43 @@ fn fixed_prepared(index: usize) -> Result<&'static FixedPrepared, Finding> {
                 FlowReply::Ran { state, .. } => state.0,
                 _ => Vec::new(),
             };
-            Ok(FixedPrepared { saved })
+            let detaches = r.script.iter().any(|s| matches!(s, FlowStep::Detach {}));
+            let err = |e: &dyn std::fmt::Display| format!("fixed request {index}: {e}");
+            let saves = refa::saves(r).map_err(|e| err(&e))?;
+            if opt::saves(r).map_err(|e| err(&e))? != saves {
+                return Err(err(&"the crates save different bytes after the history"));
+            }
+            let grid = match saves {
+                Some((grid, field)) if !detaches => {
+                    let mut whole = r.clone();
+                    let k = whole.script.len();
+                    whole.script.extend(tail(r));
+                    let mut restored = r.clone();
+                    restored.script = tail(r).to_vec();
+                    let continued = [
+                        (
+                            refa::run_from(&whole, k),
+                            refa::run_restored(&restored, &grid, &field),
+                        ),
+                        (
+                            opt::run_from(&whole, k),
+                            opt::run_restored(&restored, &grid, &field),
+                        ),
+                    ];
+                    for (x, y) in continued {
+                        let (x, y) = (x.map_err(|e| err(&e))?, y.map_err(|e| err(&e))?);
+                        if let Some(d) = first_difference(&x, &y) {
+                            return Err(err(&format!(
+                                "restored from its saves, the field continues differently: \
+                                 {d} [FLOW.STATE.RESTORE]"
+                            )));
+                        }
+                    }
+                    Some(grid)
+                }
+                _ => None,
+            };
+            Ok(FixedPrepared { saved, grid })
         })
         .as_ref()
         .map_err(|e| Finding::new(e.clone()))
@@ -560,35 +621,44 @@ pub fn state_restore_flow_field(data: &[u8]) -> Result<(), Finding> {
         }
         b
     };
-    let k = r.script.len();
-    // A fixed request's history runs without step replies: the vectors pin them, and
-    // `fixed_prepared` compared them between the crates once per process (issue 36: hashing
-    // the field after every history step took most of an execution).
-    let quiet = if index < fixed.len() { k } else { 0 };
     let (w, h) = (r.grid.map.width, r.grid.map.height);
-    r.script.push(FlowStep::Restore {
+    let restore = FlowStep::Restore {
         bytes: Hex(bytes.clone()),
-    });
-    r.script.push(FlowStep::Step { budget: 25 });
-    r.script.push(FlowStep::Step { budget: 0 });
-    r.script.push(FlowStep::SetCell {
-        x: w / 2,
-        y: h / 2,
-        area: 3,
-    });
-    r.script.push(FlowStep::Step { budget: 0 });
-    let (a, b) = if quiet == 0 {
-        (REF.run_flow(&r)?, OPT.run_flow(&r)?)
-    } else {
+    };
+    // A fixed request's history does not run per execution: the grid and the field restore
+    // their saves after it ([`fixed_prepared`] compared the history's replies between the
+    // crates and checked the restored pair continues alike, once per process; issue 36).
+    let prepared_grid = match index < fixed.len() {
+        true => fixed_prepared(index)?.grid.as_ref(),
+        false => None,
+    };
+    let (a, b, k) = if let Some(grid) = prepared_grid {
+        let field = &fixed_prepared(index)?.saved;
+        r.script = std::iter::once(restore).chain(tail(&r)).collect();
         (
-            crate::flow::adapter::reference_adapter::run_from(&r, quiet)?,
-            crate::flow::adapter::optimized_adapter::run_from(&r, quiet)?,
+            crate::flow::adapter::reference_adapter::run_restored(&r, grid, field)?,
+            crate::flow::adapter::optimized_adapter::run_restored(&r, grid, field)?,
+            0,
         )
+    } else {
+        let k = r.script.len();
+        // A fixed request that detaches its field runs its history without step replies.
+        let quiet = if index < fixed.len() { k } else { 0 };
+        r.script.push(restore);
+        r.script.extend(tail(&r));
+        if quiet == 0 {
+            (REF.run_flow(&r)?, OPT.run_flow(&r)?, k)
+        } else {
+            (
+                crate::flow::adapter::reference_adapter::run_from(&r, quiet)?,
+                crate::flow::adapter::optimized_adapter::run_from(&r, quiet)?,
+                0,
+            )
+        }
     };
     if let Some(d) = first_difference(&a, &b) {
         return Err(Finding::new(format!("the crates differ: {d}")));
     }
-    let k = k - quiet;
     let FlowReply::Ran { steps, .. } = &a else {
         return Ok(());
     };

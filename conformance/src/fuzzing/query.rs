@@ -117,9 +117,14 @@ pub fn graph_query(data: &[u8]) -> Result<(), Finding> {
     }
 }
 
-fn outcome_diff(what: &str, expected: &Outcome, found: &Outcome) -> Result<(), Finding> {
+/// `Err` naming `what()` (formatted only then) and the first difference, if any.
+fn outcome_diff(
+    what: impl FnOnce() -> String,
+    expected: &Outcome,
+    found: &Outcome,
+) -> Result<(), Finding> {
     match first_difference(expected, found) {
-        Some(d) => Err(Finding::new(format!("{what}: {d}"))),
+        Some(d) => Err(Finding::new(format!("{}: {d}", what()))),
         None => Ok(()),
     }
 }
@@ -139,16 +144,20 @@ pub fn check_query(input: &QueryInput) -> Result<(), Finding> {
     };
     for (vi, &variant) in variants.iter().enumerate() {
         for (qi, &query) in input.queries.iter().enumerate() {
-            let at = format!(
-                "variant {} query {qi} {query:?} opts {:?}",
-                variant.name(),
-                input.opts
-            );
-            outcome_diff(
-                &format!("run_case {at}: reference vs onepath"),
-                &r[vi][qi],
-                &o[vi][qi],
-            )?;
+            // Where, in words: formatted only for a finding.
+            let at = || {
+                format!(
+                    "variant {} query {qi} {query:?} opts {:?}",
+                    variant.name(),
+                    input.opts
+                )
+            };
+            if let Some(d) = first_difference(&r[vi][qi], &o[vi][qi]) {
+                return Err(Finding::new(format!(
+                    "run_case {}: reference vs onepath: {d}",
+                    at()
+                )));
+            }
             // A budgeted run stops at the budget with a prefix of the full expansion list.
             if let (Outcome::Path(b), Outcome::Path(f)) = (&r[vi][qi], &full[vi][qi]) {
                 if b.status == StatusCode::BudgetExhausted {
@@ -157,16 +166,15 @@ pub fn check_query(input: &QueryInput) -> Result<(), Finding> {
                         && b.cost == f64::INFINITY
                         && (!input.opts.record_expansions || f.expanded.starts_with(&b.expanded));
                     if !ok {
-                        return Err(Finding::new(format!("run_case {at}: budgeted run is not a prefix of the full run: {b:?} vs {f:?}")));
+                        return Err(Finding::new(format!("run_case {}: budgeted run is not a prefix of the full run: {b:?} vs {f:?}", at())));
                     }
                 } else if input.opts.record_expansions {
-                    outcome_diff(
-                        &format!(
-                            "run_case {at}: budget not reached yet differs from the unbudgeted run"
-                        ),
-                        &full[vi][qi],
-                        &r[vi][qi],
-                    )?;
+                    if let Some(d) = first_difference(&full[vi][qi], &r[vi][qi]) {
+                        return Err(Finding::new(format!(
+                            "run_case {}: budget not reached yet differs from the unbudgeted run: {d}",
+                            at()
+                        )));
+                    }
                 }
             }
             // Sliced runs: run(None) and the fuzzed step schedule equal tier 1 (recording on).
@@ -174,21 +182,22 @@ pub fn check_query(input: &QueryInput) -> Result<(), Finding> {
             for imp in [&REF as &dyn Implementation, &OPT] {
                 let whole = imp.run_sliced(case, variant, query, &[]);
                 let sliced = imp.run_sliced(case, variant, query, &input.budgets);
-                outcome_diff(
-                    &format!(
-                        "{} sliced {at} budgets {:?} vs run(None)",
+                if let Some(d) = first_difference(&whole, &sliced) {
+                    return Err(Finding::new(format!(
+                        "{} sliced {} budgets {:?} vs run(None): {d}",
                         imp.name(),
+                        at(),
                         input.budgets
-                    ),
-                    &whole,
-                    &sliced,
-                )?;
+                    )));
+                }
                 if let Outcome::Path(_) = tier1 {
-                    outcome_diff(
-                        &format!("{} run(None) {at} vs tier 1", imp.name()),
-                        tier1,
-                        &whole,
-                    )?;
+                    if let Some(d) = first_difference(tier1, &whole) {
+                        return Err(Finding::new(format!(
+                            "{} run(None) {} vs tier 1: {d}",
+                            imp.name(),
+                            at()
+                        )));
+                    }
                 }
             }
         }
@@ -197,7 +206,7 @@ pub fn check_query(input: &QueryInput) -> Result<(), Finding> {
         let a = REF.run_hooked(case, q);
         let b = OPT.run_hooked(case, q);
         outcome_diff(
-            &format!("hooked query {i} {q:?}: reference vs onepath"),
+            || format!("hooked query {i} {q:?}: reference vs onepath"),
             &a.outcome,
             &b.outcome,
         )?;

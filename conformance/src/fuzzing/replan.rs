@@ -8,6 +8,7 @@ use crate::grid::vectors::MapFile;
 use crate::grid::GridOptionsData;
 use crate::implementation::Implementation;
 use crate::port::wire::Hex;
+use crate::replan::adapter::{optimized_adapter as opt_adapter, reference_adapter as ref_adapter};
 use crate::replan::{
     first_difference, oracle, ModeName, ReplanGrid, ReplanReply, ReplanRequest, ReplanStep,
 };
@@ -138,12 +139,26 @@ fn golden_requests() -> &'static [ReplanRequest] {
     })
 }
 
-/// Golden replanner `index` run once per process: its whole script on both crates must give the
-/// same replies and pass the oracle, as `state_restore_replanner` checked on every execution
-/// before issue 36 (the oracle stops at the restore, so it only ever saw this history).
-fn golden_checked(index: usize) -> Result<(), Finding> {
-    static CELLS: std::sync::OnceLock<Vec<std::sync::OnceLock<Result<(), String>>>> =
-        std::sync::OnceLock::new();
+/// Golden replanner `index` prepared once per process ([`GoldenPrepared`]).
+struct GoldenPrepared {
+    /// The grid's save after the golden's history (equal on both crates).
+    grid: Vec<u8>,
+    /// The replanner's save after it (equal on both crates).
+    state: Vec<u8>,
+    /// `sha256_hex(state)`: what a rejected restore must leave ([REPLAN.STATE.ATOMIC]).
+    state_sha256: String,
+}
+
+/// [`GoldenPrepared`] of golden replanner `index`, made on first use: its whole script on both
+/// crates must give the same replies and pass the oracle, as `state_restore_replanner` checked
+/// on every execution before issue 36 (the oracle stops at the restore, so it only ever saw this
+/// history); both crates must save the same grid and replanner after it; and restoring those
+/// saves into a new grid and replanner must continue as the replanner that ran the history
+/// ([REPLAN.STATE.RESTORE]: the replies of a replan with budget 50, a full replan, an edit at
+/// the centre and a replan after it are equal), on both crates.
+fn golden_prepared(index: usize) -> Result<&'static GoldenPrepared, Finding> {
+    type Cell = std::sync::OnceLock<Result<GoldenPrepared, String>>;
+    static CELLS: std::sync::OnceLock<Vec<Cell>> = std::sync::OnceLock::new();
     let cells = CELLS.get_or_init(|| {
         (0..golden_requests().len())
             .map(|_| std::sync::OnceLock::new())
@@ -151,12 +166,61 @@ fn golden_checked(index: usize) -> Result<(), Finding> {
     });
     cells[index]
         .get_or_init(|| {
-            both(&golden_requests()[index])
-                .map(|_| ())
-                .map_err(|f| format!("golden replanner {index}: {f}"))
+            let r = &golden_requests()[index];
+            let err = |f: &dyn std::fmt::Display| format!("golden replanner {index}: {f}");
+            both(r).map_err(|f| err(&f))?;
+            let a = ref_adapter::saves(r).map_err(|e| err(&e))?;
+            let b = opt_adapter::saves(r).map_err(|e| err(&e))?;
+            let Some((grid, state)) = a else {
+                return Err(err(&"the replanner does not build"));
+            };
+            if b.as_ref() != Some(&(grid.clone(), state.clone())) {
+                return Err(err(&"the crates save different bytes after the history"));
+            }
+            let mut whole = r.clone();
+            let k = whole.script.len();
+            let (w, h) = (r.grid.map.width, r.grid.map.height);
+            let tail = [
+                ReplanStep::Replan { budget: 50 },
+                ReplanStep::Replan { budget: 0 },
+                ReplanStep::SetCell {
+                    x: w / 2,
+                    y: h / 2,
+                    area: 255,
+                },
+                ReplanStep::Replan { budget: 0 },
+            ];
+            whole.script.extend(tail.iter().cloned());
+            let mut restored = r.clone();
+            restored.script = tail.to_vec();
+            let continued = [
+                (
+                    ref_adapter::run_from(&whole, k),
+                    ref_adapter::run_restored(&restored, &grid, &state),
+                ),
+                (
+                    opt_adapter::run_from(&whole, k),
+                    opt_adapter::run_restored(&restored, &grid, &state),
+                ),
+            ];
+            for (x, y) in continued {
+                let (x, y) = (x.map_err(|e| err(&e))?, y.map_err(|e| err(&e))?);
+                if let Some(d) = first_difference(&x, &y) {
+                    return Err(err(&format!(
+                        "restored from its saves, the replanner continues differently: {d} \
+                         [REPLAN.STATE.RESTORE]"
+                    )));
+                }
+            }
+            let state_sha256 = crate::replan::sha256_hex(&state);
+            Ok(GoldenPrepared {
+                grid,
+                state,
+                state_sha256,
+            })
         })
-        .clone()
-        .map_err(Finding::new)
+        .as_ref()
+        .map_err(|e| Finding::new(e.clone()))
 }
 
 /// `state_restore_replanner`: the first byte picks a golden replanner's request (below the
@@ -164,57 +228,58 @@ fn golden_checked(index: usize) -> Result<(), Finding> {
 /// is restored into it, then a budgeted replan (50 iterations) and a path query run. Both crates
 /// must agree, and a rejected restore must leave the state bytes as they were.
 ///
-/// A golden's history runs without step replies but its last ([`golden_checked`] compared and
-/// checked them once per process; issue 36: a path, a state hash and the oracle after every
-/// history step took most of an execution).
+/// A golden's history does not run per input: its grid and replanner are restored from their
+/// saves after it ([`golden_prepared`] checked once per process that the crates agree on the
+/// history and that the restored pair continues as the one that ran it; issue 36: the history
+/// took most of an execution).
 pub fn state_restore_replanner(data: &[u8]) -> Result<(), Finding> {
     let mut u = Unstructured::new(data);
     let Ok(sel) = u.arbitrary::<u8>() else {
         return Ok(());
     };
     let goldens = golden_requests();
-    let golden = (sel as usize) < goldens.len();
-    let mut r = if golden {
-        golden_checked(sel as usize)?;
-        goldens[sel as usize].clone()
-    } else {
-        let Ok(mut r) = base(&mut u) else {
-            return Ok(());
-        };
-        let (w, h) = (r.grid.map.width, r.grid.map.height);
-        let Ok(n) = u.int_in_range(0usize..=8) else {
-            return Ok(());
-        };
-        let mut saved = false;
-        for _ in 0..n {
-            match step(&mut u, w, h, &mut saved) {
-                Ok(ReplanStep::Rollback {}) | Ok(ReplanStep::Save {}) => {}
-                Ok(s) => r.script.push(s),
-                Err(_) => break,
-            }
-        }
-        r
-    };
-    // Replies from the last history step on (a golden), or for every step (a decoded request).
-    let quiet = if golden {
-        r.script.len().saturating_sub(1)
-    } else {
-        0
-    };
-    let bytes = u.take_rest().to_vec();
-    r.script.push(ReplanStep::Restore { bytes: Hex(bytes) });
-    r.script.push(ReplanStep::Replan { budget: 50 });
-    let reply = if golden {
-        let a = crate::replan::adapter::reference_adapter::run_from(&r, quiet)?;
-        let b = crate::replan::adapter::optimized_adapter::run_from(&r, quiet)?;
+    if (sel as usize) < goldens.len() {
+        let p = golden_prepared(sel as usize)?;
+        let mut r = goldens[sel as usize].clone();
+        r.script = vec![
+            ReplanStep::Restore {
+                bytes: Hex(u.take_rest().to_vec()),
+            },
+            ReplanStep::Replan { budget: 50 },
+        ];
+        let a = ref_adapter::run_restored(&r, &p.grid, &p.state)?;
+        let b = opt_adapter::run_restored(&r, &p.grid, &p.state)?;
         if let Some(d) = first_difference(&a, &b) {
             return Err(Finding::new(format!("the crates differ: {d}")));
         }
-        a
-    } else {
-        both(&r)?
+        if let ReplanReply::Ran { steps, .. } = &a {
+            if steps[0].error.is_some() && steps[0].state_sha256 != p.state_sha256 {
+                return Err(Finding::new(
+                    "a rejected restore changed the replanner [REPLAN.STATE.ATOMIC]",
+                ));
+            }
+        }
+        return Ok(());
+    }
+    let Ok(mut r) = base(&mut u) else {
+        return Ok(());
     };
-    if let ReplanReply::Ran { steps, .. } = &reply {
+    let (w, h) = (r.grid.map.width, r.grid.map.height);
+    let Ok(n) = u.int_in_range(0usize..=8) else {
+        return Ok(());
+    };
+    let mut saved = false;
+    for _ in 0..n {
+        match step(&mut u, w, h, &mut saved) {
+            Ok(ReplanStep::Rollback {}) | Ok(ReplanStep::Save {}) => {}
+            Ok(s) => r.script.push(s),
+            Err(_) => break,
+        }
+    }
+    let bytes = u.take_rest().to_vec();
+    r.script.push(ReplanStep::Restore { bytes: Hex(bytes) });
+    r.script.push(ReplanStep::Replan { budget: 50 });
+    if let ReplanReply::Ran { steps, .. } = &both(&r)? {
         let k = steps.len() - 2;
         if steps[k].error.is_some() && k > 0 && steps[k - 1].state_sha256 != steps[k].state_sha256 {
             return Err(Finding::new(

@@ -122,6 +122,16 @@ impl<'a> MoveGraph<'a> {
 
     /// Exact Dijkstra on pairs from `start` (uniform grids, no cost hook).
     pub fn pair_distances(&self, start: u32) -> Vec<Option<OctileCost>> {
+        self.pair_dijkstra(start, None)
+    }
+
+    /// [`MoveGraph::pair_distances`]`(start)[goal]`, stopping when `goal` is settled (its
+    /// distance is then final: the costs are not negative).
+    pub fn pair_distance(&self, start: u32, goal: u32) -> Option<OctileCost> {
+        self.pair_dijkstra(start, Some(goal))[goal as usize]
+    }
+
+    fn pair_dijkstra(&self, start: u32, stop: Option<u32>) -> Vec<Option<OctileCost>> {
         let n = self.passable.len();
         let mut dist: Vec<Option<OctileCost>> = vec![None; n];
         if !self.passable[start as usize] {
@@ -134,6 +144,9 @@ impl<'a> MoveGraph<'a> {
         while let Some(Reverse((d, u))) = heap.pop() {
             if std::mem::replace(&mut done[u as usize], true) {
                 continue;
+            }
+            if stop == Some(u) {
+                break;
             }
             for (v, diag) in self.moves(u) {
                 let nd = d.step(diag);
@@ -148,16 +161,36 @@ impl<'a> MoveGraph<'a> {
 
     /// Dijkstra in f64 from `start` with [GS.COST.MOVE] costs (any grid).
     pub fn f64_distances(&self, start: u32) -> Vec<f64> {
-        self.f64_dijkstra(start, |u, v, diag| self.move_cost(u, v, diag))
+        self.f64_dijkstra(start, None, |u, v, diag| self.move_cost(u, v, diag))
+    }
+
+    /// [`MoveGraph::f64_distances`]`(start)[goal]`, stopping when `goal` is settled (its
+    /// distance is then final: the costs are not negative).
+    pub fn f64_distance(&self, start: u32, goal: u32) -> f64 {
+        self.f64_dijkstra(start, Some(goal), |u, v, diag| self.move_cost(u, v, diag))[goal as usize]
     }
 
     /// Dijkstra in f64 with Euclidean step costs (1 or sqrt 2) over the same moves: the grid
     /// bound an any-angle path must not exceed ([CONF.GRID.THETA]).
     pub fn euclid_distances(&self, start: u32) -> Vec<f64> {
-        self.f64_dijkstra(start, |_, _, diag| Some(if diag { SQRT_2 } else { 1.0 }))
+        self.f64_dijkstra(start, None, |_, _, diag| {
+            Some(if diag { SQRT_2 } else { 1.0 })
+        })
     }
 
-    fn f64_dijkstra(&self, start: u32, cost: impl Fn(u32, u32, bool) -> Option<f64>) -> Vec<f64> {
+    /// [`MoveGraph::euclid_distances`]`(start)[goal]`, stopping when `goal` is settled.
+    pub fn euclid_distance(&self, start: u32, goal: u32) -> f64 {
+        self.f64_dijkstra(start, Some(goal), |_, _, diag| {
+            Some(if diag { SQRT_2 } else { 1.0 })
+        })[goal as usize]
+    }
+
+    fn f64_dijkstra(
+        &self,
+        start: u32,
+        stop: Option<u32>,
+        cost: impl Fn(u32, u32, bool) -> Option<f64>,
+    ) -> Vec<f64> {
         let n = self.passable.len();
         let mut dist = vec![f64::INFINITY; n];
         if !self.passable[start as usize] {
@@ -170,6 +203,9 @@ impl<'a> MoveGraph<'a> {
         while let Some(Reverse((bits, u))) = heap.pop() {
             if std::mem::replace(&mut done[u as usize], true) {
                 continue;
+            }
+            if stop == Some(u) {
+                break;
             }
             let d = f64::from_bits(bits);
             for (v, diag) in self.moves(u) {

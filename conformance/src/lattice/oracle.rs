@@ -138,8 +138,15 @@ impl World {
 
     /// The allowed moves out of `u` with their costs, in any order.
     fn moves(&self, u: usize) -> Vec<(usize, f64)> {
-        let (x, y, z) = self.xyz(u);
         let mut out = Vec::new();
+        self.each_move(u, |v, c| out.push((v, c)));
+        out
+    }
+
+    /// Calls `out(v, cost)` for every allowed move out of `u` (what [`World::moves`] lists,
+    /// without a list per cell: Dijkstra calls it once per settled cell).
+    fn each_move(&self, u: usize, mut out: impl FnMut(usize, f64)) {
+        let (x, y, z) = self.xyz(u);
         if self.layout.is_some() {
             let (q, r) = self.axial(x, y);
             for ny in y - 1..=y + 1 {
@@ -152,12 +159,12 @@ impl World {
                     if (dq.abs() + dr.abs() + (dq + dr).abs()) / 2 == 1 {
                         let v = self.index(nx, ny, 0);
                         if let Some(c) = self.cost(1.0, u, v) {
-                            out.push((v, c));
+                            out(v, c);
                         }
                     }
                 }
             }
-            return out;
+            return;
         }
         for dz in -1..=1i64 {
             for dy in -1..=1i64 {
@@ -172,12 +179,11 @@ impl World {
                     }
                     let v = self.index(x + dx, y + dy, z + dz);
                     if let Some(c) = self.cost([1.0, SQRT_2, SQRT_3][k - 1], u, v) {
-                        out.push((v, c));
+                        out(v, c);
                     }
                 }
             }
         }
-        out
     }
 
     /// [VOXEL.MOVE.PASSED] [VOXEL.MOVE.RULE] Counts the swept voxels that are not passable: `d`
@@ -189,7 +195,7 @@ impl World {
             if (0..3).any(|i| keep(i) && d[i] == 0) {
                 continue;
             }
-            let e: Vec<i64> = (0..3).map(|i| if keep(i) { d[i] } else { 0 }).collect();
+            let e: [i64; 3] = std::array::from_fn(|i| if keep(i) { d[i] } else { 0 });
             if e.iter().filter(|&&c| c != 0).count() == k {
                 continue;
             }
@@ -204,8 +210,9 @@ impl World {
         }
     }
 
-    /// Plain Dijkstra from `start` (any pop order among equal keys): every cell's distance.
-    fn distances(&self, start: usize) -> Vec<f64> {
+    /// Plain Dijkstra from `start` (any pop order among equal keys): the distance of `goal`,
+    /// final when it is first taken from the heap (the costs are not negative), where it stops.
+    fn distance(&self, start: usize, goal: usize) -> f64 {
         let mut dist = vec![f64::INFINITY; self.cells.len()];
         let mut heap = BinaryHeap::new();
         dist[start] = 0.0;
@@ -214,14 +221,17 @@ impl World {
             if d > dist[u] {
                 continue;
             }
-            for (v, c) in self.moves(u) {
+            if u == goal {
+                break;
+            }
+            self.each_move(u, |v, c| {
                 if d + c < dist[v] {
                     dist[v] = d + c;
                     heap.push(Entry(d + c, v));
                 }
-            }
+            });
         }
-        dist
+        dist[goal]
     }
 
     /// Whether some estimate may overflow to `+infinity` ([HEX.EST.VALUE], [VOXEL.EST.VALUE]):
@@ -266,9 +276,11 @@ pub fn check(request: &LatticeRequest, reply: &LatticeReply) -> Option<String> {
         LatticeRequest::Hex(h) => h.options.record,
         LatticeRequest::Voxel(v) => v.options.record,
     };
+    // Dijkstra's distances by ends: the sliced query repeats the tier-1 query's.
+    let mut memo: Vec<((usize, usize), f64)> = Vec::new();
     for (i, (q, r)) in request.queries().iter().zip(replies).enumerate() {
         if let QueryReply::Path(p) = r {
-            if let Some(problem) = check_query(&w, request.budget(), record, q, p) {
+            if let Some(problem) = check_query(&w, request.budget(), record, q, p, &mut memo) {
                 return Some(format!("query {i}: {problem}"));
             }
         }
@@ -276,7 +288,14 @@ pub fn check(request: &LatticeRequest, reply: &LatticeReply) -> Option<String> {
     None
 }
 
-fn check_query(w: &World, budget: u64, record: bool, q: &Query, p: &PathReply) -> Option<String> {
+fn check_query(
+    w: &World,
+    budget: u64,
+    record: bool,
+    q: &Query,
+    p: &PathReply,
+    memo: &mut Vec<((usize, usize), f64)>,
+) -> Option<String> {
     let tier1 = q.schedule.is_empty();
     if record && p.expanded.len() as u64 != p.expanded_count {
         return Some(format!(
@@ -313,7 +332,14 @@ fn check_query(w: &World, budget: u64, record: bool, q: &Query, p: &PathReply) -
     let (sx, sy, sz) = w.xyz(start);
     let (gx, gy, gz) = w.xyz(goal);
     let truth = if w.passable(sx, sy, sz) && w.passable(gx, gy, gz) {
-        w.distances(start)[goal]
+        match memo.iter().find(|(e, _)| *e == (start, goal)) {
+            Some(&(_, d)) => d,
+            None => {
+                let d = w.distance(start, goal);
+                memo.push(((start, goal), d));
+                d
+            }
+        }
     } else {
         f64::INFINITY
     };

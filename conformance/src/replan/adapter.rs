@@ -240,6 +240,45 @@ macro_rules! define_replan_adapter {
                 with_replanner!(r, cells, failed, |grid, rp| script!(grid, rp, r, quiet))
             }
 
+            /// The grid's and the replanner's saves after the whole script of `r`, which runs
+            /// without step replies; `None` when a constructor fails. The fuzz targets restore
+            /// them ([`run_restored`]) instead of running a fixed history per input.
+            pub fn saves(r: &ReplanRequest) -> Result<Option<(Vec<u8>, Vec<u8>)>, HarnessError> {
+                let cells = map_cells(r)?;
+                let failed = |_: String| Ok(None);
+                with_replanner!(r, cells, failed, |grid, rp| {
+                    let ran: Result<ReplanReply, HarnessError> =
+                        script!(grid, rp, r, r.script.len());
+                    ran?;
+                    Ok(Some((grid.save_state(), rp.save_state())))
+                })
+            }
+
+            /// As [`run`], but before the script the grid restores `grid_bytes` and then the
+            /// replanner `state` (a rollback, [REPLAN.STATE.RESTORE]: the script continues as the
+            /// replanner that saved them would); either refused is a harness error.
+            pub fn run_restored(
+                r: &ReplanRequest,
+                grid_bytes: &[u8],
+                state: &[u8],
+            ) -> Result<ReplanReply, HarnessError> {
+                let cells = map_cells(r)?;
+                let failed = |c: String| Ok(ReplanReply::Failed(c));
+                let refused = |what: &str, e: &dyn std::fmt::Display| {
+                    HarnessError::new(
+                        ErrorKind::Build,
+                        format!("replan request: the saved {what} is refused: {e}"),
+                    )
+                };
+                with_replanner!(r, cells, failed, |grid, rp| {
+                    grid.restore_state(grid_bytes)
+                        .map_err(|e| refused("grid", &e))?;
+                    rp.restore_state(&grid, state)
+                        .map_err(|e| refused("replanner", &e))?;
+                    script!(grid, rp, r)
+                })
+            }
+
             /// [CONF.DEBUG.REQUEST] The replanner described after the whole script.
             pub fn describe(
                 r: &ReplanRequest,

@@ -164,11 +164,9 @@ pub enum ReplanReply {
 
 /// SHA-256 of `bytes`, lowercase hex.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    use sha2::Digest;
-    sha2::Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    // The same text as before, without a `format!` per byte (issue 36: the fuzz targets hash
+    // every step's state).
+    crate::outcome::sha256_hex(bytes)
 }
 
 /// The first difference between two replies, in words (step index and field), or `None`.
