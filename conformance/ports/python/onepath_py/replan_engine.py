@@ -87,8 +87,7 @@ class _Replanner(object):
         """[REPLAN.API.NEW] Options, then the ends (start first, x before y); the listener is
         registered only when everything succeeded."""
         self._weight = _check_options(options, self._HEX)
-        if mode not in (ReplanMode.Lpa, ReplanMode.DStarLite):
-            raise ValueError("mode %r" % (mode,))
+        assert mode in (ReplanMode.Lpa, ReplanMode.DStarLite), mode   # the two modes of the API
         w, h = grid.width(), grid.height()
         s = self._cell(w, h, start)
         t = self._cell(w, h, goal)
