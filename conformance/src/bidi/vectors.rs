@@ -241,6 +241,10 @@ pub fn requests() -> Vec<(String, BidiRequest)> {
         "budgets 1, 2, 3 cycled, and 0 (a step that pops nothing) inside a schedule (each step(n) returns Running after n pops); the meeting cell as the last step left it [GBIDI.SLICED] [GBIDI.MEETING_CELL] [GBIDI.STEP]",
         req(rooms(), options(0, 8), vec![sliced([0, 0], [7, 7], &[1, 2, 3]), sliced([7, 0], [0, 7], &[0, 2])]),
     );
+    push(
+        "the multipliers (1, 2.0), (2, 0.0): set_area_multiplier refuses 0.0, so the grid is not built and the reply is invalid_multiplier [GRID.AREA.SET] [CONF.BIDI.REQUEST]",
+        req(map(&ROOMS, &[(1, 2.0), (2, 0.0)]), options(0, 8), ends()),
+    );
     out
 }
 
