@@ -19,13 +19,23 @@ import json
 import unittest
 
 from onepath_py import lattice_requests as L
-from onepath_py.hex_search import hex_distance, hex_neighbours
+from onepath_py.hex_search import hex_neighbours
+from onepath_py.replan_moves import hex_axial
 from onepath_py.voxel_search import VOXEL_ORDER, passed_offsets, voxel_distance
 
 INF = math.inf
 SQRT_2 = 1.4142135623730951
 SQRT_3 = 1.7320508075688772
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def hex_distance(layout, x1, y1, x2, y2):
+    """[GRID.HEX.DISTANCE] ``(|dq| + |dr| + |dq + dr|) / 2`` over axial coordinates (the port's
+    search computes it inline; no request reads it alone)."""
+    q1, r1 = hex_axial(layout, x1, y1)
+    q2, r2 = hex_axial(layout, x2, y2)
+    dq, dr = q1 - q2, r1 - r2
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
 def bits(x):

@@ -17,6 +17,45 @@ INF = math.inf
 
 # ----------------------------------------------------------------- helpers
 
+def lm_ids(lm):
+    """[GRAPH.ALT.TABLES] Landmark ids in table order (the port keeps no accessor: no request reads it)."""
+    return list(lm._ids)
+
+
+def lm_forward(lm, landmark, node):
+    """[GRAPH.ALT.ACCESSORS] d(L, v); NaN when l or v is out of range."""
+    if not (lm._in(landmark, len(lm._ids)) and lm._in(node, lm._n)):
+        return math.nan
+    return lm._fwd[landmark][node]
+
+
+def lm_backward(lm, landmark, node):
+    """[GRAPH.ALT.ACCESSORS] d(v, L); NaN when l or v is out of range."""
+    if not (lm._in(landmark, len(lm._ids)) and lm._in(node, lm._n)):
+        return math.nan
+    return lm._bwd[landmark][node]
+
+
+class AltGraphHeuristic(object):
+    """[GRAPH.ALT.BOUND] A tier-2 estimate from a landmark table: lower_bound(from, to)."""
+
+    def __init__(self, landmarks):
+        self._lm = landmarks
+
+    def estimate(self, from_, to):
+        return self._lm.lower_bound(from_, to)
+
+
+def graph_edge(g, edge_id):
+    """[GRAPH.MUT.EDGE_ID] (GraphEdge, alive) of a Graph's edge id."""
+    return (op.GraphEdge(g._from[edge_id], g._to[edge_id], g._w[edge_id]), g._alive[edge_id])
+
+
+def point_graph(pts, options=None):
+    """A PointGraph over (x, y, z) tuples: the port takes Point3 values only."""
+    return op.PointGraph([op.Point3(*p) for p in pts], options)
+
+
 def edge_tuple(e):
     return (e.from_, e.to, e.weight)
 
@@ -156,8 +195,8 @@ class MutableGraphTests(unittest.TestCase):
         g = op.Graph.from_edges([(0, 1, 1.0), (1, 2, 2.0), (2, 2, 3.0)], None, False)
         self.assertEqual(g.node_count(), 3)
         self.assertEqual(g.edge_count(), 6)
-        self.assertEqual(edge_tuple(g.edge(3)[0]), (2, 1, 2.0))
-        self.assertEqual(edge_tuple(g.edge(5)[0]), (2, 2, 3.0))   # self-loop added twice
+        self.assertEqual(edge_tuple(graph_edge(g, 3)[0]), (2, 1, 2.0))
+        self.assertEqual(edge_tuple(graph_edge(g, 5)[0]), (2, 2, 3.0))   # self-loop added twice
         self.assertEqual(g.find_path(0, 2).cost, 3.0)
         g.remove_edge(2)
         self.assertTrue(g.is_stale())
@@ -435,11 +474,11 @@ class LandmarkTests(unittest.TestCase):
                 cnt = rng.randint(1, 5)
                 lm = op.Landmarks.build(g, op.LandmarkOptions(cnt, strat, rng.randrange(1 << 64)))
                 self.assertEqual(lm.count(), min(cnt, n))
-                self.assertEqual(len(set(lm.ids())), lm.count())
-                for l, L in enumerate(lm.ids()):
+                self.assertEqual(len(set(lm_ids(lm))), lm.count())
+                for l, L in enumerate(lm_ids(lm)):
                     for v in range(n):
-                        self.assertEqual(lm.forward(l, v), fw[L][v])
-                        self.assertEqual(lm.backward(l, v), fw[v][L])
+                        self.assertEqual(lm_forward(lm, l, v), fw[L][v])
+                        self.assertEqual(lm_backward(lm, l, v), fw[v][L])
                 for u in range(n):
                     for v in range(n):
                         b = lm.lower_bound(u, v)
@@ -448,7 +487,7 @@ class LandmarkTests(unittest.TestCase):
                 # ALT A* finds the optimal cost
                 for _ in range(3):
                     s, t = rng.randrange(n), rng.randrange(n)
-                    x = op.GraphAStar(g, None, op.AltGraphHeuristic(lm))
+                    x = op.GraphAStar(g, None, AltGraphHeuristic(lm))
                     x.begin(s, t)
                     x.run()
                     self.assertEqual(x.path_cost(), fw[s][t])
@@ -464,7 +503,7 @@ class LandmarkTests(unittest.TestCase):
         self.assertEqual(a.serialize(), b.serialize())
         # fallback: a graph without edges takes the smallest free ids
         lm = op.Landmarks.build(op.CsrGraph(4, []), op.LandmarkOptions(3))
-        self.assertEqual(lm.ids(), [0, 1, 2])
+        self.assertEqual(lm_ids(lm), [0, 1, 2])
 
     def test_hand_computed_selection(self):
         # seed 1: next_int(4) draws 1, 3 (root of slot 0 and 1).
@@ -473,15 +512,15 @@ class LandmarkTests(unittest.TestCase):
         # landmark, everything blocked -> fallback 0.  Farthest: d(1, .) max at 3; then
         # m(v) = d(3, v) max at 0.
         g = op.Graph.from_edges([(0, 1, 1.0), (1, 2, 1.0), (2, 3, 1.0)], None, False)
-        self.assertEqual(g.build_landmarks(op.LandmarkOptions(2)).ids(), [3, 0])
-        self.assertEqual(g.build_landmarks(
-            op.LandmarkOptions(2, op.LandmarkStrategy.Farthest)).ids(), [3, 0])
+        self.assertEqual(lm_ids(g.build_landmarks(op.LandmarkOptions(2))), [3, 0])
+        self.assertEqual(lm_ids(g.build_landmarks(
+            op.LandmarkOptions(2, op.LandmarkStrategy.Farthest))), [3, 0])
         # seed 1: next_int(6) draws 5.  Directed tree from 5: d = 5:0 0:1 1:1 3:3 4:5 2:6;
         # sizes 0:7 1:9 3:8 4:5 2:6 5:16 -> descend 5 -> 1 -> 3 -> 4 (Farthest takes 2).
         t = op.CsrGraph(6, [(5, 0, 1.0), (5, 1, 1.0), (0, 2, 5.0), (1, 3, 2.0), (3, 4, 2.0)])
-        self.assertEqual(op.Landmarks.build(t, op.LandmarkOptions(1)).ids(), [4])
-        self.assertEqual(op.Landmarks.build(
-            t, op.LandmarkOptions(1, op.LandmarkStrategy.Farthest)).ids(), [2])
+        self.assertEqual(lm_ids(op.Landmarks.build(t, op.LandmarkOptions(1))), [4])
+        self.assertEqual(lm_ids(op.Landmarks.build(
+            t, op.LandmarkOptions(1, op.LandmarkStrategy.Farthest))), [2])
 
     def test_splitmix(self):
         r = op.SeededRandom(0)
@@ -516,14 +555,14 @@ class OplmTests(unittest.TestCase):
         self.assertEqual(self.b[:4], b"OPLM")
         lm2 = op.Landmarks.deserialize(self.b, self.g)
         self.assertEqual(lm2.serialize(), self.b)
-        self.assertEqual(lm2.ids(), self.lm.ids())
+        self.assertEqual(lm_ids(lm2), lm_ids(self.lm))
         # a hand-made table that is accepted also round-trips
-        b = self.patch(self.tab + 8 * 1 if self.lm.ids()[0] != 1 else self.tab + 8 * 2, "<d", INF)
+        b = self.patch(self.tab + 8 * 1 if lm_ids(self.lm)[0] != 1 else self.tab + 8 * 2, "<d", INF)
         self.assertEqual(op.Landmarks.deserialize(b, self.g).serialize(), b)
 
     def test_hostile(self):
         b, k, n, tab = self.b, self.k, self.n, self.tab
-        ids = self.lm.ids()
+        ids = lm_ids(self.lm)
         self.assertEqual(self.err(b[:23]), ("truncated", 23))
         self.assertEqual(self.err(b[:1]), ("truncated", 1))
         self.assertEqual(self.err(b[:24]), ("length_mismatch", 24))
@@ -637,7 +676,7 @@ class PointGraphTests(unittest.TestCase):
             def rec(a, b):
                 asked.append((a, b))
                 return valid(a, b)
-            pg = op.PointGraph(pts, op.LinkOptions(explicit, md, k, rec if use_valid else None))
+            pg = point_graph(pts, op.LinkOptions(explicit, md, k, rec if use_valid else None))
             self.assertEqual(links_of(pg), want, (trial, md, k))
             if use_valid:
                 self.assertEqual(asked, want_asked)
@@ -651,32 +690,32 @@ class PointGraphTests(unittest.TestCase):
 
     def test_nearest_node_and_find_between(self):
         pts = [(0, 0, 0), (3, 0, 0), (3, 4, 0), (0, 4, 0), (3, 0, 0)]
-        pg = op.PointGraph(pts, op.LinkOptions(nearest_count=2))
+        pg = point_graph(pts, op.LinkOptions(nearest_count=2))
         for q in [(1, 1, 0), (2.9, 0.1, 0), (3, 0, 0), (1.5, 2, 0), (10, 10, 10)]:
             best = min(range(len(pts)), key=lambda i: (d2(pts[i], q), i))
             self.assertEqual(pg.nearest_node(op.Point3(*q)), best)
-        r = pg.find_path_between((0.1, 0.1), (2.9, 3.9))
+        r = pg.find_path_between(op.Point3(0.1, 0.1), op.Point3(2.9, 3.9))
         self.assertEqual(r.status, op.PathStatus.Found)
         self.assertEqual(r.algorithm, op.Algorithm.AStar)
         self.assertEqual(r.cost, 7.0)
         with self.assertRaises(E.InvalidPosition):
-            pg.nearest_node((0, math.nan, 0))
+            pg.nearest_node(op.Point3(0, math.nan, 0))
         with self.assertRaises(E.EmptyGraph):
-            op.PointGraph([]).nearest_node((0, 0, 0))
+            point_graph([]).nearest_node(op.Point3(0, 0, 0))
 
     def test_point_errors(self):
         B = 2.0 ** 21
-        op.PointGraph([(B, -B, B)])   # the bound itself is fine
+        point_graph([(B, -B, B)])   # the bound itself is fine
         with self.assertRaises(E.CoordinateOutOfRange) as cm:
-            op.PointGraph([(0, 0, 0), (0, math.nextafter(B, INF), math.nan)])
+            point_graph([(0, 0, 0), (0, math.nextafter(B, INF), math.nan)])
         e = cm.exception
         self.assertEqual((e.index, e.axis, e.value, e.bound), (1, "y", math.nextafter(B, INF), B))
         for md in (math.nan, -1.0, INF, 2.0 ** -31):
             with self.assertRaises(E.InvalidMaxDistance):
-                op.PointGraph([(0, 0, 0)], op.LinkOptions(max_distance=md))
-        op.PointGraph([(0, 0, 0)], op.LinkOptions(max_distance=2.0 ** -30))
+                point_graph([(0, 0, 0)], op.LinkOptions(max_distance=md))
+        point_graph([(0, 0, 0)], op.LinkOptions(max_distance=2.0 ** -30))
         with self.assertRaises(E.LinkOutOfRange) as cm:
-            op.PointGraph([(0, 0, 0), (1, 0, 0)], op.LinkOptions(explicit=[(0, 1), (1, 2)]))
+            point_graph([(0, 0, 0), (1, 0, 0)], op.LinkOptions(explicit=[(0, 1), (1, 2)]))
         self.assertEqual(cm.exception.index, 1)
 
     def test_negative_nearest_count_takes_every_candidate(self):
@@ -684,16 +723,16 @@ class PointGraphTests(unittest.TestCase):
         pts = [(0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (2.0, 0.0, 0.0), (10.0, 0.0, 0.0)]
         for md, edges in ((0.0, 12), (2.5, 6)):
             for k in (-1, -(2 ** 40), 3, 2 ** 32 - 1):
-                pg = op.PointGraph(pts, op.LinkOptions(max_distance=md, nearest_count=k))
+                pg = point_graph(pts, op.LinkOptions(max_distance=md, nearest_count=k))
                 self.assertEqual(pg.csr().edge_count(), edges, (md, k))
 
     def test_permutation_invariance_radius(self):
         rng = random.Random(9)
         pts = [(float(rng.randint(0, 9)), float(rng.randint(0, 9)), 0.0) for _ in range(12)]
-        base = op.PointGraph(pts, op.LinkOptions(max_distance=3.0))
+        base = point_graph(pts, op.LinkOptions(max_distance=3.0))
         perm = list(range(12))
         rng.shuffle(perm)
-        moved = op.PointGraph([pts[p] for p in perm], op.LinkOptions(max_distance=3.0))
+        moved = point_graph([pts[p] for p in perm], op.LinkOptions(max_distance=3.0))
         back = sorted(tuple(sorted((perm[a], perm[b]))) for a, b in links_of(moved))
         self.assertEqual(back, links_of(base))
 
@@ -705,7 +744,7 @@ class SpecRevisionTests(unittest.TestCase):
         g = op.CsrGraph(2, [(0, 1, 2.0)])
         lm = op.Landmarks.build(g, op.LandmarkOptions(1))
         b = lm.serialize()
-        L = lm.ids()[0]
+        L = lm_ids(lm)[0]
         want = (b"OPLM" + struct.pack("<I", 1) + struct.pack("<i", 2) + struct.pack("<i", 1)
                 + struct.pack("<Q", g.fingerprint()) + struct.pack("<i", L))
         fwd = [0.0, 2.0] if L == 0 else [INF, 0.0]
@@ -789,7 +828,7 @@ class SpecRevisionTests(unittest.TestCase):
             op.Graph.from_edges([(7, 0, -1.0)], 3, True)
         self.assertEqual(cm.exception.endpoint, "from")
         g = op.Graph.from_edges([(0, 1, -0.0)], None, True)
-        self.assertEqual(math.copysign(1.0, g.edge(0)[0].weight), 1.0)
+        self.assertEqual(math.copysign(1.0, graph_edge(g, 0)[0].weight), 1.0)
         with self.assertRaises(E.TooManyNodes):
             op.Graph(M + 1)
         with self.assertRaises(E.TooManyNodes):
@@ -806,7 +845,7 @@ class SpecRevisionTests(unittest.TestCase):
             op.CsrGraph(2, [(0, 1, 1.0), (0, -3, 1.0)])
         self.assertEqual(cm.exception.index, 1)
         with self.assertRaises(E.LinkOutOfRange) as cm:
-            op.PointGraph([(0, 0, 0), (1, 0, 0)], op.LinkOptions(explicit=[(0, 1), (-1, 0)]))
+            point_graph([(0, 0, 0), (1, 0, 0)], op.LinkOptions(explicit=[(0, 1), (-1, 0)]))
         self.assertEqual(cm.exception.index, 1)
         s = op.GraphAStar(g.compile())
         with self.assertRaises(E.NodeOutOfRange):
@@ -816,25 +855,25 @@ class SpecRevisionTests(unittest.TestCase):
         M = 2.0 ** 21
         bad_pts = [(0, 0, 0), (0, M * 2, 0), (math.nan, 0, 0)]
         with self.assertRaises(E.CoordinateOutOfRange) as cm:
-            op.PointGraph(bad_pts, op.LinkOptions(explicit=[(0, 9)], max_distance=-1.0))
+            point_graph(bad_pts, op.LinkOptions(explicit=[(0, 9)], max_distance=-1.0))
         self.assertEqual((cm.exception.index, cm.exception.axis), (1, "y"))
         with self.assertRaises(E.InvalidMaxDistance) as cm:
-            op.PointGraph([(0, 0, 0)], op.LinkOptions(explicit=[(0, 9)], max_distance=math.inf))
+            point_graph([(0, 0, 0)], op.LinkOptions(explicit=[(0, 9)], max_distance=math.inf))
         self.assertIsNone(cm.exception.index)
-        op.PointGraph([(M, -M, M), (-M, M, -M)], op.LinkOptions(max_distance=2.0 ** -30))
+        point_graph([(M, -M, M), (-M, M, -M)], op.LinkOptions(max_distance=2.0 ** -30))
 
     def test_nearest_node_order_and_classes(self):
-        empty = op.PointGraph([])
+        empty = point_graph([])
         with self.assertRaises(E.InvalidPosition):
-            empty.nearest_node((math.inf, 0, 0))     # position first, even on an empty graph
+            empty.nearest_node(op.Point3(math.inf, 0, 0))     # position first, even on an empty graph
         with self.assertRaises(E.EmptyGraph) as cm:
-            empty.nearest_node((0, 0, 0))
+            empty.nearest_node(op.Point3(0, 0, 0))
         self.assertIsInstance(cm.exception, E.QueryError)
         self.assertIn("empty_graph", E.QUERY_CLASSES)
         with self.assertRaises(E.InvalidPosition):
-            empty.find_path_between((math.nan, 0, 0), (0, 0, 0))
+            empty.find_path_between(op.Point3(math.nan, 0, 0), op.Point3(0, 0, 0))
         with self.assertRaises(E.EmptyGraph):
-            empty.find_path_between((0, 0, 0), (math.nan, 0, 0))   # first position's error wins
+            empty.find_path_between(op.Point3(0, 0, 0), op.Point3(math.nan, 0, 0))   # first position's error wins
 
     def test_failed_begin_changes_nothing(self):
         g = op.CsrGraph(3, [(0, 1, 1.0), (1, 2, 1.0)])
@@ -920,8 +959,8 @@ class SpecRevisionTests(unittest.TestCase):
         g = op.CsrGraph(3, [(0, 1, 1.0), (1, 2, 1.0)])
         lm = op.Landmarks.build(g, op.LandmarkOptions(2))
         for l, v in ((2, 0), (-1, 0), (0, 3), (0, -1)):
-            self.assertTrue(math.isnan(lm.forward(l, v)))
-            self.assertTrue(math.isnan(lm.backward(l, v)))
+            self.assertTrue(math.isnan(lm_forward(lm, l, v)))
+            self.assertTrue(math.isnan(lm_backward(lm, l, v)))
         for u, v in ((3, 0), (0, 3), (-1, 0), (0, -1)):
             b = lm.lower_bound(u, v)
             self.assertEqual((b, math.copysign(1.0, b)), (0.0, 1.0))
@@ -997,8 +1036,8 @@ class GraphStateTests(unittest.TestCase):
         h = op.Graph.from_state(want)
         self.assertEqual(h.save_state(), want)
         self.assertEqual((h.node_count(), h.edge_count()), (3, 2))
-        self.assertEqual(edge_tuple(h.edge(1)[0]), (1, 0, 1.5))
-        self.assertFalse(h.edge(1)[1])                       # removed edge keeps its id
+        self.assertEqual(edge_tuple(graph_edge(h, 1)[0]), (1, 0, 1.5))
+        self.assertFalse(graph_edge(h, 1)[1])                       # removed edge keeps its id
         self.assertEqual(h.find_path(1, 0).status, op.PathStatus.NotFound)
         self.assertEqual(op.Graph(0).save_state(), HDR_GRAPH + bytes(8))
 
@@ -1165,7 +1204,7 @@ class SearchStateTests(unittest.TestCase):
                 def estimate(self, a, b, hv=hv):
                     return float(hv[a]) if a != b else 0.0
             s, t = rng.randrange(n), rng.randrange(n)
-            alt = op.AltGraphHeuristic(op.Landmarks.build(g, op.LandmarkOptions(2)))
+            alt = AltGraphHeuristic(op.Landmarks.build(g, op.LandmarkOptions(2)))
             # (estimate, recording): the inconsistent estimate reopens recorded nodes
             for heur, record in ((None, True), (alt, True), (H(), True), (H(), False)):
                 ref = self.fresh(record=record, graph=g, heur=heur)

@@ -49,14 +49,13 @@ class GridStateTests(unittest.TestCase):
         self.assertEqual(b.save_state(), before)
         self.assertEqual(b.restore_count(), 0)
 
-    def test_clearance_recomputed_after_restore(self):
+    def test_clearance_follows_a_restore(self):
         a = gs.Grid(3, 3)
         a.set_cell(1, 1, 255)
         b = gs.Grid(3, 3)
-        b.compute_clearance()
-        self.assertEqual(b.clearance(0, 0), 3)
+        self.assertEqual(b.clearance_values()[0], 3)
         b.restore_state(a.save_state())
-        self.assertEqual(b.clearance(0, 0), 1)
+        self.assertEqual(b.clearance_values()[0], 1)
 
     def test_from_state_hex_and_neg_zero_space(self):
         h = HexGrid(4, 3, 2)
@@ -77,7 +76,7 @@ class GridStateTests(unittest.TestCase):
         b.add_listener(lambda *c: calls.append(c))
         b.restore_state(a.save_state())
         self.assertEqual(calls, [(16, 4, 1), (17 + 17 * 2, 4, 255)])
-        self.assertTrue(b.is_chunk_allocated(0) and b.is_chunk_allocated(1))
+        self.assertTrue(b._chunks[0] is not None and b._chunks[1] is not None)   # both chunks allocated
 
     def test_search_failed_restore_is_newly_created(self):
         g = gs.Grid(6, 5)

@@ -241,6 +241,15 @@ pub fn requests() -> Vec<(String, BidiRequest)> {
         "budgets 1, 2, 3 cycled, and 0 (a step that pops nothing) inside a schedule (each step(n) returns Running after n pops); the meeting cell as the last step left it [GBIDI.SLICED] [GBIDI.MEETING_CELL] [GBIDI.STEP]",
         req(rooms(), options(0, 8), vec![sliced([0, 0], [7, 7], &[1, 2, 3]), sliced([7, 0], [0, 7], &[0, 2])]),
     );
+    push(
+        "the multipliers (1, 2.0), (2, 0.0): set_area_multiplier refuses 0.0, so the grid is not built and the reply is invalid_multiplier [GRID.AREA.SET] [CONF.BIDI.REQUEST]",
+        req(map(&ROOMS, &[(1, 2.0), (2, 0.0)]), options(0, 8), ends()),
+    );
+    let open_row = ".".repeat(255);
+    push(
+        "agent size 255 on an open 255 x 255 map: the clearance of (0, 0) is 255 (the cells beyond the borders count 0, the values saturate at 255), so (0, 0) alone takes the agent: from (0, 0) to itself is Found at cost 0, to (1, 0) is not found [GS.CLEAR.VALUE] [GS.PASS] [GS.OPT.VALID]",
+        req(map(&vec![open_row.as_str(); 255], &[]), with(&|o| o.agent_size = 255), [both([0, 0], [0, 0]), both([0, 0], [1, 0])].concat()),
+    );
     out
 }
 

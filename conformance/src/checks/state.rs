@@ -319,6 +319,94 @@ fn valid(c: &Ctx<'_>, v: &StateVector, s: &mut Section) {
     }
 }
 
+/// The finished recipe of a replanner or flow-field golden vector on the first implementation
+/// that ran it: its name, `search` part and final bytes ([`dependent_finish`]).
+pub type FirstFinish = (String, Option<crate::state::SearchSummary>, Vec<u8>);
+
+/// [REPLAN.STATE.RESTORE] [FLOW.STATE.RESTORE] For a replanner or flow-field golden vector: the
+/// recipe's object finished (`replan(grid, 0)`, `step(grid, 0)`) reports the same `search` part
+/// and saves the same final bytes as on the first implementation (`first`, set by the first call),
+/// and the same object that restores its own saved bytes (the golden) before finishing "continues
+/// exactly as the saved one would have": the same summary and bytes again. Other kinds: nothing.
+pub fn dependent_finish(
+    imp: &dyn Implementation,
+    v: &StateVector,
+    first: &mut Option<FirstFinish>,
+    s: &mut Section,
+) {
+    if !matches!(
+        v.recipe.kind(),
+        StateKind::GridReplanner | StateKind::HexReplanner | StateKind::FlowField
+    ) {
+        return;
+    }
+    let c = Ctx { imp };
+    let id = v.id.as_str();
+    let Ok(golden) = v.decoded() else {
+        return; // reported by `valid`
+    };
+    let finished = |bytes: Option<Vec<u8>>| {
+        call_as(
+            imp,
+            Some(id),
+            &StateRequest::Restore {
+                recipe: v.recipe.clone(),
+                bytes,
+                finish: true,
+            },
+        )
+    };
+    let u = match finished(None) {
+        Ok(u) => u,
+        Err(e) => return s.fail(c.fail(id, "recipe finished", "a result", e)),
+    };
+    match first {
+        None => *first = Some((imp.name().to_string(), u.search.clone(), u.after.clone())),
+        Some((name, search, after)) => {
+            s.record((&u.search != search).then(|| {
+                c.fail(
+                    id,
+                    format!(
+                        "recipe finished vs {name} [CONF.STATE.REPLANNER] [CONF.STATE.FLOW_FIELD]"
+                    ),
+                    format!("{search:?}"),
+                    format!("{:?}", u.search),
+                )
+            }));
+            s.record(byte_diff(v.recipe.kind(), after, &u.after).map(|(e, f)| {
+                c.fail(
+                    id,
+                    format!("final bytes of the finished recipe vs {name}"),
+                    e,
+                    f,
+                )
+            }));
+        }
+    }
+    match finished(Some(golden)) {
+        Ok(r) if r.restore == Some(Ok(())) => {
+            s.record((u.search != r.search).then(|| c.fail(id, "finished after restoring its own bytes vs finished without the restore [REPLAN.STATE.RESTORE] [FLOW.STATE.RESTORE]", format!("{:?}", u.search), format!("{:?}", r.search))));
+            s.record(
+                byte_diff(v.recipe.kind(), &u.after, &r.after).map(|(e, f)| {
+                    c.fail(
+                        id,
+                        "final bytes after restoring its own bytes and finishing",
+                        e,
+                        f,
+                    )
+                }),
+            );
+        }
+        Ok(r) => s.fail(c.fail(
+            id,
+            "restore of its own bytes before finishing",
+            "accepted",
+            show_result(&r.restore),
+        )),
+        Err(e) => s.fail(c.fail(id, "finished after restoring its own bytes", "a result", e)),
+    }
+}
+
 /// Whether a restored search's final summary matches the uninterrupted run's: equal, except that
 /// a kind-12 handle restored in mode 1 or 3 keeps only the expansions made after the restore
 /// ([GS.HANDLE.RECORD]), which must be the tail of the uninterrupted list.

@@ -115,26 +115,64 @@ fn planted(reached: &[(i32, f64)], steps: &[(i32, i32)]) -> Vec<u8> {
 /// are queued with small keys but reached at costs of 9.0 and 9.5, so the first pop lowers them
 /// and updates their entries in place to larger keys, which sift down ([STATE.HEAP.UPDATE]).
 fn planted_open_ties() -> Vec<u8> {
-    let reached: [(i32, f64); 8] = [
-        (0, 0.0),
-        (1, 1.0),
-        (2, 2.0),
-        (4, 1.0),
-        (5, 1.5),
-        (6, 9.0),
-        (8, 2.0),
-        (9, 9.5),
-    ];
-    // Slots in array order: (node, f, g).
-    let open: [(i32, f64, f64); 7] = [
-        (5, 1.0, 9.0),
-        (1, 1.0, 4.0),
-        (4, 1.0, 7.0),
-        (2, 1.0, 3.0),
-        (8, 1.0, 3.5),
-        (9, 1.0, 6.0),
-        (6, 1.0, 6.0),
-    ];
+    planted_running(
+        &[
+            (0, 0.0),
+            (1, 1.0),
+            (2, 2.0),
+            (4, 1.0),
+            (5, 1.5),
+            (6, 9.0),
+            (8, 2.0),
+            (9, 9.5),
+        ],
+        // Slots in array order: (node, f, g).
+        &[
+            (5, 1.0, 9.0),
+            (1, 1.0, 4.0),
+            (4, 1.0, 7.0),
+            (2, 1.0, 3.0),
+            (8, 1.0, 3.5),
+            (9, 1.0, 6.0),
+            (6, 1.0, 6.0),
+        ],
+    )
+}
+
+/// Hand-written kind-7 bytes of a field on a 4 x 4 grid with goal 0 (8-connected), begun and
+/// stopped after one pop as [`planted_open_ties`], whose open set is a valid heap of planted keys
+/// ([FLOW.STATE.STRUCTURAL]) with `f` of 1 or 2. The first pop (cell 8, cost 1.5) reaches cells 9
+/// and 13, queued under smaller planted keys, at costs 2.5 and 2.914..; the third pop (cell 14,
+/// cost 2.0) reaches cell 10 at 3.0. Each entry updated in place to its larger key sifts down
+/// ([STATE.HEAP.UPDATE], [STATE.HEAP.DOWN]) through slots with two children where the right
+/// child precedes the left: by `g` (14 over 13), by node (4 over 9, both 2.5) and by `f` (12 over
+/// 6).
+fn planted_update_down() -> Vec<u8> {
+    planted_running(
+        &[
+            (0, 0.0),
+            (3, 8.0),
+            (8, 1.5),
+            (9, 9.5),
+            (10, 9.5),
+            (13, 9.0),
+            (14, 2.0),
+        ],
+        // Slots in array order: (node, f, g).
+        &[
+            (8, 1.0, 8.0),
+            (3, 1.0, 7.0),
+            (9, 1.0, 8.0),
+            (13, 1.0, 4.0),
+            (14, 1.0, 7.0),
+            (10, 2.0, 3.0),
+        ],
+    )
+}
+
+/// Kind-7 bytes of a running field on a 4 x 4 grid with goal 0 (settled 1, not repairing, area
+/// version 3, no steps) with the given reached cells and open slots `(node, f, g)` in array order.
+fn planted_running(reached: &[(i32, f64)], open: &[(i32, f64, f64)]) -> Vec<u8> {
     let mut b = Vec::new();
     b.extend_from_slice(&0x5347_504Fu32.to_le_bytes());
     b.extend_from_slice(&1u16.to_le_bytes());
@@ -150,13 +188,13 @@ fn planted_open_ties() -> Vec<u8> {
         b.extend_from_slice(&v.to_le_bytes()); // goal set [0]
     }
     b.extend_from_slice(&(reached.len() as i32).to_le_bytes());
-    for (c, v) in reached {
+    for &(c, v) in reached {
         b.extend_from_slice(&c.to_le_bytes());
         b.extend_from_slice(&v.to_bits().to_le_bytes());
     }
     b.extend_from_slice(&0i32.to_le_bytes()); // no steps
     b.extend_from_slice(&(open.len() as i32).to_le_bytes());
-    for (u, f, g) in open {
+    for &(u, f, g) in open {
         b.extend_from_slice(&u.to_le_bytes());
         b.extend_from_slice(&f.to_bits().to_le_bytes());
         b.extend_from_slice(&g.to_bits().to_le_bytes());
@@ -375,6 +413,18 @@ pub fn requests() -> Vec<(String, FlowRequest)> {
             ..small(None, &open, 4, plain.clone(), vec![(0, 0)], {
                 let mut s = vec![S::Restore { bytes: Hex(planted_open_ties()) }];
                 s.extend((0..9).map(|_| S::Step { budget: 1 }));
+                s.push(S::Step { budget: 0 });
+                s
+            })
+        },
+    ));
+    out.push((
+        "a restored running field whose planted open set (f of 1 or 2, g keys that differ) holds cells reached later at costs above their keys: the first pop (cell 8) lowers cells 9 and 13, the third (cell 14) cell 10, and each entry, updated in place to its larger key, sifts down through slots with two children where the right child precedes the left by g (14 over 13), by node (4 over 9) and by f (12 over 6); one pop per step, each step's save shows the heap [STATE.HEAP.DOWN] [STATE.HEAP.UPDATE] [STATE.HEAP.ARRAY] [FLOW.STATE.STRUCTURAL] [FLOW.RUN.ITERATE]".into(),
+        FlowRequest {
+            probes: vec![(3, 3), (0, 3)],
+            ..small(None, &open, 4, plain.clone(), vec![(0, 0)], {
+                let mut s = vec![S::Restore { bytes: Hex(planted_update_down()) }];
+                s.extend((0..6).map(|_| S::Step { budget: 1 }));
                 s.push(S::Step { budget: 0 });
                 s
             })

@@ -343,7 +343,45 @@ fn voxel_requests() -> Vec<(String, LatticeRequest)> {
         "the world points are the voxel centres in the grid's space (1.5, -2, 0.25, 0.5) [VOXEL.TIER1] [GRID.SPACE.CENTER]".into(),
         spaced,
     ));
+    out.extend(voxel_build_failures());
     out
+}
+
+/// VOXEL-0035..0039: requests whose grid is not built ([CONF.LATTICE.REQUEST]): the reply is the
+/// class of the call that refused it, as for square maps (GRID-0011, GRID-0013..0016).
+fn voxel_build_failures() -> Vec<(String, LatticeRequest)> {
+    let query = || vec![q(&[0, 0, 0], &[1, 1, 1])];
+    let build = |size: [u32; 3], mults: Vec<(u8, f64)>, space: Option<[f64; 4]>| {
+        let n = size.iter().map(|&v| v as usize).product::<usize>();
+        let mut r = voxel(size, &vec![0u8; n], voxel_options(26, 0), query());
+        if let LatticeRequest::Voxel(v) = &mut r {
+            v.multipliers = mults;
+            v.space = space;
+        }
+        r
+    };
+    vec![
+        (
+            "a world of size 0 x 3 x 3 (no voxels): VoxelGrid::new refuses it, so the reply is invalid_size [GRID.VOXEL.SIZE] [CONF.LATTICE.REQUEST]".into(),
+            build([0, 3, 3], vec![], None),
+        ),
+        (
+            "multipliers (1, 0.5) then (2, 0.0): set_area_multiplier refuses 0.0, so the reply is invalid_multiplier [GRID.AREA.SET] [CONF.LATTICE.REQUEST]".into(),
+            build([2, 2, 2], vec![(1, 0.5), (2, 0.0)], None),
+        ),
+        (
+            "the multiplier (255, 2.0): area 255 is solid, so the reply is area_out_of_range [GRID.AREA.SET] [CONF.LATTICE.REQUEST]".into(),
+            build([2, 2, 2], vec![(255, 2.0)], None),
+        ),
+        (
+            "the space (0, 0, 3000000, 1): origin_z beyond 2^21, so the reply is invalid_space [GRID.SPACE.RANGE] [CONF.LATTICE.REQUEST]".into(),
+            build([2, 2, 2], vec![], Some([0.0, 0.0, 3_000_000.0, 1.0])),
+        ),
+        (
+            "the space (1, 2, 3, 0): a cell size of 0 with an origin that is not zero, so the reply is invalid_space [GRID.SPACE.RANGE] [CONF.LATTICE.REQUEST]".into(),
+            build([2, 2, 2], vec![], Some([1.0, 2.0, 3.0, 0.0])),
+        ),
+    ]
 }
 
 /// The requests of a shape's committed vectors, with their comments, in id order.

@@ -839,7 +839,8 @@ fn replanner_goldens(push: &mut dyn FnMut(StateKind, &'static str, StateRecipe, 
 }
 
 /// STATE-GRIDSEARCH-0013 and 0014: the two mode-1 states at the edges of [GS.STATE.MODE1.CHECKS]
-/// that no earlier golden has, `expanded = 0` and no visited cell.
+/// that no earlier golden has, `expanded = 0` and no visited cell; STATE-GRIDSEARCH-0015 the mode-3
+/// state just begun (`iterations = 0`, the start not closed).
 fn grid_search_mode1_edges(
     push: &mut dyn FnMut(StateKind, &'static str, StateRecipe, Option<Patch>),
 ) {
@@ -869,6 +870,24 @@ fn grid_search_mode1_edges(
             GridApi::Handle,
             GridOptionsData::default(),
             Some(((1, 1), (0, 5))),
+            vec![],
+            false,
+        ),
+        None,
+    );
+    // STATE-GRIDSEARCH-0015: the same edge of [GS.STATE.MODE3.CHECKS].
+    push(
+        StateKind::GridSearch,
+        "Mode 3 (JPS through the handle) just begun: begin, no step. The start alone is visited, on the heap and not closed, iterations = 0, so the rule that the start is closed does not apply [GS.STATE.MODE3.CHECKS] and the restore accepts the state.",
+        grid_search(
+            rooms,
+            false,
+            GridApi::Handle,
+            GridOptionsData {
+                algorithm: 2,
+                ..GridOptionsData::default()
+            },
+            Some(((1, 1), (11, 9))),
             vec![],
             false,
         ),

@@ -168,6 +168,8 @@ pub fn sessions() -> Vec<(String, Session)> {
     out.push(refused_calls());
     out.push(graph_bound());
     out.push(header_versions());
+    out.extend(bad_op_bounds());
+    out.extend(refused_members());
     out
 }
 
@@ -236,6 +238,73 @@ fn header_versions() -> (String, Session) {
         format!("seed 31, 40 frames; from frame 20 one restore per frame of the world's container after frame 10, changed: {}; a 5-byte input is truncated at 5, a bad version is unsupported_version at 4 whatever follows it (6 and 9 bytes are not judged by their length first), and each refused restore changes nothing [WORLD.READ] [WORLD.HEADER] [WORLD.ATOMIC]; frame 30 ends with replan, flow step, grid-search step and graph-search step of budget 0, the bottom of their ranges (unlimited for replan and the flow step, no iteration for the sliced searches) [CONF.SYNC.OPS]", names.join(", ")),
         s,
     )
+}
+
+/// SYNC-0025 onwards: one past each end of every op range [CONF.SYNC.OPS] names that
+/// SYNC-0006..0016 leave out (an op that is not refused would run, or a later bound would be
+/// reported), and a grid-search `begin` with five integers; each session, as
+/// [`bad_sessions`]'s, is failed with `bad_op` at that op before any frame runs.
+fn bad_op_bounds() -> Vec<(String, Session)> {
+    const U32_END: i64 = 1 << 32;
+    const F53: i64 = 1 << 53;
+    let ops: [(&str, Vec<i64>); 23] = [
+        ("set_cell at y = -1", vec![0, 0, -1, 0]),
+        ("set_cell at x = 2^32", vec![0, U32_END, 0, 0]),
+        ("set_cell at y = 2^32", vec![0, 0, U32_END, 0]),
+        ("set_cell to area -1", vec![0, 0, 0, -1]),
+        ("flow step with budget -1", vec![2, -1]),
+        ("grid begin at x = -1", vec![3, -1, 0, 0, 0]),
+        ("grid begin at y = -1", vec![3, 0, -1, 0, 0]),
+        ("grid begin to x = -1", vec![3, 0, 0, -1, 0]),
+        ("grid begin to y = -1", vec![3, 0, 0, 0, -1]),
+        ("grid begin at y = 2^32", vec![3, 0, U32_END, 0, 0]),
+        ("grid begin to x = 2^32", vec![3, 0, 0, U32_END, 0]),
+        ("grid begin to y = 2^32", vec![3, 0, 0, 0, U32_END]),
+        ("grid begin with five integers", vec![3, 0, 0, 0, 0, 0]),
+        ("grid-search step with budget -1", vec![4, -1]),
+        ("set_weight of edge -1", vec![5, -1, 1, 1]),
+        ("set_weight of edge 2^32", vec![5, U32_END, 1, 1]),
+        (
+            "set_weight with numerator -2^53 - 1",
+            vec![5, 0, -F53 - 1, 1],
+        ),
+        ("graph begin at node -1", vec![6, -1, 0]),
+        ("graph begin to node -1", vec![6, 0, -1]),
+        ("graph begin at node 2^32", vec![6, U32_END, 0]),
+        ("graph begin to node 2^32", vec![6, 0, U32_END]),
+        ("graph-search step with budget -1", vec![7, -1]),
+        ("restore of container -1", vec![8, -1]),
+    ];
+    let mut out = Vec::new();
+    for (what, op) in ops {
+        let mut s = generate::session(19, 4);
+        s.inputs[2].push(op.clone());
+        out.push((
+            format!("seed 19, 4 frames; frame 2 ends with {what}, {op:?}: the session is failed with bad_op (frame 2, op {}) before any frame runs [CONF.SYNC.OPS] [CONF.SYNC.SESSION]", s.inputs[2].len() - 1),
+            s,
+        ));
+    }
+    out
+}
+
+/// SYNC-0048 and SYNC-0049: sessions whose grid and graph build but whose world refuses a
+/// dependent member ([WORLD.ADD]: its constructor's error is class `build`): the replanner's start
+/// one past the last column, and a flow field with no goals.
+fn refused_members() -> Vec<(String, Session)> {
+    let mut out = Vec::new();
+    let mut s = generate::session(19, 4);
+    s.replanner.start = (s.map.width, 0);
+    out.push((
+        format!("seed 19, 4 frames; the replanner's start ({}, 0) is one past the last column: add_replanner refuses it (GridReplanner::new's cell_out_of_range), so the session is failed with build [WORLD.ADD] [CONF.SYNC.SESSION]", s.map.width),
+        s,
+    ));
+    let mut s = generate::session(19, 4);
+    s.flow_goals.clear();
+    out.push((
+        "seed 19, 4 frames; no flow goals: add_flow_field refuses them (GridFlowField::new's invalid_goals) after the replanner was added, so the session is failed with build [WORLD.ADD] [CONF.SYNC.SESSION]".into(),
+        s,
+    ));
+    out
 }
 
 /// SYNC-0022: well-formed ops whose calls refuse their arguments ([CONF.SYNC.OPS]: output 1),

@@ -14,6 +14,6 @@ from . import state  # noqa: F401
 from .astar import (DefaultGraphCost, GraphAStar, SearchStatus, ZeroGraphHeuristic,  # noqa: F401
                     normalize_estimate)
 from .bidirectional import BidirectionalGraphSearch  # noqa: F401
-from .landmarks import AltGraphHeuristic, LandmarkOptions, LandmarkStrategy, Landmarks  # noqa: F401
+from .landmarks import LandmarkOptions, LandmarkStrategy, Landmarks  # noqa: F401
 from .random import SeededRandom  # noqa: F401
 from .options import Algorithm, GraphOptions, GraphPath, PathStatus  # noqa: F401

@@ -191,8 +191,7 @@ def _hpa(r):
     options = H.hpa_options(r["options"])
     queries = H._queries(r["queries"])
     for i, q in enumerate(queries):
-        if q[4] is not None:   # [CONF.HPA.CANCEL] a cancel query is not tier 1
-            raise ValueError("hpa describe query %d cancels (tier 1 only)" % i)
+        assert q[4] is None, "hpa describe query %d cancels (tier 1 only)" % i   # [CONF.HPA.CANCEL]
     _tier1_only([q[:4] for q in queries], "hpa")
     try:
         grid = H.build_grid(r["map"])

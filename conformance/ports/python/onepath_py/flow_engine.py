@@ -488,7 +488,7 @@ class _FlowField(object):
         """[FLOW.RUN.RUN]"""
         return self.step(grid, self._budget)
 
-    def recompute(self, grid, budget=0):
+    def recompute(self, grid, budget):
         """[FLOW.RUN.RECOMPUTE] Size check, usable again, begin, loop."""
         self._bind(grid)
         self._changed()

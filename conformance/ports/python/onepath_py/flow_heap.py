@@ -33,9 +33,6 @@ class FlowHeap(object):
         self.g = []
         self.pos = [-1] * n
 
-    def __len__(self):
-        return len(self.node)
-
     def clear(self):
         pos = self.pos
         for u in self.node:
@@ -110,10 +107,6 @@ class FlowHeap(object):
         self.g.append(gu)
         self.pos[u] = i
         self._up(i)
-
-    def entries(self):
-        """[STATE.HEAP] Slots in array order."""
-        return list(zip(self.node, self.f, self.g))
 
     def install(self, entries):
         """[FLOW.STATE.RESTORE] Validated slots as they lie (no re-heapify)."""

@@ -20,10 +20,6 @@ from .replan_requests import build_grid, real
 RUNNING = 1
 
 
-class _Harness(Exception):
-    """A harness error of the script ([CONF.FLOW.SCRIPT]: a rollback with no save)."""
-
-
 def field_hash(field):
     """[CONF.FLOW.REPLY] SHA-256 over every cell in index order: the cost's bits as a
     little-endian u64 (a packed f64 is exactly that), the step as a little-endian i32 (-1 for
@@ -95,13 +91,13 @@ def run_script(grid, field, script, observe=True):
             elif name == "save":
                 slot = (grid.save_state(), field.save_state())
             elif name == "rollback":
-                if slot is None:
-                    raise _Harness("harness: rollback with no save before it")
+                # [CONF.FLOW.SCRIPT] the kit never sends a rollback with no save before it
+                assert slot is not None, "harness: rollback with no save before it"
                 grid.restore_state(slot[0])
                 field.restore_state(grid, slot[1])
             elif name == "rollback_grid":
-                if slot is None:
-                    raise _Harness("harness: rollback with no save before it")
+                # [CONF.FLOW.SCRIPT] the kit never sends a rollback with no save before it
+                assert slot is not None, "harness: rollback with no save before it"
                 grid.restore_state(slot[0])
             elif name == "restore":
                 field.restore_state(grid, bytes.fromhex(p["bytes"]))
@@ -112,8 +108,6 @@ def run_script(grid, field, script, observe=True):
         except OnePathError as e:
             returned = None
             error = _error_text(e)
-        except _Harness as e:
-            error = str(e)
         if observe:
             steps.append(_observe(field, error, returned))
     return steps

@@ -69,13 +69,6 @@ class Graph(object):
         """[GRAPH.MUT.EDGE_ID] Every edge ever added (removed ones included)."""
         return len(self._from)
 
-    def edge(self, edge_id):
-        """[GRAPH.MUT.EDGE_ID] (GraphEdge, alive) or None for an unknown id."""
-        if not isinstance(edge_id, int) or not 0 <= edge_id < len(self._from):
-            return None
-        return (GraphEdge(self._from[edge_id], self._to[edge_id], self._w[edge_id]),
-                self._alive[edge_id])
-
     def add_node(self):
         """[GRAPH.MUT.ADD_NODE] [GRAPH.MUT.STALE] Append a node, return its id; too_many_nodes at 2^26 nodes.
 

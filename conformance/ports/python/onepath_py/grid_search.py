@@ -77,7 +77,6 @@ class Grid(object):
         self._area_version = 0
         self._version = 0
         self._space = GridSpace()
-        self._clearance = None
         self._listeners = {}
         self._next_listener = 0
         self._restore_count = 0
@@ -128,10 +127,6 @@ class Grid(object):
         if not (0 <= y < self._h):
             raise GridError("cell_out_of_range", axis="y", value=y)
 
-    def cell(self, x, y):
-        self._check(x, y)
-        return self._cells[y * self._w + x]
-
     def set_cell(self, x, y, area):
         """[GRID.VERSION.COUNT] [GRID.LISTEN.EDIT] [GS.CLEAR.GRID]"""
         self._check(x, y)
@@ -141,8 +136,6 @@ class Grid(object):
             return
         self._cells[i] = area
         self._version = 0 if self._version == 2 ** 31 - 1 else self._version + 1
-        if self._clearance is not None:
-            self.compute_clearance()
         for lid in sorted(self._listeners):
             self._listeners[lid](i, old, area)
 
@@ -191,7 +184,9 @@ class Grid(object):
         return self._listeners.pop(lid, None) is not None
 
     def clearance_values(self):
-        """[GS.CLEAR.VALUE] Brushfire towards +x, +y, saturating at 255 (not cached)."""
+        """[GS.CLEAR.VALUE] Brushfire towards +x, +y, saturating at 255 (not cached).  The port
+        reads clearance only as ``clearance >= agent_size``; it has no ``compute_clearance`` /
+        ``clearance`` accessors ([GS.CLEAR.GRID]), which no request reads."""
         w, h, cells = self._w, self._h, self._cells
         clr = [0] * (w * h)
         for y in range(h - 1, -1, -1):
@@ -204,14 +199,6 @@ class Grid(object):
                 c = clr[i + w + 1] if (x + 1 < w and y + 1 < h) else 0
                 clr[i] = min(255, 1 + min(a, b, c))
         return clr
-
-    def compute_clearance(self):
-        """[GS.CLEAR.GRID]"""
-        self._clearance = self.clearance_values()
-
-    def clearance(self, x, y):
-        self._check(x, y)
-        return None if self._clearance is None else self._clearance[y * self._w + x]
 
     def center(self, cell):
         """[GRID.SPACE.CENTER]"""

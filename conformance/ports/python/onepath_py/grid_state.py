@@ -248,8 +248,6 @@ def install_flat(grid, st):
     grid._area_version = st.area_version
     grid._mult = list(st.mult)
     grid._restore_count += 1
-    if grid._clearance is not None:          # [GS.CLEAR.GRID] recomputed at once after a restore
-        grid.compute_clearance()
     changes = [(i, old[i], new[i]) for i in range(len(new)) if old[i] != new[i]]
     _notify(grid, changes)
 

@@ -22,12 +22,6 @@ INF = math.inf
 OPEN_SET_FACTORY = lattice_astar.make_open_set
 
 
-def hex_distance(layout, x1, y1, x2, y2):
-    """[GRID.HEX.DISTANCE] ``(|dq| + |dr| + |dq + dr|) / 2`` over axial coordinates."""
-    q1, r1 = hex_axial(layout, x1, y1)
-    q2, r2 = hex_axial(layout, x2, y2)
-    dq, dr = q1 - q2, r1 - r2
-    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
 def hex_neighbours(layout, width, height, u):

@@ -142,25 +142,9 @@ class Landmarks(object):
         """[GRAPH.ALT.STALE] Fingerprint of the graph built on."""
         return self._fp
 
-    def ids(self):
-        """[GRAPH.ALT.TABLES] Landmark ids in table order."""
-        return list(self._ids)
-
     def _in(self, x, limit):
         """[GRAPH.ALT.ACCESSORS] [GRAPH.VAL.PORT_INTS] 0 <= x < limit (negative = out of range)."""
         return isinstance(x, int) and 0 <= x < limit
-
-    def forward(self, landmark, node):
-        """[GRAPH.ALT.TABLES] [GRAPH.ALT.ACCESSORS] d(L, v); NaN when l or v is out of range."""
-        if not (self._in(landmark, len(self._ids)) and self._in(node, self._n)):
-            return math.nan
-        return self._fwd[landmark][node]
-
-    def backward(self, landmark, node):
-        """[GRAPH.ALT.TABLES] [GRAPH.ALT.ACCESSORS] d(v, L); NaN when l or v is out of range."""
-        if not (self._in(landmark, len(self._ids)) and self._in(node, self._n)):
-            return math.nan
-        return self._bwd[landmark][node]
 
     def lower_bound(self, from_, to):
         """[GRAPH.ALT.BOUND] [GRAPH.ALT.ACCESSORS] Lower bound on d(from, to); +0.0 when u or v is out of range."""
@@ -300,16 +284,3 @@ def _avoid(graph, r, is_lm, fwd_rows, bwd_rows):
                 nxt, nval = c, size[c]
         v = nxt
     return v
-
-
-class AltGraphHeuristic(object):
-    """[GRAPH.ALT.BOUND] Tier-2 estimate from a landmark table."""
-
-    def __init__(self, landmarks):
-        """[GRAPH.ALT.BOUND] Wrap a table."""
-        self._lm = landmarks
-
-    def estimate(self, from_, to):
-        """[GRAPH.ALT.BOUND] lower_bound(from, to)."""
-        return self._lm.lower_bound(from_, to)
-

@@ -43,8 +43,8 @@ def _members(obj, names, what):
 
 
 def _int(v, what, lo=0, hi=None):
-    assert not isinstance(v, bool) and isinstance(v, int) and v >= lo and (hi is None or v <= hi), \
-        "%s: %r is not an integer in range" % (what, v)
+    ok = not isinstance(v, bool) and isinstance(v, int) and v >= lo and (hi is None or v <= hi)
+    assert ok, "%s: %r is not an integer in range" % (what, v)
     return v
 
 

@@ -25,11 +25,6 @@ class Point3(object):
         return iter((self.x, self.y, self.z))
 
 
-def as_point(p):
-    """[GRAPH.VAL.POINT] Accept a Point3 or a 2/3-tuple."""
-    return p if isinstance(p, Point3) else Point3(*p)
-
-
 def squared_distance(a, b):
     """[GRAPH.PT.DIST] (dx*dx + dy*dy) + dz*dz with dx = b.x - a.x, in that order."""
     dx = b.x - a.x
@@ -116,7 +111,7 @@ class PointGraph(object):
         """
         if options is None:
             options = LinkOptions()
-        pts = [as_point(p) for p in points]
+        pts = list(points)
         n = len(pts)
         if n > MAX_NODES:
             raise errors.TooManyNodes()
@@ -157,7 +152,7 @@ class PointGraph(object):
 
         invalid_position is checked first, empty_graph (a query error) second.
         """
-        p = as_point(position)
+        p = position
         bad = check_point(p)
         if bad is not None:
             raise errors.InvalidPosition(axis=bad[0], value=bad[1], bound=COORD_BOUND)

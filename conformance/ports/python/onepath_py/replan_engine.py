@@ -87,8 +87,7 @@ class _Replanner(object):
         """[REPLAN.API.NEW] Options, then the ends (start first, x before y); the listener is
         registered only when everything succeeded."""
         self._weight = _check_options(options, self._HEX)
-        if mode not in (ReplanMode.Lpa, ReplanMode.DStarLite):
-            raise ValueError("mode %r" % (mode,))
+        assert mode in (ReplanMode.Lpa, ReplanMode.DStarLite), mode   # the two modes of the API
         w, h = grid.width(), grid.height()
         s = self._cell(w, h, start)
         t = self._cell(w, h, goal)
@@ -125,7 +124,6 @@ class _Replanner(object):
         self._hkc = {}                                 # cache: cell -> hk(cell), for _hk_for
         self._hk_for = None
         self._body = None                              # cache: saved planned cells and queue
-        self._attached = True
         self._area_version = grid.area_version()       # [REPLAN.EDIT.AREAS]
         self._restore_count = grid.restore_count()     # [REPLAN.EDIT.GRID_RESTORE]
         ref = weakref.ref(self)
@@ -135,7 +133,7 @@ class _Replanner(object):
             if r is not None:                          # [REPLAN.API.DETACH] a dropped replanner
                 r._on_edit(cell, old, new)
         self._grid_ref = weakref.ref(grid)
-        self._listener = grid.add_listener(listener)
+        grid.add_listener(listener)                    # never removed: the port has no detach
 
     @staticmethod
     def _cell(w, h, xy):
@@ -276,16 +274,6 @@ class _Replanner(object):
             self._pending = []
         else:
             self._pending.append(e)
-
-    def detach(self, grid):
-        """[REPLAN.API.DETACH] Remove the listener from the grid it was created on."""
-        if self._grid_ref() is not grid:
-            return False
-        removed = grid.remove_listener(self._listener)
-        if removed:
-            self._attached = False
-            self._moves.drop_cache()
-        return removed
 
     # ------------------------------------------------------------ the algorithm
 
@@ -439,7 +427,7 @@ class _Replanner(object):
     def _bind(self, grid):
         if grid.width() != self._w or grid.height() != self._h:
             raise ReplanError("size_mismatch", width=grid.width(), height=grid.height())
-        self._moves.bind(grid._cells, self._attached and grid is self._grid_ref())
+        self._moves.bind(grid._cells, grid is self._grid_ref())
         self._mult = grid._mult
 
     def replan(self, grid, budget=0):

@@ -80,9 +80,6 @@ class VoxelGrid(object):
         for lid in sorted(self._listeners):
             self._listeners[lid](idx, old, area)
 
-    def is_chunk_allocated(self, chunk):
-        return 0 <= chunk < len(self._chunks) and self._chunks[chunk] is not None
-
     def version(self):
         return self._version
 
@@ -126,9 +123,6 @@ class VoxelGrid(object):
         self._next_listener += 1
         self._listeners[lid] = listener
         return lid
-
-    def remove_listener(self, lid):
-        return self._listeners.pop(lid, None) is not None
 
     def save_state(self):
         """[STATE.VOXEL]"""

@@ -148,10 +148,9 @@ class VoxelSearch(object):
             raise GridSearchError("invalid_options", field="heuristic_weight", value=w)
         if options.algorithm not in (ALG_ASTAR, ALG_DIJKSTRA):
             raise GridSearchError("unsupported_algorithm", algorithm=options.algorithm)
-        if options.connectivity not in VoxelConnectivity.K_MAX:
-            raise ValueError("unknown voxel connectivity %r" % (options.connectivity,))
-        if options.diagonal not in (DIAG_ALWAYS, DIAG_AT_MOST_ONE, DIAG_NONE_BLOCKED):
-            raise ValueError("unknown diagonal rule %r" % (options.diagonal,))
+        # [CONF.LATTICE.REQUEST] the kit never sends another connectivity or diagonal rule
+        assert options.connectivity in VoxelConnectivity.K_MAX, options.connectivity
+        assert options.diagonal in (DIAG_ALWAYS, DIAG_AT_MOST_ONE, DIAG_NONE_BLOCKED), options.diagonal
         self._grid = grid
         self._opt = options
         self.algorithm = options.algorithm

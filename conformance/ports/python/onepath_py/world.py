@@ -141,14 +141,6 @@ class World(object):
     def member_count(self):
         return len(self._m)
 
-    def member_type(self, i):
-        """[WORLD.TYPES] The type of member ``i`` (``unknown_member`` when there is none)."""
-        return self._get(i).mtype
-
-    def member_owner(self, i):
-        """The owner's index, -1 for a root."""
-        return self._get(i).owner
-
     def _get(self, i):
         if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(self._m):
             raise _unknown_member(i)
@@ -168,14 +160,12 @@ class World(object):
 
     def add_grid(self, grid):
         """[WORLD.ADD] Take ownership of a square ``Grid``; its index."""
-        if type(grid) is not gs.Grid:
-            raise TypeError("add_grid takes a square Grid")
+        assert type(grid) is gs.Grid, "add_grid takes a square Grid"
         return self._add(_Member(TYPE_GRID, -1, grid))
 
     def add_graph(self, graph):
         """[WORLD.ADD] Take ownership of a ``Graph``; its index."""
-        if not isinstance(graph, Graph):
-            raise TypeError("add_graph takes a Graph")
+        assert isinstance(graph, Graph), "add_graph takes a Graph"
         return self._add(_Member(TYPE_GRAPH, -1, graph))
 
     def _build(self, make):
@@ -214,14 +204,6 @@ class World(object):
         return self._add(_Member(TYPE_GRAPH_SEARCH, owner, None, ()))
 
     # ------------------------------------------------------------ [WORLD.ACCESS]
-
-    def grid(self, i):
-        """[WORLD.ACCESS] The grid root ``i`` (read only by contract)."""
-        return self._typed(i, TYPE_GRID).obj
-
-    def graph(self, i):
-        """[WORLD.ACCESS] The graph root ``i`` (read only by contract)."""
-        return self._typed(i, TYPE_GRAPH).obj
 
     def _reset_parked(self, i):
         """[WORLD.PARKED.EDIT] Every parked search over root ``i``, in member order, back to a
@@ -292,14 +274,6 @@ class World(object):
 
     # ------------------------------------------------------------ [WORLD.SAVE]
 
-    def member_state(self, i):
-        """What member ``i`` writes into the container: its ``save_state()`` for a root, replanner
-        or flow field, its parked bytes for a sliced search."""
-        m = self._get(i)
-        if m.mtype in PARKED_TYPES:
-            return self._parked_bytes(m)
-        return m.obj.save_state()
-
     def member_states(self):
         """[WORLD.SAVE] Every member's bytes, in index order."""
         out = []
@@ -322,10 +296,6 @@ class World(object):
     def save_state(self):
         """[WORLD.SAVE] The container: header, then per member its header and bytes."""
         return self.container(self.member_states())
-
-    def save_state_into(self, out):
-        """[WORLD.SAVE] [STATE.API.INTO] Clear ``out`` (a bytearray) and write the container."""
-        out[:] = self.save_state()
 
     # ------------------------------------------------------------ [WORLD.READ]
 

@@ -3,8 +3,8 @@
 
 use super::super::{parallel_cases, Config};
 use super::{
-    call, call_as, hostile, load, random_case, random_count, snapshot_count, snapshot_recipe,
-    snapshots, valid, Ctx,
+    call, call_as, dependent_finish, hostile, load, random_case, random_count, snapshot_count,
+    snapshot_recipe, snapshots, valid, Ctx,
 };
 use crate::claims::Family;
 use crate::implementation::Implementation;
@@ -151,6 +151,7 @@ pub fn run_probed(p: &Probed<'_>, config: &Config, mut s: Section) -> Section {
     let supports = |k: usize, kind: StateKind| !missing.contains(&(k, kind));
     let parts = parallel_cases(config, vectors.len(), &["state"], |i, sec| {
         let (v, h) = &vectors[i];
+        let mut first = None;
         for (k, imp) in active.iter().enumerate() {
             if !supports(k, v.recipe.kind()) {
                 continue;
@@ -158,6 +159,7 @@ pub fn run_probed(p: &Probed<'_>, config: &Config, mut s: Section) -> Section {
             let c = Ctx { imp: *imp };
             valid(&c, v, &mut sec[0]);
             hostile(&c, v, h, &mut sec[0]);
+            dependent_finish(*imp, v, &mut first, &mut sec[0]);
         }
     });
     for p in parts {
