@@ -55,60 +55,19 @@ pub fn has_member(raw: &RawValue, key: &str) -> bool {
 pub fn first_string(raw: &RawValue) -> Option<String> {
     struct First;
     impl<'de> Visitor<'de> for First {
-        type Value = Option<String>;
+        type Value = Option<&'de RawValue>;
         fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
             f.write_str("a JSON array")
         }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Option<String>, A::Error> {
-            let first = a.next_element::<IgnoredString>()?.and_then(|s| s.0);
+        fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+            let first = a.next_element::<&RawValue>()?;
             while a.next_element::<IgnoredAny>()?.is_some() {}
             Ok(first)
         }
     }
     let mut de = serde_json::Deserializer::from_str(raw.get());
-    de.deserialize_seq(First).ok().flatten()
-}
-
-/// A string, or `None` for any other value (skipped).
-struct IgnoredString(Option<String>);
-
-impl<'de> serde::Deserialize<'de> for IgnoredString {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = IgnoredString;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_str<E>(self, s: &str) -> Result<IgnoredString, E> {
-                Ok(IgnoredString(Some(s.to_string())))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<IgnoredString, E> {
-                Ok(IgnoredString(None))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<IgnoredString, E> {
-                Ok(IgnoredString(None))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<IgnoredString, E> {
-                Ok(IgnoredString(None))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<IgnoredString, E> {
-                Ok(IgnoredString(None))
-            }
-            fn visit_unit<E>(self) -> Result<IgnoredString, E> {
-                Ok(IgnoredString(None))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<IgnoredString, A::Error> {
-                while a.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(IgnoredString(None))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<IgnoredString, A::Error> {
-                while a.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(IgnoredString(None))
-            }
-        }
-        d.deserialize_any(V)
-    }
+    let first = de.deserialize_seq(First).ok().flatten()?;
+    decode::<String>(first).ok()
 }
 
 /// Decodes `raw` as `T`.
