@@ -407,6 +407,26 @@ fn certify_port(
     if let Some(t) = threads {
         options.threads = t.max(1);
     }
+    // [DRIVER.CLI.SINCE] The clause diff is read before any driver starts.
+    if let Some(from) = &a.since {
+        use onepath_conformance::port::since;
+        let root = onepath_conformance::clauses::cli::checkout_root();
+        let diff = match (
+            since::read_since(root.as_deref(), from),
+            &options.vectors_dir,
+        ) {
+            (Ok(old), Some(dir)) => since::since(&old, from, dir, options.families),
+            (Ok(_), None) => Err("no vectors folder to compare with".to_string()),
+            (Err(e), _) => Err(e),
+        };
+        match diff {
+            Ok(d) => options.since = Some(d),
+            Err(e) => {
+                eprintln!("--since: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
     if let Some(path) = &a.expect {
         match onepath_conformance::input::read_text(path, onepath_conformance::input::MAX_EXPECT)
             .map_err(|e| e.what().to_string())

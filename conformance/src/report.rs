@@ -1,5 +1,5 @@
 //! The certify report ([CONF.REPORT.*]): sections with counts and explained failures, rendered
-//! as a table for people or as one JSON object (schema `onepath.certify-report`, version 3),
+//! as a table for people or as one JSON object (schema `onepath.certify-report`, version 4),
 //! with the run parameters a merge of shards needs ([CONF.REPORT.RUN]).
 
 use crate::config::{Config, Shard};
@@ -8,8 +8,10 @@ use serde::{Deserialize, Deserializer, Serialize};
 /// The schema name of the JSON report.
 pub const REPORT_SCHEMA: &str = "onepath.certify-report";
 /// The version of the JSON report's shape (2: `kit`, `run`, `port` always present, every
-/// failure member always present; 3: `run.families` and each failure's `clauses`).
-pub const REPORT_VERSION: u32 = 3;
+/// failure member always present; 3: `run.families` and each failure's `clauses`; 4: the port
+/// member's `clauses_since` and `failed_vectors` and each first difference's
+/// `first_divergence`).
+pub const REPORT_VERSION: u32 = 4;
 
 /// The kit's name and version, as reports and certificates carry it.
 pub fn kit() -> String {

@@ -130,6 +130,11 @@ pub struct PortFile {
     pub ok: bool,
     /// Why it fails.
     pub problems: Vec<String>,
+    /// The clause diff of `--since`, or `null` ([DRIVER.CLI.SINCE], version 4).
+    #[serde(deserialize_with = "required")]
+    pub clauses_since: Option<crate::port::since::SinceDiff>,
+    /// Vectors with a difference or an unanswered request ([DRIVER.REPORT.JUNIT], version 4).
+    pub failed_vectors: BTreeMap<String, String>,
 }
 
 /// The `limits` member of `port`.
@@ -235,6 +240,9 @@ pub struct EntryFile {
     pub context: Option<ContextFile>,
     /// The clauses the vector pins ([CONF.REPORT.CLAUSES]).
     pub clauses: Vec<String>,
+    /// The first place the replies diverge, or `null` ([DRIVER.LEVEL.FIRST], version 4).
+    #[serde(deserialize_with = "required")]
+    pub first_divergence: Option<String>,
 }
 
 /// Context around a step.
@@ -642,6 +650,7 @@ fn merge_port(files: &[&(String, ReportFile)], report: Report) -> Result<PortRun
                             .context
                             .as_ref()
                             .map(|c| (c.expected.clone(), c.found.clone())),
+                        first: e.first_divergence.clone(),
                     },
                     clauses: e.clauses.clone(),
                 });
@@ -745,6 +754,16 @@ fn merge_port(files: &[&(String, ReportFile)], report: Report) -> Result<PortRun
     options.threads = 1;
     options.families =
         crate::config::FamilySet::parse(&report.run.families.join(",")).expect("checked when read");
+    // [DRIVER.CLI.SINCE] Every shard computed the same diff before its run: the first one's.
+    options.since = p0.clauses_since.clone();
+    let mut failed_vectors: BTreeMap<String, String> = BTreeMap::new();
+    for (_, f) in files {
+        for (id, line) in &port_of(f).failed_vectors {
+            failed_vectors
+                .entry(id.clone())
+                .or_insert_with(|| line.clone());
+        }
+    }
     Ok(PortRun {
         hello,
         manifest_sha256: report
@@ -759,5 +778,6 @@ fn merge_port(files: &[&(String, ReportFile)], report: Report) -> Result<PortRun
         expect,
         starts,
         options,
+        failed_vectors,
     })
 }

@@ -3,7 +3,7 @@
 
 use super::index::{ClauseIndex, IndexEntry};
 use super::spec_index::Provenance;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The schema name of `clauses diff --json`.
@@ -12,7 +12,8 @@ pub const SCHEMA: &str = "onepath.clauses-diff";
 pub const VERSION: u32 = 1;
 
 /// One clause in a diff.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct DiffEntry {
     /// The clause id.
     pub id: String,
@@ -21,7 +22,7 @@ pub struct DiffEntry {
     /// Its file (as for `provenance`).
     pub file: String,
     /// For a changed clause whose provenance changed: the older provenance.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub was: Option<Provenance>,
 }
 

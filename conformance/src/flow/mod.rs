@@ -209,8 +209,12 @@ pub fn first_difference(expected: &FlowReply, found: &FlowReply) -> Option<Strin
             for (a, b) in pa.iter().zip(pb) {
                 if a != b {
                     return Some(format!(
-                        "path from {:?} is {:?} ({:?}), expected {:?} ({:?})",
-                        a.from, b.path, b.error, a.path, a.error
+                        "path from {} is {} (error {}), expected {} (error {})",
+                        crate::replan::json_words(&a.from),
+                        crate::replan::json_words(&b.path),
+                        crate::replan::json_words(&b.error),
+                        crate::replan::json_words(&a.path),
+                        crate::replan::json_words(&a.error)
                     ));
                 }
             }
@@ -246,7 +250,11 @@ pub fn field_difference(
             ));
         }
         if x != y {
-            return Some(format!("cell {i}: step {y:?}, expected {x:?}"));
+            return Some(format!(
+                "cell {i}: step {}, expected {}",
+                crate::levels::divergence::opt(y.as_ref(), "none"),
+                crate::levels::divergence::opt(x.as_ref(), "none")
+            ));
         }
     }
     None
@@ -258,8 +266,9 @@ fn step_difference(a: &FlowStepReply, b: &FlowStepReply) -> Option<String> {
         ($f:ident) => {
             if a.$f != b.$f {
                 return Some(format!(
-                    concat!(stringify!($f), " is {:?}, expected {:?}"),
-                    b.$f, a.$f
+                    concat!(stringify!($f), " is {}, expected {}"),
+                    crate::replan::json_words(&b.$f),
+                    crate::replan::json_words(&a.$f)
                 ));
             }
         };

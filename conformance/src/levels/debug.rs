@@ -33,8 +33,8 @@ pub fn describe_break(
         (a, b) => Some(Break::new(
             Level::L1,
             "describe result",
-            format!("{a:?}"),
-            format!("{b:?}"),
+            super::divergence::reply_words(a),
+            super::divergence::reply_words(b),
         )),
     }
 }

@@ -73,12 +73,18 @@ pub fn flow_break(
                 Level::L1,
                 "status",
                 format!(
-                    "returned {:?} status {} repairing {} usable {}",
-                    e.returned, e.status, e.repairing, e.usable
+                    "returned {} status {} repairing {} usable {}",
+                    super::divergence::opt(e.returned, "nothing"),
+                    e.status,
+                    e.repairing,
+                    e.usable
                 ),
                 format!(
-                    "returned {:?} status {} repairing {} usable {}",
-                    f.returned, f.status, f.repairing, f.usable
+                    "returned {} status {} repairing {} usable {}",
+                    super::divergence::opt(f.returned, "nothing"),
+                    f.status,
+                    f.repairing,
+                    f.usable
                 ),
             ))
         } else if e.field_sha256 != f.field_sha256 {
@@ -99,8 +105,16 @@ pub fn flow_break(
             Some(at(
                 Level::L4,
                 "error / state bytes",
-                format!("{:?} {}", e.error, e.state_sha256),
-                format!("{:?} {}", f.error, f.state_sha256),
+                format!(
+                    "{} {}",
+                    super::divergence::opt(e.error.as_ref(), "no error"),
+                    e.state_sha256
+                ),
+                format!(
+                    "{} {}",
+                    super::divergence::opt(f.error.as_ref(), "no error"),
+                    f.state_sha256
+                ),
             ))
         } else {
             None
@@ -115,8 +129,8 @@ pub fn flow_break(
         Break::new(
             Level::L2,
             "path probes",
-            format!("{pa:?}"),
-            format!("{pb:?}"),
+            super::divergence::clip(&serde_json::to_string(pa).unwrap_or_default()),
+            super::divergence::clip(&serde_json::to_string(pb).unwrap_or_default()),
         )
     }));
     worst.or_else(|| {

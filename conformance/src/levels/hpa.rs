@@ -22,8 +22,8 @@ pub fn hpa_break(
             return Some(Break::new(
                 Level::L1,
                 "hpa result",
-                format!("{a:?}"),
-                format!("{b:?}"),
+                super::divergence::reply_words(a),
+                super::divergence::reply_words(b),
             ))
         }
     };

@@ -19,8 +19,8 @@ pub fn lattice_break(
             return Some(Break::new(
                 Level::L1,
                 "lattice result",
-                format!("{a:?}"),
-                format!("{b:?}"),
+                super::divergence::reply_words(a),
+                super::divergence::reply_words(b),
             ))
         }
     };

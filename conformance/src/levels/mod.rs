@@ -5,6 +5,7 @@
 
 mod bidi;
 mod debug;
+pub mod divergence;
 mod flow;
 mod hpa;
 mod lattice;
@@ -86,6 +87,9 @@ pub struct Break {
     pub step: Option<usize>,
     /// A few entries of context around `step`: expected and found.
     pub context: Option<(String, String)>,
+    /// The first place the two replies diverge in reply order, when the walker knows it
+    /// ([DRIVER.LEVEL.FIRST]): `ran[0].expanded[2]: expected 50, found 73`.
+    pub first: Option<String>,
 }
 
 impl Break {
@@ -102,6 +106,7 @@ impl Break {
             found: found.into(),
             step: None,
             context: None,
+            first: None,
         }
     }
 }
@@ -367,8 +372,8 @@ pub fn links_break(
                 let mut br = Break::new(
                     Level::L3,
                     format!("link_valid call {i}"),
-                    format!("{:?}", a.calls.get(i)),
-                    format!("{:?}", b.calls.get(i)),
+                    divergence::opt(a.calls.get(i).map(|c| format!("{c:?}")), "no call"),
+                    divergence::opt(b.calls.get(i).map(|c| format!("{c:?}")), "no call"),
                 );
                 br.step = Some(i);
                 br
@@ -453,11 +458,9 @@ pub fn oplm_build_break(
         (Ok(a), Ok(b)) => Some(bytes_break("OPLM bytes", a, b)),
         (Err(a), Err(b)) if a == b => None,
         (a, b) => {
-            let show = |r: &Result<Vec<u8>, crate::error::CallError>| {
-                format!("{:?}", r.as_ref().map_err(|e| e.text()))
-                    .chars()
-                    .take(80)
-                    .collect::<String>()
+            let show = |r: &Result<Vec<u8>, crate::error::CallError>| match r {
+                Ok(b) => format!("{} bytes", b.len()),
+                Err(e) => divergence::clip(&format!("error {}", e.text())),
             };
             Some(Break::new(Level::L1, "landmark build", show(a), show(b)))
         }
@@ -491,8 +494,8 @@ pub fn bounds_break(
                     Break::new(
                         Level::L3,
                         format!("lower bound {i}"),
-                        format!("{:?}", a.get(i)),
-                        format!("{:?}", b.get(i)),
+                        divergence::opt(a.get(i), "no bound"),
+                        divergence::opt(b.get(i), "no bound"),
                     )
                 })
         }
@@ -500,8 +503,8 @@ pub fn bounds_break(
         (a, b) => Some(Break::new(
             Level::L1,
             "lower bounds",
-            format!("{:?}", a.as_ref().err().map(|e| e.text())),
-            format!("{:?}", b.as_ref().err().map(|e| e.text())),
+            divergence::opt(a.as_ref().err().map(|e| e.text()), "bounds"),
+            divergence::opt(b.as_ref().err().map(|e| e.text()), "bounds"),
         )),
     }
 }
@@ -541,8 +544,8 @@ pub fn state_break(
             return Some(Break::new(
                 Level::L4,
                 "state request",
-                format!("{:?}", a.as_ref().err()),
-                format!("{:?}", b.as_ref().err()),
+                divergence::opt(a.as_ref().err(), "a reply"),
+                divergence::opt(b.as_ref().err(), "a reply"),
             ))
         }
     };
@@ -577,15 +580,15 @@ pub fn state_break(
             Some(Break::new(
                 Level::L2,
                 format!("search after restore: path position {i}"),
-                format!("{:?}", a.path.get(i)),
-                format!("{:?}", b.path.get(i)),
+                divergence::opt(a.path.get(i), "end of path"),
+                divergence::opt(b.path.get(i), "end of path"),
             ))
         } else if let Some(i) = first_index(&a.expansions, &b.expansions) {
             let mut br = Break::new(
                 Level::L3,
                 format!("search after restore: expansion step {i}"),
-                format!("{:?}", a.expansions.get(i)),
-                format!("{:?}", b.expansions.get(i)),
+                divergence::opt(a.expansions.get(i), "end of list"),
+                divergence::opt(b.expansions.get(i), "end of list"),
             );
             br.step = Some(i);
             br.context = Some((window(&a.expansions, i), window(&b.expansions, i)));
@@ -626,7 +629,47 @@ pub fn state_break(
     } else {
         None
     };
-    lowest(worst, bytes)
+    lowest(worst, bytes).map(|mut b| {
+        b.first = state_first(e, f);
+        b
+    })
+}
+
+/// The first member of two state replies that differs, in the reply's order (`before`,
+/// `restore`, `after`, `cells`, `search`), with the byte offset and state-layout field of a bytes
+/// difference ([DRIVER.LEVEL.FIRST]).
+fn state_first(e: &crate::state::StateReply, f: &crate::state::StateReply) -> Option<String> {
+    let restore = |r: &Option<Result<(), crate::state::StateError>>| match r {
+        None => "no restore".to_string(),
+        Some(Ok(())) => "accepted".to_string(),
+        Some(Err(x)) => x.to_string(),
+    };
+    if e.before != f.before {
+        return divergence::bytes_divergence(&e.before, &f.before).map(|d| format!("before: {d}"));
+    }
+    if e.restore != f.restore {
+        return Some(format!(
+            "restore: expected {}, found {}",
+            restore(&e.restore),
+            restore(&f.restore)
+        ));
+    }
+    if e.after != f.after {
+        return divergence::bytes_divergence(&e.after, &f.after).map(|d| format!("after: {d}"));
+    }
+    if let Some(i) = first_index(&e.cells, &f.cells) {
+        let call = |c: Option<&(u32, u8, u8)>| {
+            c.map_or("no call".to_string(), |(i, o, n)| {
+                format!("cell {i} from {o} to {n}")
+            })
+        };
+        return Some(format!(
+            "cells[{i}]: expected {}, found {}",
+            call(e.cells.get(i)),
+            call(f.cells.get(i))
+        ));
+    }
+    None
 }
 
 /// The level a section failure's `what` most likely breaks, used only to decide whether a
@@ -724,8 +767,8 @@ pub fn grid_break(
         return Some(Break::new(
             Level::L2,
             format!("path position {i}"),
-            format!("{:?}", e.path.get(i)),
-            format!("{:?}", f.path.get(i)),
+            divergence::opt(e.path.get(i), "end of path"),
+            divergence::opt(f.path.get(i), "end of path"),
         ));
     }
     if e.points != f.points {
@@ -745,8 +788,8 @@ pub fn grid_break(
         let mut br = Break::new(
             Level::L3,
             format!("expansion step {i}"),
-            format!("{:?}", e.expansions.get(i)),
-            format!("{:?}", f.expansions.get(i)),
+            divergence::opt(e.expansions.get(i), "end of list"),
+            divergence::opt(f.expansions.get(i), "end of list"),
         );
         br.step = Some(i);
         br.context = Some((window(&e.expansions, i), window(&f.expansions, i)));

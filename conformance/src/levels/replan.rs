@@ -1,6 +1,7 @@
 //! The replanning levels ([DRIVER.LEVEL.FAMILY]): which level a difference between two
 //! replanner replies breaks.
 
+use super::divergence::opt;
 use super::{Break, Level};
 use crate::replan::ReplanReply;
 
@@ -59,8 +60,8 @@ pub fn replan_break(
             Some(at(
                 Level::L2,
                 "path",
-                format!("{:?} {:?}", e.path_error, e.path),
-                format!("{:?} {:?}", f.path_error, f.path),
+                path_words(&e.path_error, &e.path),
+                path_words(&f.path_error, &f.path),
             ))
         } else if (e.iterations, e.expanded, e.last_expanded, e.pending)
             != (f.iterations, f.expanded, f.last_expanded, f.pending)
@@ -88,8 +89,8 @@ pub fn replan_break(
             Some(at(
                 Level::L4,
                 "error / state bytes",
-                format!("{:?} {}", e.error, e.state_sha256),
-                format!("{:?} {}", f.error, f.state_sha256),
+                format!("{} {}", opt(e.error.as_ref(), "no error"), e.state_sha256),
+                format!("{} {}", opt(f.error.as_ref(), "no error"), f.state_sha256),
             ))
         } else {
             None
@@ -111,6 +112,14 @@ pub fn replan_break(
             )
         })
     })
+}
+
+/// A step's path in words: the path error's class, or the path.
+fn path_words(error: &Option<String>, path: &[u32]) -> String {
+    match error {
+        Some(class) => format!("path error {class}"),
+        None => format!("path {path:?}"),
+    }
 }
 
 /// A reply's outcome in words, for a difference of outcome: `ran N steps`, `failed with CLASS` or

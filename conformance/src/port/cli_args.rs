@@ -42,6 +42,10 @@ pub struct PortArgs {
     /// per beat in a log); 0 turns them off.
     #[arg(long, default_value_t = 10, requires = "port", value_parser = crate::port::flags::parse_heartbeat)]
     pub heartbeat: u64,
+    /// The clause index the port was last certified against (a `CLAUSES.json` file or a git
+    /// revision of the checkout): the report lists the clauses added, changed and retired since.
+    #[arg(long, value_name = "CLAUSES.json|REV", requires = "port")]
+    pub since: Option<String>,
 }
 
 /// A whole number of at least 1.

@@ -14,6 +14,7 @@ pub mod replies;
 mod request_call;
 pub mod run;
 pub mod schemas;
+pub mod since;
 pub mod templates;
 pub mod wire;
 

@@ -7,12 +7,15 @@ use super::{protocol, PortImpl};
 use crate::error::HarnessError;
 use crate::levels::Break;
 use serde::de::DeserializeOwned;
+use serde::Serialize;
 
 impl PortImpl {
     /// Sends `wire` under `label` and `ledger_op`; a reply that does not `fit` the request is a
     /// malformed reply. An answer is compared with `expected()` by `judge`, the difference
-    /// noted; an unanswered request is `unimplemented` or a no-answer harness error.
-    pub(crate) fn family_request<R: DeserializeOwned + Clone>(
+    /// noted with the first place the two wire replies diverge when the judge did not name it
+    /// ([DRIVER.LEVEL.FIRST]); an unanswered request is `unimplemented` or a no-answer harness
+    /// error.
+    pub(crate) fn family_request<R: DeserializeOwned + Serialize + Clone>(
         &self,
         label: &str,
         ledger_op: &str,
@@ -24,13 +27,15 @@ impl PortImpl {
         match self.call(label, ledger_op, wire, fit) {
             Ok(found) => {
                 let reference = expected();
-                self.note(
-                    label,
-                    ledger_op,
-                    None,
-                    None,
-                    judge(&reference, &Ok(found.clone())),
-                );
+                let brk = judge(&reference, &Ok(found.clone())).map(|mut b| {
+                    if b.first.is_none() {
+                        if let Ok(r) = &reference {
+                            b.first = crate::levels::divergence::json_divergence(r, &found);
+                        }
+                    }
+                    b
+                });
+                self.note(label, ledger_op, None, None, brk);
                 Ok(found)
             }
             Err(e) if e.unimplemented() => Err(HarnessError::unimplemented()),

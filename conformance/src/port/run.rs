@@ -63,6 +63,9 @@ pub struct PortOptions {
     pub heartbeat: Option<Duration>,
     /// The claim families this run judges ([CONF.CLI.FAMILY]).
     pub families: FamilySet,
+    /// The clause diff since the index the port was last certified against
+    /// ([DRIVER.CLI.SINCE]), computed before the run.
+    pub since: Option<super::since::SinceDiff>,
 }
 
 impl PortOptions {
@@ -84,6 +87,7 @@ impl PortOptions {
             shard: Shard::ALL,
             heartbeat: None,
             families: FamilySet::ALL,
+            since: None,
         }
     }
 
@@ -170,6 +174,29 @@ impl LedgerEntry {
     }
 }
 
+/// A ledger record as the first divergence of its request ([DRIVER.LEVEL.FIRST]): its variant
+/// and query, then the place its walker named or else its difference.
+fn first_of(x: &LedgerEntry) -> String {
+    let mut at: Vec<String> = Vec::new();
+    if let Some(v) = &x.variant {
+        at.push(v.clone());
+    }
+    if let Some(q) = &x.query {
+        at.push(format!("query {q}"));
+    }
+    let what = x.brk.first.clone().unwrap_or_else(|| {
+        format!(
+            "{}: expected {}, found {}",
+            x.brk.what, x.brk.expected, x.brk.found
+        )
+    });
+    if at.is_empty() {
+        what
+    } else {
+        format!("{}: {what}", at.join(" / "))
+    }
+}
+
 impl FamilyResult {
     /// The level report's first difference ([DRIVER.LEVEL.REACHED]): the header
     /// `<family>: reaches Lx but not Ly; first difference (<section> section, <op>):`, the quoted
@@ -187,6 +214,10 @@ impl FamilyResult {
         );
         if let Some((a, b)) = &e.brk.context {
             out.push_str(&format!("    expected {a}\n    found    {b}\n"));
+        }
+        // [DRIVER.LEVEL.FIRST] Where the replies part first, beside the lowest level broken.
+        if let Some(first) = &e.brk.first {
+            out.push_str(&format!("  first divergence (reply order): {first}\n"));
         }
         if !e.clauses.is_empty() {
             out.push_str(&format!("  the vector pins [{}]\n", e.clauses.join("] [")));
@@ -216,6 +247,9 @@ pub struct PortRun {
     pub starts: u64,
     /// Options of the run.
     pub options: PortOptions,
+    /// The run's vectors with a difference or an unanswered request, each with its first
+    /// difference line, excused or not ([DRIVER.REPORT.JUNIT]).
+    pub failed_vectors: BTreeMap<String, String>,
 }
 
 impl PortRun {
@@ -428,6 +462,29 @@ pub fn certify_port(options: PortOptions) -> PortRun {
             .collect(),
         _ => Vec::new(),
     };
+    // [DRIVER.REPORT.JUNIT] Every vector with a difference or an unanswered request, from the
+    // whole ledger (not only the failures a section keeps).
+    let mut failed_vectors: BTreeMap<String, String> = BTreeMap::new();
+    for v in &vectors {
+        let diff = ledger
+            .entries
+            .iter()
+            .find(|e| v.owns(&e.label))
+            .map(|e| format!("{} ({} section, {})", e.quote(), e.section, e.op));
+        let unanswered = ledger
+            .events
+            .iter()
+            .find(|e| e.kind != "unimplemented" && v.owns(&e.label))
+            .map(|e| {
+                format!(
+                    "port: {} (request {}, {}): {}",
+                    e.kind, e.id, e.op, e.message
+                )
+            });
+        if let Some(line) = diff.or(unanswered) {
+            failed_vectors.insert(v.id.clone(), line);
+        }
+    }
     for v in &vectors {
         let answered: u64 = ledger
             .answered_labels
@@ -562,6 +619,23 @@ pub fn certify_port(options: PortOptions) -> PortRun {
         let by_differences = reached;
         if answered == 0 {
             reached = Level::L0;
+        }
+        // [DRIVER.LEVEL.FIRST] The first difference of the same request in reply order: the
+        // earliest ledger record of its section, label and op (queries and variants in the order
+        // of the reply) when that is another record.
+        if let Some(e) = first_break.as_mut() {
+            let earliest = ledger.entries.iter().find(|x| {
+                x.section == e.section
+                    && x.label == e.label
+                    && x.op == e.op
+                    && expect
+                        .as_ref()
+                        .and_then(|ex| ex.find(&x.section, &x.label))
+                        .is_none()
+            });
+            if let Some(x) = earliest.filter(|x| **x != *e) {
+                e.brk.first = Some(first_of(x));
+            }
         }
         // [CONF.REPORT.CLAUSES] The first difference names the clauses its vector pins.
         if let (Some(e), Some(table)) = (first_break.as_mut(), pins.as_ref()) {
@@ -710,6 +784,7 @@ pub fn certify_port(options: PortOptions) -> PortRun {
         expect,
         starts,
         options,
+        failed_vectors,
     }
 }
 

@@ -205,14 +205,20 @@ pub fn first_difference(expected: &ReplanReply, found: &ReplanReply) -> Option<S
     }
 }
 
+/// A reply member in words: its JSON text (`null`, `"class"`, `3`), never a Rust debug form.
+pub(crate) fn json_words<T: Serialize>(v: &T) -> String {
+    serde_json::to_string(v).unwrap_or_default()
+}
+
 /// The first differing field of two step replies.
 fn step_difference(a: &StepReply, b: &StepReply) -> Option<String> {
     macro_rules! field {
         ($f:ident) => {
             if a.$f != b.$f {
                 return Some(format!(
-                    concat!(stringify!($f), " is {:?}, expected {:?}"),
-                    b.$f, a.$f
+                    concat!(stringify!($f), " is {}, expected {}"),
+                    json_words(&b.$f),
+                    json_words(&a.$f)
                 ));
             }
         };
@@ -255,9 +261,9 @@ fn step_difference(a: &StepReply, b: &StepReply) -> Option<String> {
             .take_while(|(x, y)| x == y)
             .count();
         return Some(format!(
-            "expansions differ at position {at} (found {:?}, expected {:?})",
-            b.expansions.get(at),
-            a.expansions.get(at)
+            "expansions differ at position {at} (found {}, expected {})",
+            crate::levels::divergence::opt(b.expansions.get(at), "the end"),
+            crate::levels::divergence::opt(a.expansions.get(at), "the end")
         ));
     }
     field!(state_sha256);

@@ -45,6 +45,7 @@ pub fn entry_json(e: &LedgerEntry) -> Value {
         "level": e.brk.level.name(), "what": e.brk.what, "expected": e.brk.expected, "found": e.brk.found, "step": e.brk.step,
         "context": e.brk.context.as_ref().map(|(a, b)| json!({"expected": a, "found": b})),
         "clauses": e.clauses,
+        "first_divergence": e.brk.first,
     })
 }
 
@@ -82,6 +83,8 @@ impl PortRun {
             })).collect::<Vec<_>>()),
             "ok": self.ok(),
             "problems": self.problems,
+            "clauses_since": self.options.since,
+            "failed_vectors": self.failed_vectors,
         })
     }
 
@@ -228,6 +231,10 @@ impl PortRun {
                 ));
             }
         }
+        if let Some(d) = &self.options.since {
+            out.push('\n');
+            out.push_str(&d.to_text());
+        }
         if self.ok() {
             out.push_str("\nverdict: PASS\n");
         } else {
@@ -267,7 +274,6 @@ impl PortRun {
             self.report
                 .sections
                 .iter()
-                .filter(|s| ["vectors", "state", "consumed"].contains(&s.name.as_str()))
                 .flat_map(|s| s.failures.iter())
                 .filter(|f| f.vector.as_deref().is_some_and(owns))
                 .collect()
@@ -290,12 +296,17 @@ impl PortRun {
                 .and_then(|e| e.find("vectors", &v.id))
                 .is_some();
             let unclaimed = claims.is_some_and(|c| !c.contains_key(v.claim.name()));
+            // A failure no section kept (past its 50) still fails the vector: the ledger's line.
+            let ledger_line = self.failed_vectors.get(&v.id);
             let (failure, skipped) = if unclaimed {
                 (None, Some(format!("family {} not claimed", v.claim.name())))
-            } else if fails.is_empty() {
+            } else if fails.is_empty() && ledger_line.is_none() {
                 (None, None)
             } else if excused {
                 (None, Some("known failure (expectations file)".to_string()))
+            } else if fails.is_empty() {
+                let line = ledger_line.cloned().unwrap_or_default();
+                (Some((line.clone(), line)), None)
             } else {
                 (Some(lines(&fails)), None)
             };

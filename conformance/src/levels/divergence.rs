@@ -1,0 +1,320 @@
+//! The first place two replies diverge ([DRIVER.LEVEL.FIRST]): the first differing member of the
+//! wire reply in its own member order (`ran[0].expanded[2]`), the byte offset of differing state
+//! bytes with the state-layout field it falls in (`offset 131, field visited[3].g`), and plain
+//! words for values that reach a port author (never a Rust debug form such as `Some(1)`).
+
+use crate::state::{layout, StateKind};
+use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::Serialize;
+use std::fmt::{self, Display};
+
+/// The longest rendered value of a divergence, in characters.
+pub const CLIP: usize = 80;
+
+/// `s` cut to [`CLIP`] characters, with `...` when cut.
+pub fn clip(s: &str) -> String {
+    if s.chars().count() <= CLIP {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(CLIP).collect();
+    out.push_str("...");
+    out
+}
+
+/// An optional value in words: the value, or `none` when absent (never `Some(x)` / `None`).
+pub fn opt<T: Display>(o: Option<T>, none: &str) -> String {
+    o.map_or_else(|| none.to_string(), |v| v.to_string())
+}
+
+/// A whole reply in words: its compact JSON (clipped), or `no reply (why)`.
+pub fn reply_words<T: Serialize>(r: &Result<T, crate::error::HarnessError>) -> String {
+    match r {
+        Ok(v) => clip(&serde_json::to_string(v).unwrap_or_else(|e| e.to_string())),
+        Err(e) => format!("no reply ({e})"),
+    }
+}
+
+/// Every state kind, for reading a header's `u16 kind`.
+const KINDS: [StateKind; 12] = [
+    StateKind::Grid,
+    StateKind::HexGrid,
+    StateKind::VoxelGrid,
+    StateKind::Graph,
+    StateKind::GraphAStar,
+    StateKind::AStar,
+    StateKind::JumpSearch,
+    StateKind::ThetaSearch,
+    StateKind::GridSearch,
+    StateKind::GridReplanner,
+    StateKind::HexReplanner,
+    StateKind::FlowField,
+];
+
+/// The state-layout field that byte `offset` of `bytes` falls in (`visited[3].g`, `cells[17]`),
+/// when `bytes` are state bytes ([STATE.HEADER]: magic `OPGS`, a known kind) whose shape the
+/// layout walker accepts; else `None`.
+pub fn state_field(bytes: &[u8], offset: usize) -> Option<String> {
+    if bytes.get(..4)? != b"OPGS" {
+        return None;
+    }
+    let code = u16::from_le_bytes(bytes.get(6..8)?.try_into().ok()?);
+    let kind = KINDS.into_iter().find(|k| k.code() == code)?;
+    let walk = layout::try_walk(kind, bytes)?;
+    let f = walk.fields.iter().rev().find(|f| f.offset <= offset)?;
+    if offset >= f.offset + f.ty.width() {
+        return None;
+    }
+    Some(match f.ty {
+        layout::Ty::Bytes(_) => format!("{}[{}]", f.name, offset - f.offset),
+        _ => f.name.clone(),
+    })
+}
+
+/// Where two byte strings first differ: `offset i[, field F]: expected byte 0x.., found ...`,
+/// the field named from the expected bytes' state layout when they are state bytes.
+pub fn bytes_divergence(expected: &[u8], found: &[u8]) -> Option<String> {
+    let i = (0..expected.len().max(found.len())).find(|&i| expected.get(i) != found.get(i))?;
+    let show = |x: &[u8]| {
+        x.get(i)
+            .map_or(format!("end of bytes (length {})", x.len()), |v| {
+                format!("byte {v:#04x}")
+            })
+    };
+    let field = state_field(expected, i)
+        .map(|f| format!(", field {f}"))
+        .unwrap_or_default();
+    Some(format!(
+        "offset {i}{field}: expected {}, found {}",
+        show(expected),
+        show(found)
+    ))
+}
+
+/// A JSON value with its members in text order (serde_json's map sorts them by name).
+#[derive(Clone, Debug, PartialEq)]
+enum Node {
+    Null,
+    Bool(bool),
+    /// A number, compared by its text (so `-0.0` differs from `0.0`).
+    Num(String),
+    Str(String),
+    Arr(Vec<Node>),
+    Obj(Vec<(String, Node)>),
+}
+
+impl<'de> Deserialize<'de> for Node {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Node, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Node;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("JSON")
+            }
+            fn visit_unit<E>(self) -> Result<Node, E> {
+                Ok(Node::Null)
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<Node, E> {
+                Ok(Node::Bool(v))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Node, E> {
+                Ok(Node::Num(v.to_string()))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Node, E> {
+                Ok(Node::Num(v.to_string()))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Node, E> {
+                Ok(Node::Num(
+                    serde_json::to_string(&v).unwrap_or_else(|_| v.to_string()),
+                ))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Node, E> {
+                Ok(Node::Str(v.to_string()))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Node, E> {
+                Ok(Node::Str(v))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Node, A::Error> {
+                let mut out = Vec::new();
+                while let Some(x) = a.next_element()? {
+                    out.push(x);
+                }
+                Ok(Node::Arr(out))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Node, A::Error> {
+                let mut out = Vec::new();
+                while let Some((k, v)) = a.next_entry::<String, Node>()? {
+                    out.push((k, v));
+                }
+                Ok(Node::Obj(out))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl Node {
+    fn of<T: Serialize>(v: &T) -> Option<Node> {
+        serde_json::from_str(&serde_json::to_string(v).ok()?).ok()
+    }
+
+    /// The value in words: compact JSON, clipped.
+    fn words(&self) -> String {
+        let text = match self {
+            Node::Null => "null".to_string(),
+            Node::Bool(b) => b.to_string(),
+            Node::Num(n) => n.clone(),
+            Node::Str(s) => serde_json::to_string(s).unwrap_or_default(),
+            Node::Arr(a) => format!("a list of {}", a.len()),
+            Node::Obj(o) => format!(
+                "an object with {}",
+                o.iter()
+                    .map(|(k, _)| k.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        clip(&text)
+    }
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+fn hex_bytes(s: &str) -> Option<Vec<u8>> {
+    if s.len() < 16 {
+        return None;
+    }
+    hex::decode(s).ok()
+}
+
+fn walk(a: &Node, b: &Node, path: &str) -> Option<String> {
+    if a == b {
+        return None;
+    }
+    match (a, b) {
+        (Node::Obj(x), Node::Obj(y)) => {
+            for (k, va) in x {
+                match y.iter().find(|(kb, _)| kb == k) {
+                    Some((_, vb)) => {
+                        if let Some(d) = walk(va, vb, &join(path, k)) {
+                            return Some(d);
+                        }
+                    }
+                    None => {
+                        return Some(format!(
+                            "{}: expected {}, found no member",
+                            join(path, k),
+                            va.words()
+                        ))
+                    }
+                }
+            }
+            y.iter()
+                .find(|(k, _)| !x.iter().any(|(ka, _)| ka == k))
+                .map(|(k, v)| format!("{}: expected no member, found {}", join(path, k), v.words()))
+        }
+        (Node::Arr(x), Node::Arr(y)) => {
+            let n = x.len().max(y.len());
+            for i in 0..n {
+                let at = format!("{path}[{i}]");
+                match (x.get(i), y.get(i)) {
+                    (Some(va), Some(vb)) => {
+                        if let Some(d) = walk(va, vb, &at) {
+                            return Some(d);
+                        }
+                    }
+                    (Some(va), None) => {
+                        return Some(format!(
+                            "{at}: expected {}, found the end of the list (length {})",
+                            va.words(),
+                            y.len()
+                        ))
+                    }
+                    (None, Some(vb)) => {
+                        return Some(format!(
+                            "{at}: expected the end of the list (length {}), found {}",
+                            x.len(),
+                            vb.words()
+                        ))
+                    }
+                    (None, None) => {}
+                }
+            }
+            None
+        }
+        (Node::Str(x), Node::Str(y)) => {
+            let name = if path.is_empty() { "reply" } else { path };
+            if let (Some(bx), Some(by)) = (hex_bytes(x), hex_bytes(y)) {
+                return Some(format!(
+                    "{name}: bytes {}",
+                    bytes_divergence(&bx, &by).unwrap_or_default()
+                ));
+            }
+            let hash = if path.ends_with("sha256") {
+                " (a SHA-256 over bytes the reply does not carry: the first place they differ is this one)"
+            } else {
+                ""
+            };
+            Some(format!(
+                "{name}: expected {}, found {}{hash}",
+                a.words(),
+                b.words()
+            ))
+        }
+        _ => Some(format!(
+            "{}: expected {}, found {}",
+            if path.is_empty() { "reply" } else { path },
+            a.words(),
+            b.words()
+        )),
+    }
+}
+
+/// The first member, in the wire reply's own member order, where `found` differs from
+/// `expected` ([DRIVER.LEVEL.FIRST]): `ran[0].expanded[2]: expected 50, found 73`; `None` when
+/// their JSON forms are equal.
+pub fn json_divergence<T: Serialize>(expected: &T, found: &T) -> Option<String> {
+    walk(&Node::of(expected)?, &Node::of(found)?, "")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn member_order_not_name_order() {
+        #[derive(Serialize)]
+        struct R {
+            zeta: Vec<u32>,
+            alpha: u32,
+        }
+        let a = R {
+            zeta: vec![1, 2, 3],
+            alpha: 1,
+        };
+        let b = R {
+            zeta: vec![1, 9, 3],
+            alpha: 2,
+        };
+        assert_eq!(
+            json_divergence(&a, &b).unwrap(),
+            "zeta[1]: expected 2, found 9"
+        );
+        assert_eq!(json_divergence(&a, &a), None);
+        assert_eq!(
+            json_divergence(&0.0f64, &-0.0f64).unwrap(),
+            "reply: expected 0.0, found -0.0"
+        );
+    }
+
+    #[test]
+    fn opt_has_no_debug_form() {
+        assert_eq!(opt(Some(1), "none"), "1");
+        assert_eq!(opt(None::<u32>, "end of path"), "end of path");
+    }
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Test helper ([DRIVER.LEVEL.FIRST], [DRIVER.REPORT.JUNIT]): runs the Python driver (its folder is
+argv[1]) but alters one member of the `ok` replies of one op, so the kit's report must name that
+member as the first divergence.
+
+ALTER_OP        the op whose replies are altered (`run_lattice`, `state_run`).
+ALTER_PATH      the member, `/`-separated (`ran/0/path/status`, `after`).
+ALTER_HOW       `inc` (add 1 to an integer) or `flip:N` (xor 0xff into byte N of a hex string).
+ALTER_VECTOR    optional: a vector file; only the request equal to its `cases[0].request` is
+                altered (one named vector fails, every other passes).
+A reply that has no such member is left as it is.
+"""
+import json
+import os
+import sys
+
+sys.path.insert(0, sys.argv[1])
+import driver  # noqa: E402
+
+op = os.environ["ALTER_OP"]
+path = os.environ["ALTER_PATH"].split("/")
+how = os.environ["ALTER_HOW"]
+only = None
+if os.environ.get("ALTER_VECTOR"):
+    with open(os.environ["ALTER_VECTOR"]) as f:
+        only = json.load(f)["cases"][0]["request"]
+real = driver.OPS[op]
+
+
+def alter(result):
+    node = result
+    for key in path[:-1]:
+        key = int(key) if isinstance(node, list) else key
+        try:
+            node = node[key]
+        except (KeyError, IndexError, TypeError):
+            return
+    last = int(path[-1]) if isinstance(node, list) else path[-1]
+    try:
+        value = node[last]
+    except (KeyError, IndexError, TypeError):
+        return
+    if how == "inc" and isinstance(value, int) and not isinstance(value, bool):
+        node[last] = value + 1
+    elif how.startswith("flip:") and isinstance(value, str):
+        at = int(how[5:])
+        b = bytearray.fromhex(value)
+        if at < len(b):
+            b[at] ^= 0xFF
+            node[last] = b.hex()
+
+
+def wrapped(args):
+    result = real(args)
+    if result is not None and (only is None or args == only):
+        alter(result)
+    return result
+
+
+driver.OPS[op] = wrapped
+sys.exit(driver.main())
