@@ -3,7 +3,7 @@
 argv[1]) but alters one member of the `ok` replies of one op, so the kit's report must name that
 member as the first divergence.
 
-ALTER_OP        the op whose replies are altered (`run_lattice`, `state_run`).
+ALTER_OP        the ops whose replies are altered, comma-separated (`run_lattice,describe`).
 ALTER_PATH      the member, `/`-separated (`ran/0/path/status`, `after`).
 ALTER_HOW       `inc` (add 1 to an integer) or `flip:N` (xor 0xff into byte N of a hex string).
 ALTER_VECTOR    optional: a vector file; only the request equal to its `cases[0].request` is
@@ -17,14 +17,13 @@ import sys
 sys.path.insert(0, sys.argv[1])
 import driver  # noqa: E402
 
-op = os.environ["ALTER_OP"]
+ops = os.environ["ALTER_OP"].split(",")
 path = os.environ["ALTER_PATH"].split("/")
 how = os.environ["ALTER_HOW"]
 only = None
 if os.environ.get("ALTER_VECTOR"):
     with open(os.environ["ALTER_VECTOR"]) as f:
         only = json.load(f)["cases"][0]["request"]
-real = driver.OPS[op]
 
 
 def alter(result):
@@ -50,12 +49,15 @@ def alter(result):
             node[last] = b.hex()
 
 
-def wrapped(args):
-    result = real(args)
-    if result is not None and (only is None or args == only):
-        alter(result)
-    return result
+def wrap(real):
+    def wrapped(args):
+        result = real(args)
+        if result is not None and (only is None or args == only):
+            alter(result)
+        return result
+    return wrapped
 
 
-driver.OPS[op] = wrapped
+for op in ops:
+    driver.OPS[op] = wrap(driver.OPS[op])
 sys.exit(driver.main())
