@@ -64,7 +64,7 @@ fn report_json_has_the_stable_shape() {
     let report = certify(&ReferenceCrate, &candidates, &config, None);
     let v: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
     assert_eq!(v["schema"], "onepath.certify-report");
-    assert_eq!(v["version"], 3);
+    assert_eq!(v["version"], 4);
     assert!(v["ok"].is_boolean());
     // [CONF.REPORT.RUN]: a run without --family names every family.
     assert_eq!(

@@ -74,6 +74,7 @@ fn port_first_difference() {
                 found: "cell 23".into(),
                 step: Some(5),
                 context: Some(("[21, 43, 44, 65]".into(), "[21, 43, 23, 65]".into())),
+                first: Some("expansions[5]: expected 44, found 23".into()),
             },
             clauses: vec!["GS.ASTAR.ORDER".into(), "CONF.GRID.VECTOR".into()],
         }),

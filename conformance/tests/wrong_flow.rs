@@ -173,8 +173,7 @@ fn an_ignored_budget_is_caught_at_the_first_budgeted_step() {
     assert!(
         s.failures
             .iter()
-            .any(|f| f.what == "flow reply"
-                && f.found.contains("returned is Some(2), expected Some(1)")),
+            .any(|f| f.what == "flow reply" && f.found.contains("returned is 2, expected 1")),
         "{:?}",
         whats(&s)
     );
