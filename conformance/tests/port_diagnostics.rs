@@ -295,3 +295,25 @@ fn an_unreadable_since_exits_2_before_the_driver_starts() {
     assert!(!marker.exists(), "the driver started");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+// pins [DRIVER.LEVEL.FIRST]: an earlier query's difference is named before the lowest level broken
+#[test]
+fn an_earlier_query_of_the_same_request_is_the_first_divergence() {
+    // Query 0's iterations (L3) and query 1's status (L1) of every run_case reply: the headline
+    // is the status, the first divergence in reply order query 0's iterations.
+    let mut o = options(
+        "ALTER_OP=run_case ALTER_PATH='outcomes/0/0;outcomes/0/1' ALTER_HOW='flip:11:1;flip:2:1'",
+        "graph",
+    );
+    o.vectors_dir = None;
+    let r = certify_port(o);
+    let (quote, div) = first(&r, "graph");
+    assert!(
+        quote.contains(" / query 1 ") && quote.contains(": status: "),
+        "{quote}"
+    );
+    assert!(
+        div.contains(" / query 0 ") && div.contains(": iterations: expected "),
+        "{quote}: {div}"
+    );
+}
