@@ -16,11 +16,12 @@
 // Run:  onepath-conformance certify --port 'node DIR/driver.mjs' --family hex-search
 
 import { createInterface } from "node:readline";
+import { describe, runLattice } from "./requests.mjs";
 
 const PROTOCOL = "onepath-driver";
 const PROTOCOL_VERSION = 2;
 const SPEC_VERSION = "1.1.0";
-const PORT_NAME = "my-port"; // your port's name
+const PORT_NAME = "onepath-ts-hex"; // your port's name
 const PORT_VERSION = "0.1.0"; // your port's version
 
 /**
@@ -29,7 +30,7 @@ const PORT_VERSION = "0.1.0"; // your port's version
  * ([DRIVER.LEVEL.FAMILY]). Claim a family only when its ops answer; e.g. { "hex-search": 4 }.
  * @type {import("./protocol.d.ts").HelloReply["claims"]}
  */
-const CLAIMS = {};
+const CLAIMS = { "hex-search": 4 };
 
 // ------------------------------------------------------------------------------------ ops
 //
@@ -71,13 +72,13 @@ const OPS = {
   run_flow: (args) => undefined,
   /** [hex-search: args.hex; voxel-search: args.voxel] [DRIVER.OP.RUN_LATTICE]
    *  @param {P["LatticeRequest"]} args @returns {P["OkRunLattice"] | undefined} */
-  run_lattice: (args) => undefined,
+  run_lattice: (args) => runLattice(args, expectMembers, bitsOf),
   /** [hpa] [DRIVER.OP.RUN_HPA] @param {P["HpaRequest"]} args @returns {P["OkRunHpa"] | undefined} */
   run_hpa: (args) => undefined,
   /** [grid-bidi] [DRIVER.OP.RUN_BIDI] @param {P["BidiRequest"]} args @returns {P["OkRunBidi"] | undefined} */
   run_bidi: (args) => undefined,
   /** [the target's family] [DRIVER.OP.DESCRIBE] @param {P["DescribeRequest"]} args @returns {P["OkDescribe"] | undefined} */
-  describe: (args) => undefined,
+  describe: (args) => describe(args, expectMembers, bitsOf),
   /** [grids] [DRIVER.OP.SYNCTEST] @param {P["Session"]} args @returns {P["OkSynctest"] | undefined} */
   synctest: (args) => undefined,
 };
