@@ -223,9 +223,12 @@ fn readme_names_every_file() -> Outcome {
     }
 }
 
+/// A named test of this harness.
+type Test = (&'static str, fn() -> Outcome);
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let tests: [(&str, fn() -> Outcome); 5] = [
+    let tests: [Test; 5] = [
         ("github_actionlint", github_actionlint),
         ("github_broken_rejected", github_broken_rejected),
         ("gitlab_structure", gitlab_structure),

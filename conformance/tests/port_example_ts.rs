@@ -244,9 +244,12 @@ fn faulty_rejected() -> Outcome {
     }
 }
 
+/// A named test of this harness.
+type Test = (&'static str, fn() -> Outcome);
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let tests: [(&str, fn() -> Outcome); 3] = [
+    let tests: [Test; 3] = [
         ("from_template", from_template),
         ("certifies_l4", certifies_l4),
         ("faulty_rejected", faulty_rejected),
