@@ -8,7 +8,8 @@
 //! What the readers accept:
 //!
 //! - `.gr`: blank lines and `c` comments anywhere; exactly one `p sp n m` line before any arc,
-//!   with `n` in `1..=2^26` (the library's node limit) and `m` a decimal count; `a u v w` arcs with
+//!   with `n` in `1..=2^26` (the library's node limit) and at most `max(2^20, 2m)` (every node of
+//!   a road graph ends an arc), `m` a decimal count; `a u v w` arcs with
 //!   `u`, `v` in `1..=n` and `w` finite and `>= 0`; exactly `m` arcs in all. Any other line is an
 //!   error.
 //! - `.co`: blank lines and `c` comments anywhere; an optional `p aux sp co n` line whose `n` must
@@ -162,6 +163,10 @@ pub fn read_co(path: &Path, n: usize) -> Result<Vec<[f64; 3]>, RoadError> {
     parse_co(&read_text(path)?, n).map_err(|e| e.at_path(path))
 }
 
+/// The node count a `.gr` may declare whatever its arc count ([CONF.CLI.ROAD]): beyond it, at
+/// most twice the arc count.
+pub const MAX_ISOLATED_FLOOR: u64 = 1 << 20;
+
 /// A decimal count (digits only, no sign).
 fn count(field: &str) -> Option<u64> {
     if field.is_empty() || !field.bytes().all(|b| b.is_ascii_digit()) {
@@ -201,6 +206,18 @@ pub fn parse_gr(text: &str) -> Result<RoadGraph, RoadError> {
                     return Err(bad(
                         RoadErrorKind::Header,
                         &format!("the node count must be 1 to {MAX_NODES} (2^26)"),
+                    ));
+                }
+                // [CONF.CLI.ROAD] Every node of a road graph ends an arc: a node count beyond
+                // max(2^20, 2m) names nodes no arc can reach, and a 26-byte file could make the
+                // tool allocate gigabytes for them.
+                let most = MAX_ISOLATED_FLOOR.max(m.saturating_mul(2));
+                if n > most {
+                    return Err(bad(
+                        RoadErrorKind::Header,
+                        &format!(
+                            "the node count {n} is over max(2^20, 2 x the arc count {m}) = {most}"
+                        ),
                     ));
                 }
                 header = Some((n as usize, m, at));

@@ -210,13 +210,23 @@ fn check_hostile_seen(
     expect: &str,
     seen: Option<(&str, usize)>,
 ) -> serde_json::Value {
+    check_hostile_with(name, behaviour, expect, seen, &[])
+}
+
+/// As [`check_hostile_seen`], with `extra` certify flags.
+fn check_hostile_with(
+    name: &str,
+    behaviour: &str,
+    expect: &str,
+    seen: Option<(&str, usize)>,
+    extra: &[&str],
+) -> serde_json::Value {
     let h = hostile(name, behaviour);
     let timeout = TIMEOUT.to_string();
     let k = K.to_string();
-    let args = certify_args(
-        &h.command,
-        &["--timeout", &timeout, "--max-consecutive-failures", &k],
-    );
+    let mut flags = vec!["--timeout", &timeout, "--max-consecutive-failures", &k];
+    flags.extend_from_slice(extra);
+    let args = certify_args(&h.command, &flags);
     let bound = bound();
     let marker = h.marker.clone();
     let r = run_kit(&args, bound + Duration::from_secs(30), |_| {
@@ -353,6 +363,31 @@ const ERRORS: &str = "import json\nmsg = 'e' * (1 << 20)\nfor line in sys.stdin:
 #[test]
 fn a_driver_that_answers_error_to_everything_is_stopped_by_the_budget() {
     check_hostile("errors", ERRORS, "driver error");
+}
+
+/// Answers every request `ok` with a payload that no op's reply type decodes.
+const UNDECODABLE: &str = "import json\nfor line in sys.stdin:\n    \
+     sys.stdout.write(json.dumps({'id': json.loads(line)['id'], 'ok': {'bogus': 1}}) + '\\n')\n    \
+     sys.stdout.flush()";
+
+/// [DRIVER.PROC.FAILURES], [DRIVER.PROC.BUDGET]: an `ok` payload that does not decode is a
+/// malformed reply like any other: charged to the budget, its driver killed and restarted.
+#[test]
+fn undecodable_ok_payloads_are_charged_to_the_budget_and_restart_the_driver() {
+    // One family keeps the run short; the budget rule is the same for every family.
+    let v = check_hostile_with(
+        "undecodable",
+        UNDECODABLE,
+        "does not decode",
+        None,
+        &["--family", "graph"],
+    );
+    let starts = v["port"]["driver_starts"].as_u64().unwrap();
+    // One thread: one start per failed request (K of them); a kept driver would be 1 start.
+    assert!(
+        starts >= K,
+        "{starts} starts: the driver was kept after a malformed reply"
+    );
 }
 
 #[test]

@@ -3,7 +3,9 @@
 //! that message, never a panic (exit 101).
 
 use onepath::MAX_NODES;
-use onepath_conformance::road::{self, RoadErrorKind, MAX_GENERATED_NODES, MAX_QUERIES};
+use onepath_conformance::road::{
+    self, parse_gr, RoadErrorKind, MAX_GENERATED_NODES, MAX_ISOLATED_FLOOR, MAX_QUERIES,
+};
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -87,10 +89,24 @@ fn bad_counts_in_the_p_line() {
         );
     }
     // At the node limit the header is accepted (the arc count is then checked); past it not.
-    let at = format!("p sp {MAX_NODES} 1\n");
+    let at = format!("p sp {MAX_NODES} {}\n", MAX_NODES / 2);
     assert_eq!(gr_error(&at).0, RoadErrorKind::Count);
-    let past = format!("p sp {} 0\n", MAX_NODES + 1);
+    let past = format!("p sp {} {}\n", MAX_NODES + 1, MAX_NODES);
     assert_eq!(kl(gr_error(&past)), (RoadErrorKind::Header, Some(1)));
+    // At most max(2^20, 2m) nodes: a tiny file cannot declare millions of isolated nodes.
+    let floor = MAX_ISOLATED_FLOOR;
+    assert!(parse_gr(&format!("p sp {floor} 0\n")).is_ok());
+    let past_floor = gr_error(&format!("c\np sp {} 0\n", floor + 1));
+    assert_eq!(kl(past_floor.clone()), (RoadErrorKind::Header, Some(2)));
+    assert!(
+        past_floor.2.contains("2 x the arc count 0"),
+        "{}",
+        past_floor.2
+    );
+    let at_twice = format!("p sp {} {}\n", 4 * floor, 2 * floor);
+    assert_eq!(gr_error(&at_twice).0, RoadErrorKind::Count);
+    let past_twice = format!("p sp {} {}\n", 4 * floor + 1, 2 * floor);
+    assert_eq!(kl(gr_error(&past_twice)), (RoadErrorKind::Header, Some(1)));
     assert_eq!(gr_error("c only\n").0, RoadErrorKind::Header);
     assert_eq!(gr_error("").0, RoadErrorKind::Header);
 }

@@ -145,3 +145,48 @@ fn bad_flags_exit_2() {
         assert!(err.contains(expect), "{args:?}: {err}");
     }
 }
+
+/// [CONF.SYNC.WORK] A few-kilobyte session that asks for more than 2^30 units of work (frames x
+/// (cells + nodes + edges + 1)) is refused before it runs, naming the file, the work and the
+/// limit; exactly 2^30 is accepted by the same check.
+#[test]
+fn a_session_over_the_work_limit_is_refused_before_it_runs() {
+    use onepath_conformance::synctest::{
+        check_work, generate, session_work, Session, MAX_SESSION_WORK,
+    };
+    let base: Session = generate::session(1, 4);
+    // 2^26 graph nodes, no edges, 16 frames: (256 + 2^26 + 120 + 1) x 16 > 2^30.
+    let mut big = base.clone();
+    big.graph.node_count = 1 << 26;
+    big.inputs = (0..16)
+        .map(|f| base.inputs[f % base.inputs.len()].clone())
+        .collect();
+    assert!(session_work(&big) > MAX_SESSION_WORK);
+    let dir = std::env::temp_dir().join(format!("onepath-synctest-work-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("big.json");
+    std::fs::write(&path, serde_json::to_string(&big).unwrap()).unwrap();
+    let started = std::time::Instant::now();
+    let o = kit(&["--session", path.to_str().unwrap()]);
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("big.json") && err.contains("over the limit of 1073741824"),
+        "{err}"
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+    // At the edge: a world of 2^30 / 2^10 units for 2^10 frames is exactly the limit.
+    let mut edge = base.clone();
+    edge.inputs = (0..1024)
+        .map(|f| base.inputs[f % base.inputs.len()].clone())
+        .collect();
+    let others = 16 * 16 + edge.graph.edges.len() as u64 + 1;
+    edge.graph.node_count = u32::try_from((1u64 << 20) - others).unwrap();
+    assert_eq!(check_work(&edge), Ok(MAX_SESSION_WORK));
+    edge.graph.node_count += 1;
+    assert!(check_work(&edge).unwrap_err().contains("[CONF.SYNC.WORK]"));
+}

@@ -463,13 +463,29 @@ impl Pool {
 
     /// As [`Pool::request`], counting the request against the budget of `family`.
     pub fn request_in(&self, family: &str, case: &str, request: &Request) -> (u64, Reply) {
+        let (id, answer) = self.request_decoded(family, case, request, |text| Ok(text.to_string()));
+        (id, answer.map_or_else(|r| r, Reply::Ok))
+    }
+
+    /// Sends one request (counted against the budget of `family`) and decodes an `ok` payload
+    /// with `decode` before the driver is kept: `Ok` is the decoded payload, `Err` every other
+    /// reply. A payload that `decode` refuses is a malformed reply ([DRIVER.PROC.FAILURES]): the
+    /// driver is killed, the next request starts a fresh one, and the failure counts against the
+    /// budget ([DRIVER.PROC.BUDGET]) like any other malformed reply.
+    pub fn request_decoded<T>(
+        &self,
+        family: &str,
+        case: &str,
+        request: &Request,
+        decode: impl FnOnce(&str) -> Result<T, String>,
+    ) -> (u64, Result<T, Reply>) {
         let id = self.next_id.fetch_add(1, Ordering::SeqCst);
         let left = match self.budget.admit(family) {
             Admission::Go(left) => left,
-            Admission::NotRun(n) => return (id, Reply::NotRun(n.message)),
+            Admission::NotRun(n) => return (id, Err(Reply::NotRun(n.message))),
         };
-        let reply = self.exchange(id, case, request, left);
-        let reply = match reply {
+        let answer = self.exchange(id, case, request, left, decode);
+        let answer = answer.map_err(|reply| match reply {
             Reply::Timeout if self.budget.deadline_passed() => {
                 Reply::NotRun(self.budget.deadline_cut_message())
             }
@@ -477,24 +493,31 @@ impl Pool {
             Reply::Crash(m) => Reply::Crash(clip(&m, QUOTE_BYTES)),
             Reply::Malformed(m) => Reply::Malformed(clip(&m, QUOTE_BYTES)),
             other => other,
-        };
-        match &reply {
-            Reply::Ok(_) | Reply::Unimplemented => self.budget.record(family, None),
+        });
+        match &answer {
+            Ok(_) | Err(Reply::Ok(_) | Reply::Unimplemented) => self.budget.record(family, None),
             // [DRIVER.PROC.BUDGET] A driver error is a failed request too (the driver is kept):
             // a port answering `error` to everything ran until the deadline.
-            Reply::NotRun(_) => {}
-            failed => self.budget.record(family, failed.failure_kind()),
+            Err(Reply::NotRun(_)) => {}
+            Err(failed) => self.budget.record(family, failed.failure_kind()),
         }
-        (id, reply)
+        (id, answer)
     }
 
-    fn exchange(&self, id: u64, case: &str, request: &Request, left: Option<Duration>) -> Reply {
+    fn exchange<T>(
+        &self,
+        id: u64,
+        case: &str,
+        request: &Request,
+        left: Option<Duration>,
+        decode: impl FnOnce(&str) -> Result<T, String>,
+    ) -> Result<T, Reply> {
         let popped = self.free().pop();
         let mut p = match popped {
             Some(p) => p,
             None => match self.start(left) {
                 Ok(p) => p,
-                Err(e) => return Reply::Crash(e.to_string()),
+                Err(e) => return Err(Reply::Crash(e.to_string())),
             },
         };
         let line = RequestLine {
@@ -509,23 +532,35 @@ impl Pool {
         if let Err(e) = p.send(&msg, wait) {
             // `p` is dropped on return, which kills its process group.
             if e.kind == super::process::ProcessErrorKind::WriteTimeout {
-                return Reply::Timeout;
+                return Err(Reply::Timeout);
             }
-            return Reply::Crash(format!("{e}{}", p.stderr_text()));
+            return Err(Reply::Crash(format!("{e}{}", p.stderr_text())));
         }
         let wait = wait.saturating_sub(started.elapsed());
         let reply = match receive(&mut p, wait, self.limits.max_reply_mb) {
             Ok(line) => parse_reply(&line, id),
             Err(r) => r,
         };
-        if matches!(
-            reply,
-            Reply::Ok(_) | Reply::Unimplemented | Reply::DriverError(_)
-        ) {
-            self.free().push(p);
+        match reply {
+            Reply::Ok(text) => match decode(&text) {
+                Ok(decoded) => {
+                    self.free().push(p);
+                    Ok(decoded)
+                }
+                // [DRIVER.PROC.FAILURES] An ok payload that does not decode is a malformed
+                // reply: `p` is dropped here, which kills its process group.
+                Err(e) => Err(Reply::Malformed(format!(
+                    "the ok payload of {} does not decode: {e}",
+                    request.op()
+                ))),
+            },
+            Reply::Unimplemented | Reply::DriverError(_) => {
+                self.free().push(p);
+                Err(reply)
+            }
+            // Any other reply: `p` is dropped here, which kills its process group.
+            other => Err(other),
         }
-        // Any other reply: `p` is dropped here, which kills its process group.
-        reply
     }
 
     /// Closes every idle driver's stdin, waits briefly for it to exit, then kills what is left

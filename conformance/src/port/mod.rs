@@ -249,38 +249,41 @@ impl PortImpl {
             let mut l = self.ledger.lock().expect("ledger");
             *l.requests.entry(ledger_op.to_string()).or_default() += 1;
         }
-        let (id, reply) = self.pool.request_in(op_family(ledger_op), label, request);
-        let (kind, message) = match reply {
-            Reply::Ok(v) => match serde_json::from_str::<P>(&v)
+        let decode = |text: &str| {
+            serde_json::from_str::<P>(text)
                 .map_err(|e| e.to_string())
                 .and_then(|p| fit(p).map_err(|m| m.0))
-            {
-                Ok(t) => {
-                    let mut l = self.ledger.lock().expect("ledger");
-                    *l.answered.entry(ledger_op.to_string()).or_default() += 1;
-                    *l.answered_labels.entry(label.to_string()).or_default() += 1;
-                    return Ok(t);
-                }
-                Err(e) => (
-                    "malformed reply".to_string(),
-                    format!("the ok payload of {} does not decode: {e}", request.op()),
-                ),
-            },
-            Reply::Unimplemented => (
+        };
+        let (id, answer) = self
+            .pool
+            .request_decoded(op_family(ledger_op), label, request, decode);
+        let (kind, message) = match answer {
+            Ok(t) => {
+                let mut l = self.ledger.lock().expect("ledger");
+                *l.answered.entry(ledger_op.to_string()).or_default() += 1;
+                *l.answered_labels.entry(label.to_string()).or_default() += 1;
+                return Ok(t);
+            }
+            // Not produced by `request_decoded` (a decoded payload is `Ok`); kept total.
+            Err(Reply::Ok(_)) => (
+                "malformed reply".to_string(),
+                format!("the ok payload of {} was not decoded", request.op()),
+            ),
+            Err(Reply::Unimplemented) => (
                 "unimplemented".to_string(),
                 format!("op {ledger_op} is not implemented by the port"),
             ),
-            Reply::DriverError(m) => ("driver error".to_string(), m),
-            Reply::Crash(m) => ("crash".to_string(), m),
-            Reply::Timeout => (
+            Err(Reply::DriverError(m)) => ("driver error".to_string(), m),
+            Err(Reply::Crash(m)) => ("crash".to_string(), m),
+            Err(Reply::Timeout) => (
                 "timeout".to_string(),
                 "no reply within the timeout; driver restarted".to_string(),
             ),
-            Reply::Malformed(m) => (
+            Err(Reply::Malformed(m)) => (
                 "malformed reply".to_string(),
                 format!("{m}; driver restarted"),
             ),
-            Reply::NotRun(m) => ("not run".to_string(), m),
+            Err(Reply::NotRun(m)) => ("not run".to_string(), m),
         };
         let message = process::clip(&message, process::QUOTE_BYTES);
         let mut l = self.ledger.lock().expect("ledger");

@@ -103,6 +103,7 @@ fn load(path: &PathBuf) -> Result<Session, String> {
     let session: Session =
         serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     super::check_schema(&session).map_err(|e| format!("{}: {e}", path.display()))?;
+    super::check_work(&session).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(session)
 }
 

@@ -29,6 +29,41 @@ pub const MAX_DISTANCE: usize = 8;
 /// of checksums).
 pub const MAX_FRAMES: usize = 1_000_000;
 
+/// [CONF.SYNC.WORK] The most work a session file may ask of the `synctest` command: frames x
+/// (map cells + graph nodes + graph edges + 1). Every frame saves, checksums and resimulates the
+/// whole world, so the time grows with this product (about 100-200 ns per unit on one core).
+pub const MAX_SESSION_WORK: u64 = 1 << 30;
+
+/// [CONF.SYNC.WORK] Frames x (map cells + graph nodes + graph edges + 1) of `session`, as
+/// declared (saturating).
+pub fn session_work(session: &Session) -> u64 {
+    let cells = u64::from(session.map.width) * u64::from(session.map.height);
+    let world = cells
+        .saturating_add(u64::from(session.graph.node_count))
+        .saturating_add(session.graph.edges.len() as u64)
+        .saturating_add(1);
+    world.saturating_mul(session.inputs.len() as u64)
+}
+
+/// [CONF.SYNC.WORK] `Ok(work)` when the session's work is at most [`MAX_SESSION_WORK`], else the
+/// text that says why it is refused.
+pub fn check_work(session: &Session) -> Result<u64, String> {
+    let work = session_work(session);
+    if work <= MAX_SESSION_WORK {
+        return Ok(work);
+    }
+    Err(format!(
+        "the session asks for {work} units of work (frames x (cells + nodes + edges + 1) = \
+         {} x ({} x {} + {} + {} + 1)), over the limit of {MAX_SESSION_WORK} (2^30) \
+         [CONF.SYNC.WORK]",
+        session.inputs.len(),
+        session.map.width,
+        session.map.height,
+        session.graph.node_count,
+        session.graph.edges.len(),
+    ))
+}
+
 /// [CONF.SYNC.SESSION] The graph of a session.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
