@@ -4,9 +4,9 @@
 # BIN_DIR holds built targets (e.g. ~/.cache/onepath-rs/fuzz-target/x86_64-unknown-linux-gnu/release
 # after fuzz/ci.sh). Each target runs from its committed seeds twice under /usr/bin/time, with the
 # limits of fuzz/<target>.options: -runs=0 (the seed pass) and -runs=N (N from the table below,
-# divided by RUNS_DIV and multiplied by RUNS_MUL, both default 1). Rate = (executions of the N run - of the seed pass) /
-# (user + system CPU seconds of the N run - of the seed pass): the executions per second of one
-# dedicated core. Prints "target rate execs cpu load".
+# times RUNS_MUL, divided by RUNS_DIV, both default 1). Rate = (executions of the N run - of the
+# seed pass) / (user + system CPU seconds of the N run - of the seed pass): the executions per
+# second of one dedicated core. Prints "target rate execs cpu load".
 #
 # Steady state (STEADY=SECONDS): the short run from the seeds finds new features on most inputs
 # and spends 25-50% of its time in libFuzzer's feature bookkeeping; a long campaign mostly runs
@@ -14,7 +14,9 @@
 # -max_total_time) from its seeds into STEADY_DIR/<target> (default /tmp/exec-rate-steady; kept,
 # and reused by later calls, so two binaries can be measured from the same corpus), then the two
 # measured runs start from a copy of that corpus (read-only: new inputs go to a scratch dir)
-# instead of the seeds, and the second runs the corpus's files plus N. Prints "target steady-rate execs cpu load corpus-files".
+# instead of the seeds, and the second runs the corpus's files plus N. Prints "target
+# steady-rate execs cpu load corpus-files". The corpus run's wall-clock SECONDS give it fewer CPU
+# seconds on a loaded machine: say the load when comparing corpora built at different times.
 set -u
 cd "$(dirname "$0")"
 BIN="$1"; shift
@@ -70,7 +72,7 @@ steady_corpus() { # target -> path of a fresh copy of its steady corpus
 for t in $TARGETS; do
   load=$(cut -d' ' -f1 /proc/loadavg)
   src="" n=""
-  if [ -n "${STEADY:-}" ]; then src=$(steady_corpus "$t"); n=$(ls "$src" | wc -l); fi
+  if [ -n "${STEADY:-}" ]; then src=$(steady_corpus "$t"); n=$(find "$src" -type f | wc -l); fi
   read -r e0 c0 < <(one "$t" 0 "$src")
   # -runs counts the corpus pass too: from a steady corpus, run its files plus N.
   read -r e1 c1 < <(one "$t" "$(( ${n:-0} + $(runs_of "$t") * ${RUNS_MUL:-1} / ${RUNS_DIV:-1} ))" "$src")
