@@ -127,7 +127,7 @@ pub fn grid_search(data: &[u8]) -> Result<(), Finding> {
     };
     // The sliced runs on one crate per input, by the input's length (issue 36): the crates'
     // whole replies are equal, so each crate's sliced run is compared with the same reply.
-    let on: &dyn Implementation = if data.len() % 2 == 0 {
+    let on: &dyn Implementation = if data.len().is_multiple_of(2) {
         &ReferenceCrate
     } else {
         &OptimizedCrate
