@@ -4,9 +4,19 @@
 # BIN_DIR holds built targets (e.g. ~/.cache/onepath-rs/fuzz-target/x86_64-unknown-linux-gnu/release
 # after fuzz/ci.sh). Each target runs from its committed seeds twice under /usr/bin/time, with the
 # limits of fuzz/<target>.options: -runs=0 (the seed pass) and -runs=N (N from the table below,
-# divided by RUNS_DIV, default 1). Rate = (executions of the N run - of the seed pass) /
-# (user + system CPU seconds of the N run - of the seed pass): the executions per second of one
-# dedicated core. Prints "target rate execs cpu load".
+# times RUNS_MUL, divided by RUNS_DIV, both default 1). Rate = (executions of the N run - of the
+# seed pass) / (user + system CPU seconds of the N run - of the seed pass): the executions per
+# second of one dedicated core. Prints "target rate execs cpu load".
+#
+# Steady state (STEADY=SECONDS): the short run from the seeds finds new features on most inputs
+# and spends 25-50% of its time in libFuzzer's feature bookkeeping; a long campaign mostly runs
+# inputs that add nothing. With STEADY set, each target first fuzzes for SECONDS (wall clock,
+# -max_total_time) from its seeds into STEADY_DIR/<target> (default /tmp/exec-rate-steady; kept,
+# and reused by later calls, so two binaries can be measured from the same corpus), then the two
+# measured runs start from a copy of that corpus (read-only: new inputs go to a scratch dir)
+# instead of the seeds, and the second runs the corpus's files plus N. Prints "target
+# steady-rate execs cpu load corpus-files". The corpus run's wall-clock SECONDS give it fewer CPU
+# seconds on a loaded machine: say the load when comparing corpora built at different times.
 set -u
 cd "$(dirname "$0")"
 BIN="$1"; shift
@@ -29,11 +39,13 @@ runs_of() {
     *) echo 50000 ;;
   esac
 }
-one() { # target runs -> "executions cpu-seconds"
+STEADY_DIR="${STEADY_DIR:-/tmp/exec-rate-steady}"
+case "$BIN" in /*) ;; *) BIN="$OLDPWD/$BIN" ;; esac
+one() { # target runs [corpus-dir] -> "executions cpu-seconds"
   local d e c
   d=$(mktemp -d)
   # shellcheck disable=SC2046
-  /usr/bin/time -f "CPU %U %S" "$BIN/$1" "$d" "corpus-seeds/$1" -runs="$2" -seed=1 \
+  /usr/bin/time -f "CPU %U %S" "$BIN/$1" "$d" "${3:-corpus-seeds/$1}" -runs="$2" -seed=1 \
       -print_final_stats=1 -artifact_prefix="$d/" $(flags "$1") > "$d/log" 2>&1 \
     || { echo "exec-rate: $1 failed:" >&2; tail -20 "$d/log" >&2; }
   e=$(grep -oE 'stat::number_of_executed_units: [0-9]+' "$d/log" | grep -oE '[0-9]+$' | tail -1)
@@ -41,10 +53,30 @@ one() { # target runs -> "executions cpu-seconds"
   echo "${e:-0} ${c:-0}"
   rm -rf "$d"
 }
+# STEADY: the corpus of a SECONDS-long run from the seeds (built once per target), copied to a
+# scratch dir the measured runs read.
+steady_corpus() { # target -> path of a fresh copy of its steady corpus
+  local c="$STEADY_DIR/$1" d
+  if [ ! -d "$c" ]; then
+    mkdir -p "$c.tmp"
+    # shellcheck disable=SC2046
+    "$BIN/$1" "$c.tmp" "corpus-seeds/$1" -max_total_time="$STEADY" -seed=7 \
+        -artifact_prefix="$c.tmp/../" $(flags "$1") > "$c.log" 2>&1 \
+      || { echo "exec-rate: $1 corpus run failed:" >&2; tail -20 "$c.log" >&2; }
+    mv "$c.tmp" "$c"
+  fi
+  d=$(mktemp -d)
+  cp -a "$c/." "$d/"
+  echo "$d"
+}
 for t in $TARGETS; do
   load=$(cut -d' ' -f1 /proc/loadavg)
-  read -r e0 c0 < <(one "$t" 0)
-  read -r e1 c1 < <(one "$t" "$(( $(runs_of "$t") / ${RUNS_DIV:-1} ))")
-  awk -v t="$t" -v e0="$e0" -v e1="$e1" -v c0="$c0" -v c1="$c1" -v l="$load" \
-    'BEGIN { d = c1 - c0; printf "%s %s %d %.2f %s\n", t, (d > 0 ? sprintf("%.0f", (e1 - e0) / d) : "?"), e1 - e0, d, l }'
+  src="" n=""
+  if [ -n "${STEADY:-}" ]; then src=$(steady_corpus "$t"); n=$(find "$src" -type f | wc -l); fi
+  read -r e0 c0 < <(one "$t" 0 "$src")
+  # -runs counts the corpus pass too: from a steady corpus, run its files plus N.
+  read -r e1 c1 < <(one "$t" "$(( ${n:-0} + $(runs_of "$t") * ${RUNS_MUL:-1} / ${RUNS_DIV:-1} ))" "$src")
+  [ -n "$src" ] && rm -rf "$src"
+  awk -v t="$t" -v e0="$e0" -v e1="$e1" -v c0="$c0" -v c1="$c1" -v l="$load" -v n="$n" \
+    'BEGIN { d = c1 - c0; printf "%s %s %d %.2f %s%s\n", t, (d > 0 ? sprintf("%.0f", (e1 - e0) / d) : "?"), e1 - e0, d, l, (n != "" ? " " n : "") }'
 done

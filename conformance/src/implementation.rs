@@ -375,6 +375,33 @@ pub trait Implementation: Sync {
     /// for `i = 0, 1, ...` until the status is no longer `Running`. Budgets are never 0.
     fn run_sliced(&self, case: &Case, variant: Variant, query: Query, budgets: &[u64]) -> Outcome;
 
+    /// Every query of every variant on the tier-2 search, twice, as [`Implementation::run_sliced`]
+    /// reports it: `[variant][query] = (run(None), the step schedule of budgets)`. The default
+    /// calls `run_sliced`; the in-process adapters build the graph and the landmark table once
+    /// for all of them (the `graph_query` fuzz target asks for a whole case per input).
+    fn run_sliced_case(
+        &self,
+        case: &Case,
+        variants: &[Variant],
+        queries: &[Query],
+        budgets: &[u64],
+    ) -> Vec<Vec<(Outcome, Outcome)>> {
+        variants
+            .iter()
+            .map(|&v| {
+                queries
+                    .iter()
+                    .map(|&q| {
+                        (
+                            self.run_sliced(case, v, q, &[]),
+                            self.run_sliced(case, v, q, budgets),
+                        )
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
     /// Builds a point graph with the given options and reports its CSR edges and `link_valid` calls.
     fn build_links(&self, request: &LinkRequest) -> Result<LinkResult, BuildFailure>;
 

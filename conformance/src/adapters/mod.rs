@@ -3,6 +3,8 @@
 
 #[macro_use]
 mod describe_graph;
+#[macro_use]
+mod tier2;
 
 use crate::error::CallError;
 use crate::implementation::{
@@ -182,161 +184,7 @@ macro_rules! define_adapter {
                 })
             }
 
-            /// The combined estimate of [GRAPH.EST.COMBINE] for tier 2.
-            struct Estimate<'a> {
-                geo: Option<&'a [op::Point3]>,
-                alt: Option<&'a op::Landmarks>,
-            }
-
-            fn normalise(e: f64) -> f64 {
-                if e == f64::INFINITY {
-                    e
-                } else if e > 0.0 {
-                    e
-                } else {
-                    0.0
-                }
-            }
-
-            impl op::GraphHeuristic for Estimate<'_> {
-                fn estimate(&self, from: u32, to: u32) -> f64 {
-                    let mut best = 0.0f64;
-                    if let Some(p) = self.geo {
-                        let e = normalise(op::distance(p[from as usize], p[to as usize]));
-                        if e > best {
-                            best = e;
-                        }
-                    }
-                    if let Some(l) = self.alt {
-                        let e = normalise(l.lower_bound(from, to));
-                        if e > best {
-                            best = e;
-                        }
-                    }
-                    best
-                }
-            }
-
-            /// What the sliced driver needs from both tier-2 searches.
-            trait Stepper {
-                fn begin_(&mut self, start: u32, goal: u32) -> Result<(), String>;
-                fn step_(&mut self, n: u64) -> op::SearchStatus;
-                fn run_(&mut self) -> op::SearchStatus;
-                fn run_flag(&mut self, flag: &std::sync::atomic::AtomicBool) -> op::SearchStatus;
-                fn state(&self) -> (SearchCode, u64);
-                fn finish(&self, algorithm: AlgorithmCode) -> Outcome;
-            }
-
-            macro_rules! stepper {
-                ($search:ident) => {
-                    impl<C: op::GraphCost, H: op::GraphHeuristic> Stepper
-                        for op::$search<'_, C, H>
-                    {
-                        fn begin_(&mut self, start: u32, goal: u32) -> Result<(), String> {
-                            self.set_record_expansions(true);
-                            self.begin(start, goal).map_err(|e| e.class().to_string())
-                        }
-                        fn step_(&mut self, n: u64) -> op::SearchStatus {
-                            self.step(n)
-                        }
-                        fn run_(&mut self) -> op::SearchStatus {
-                            self.run(None)
-                        }
-                        fn run_flag(
-                            &mut self,
-                            flag: &std::sync::atomic::AtomicBool,
-                        ) -> op::SearchStatus {
-                            self.run(Some(flag))
-                        }
-                        fn state(&self) -> (SearchCode, u64) {
-                            let code = match self.status() {
-                                op::SearchStatus::NotStarted => SearchCode::NotStarted,
-                                op::SearchStatus::Running => SearchCode::Running,
-                                op::SearchStatus::Found => SearchCode::Found,
-                                op::SearchStatus::NotFound => SearchCode::NotFound,
-                            };
-                            (code, self.iterations())
-                        }
-                        fn finish(&self, algorithm: AlgorithmCode) -> Outcome {
-                            let status = match self.status() {
-                                op::SearchStatus::Found => StatusCode::Found,
-                                op::SearchStatus::NotFound => StatusCode::NotFound,
-                                other => {
-                                    return Outcome::Error(format!(
-                                        "harness: tier-2 search ended {other:?}"
-                                    ))
-                                }
-                            };
-                            Outcome::Path(PathOutcome {
-                                algorithm,
-                                status,
-                                cost: self.path_cost(),
-                                iterations: self.iterations(),
-                                expanded_count: self.expanded_count(),
-                                nodes: self.path(),
-                                expanded: self.expansions().to_vec(),
-                            })
-                        }
-                    }
-                };
-            }
-            stepper!(GraphAStar);
-            stepper!(BidirectionalGraphSearch);
-
-            fn drive<S: Stepper>(
-                s: &mut S,
-                query: Query,
-                budgets: &[u64],
-                algorithm: AlgorithmCode,
-            ) -> Outcome {
-                if let Err(class) = s.begin_(query.0, query.1) {
-                    return Outcome::Error(class);
-                }
-                let mut status = if budgets.is_empty() {
-                    s.run_()
-                } else {
-                    let mut i = 0usize;
-                    loop {
-                        let st = s.step_(budgets[i % budgets.len()].max(1));
-                        i += 1;
-                        if st != op::SearchStatus::Running || i > 100_000_000 {
-                            break st;
-                        }
-                    }
-                };
-                if status == op::SearchStatus::Running {
-                    status = s.run_();
-                }
-                let _ = status;
-                s.finish(algorithm)
-            }
-
-            fn cancel_drive<S: Stepper>(
-                s: &mut S,
-                query: Query,
-                first_steps: u64,
-                algorithm: AlgorithmCode,
-            ) -> Result<CancelTrace, String> {
-                use std::sync::atomic::AtomicBool;
-                s.begin_(query.0, query.1)?;
-                if first_steps > 0 {
-                    s.step_(first_steps);
-                }
-                let before = s.state();
-                let set = AtomicBool::new(true);
-                s.run_flag(&set);
-                let cancelled = s.state();
-                s.run_flag(&set);
-                let cancelled_again = s.state();
-                let clear = AtomicBool::new(false);
-                s.run_flag(&clear);
-                Ok(CancelTrace {
-                    before,
-                    cancelled,
-                    cancelled_again,
-                    resumed: s.finish(algorithm),
-                })
-            }
+            graph_tier2_fns!();
 
             fn failure(e: &op::BuildError) -> BuildFailure {
                 BuildFailure {
@@ -440,32 +288,24 @@ macro_rules! define_adapter {
                     query: Query,
                     budgets: &[u64],
                 ) -> Outcome {
-                    let built = match build(&case.graph) {
-                        Ok(b) => b,
-                        Err(class) => return Outcome::Error(class),
+                    sliced(case, &[variant], &[query], &[budgets]).remove(0).remove(0).remove(0)
+                }
+
+                fn run_sliced_case(
+                    &self,
+                    case: &Case,
+                    variants: &[Variant],
+                    queries: &[Query],
+                    budgets: &[u64],
+                ) -> Vec<Vec<(Outcome, Outcome)>> {
+                    let all = sliced(case, variants, queries, &[&[], budgets]);
+                    let pair = |mut o: Vec<Outcome>| {
+                        let s = o.pop().expect("two schedules");
+                        (o.pop().expect("two schedules"), s)
                     };
-                    let table = if variant.uses_alt() {
-                        match landmarks(&built, case) {
-                            Ok(t) => Some(t),
-                            Err(class) => return Outcome::Error(class),
-                        }
-                    } else {
-                        None
-                    };
-                    let geo = geo_points(&built, variant);
-                    let estimate = Estimate {
-                        geo,
-                        alt: table.as_ref(),
-                    };
-                    let csr = built.plain.compile();
-                    if variant.bidirectional() {
-                        let mut s =
-                            op::BidirectionalGraphSearch::new(csr, op::DefaultGraphCost, estimate);
-                        drive(&mut s, query, budgets, variant.algorithm())
-                    } else {
-                        let mut s = op::GraphAStar::new(csr, op::DefaultGraphCost, estimate);
-                        drive(&mut s, query, budgets, variant.algorithm())
-                    }
+                    all.into_iter()
+                        .map(|v| v.into_iter().map(pair).collect())
+                        .collect()
                 }
 
                 fn run_hooked(&self, case: &Case, q: &HookedQuery) -> HookedRun {

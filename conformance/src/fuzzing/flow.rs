@@ -20,7 +20,7 @@ use crate::port::wire::Hex;
 use arbitrary::Unstructured;
 
 /// The bound on a decoded script's length.
-pub const MAX_STEPS: usize = 40;
+pub const MAX_STEPS: usize = 20;
 
 /// The multipliers of every decoded map (areas 1-3), as the kit's generated maps.
 const MULTIPLIERS: [(u8, f64); 3] = [(1, 0.5), (2, 2.0), (3, 3.25)];
@@ -531,10 +531,12 @@ fn fixed_prepared(index: usize) -> Result<&'static FixedPrepared, Finding> {
         .map_err(|e| Finding::new(e.clone()))
 }
 
-/// The final save of `r`'s field on the reference crate (empty when `new` fails).
+/// The final save of `r`'s field on the reference crate (empty when `new` fails or the script
+/// is refused). The script runs without step replies (`saves`: no field hash, state hash or
+/// path per step; issue 36): the same bytes as the `state` of `run_flow`'s reply.
 fn saved_by_reference(r: &FlowRequest) -> Vec<u8> {
-    match REF.run_flow(r) {
-        Ok(FlowReply::Ran { state, .. }) => state.0,
+    match crate::flow::adapter::reference_adapter::saves(r) {
+        Ok(Some((_, field))) => field,
         _ => Vec::new(),
     }
 }
@@ -584,7 +586,8 @@ fn mutate(u: &mut U, b: &mut Vec<u8>) -> Res<()> {
 
 /// `state_restore_flow_field`: the first byte `s` picks the field: `s & 0x7f` below the count of
 /// [`fixed_requests`] is that request, otherwise one decoded from the bytes with a short history
-/// (up to 8 steps). With `s & 0x80` clear the rest of the input is the bytes to restore; with it
+/// (up to 8 steps, run without step replies). With `s & 0x80` clear the rest of the input is the
+/// bytes to restore; with it
 /// set the rest mutates the field's own save (`mutate`). The restore is followed by a step with
 /// budget 25, an unbudgeted step, an edit at the centre with its repair and the probes' paths.
 /// Both crates must agree on everything (restore class and offset, status, counters, field and
@@ -632,29 +635,24 @@ pub fn state_restore_flow_field(data: &[u8]) -> Result<(), Finding> {
         true => fixed_prepared(index)?.grid.as_ref(),
         false => None,
     };
-    let (a, b, k) = if let Some(grid) = prepared_grid {
+    let (a, b) = if let Some(grid) = prepared_grid {
         let field = &fixed_prepared(index)?.saved;
         r.script = std::iter::once(restore).chain(tail(&r)).collect();
         (
             crate::flow::adapter::reference_adapter::run_restored(&r, grid, field)?,
             crate::flow::adapter::optimized_adapter::run_restored(&r, grid, field)?,
-            0,
         )
     } else {
-        let k = r.script.len();
-        // A fixed request that detaches its field runs its history without step replies.
-        let quiet = if index < fixed.len() { k } else { 0 };
+        // The history (a decoded request's, or that of the fixed request that detaches its
+        // field) runs without step replies: replies from the restore on (issue 36; a decoded
+        // script's replies step by step are `flow_script`'s check).
+        let quiet = r.script.len();
         r.script.push(restore);
         r.script.extend(tail(&r));
-        if quiet == 0 {
-            (REF.run_flow(&r)?, OPT.run_flow(&r)?, k)
-        } else {
-            (
-                crate::flow::adapter::reference_adapter::run_from(&r, quiet)?,
-                crate::flow::adapter::optimized_adapter::run_from(&r, quiet)?,
-                0,
-            )
-        }
+        (
+            crate::flow::adapter::reference_adapter::run_from(&r, quiet)?,
+            crate::flow::adapter::optimized_adapter::run_from(&r, quiet)?,
+        )
     };
     if let Some(d) = first_difference(&a, &b) {
         return Err(Finding::new(format!("the crates differ: {d}")));
@@ -662,7 +660,7 @@ pub fn state_restore_flow_field(data: &[u8]) -> Result<(), Finding> {
     let FlowReply::Ran { steps, .. } = &a else {
         return Ok(());
     };
-    let restored = &steps[k];
+    let restored = &steps[0];
     match &restored.error {
         None => {
             if restored.state_sha256 != sha256_hex(&bytes) {
@@ -689,10 +687,10 @@ pub fn state_restore_flow_field(data: &[u8]) -> Result<(), Finding> {
                     "a rejected restore did not leave the field reset and unusable [FLOW.STATE.UNUSABLE]: {restored:?}"
                 )));
             }
-            if steps[k + 1].error.as_deref() != Some("unusable") {
+            if steps[1].error.as_deref() != Some("unusable") {
                 return Err(Finding::new(format!(
                     "a step after a rejected restore gave {:?}, expected unusable [FLOW.STATE.UNUSABLE]",
-                    steps[k + 1].error
+                    steps[1].error
                 )));
             }
         }

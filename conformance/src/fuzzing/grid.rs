@@ -119,16 +119,29 @@ pub fn decode_grid(data: &[u8]) -> Res<GridInput> {
 }
 
 /// `grid_search`: every applicable API; both crates equal; the reference's reply passes the
-/// oracle; the sliced (and snapshotted) run equals the whole run in both crates.
+/// oracle; the sliced (and snapshotted) run equals the whole run, on the reference crate for an
+/// input of even length and on `onepath` for one of odd length.
 pub fn grid_search(data: &[u8]) -> Result<(), Finding> {
     let Ok(input) = decode_grid(data) else {
         return Ok(());
     };
-    check_grid(&input)
+    // The sliced runs on one crate per input, by the input's length (issue 36): the crates'
+    // whole replies are equal, so each crate's sliced run is compared with the same reply.
+    let on: &dyn Implementation = if data.len().is_multiple_of(2) {
+        &ReferenceCrate
+    } else {
+        &OptimizedCrate
+    };
+    check_grid_on(&input, &[on])
 }
 
-/// The checks of [`grid_search`] on a decoded input.
+/// The checks of [`grid_search`] on a decoded input, the sliced runs on both crates.
 pub fn check_grid(input: &GridInput) -> Result<(), Finding> {
+    check_grid_on(input, &[&ReferenceCrate, &OptimizedCrate])
+}
+
+/// As [`check_grid`], with the sliced (and snapshotted) runs only on `sliced_on`.
+pub fn check_grid_on(input: &GridInput, sliced_on: &[&dyn Implementation]) -> Result<(), Finding> {
     let base = &input.request;
     let g = MoveGraph::new(&base.map, &base.options);
     let t = truth(&g, base.map.width, base.start, base.goal);
@@ -162,7 +175,7 @@ pub fn check_grid(input: &GridInput) -> Result<(), Finding> {
         let mut sl = req.clone();
         sl.schedule = input.schedule.clone();
         sl.snapshot_after = input.snapshot;
-        for imp in [&ReferenceCrate as &dyn Implementation, &OptimizedCrate] {
+        for &imp in sliced_on {
             let got = imp.run_grid(&sl).unwrap_or_else(|e| Err(e.to_string()));
             if let Some((what, e, f)) = sliced_problem(full, &got, input.snapshot.is_some()) {
                 return Err(Finding::new(format!(

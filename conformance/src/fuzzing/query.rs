@@ -142,6 +142,11 @@ pub fn check_query(input: &QueryInput) -> Result<(), Finding> {
     } else {
         REF.run_case(case, &variants, &input.queries, RunOptions::MATRIX)
     };
+    // Sliced runs of every variant and query, the graph and landmarks built once per crate.
+    let sliced = [
+        REF.run_sliced_case(case, &variants, &input.queries, &input.budgets),
+        OPT.run_sliced_case(case, &variants, &input.queries, &input.budgets),
+    ];
     for (vi, &variant) in variants.iter().enumerate() {
         for (qi, &query) in input.queries.iter().enumerate() {
             // Where, in words: formatted only for a finding.
@@ -179,10 +184,9 @@ pub fn check_query(input: &QueryInput) -> Result<(), Finding> {
             }
             // Sliced runs: run(None) and the fuzzed step schedule equal tier 1 (recording on).
             let tier1 = &full[vi][qi];
-            for imp in [&REF as &dyn Implementation, &OPT] {
-                let whole = imp.run_sliced(case, variant, query, &[]);
-                let sliced = imp.run_sliced(case, variant, query, &input.budgets);
-                if let Some(d) = first_difference(&whole, &sliced) {
+            for (imp, runs) in [&REF as &dyn Implementation, &OPT].into_iter().zip(&sliced) {
+                let (whole, sliced) = &runs[vi][qi];
+                if let Some(d) = first_difference(whole, sliced) {
                     return Err(Finding::new(format!(
                         "{} sliced {} budgets {:?} vs run(None): {d}",
                         imp.name(),
@@ -191,7 +195,7 @@ pub fn check_query(input: &QueryInput) -> Result<(), Finding> {
                     )));
                 }
                 if let Outcome::Path(_) = tier1 {
-                    if let Some(d) = first_difference(tier1, &whole) {
+                    if let Some(d) = first_difference(tier1, whole) {
                         return Err(Finding::new(format!(
                             "{} run(None) {} vs tier 1: {d}",
                             imp.name(),

@@ -94,10 +94,22 @@ fn queries(rng: &mut SplitMix64, w: u32, h: u32) -> Vec<HpaQuery> {
         .collect()
 }
 
-/// Request `i` of the seed `base`: map kind cycles with `i`, 3-24 cells a side.
-pub fn request(base: u64, i: u64) -> HpaRequest {
+/// The generator of request `i` from `base` after its first two draws, and the map's
+/// `(width, height)` they drew (the fuzz target picks a small map without generating it).
+fn sized(base: u64, i: u64) -> (SplitMix64, (u32, u32)) {
     let mut rng = SplitMix64::new(derive_seed(base, i));
     let (w, h) = (rng.range(3, 25) as u32, rng.range(3, 25) as u32);
+    (rng, (w, h))
+}
+
+/// The `(width, height)` of [`request`]`(base, i)`'s map, without generating the request.
+pub fn request_sides(base: u64, i: u64) -> (u32, u32) {
+    sized(base, i).1
+}
+
+/// Request `i` of the seed `base`: map kind cycles with `i`, 3-24 cells a side.
+pub fn request(base: u64, i: u64) -> HpaRequest {
+    let (mut rng, (w, h)) = sized(base, i);
     let mut m = map(&mut rng, w, h, i / 3);
     if rng.chance(0.25) {
         m.space = Some([-3.5, 2.25, 0.75]);
