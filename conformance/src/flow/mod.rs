@@ -252,8 +252,10 @@ pub fn field_difference(
         if x != y {
             return Some(format!(
                 "cell {i}: step {}, expected {}",
-                crate::levels::divergence::opt(y.as_ref(), "none"),
-                crate::levels::divergence::opt(x.as_ref(), "none")
+                y.as_ref()
+                    .map_or_else(|| "none".to_string(), |v| v.to_string()),
+                x.as_ref()
+                    .map_or_else(|| "none".to_string(), |v| v.to_string())
             ));
         }
     }

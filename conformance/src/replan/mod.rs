@@ -262,8 +262,12 @@ fn step_difference(a: &StepReply, b: &StepReply) -> Option<String> {
             .count();
         return Some(format!(
             "expansions differ at position {at} (found {}, expected {})",
-            crate::levels::divergence::opt(b.expansions.get(at), "the end"),
-            crate::levels::divergence::opt(a.expansions.get(at), "the end")
+            b.expansions
+                .get(at)
+                .map_or_else(|| "the end".to_string(), |v| v.to_string()),
+            a.expansions
+                .get(at)
+                .map_or_else(|| "the end".to_string(), |v| v.to_string())
         ));
     }
     field!(state_sha256);
