@@ -57,29 +57,52 @@ pub fn probe<'a>(all: &[&'a dyn Implementation], config: &Config) -> (Section, O
             .filter(|(v, _)| families.contains(v.recipe.kind().family()))
             .collect::<Vec<_>>()
     });
-    // Implementations without the state API fail once and are left out. The probe is a graph
-    // recipe when the graph family is selected, else the first selected vector's.
-    let recipe = if families.contains(Family::Graph) {
-        StateRecipe::Graph(search_graph(1, 3))
-    } else {
-        match &loaded {
-            Ok(v) if !v.is_empty() => v[0].0.recipe.clone(),
-            _ => StateRecipe::Graph(search_graph(1, 3)),
+    // Implementations without the state API fail once and are left out. The probes are a graph
+    // recipe when the graph family is selected, then the first selected vector of each kind:
+    // an implementation lacks the state API only when it answers every probe `unimplemented`
+    // (a port with some kinds, [DRIVER.OP.STATE], is judged in those kinds).
+    let mut probes: Vec<StateRecipe> = Vec::new();
+    if families.contains(Family::Graph) {
+        probes.push(StateRecipe::Graph(search_graph(1, 3)));
+    }
+    if let Ok(v) = &loaded {
+        let mut kinds: Vec<StateKind> = Vec::new();
+        for (vector, _) in v {
+            let kind = vector.recipe.kind();
+            if !kinds.contains(&kind) {
+                kinds.push(kind);
+                probes.push(vector.recipe.clone());
+            }
         }
-    };
-    let probe = StateRequest::Restore {
-        recipe,
-        bytes: None,
-        finish: false,
-    };
+    }
+    if probes.is_empty() {
+        probes.push(StateRecipe::Graph(search_graph(1, 3)));
+    }
     let mut active: Vec<&dyn Implementation> = Vec::new();
     for imp in all {
-        match call(*imp, &probe) {
-            Err(e) if e.is_unimplemented() => once(
+        let mut lacking = None;
+        for recipe in &probes {
+            let probe = StateRequest::Restore {
+                recipe: recipe.clone(),
+                bytes: None,
+                finish: false,
+            };
+            match call(*imp, &probe) {
+                Err(e) if e.is_unimplemented() => {
+                    lacking.get_or_insert(e);
+                }
+                _ => {
+                    lacking = None;
+                    break;
+                }
+            }
+        }
+        match lacking {
+            Some(e) => once(
                 &mut s,
                 Ctx { imp: *imp }.fail("-", "state API", "implemented", e),
             ),
-            _ => active.push(*imp),
+            None => active.push(*imp),
         }
     }
     if active.is_empty() {
