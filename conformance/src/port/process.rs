@@ -212,16 +212,49 @@ fn children_of_this_process() -> Vec<i32> {
     out
 }
 
+/// Whether a process of one of the process groups `groups` is alive (Linux: `/proc/<pid>/stat`,
+/// field 5 the process group; a zombie, state `Z` or `X`, has exited and does not count).
+fn any_group_alive(groups: &BTreeSet<i32>) -> bool {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return false;
+    };
+    dir.flatten().any(|entry| {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<i32>().ok())
+        else {
+            return false;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            return false;
+        };
+        // `pid (comm) state ppid pgrp ...`, split after the last `)` as above.
+        let mut rest = stat
+            .rsplit_once(')')
+            .map(|(_, r)| r.split_whitespace())
+            .into_iter()
+            .flatten();
+        let state = rest.next();
+        let pgrp = rest.nth(1).and_then(|p| p.parse::<i32>().ok());
+        matches!(pgrp, Some(g) if groups.contains(&g)) && !matches!(state, Some("Z" | "X"))
+    })
+}
+
 /// Kills and reaps every child of the kit other than the driver leaders in `drivers` (those are
 /// killed by group and reaped by their owner, so their ids are never reused under it), again
 /// and again while new ones appear (the orphans of what was just killed are adopted by the kit
 /// as subreaper), for at most 100 rounds of 10 ms. Only called when no driver is wanted any
 /// more: the kit starts no other processes.
+///
+/// It returns only once no process of a killed group is alive (a killed process takes a moment
+/// to exit, and a child that left the group is adopted by the kit only when its parent has
+/// exited: returning earlier let the kit exit first and such a child outlive it).
 fn sweep_orphans(drivers: &BTreeSet<i32>) {
     for _ in 0..100 {
         let mut children = children_of_this_process();
         children.retain(|pid| !drivers.contains(pid));
-        if children.is_empty() {
+        if children.is_empty() && !any_group_alive(drivers) {
             return;
         }
         for pid in children {
