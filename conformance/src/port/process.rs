@@ -162,10 +162,70 @@ fn killpg(pgid: i32) {
 /// or session (the kit is their subreaper, [`become_subreaper`]). Called on the kit's exit paths.
 pub fn kill_all_drivers() {
     let groups = live();
+    kill_groups_and_escapees(&groups);
+    sweep_orphans(&groups);
+}
+
+/// Kills every process group in `groups` and every live descendant of their leaders that left
+/// the group (a `setsid()` child), found before the kill: once its parent is dead such a child
+/// is adopted by the kit only if the kit outlives that parent, which an exiting kit may not.
+fn kill_groups_and_escapees(groups: &BTreeSet<i32>) {
+    let escapees = live_descendants_of(groups);
     for &g in groups.iter() {
         killpg(g);
     }
-    sweep_orphans(&groups);
+    for pid in escapees {
+        // SAFETY: a plain system call. `pid` was, an instant ago, a live descendant of a
+        // driver this harness started and has not reaped; it is signalled once, at once.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+        }
+    }
+}
+
+/// The live (not zombie) descendants of the processes `roots`, roots excluded (Linux:
+/// `/proc/<pid>/stat`, field 4 the parent).
+fn live_descendants_of(roots: &BTreeSet<i32>) -> Vec<i32> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    // (pid, parent, alive)
+    let mut table: Vec<(i32, i32, bool)> = Vec::new();
+    for entry in dir.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        let mut rest = stat
+            .rsplit_once(')')
+            .map(|(_, r)| r.split_whitespace())
+            .into_iter()
+            .flatten();
+        let state = rest.next();
+        let Some(ppid) = rest.next().and_then(|p| p.parse::<i32>().ok()) else {
+            continue;
+        };
+        table.push((pid, ppid, !matches!(state, Some("Z" | "X"))));
+    }
+    let mut found: BTreeSet<i32> = roots.clone();
+    let mut out = Vec::new();
+    loop {
+        let before = found.len();
+        for &(pid, ppid, alive) in &table {
+            if found.contains(&ppid) && found.insert(pid) && alive {
+                out.push(pid);
+            }
+        }
+        if found.len() == before {
+            return out;
+        }
+    }
 }
 
 /// Makes the kit the reaper of its orphaned descendants ([DRIVER.PROC.GROUPS]; Linux
@@ -212,16 +272,49 @@ fn children_of_this_process() -> Vec<i32> {
     out
 }
 
+/// Whether a process of one of the process groups `groups` is alive (Linux: `/proc/<pid>/stat`,
+/// field 5 the process group; a zombie, state `Z` or `X`, has exited and does not count).
+fn any_group_alive(groups: &BTreeSet<i32>) -> bool {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return false;
+    };
+    dir.flatten().any(|entry| {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<i32>().ok())
+        else {
+            return false;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            return false;
+        };
+        // `pid (comm) state ppid pgrp ...`, split after the last `)` as above.
+        let mut rest = stat
+            .rsplit_once(')')
+            .map(|(_, r)| r.split_whitespace())
+            .into_iter()
+            .flatten();
+        let state = rest.next();
+        let pgrp = rest.nth(1).and_then(|p| p.parse::<i32>().ok());
+        matches!(pgrp, Some(g) if groups.contains(&g)) && !matches!(state, Some("Z" | "X"))
+    })
+}
+
 /// Kills and reaps every child of the kit other than the driver leaders in `drivers` (those are
 /// killed by group and reaped by their owner, so their ids are never reused under it), again
 /// and again while new ones appear (the orphans of what was just killed are adopted by the kit
 /// as subreaper), for at most 100 rounds of 10 ms. Only called when no driver is wanted any
 /// more: the kit starts no other processes.
+///
+/// It returns only once no process of a killed group is alive (a killed process takes a moment
+/// to exit, and a child that left the group is adopted by the kit only when its parent has
+/// exited: returning earlier let the kit exit first and such a child outlive it).
 fn sweep_orphans(drivers: &BTreeSet<i32>) {
     for _ in 0..100 {
         let mut children = children_of_this_process();
         children.retain(|pid| !drivers.contains(pid));
-        if children.is_empty() {
+        if children.is_empty() && !any_group_alive(drivers) {
             return;
         }
         for pid in children {
@@ -252,9 +345,7 @@ pub fn install_signal_handlers() -> io::Result<()> {
         if let Some(sig) = signals.forever().next() {
             // Holding the registry lock: no driver can be started or reaped meanwhile.
             let groups = live();
-            for &g in groups.iter() {
-                killpg(g);
-            }
+            kill_groups_and_escapees(&groups);
             let killed = groups.len();
             sweep_orphans(&groups);
             let _ = io::stderr().write_all(
