@@ -162,10 +162,70 @@ fn killpg(pgid: i32) {
 /// or session (the kit is their subreaper, [`become_subreaper`]). Called on the kit's exit paths.
 pub fn kill_all_drivers() {
     let groups = live();
+    kill_groups_and_escapees(&groups);
+    sweep_orphans(&groups);
+}
+
+/// Kills every process group in `groups` and every live descendant of their leaders that left
+/// the group (a `setsid()` child), found before the kill: once its parent is dead such a child
+/// is adopted by the kit only if the kit outlives that parent, which an exiting kit may not.
+fn kill_groups_and_escapees(groups: &BTreeSet<i32>) {
+    let escapees = live_descendants_of(groups);
     for &g in groups.iter() {
         killpg(g);
     }
-    sweep_orphans(&groups);
+    for pid in escapees {
+        // SAFETY: a plain system call. `pid` was, an instant ago, a live descendant of a
+        // driver this harness started and has not reaped; it is signalled once, at once.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+        }
+    }
+}
+
+/// The live (not zombie) descendants of the processes `roots`, roots excluded (Linux:
+/// `/proc/<pid>/stat`, field 4 the parent).
+fn live_descendants_of(roots: &BTreeSet<i32>) -> Vec<i32> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    // (pid, parent, alive)
+    let mut table: Vec<(i32, i32, bool)> = Vec::new();
+    for entry in dir.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        let mut rest = stat
+            .rsplit_once(')')
+            .map(|(_, r)| r.split_whitespace())
+            .into_iter()
+            .flatten();
+        let state = rest.next();
+        let Some(ppid) = rest.next().and_then(|p| p.parse::<i32>().ok()) else {
+            continue;
+        };
+        table.push((pid, ppid, !matches!(state, Some("Z" | "X"))));
+    }
+    let mut found: BTreeSet<i32> = roots.clone();
+    let mut out = Vec::new();
+    loop {
+        let before = found.len();
+        for &(pid, ppid, alive) in &table {
+            if found.contains(&ppid) && found.insert(pid) && alive {
+                out.push(pid);
+            }
+        }
+        if found.len() == before {
+            return out;
+        }
+    }
 }
 
 /// Makes the kit the reaper of its orphaned descendants ([DRIVER.PROC.GROUPS]; Linux
@@ -285,9 +345,7 @@ pub fn install_signal_handlers() -> io::Result<()> {
         if let Some(sig) = signals.forever().next() {
             // Holding the registry lock: no driver can be started or reaped meanwhile.
             let groups = live();
-            for &g in groups.iter() {
-                killpg(g);
-            }
+            kill_groups_and_escapees(&groups);
             let killed = groups.len();
             sweep_orphans(&groups);
             let _ = io::stderr().write_all(
