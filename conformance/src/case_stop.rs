@@ -1,10 +1,12 @@
 //! When a run stops taking new generated cases ([DRIVER.PROC.DEADLINE]): a port run's deadline
 //! ends the requests it sends and also the cases it starts, so a large `--port-cases` cannot keep
 //! the kit computing the reference's side of requests that will never be sent. An in-process
-//! `certify` never stops ([`CaseStop::never`]). The clock decides only which cases run, never a
-//! result.
+//! `certify` never stops ([`CaseStop::never`]). A `--fail-fast` port run also stops taking cases
+//! at its first failure ([DRIVER.CLI.FAIL_FAST], [`CaseStop::halt`]). The clock decides only which
+//! cases run, never a result.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -12,6 +14,7 @@ use std::time::Instant;
 #[derive(Clone, Debug, Default)]
 pub struct CaseStop {
     at: Option<Instant>,
+    halted: Arc<AtomicBool>,
     skipped: Arc<Mutex<BTreeMap<String, u64>>>,
 }
 
@@ -29,9 +32,20 @@ impl CaseStop {
         }
     }
 
-    /// True once the stop instant has passed.
+    /// True once the stop instant has passed or the run was halted.
     pub fn passed(&self) -> bool {
-        self.at.is_some_and(|at| Instant::now() >= at)
+        self.halted() || self.at.is_some_and(|at| Instant::now() >= at)
+    }
+
+    /// Stops taking cases now, whatever the clock says (a `--fail-fast` run's first failure);
+    /// every clone of this stop sees it.
+    pub fn halt(&self) {
+        self.halted.store(true, Ordering::SeqCst);
+    }
+
+    /// True once [`CaseStop::halt`] was called.
+    pub fn halted(&self) -> bool {
+        self.halted.load(Ordering::SeqCst)
     }
 
     /// Records that one case of `section` was not started.
@@ -63,5 +77,8 @@ mod tests {
         past.skip("a");
         past.skip("b");
         assert_eq!(past.skipped(), vec![("a".into(), 1), ("b".into(), 2)]);
+        let clone = future.clone();
+        future.halt();
+        assert!(clone.passed() && clone.halted() && !CaseStop::never().halted());
     }
 }

@@ -392,6 +392,7 @@ fn certify_port(
     options.max_failures = a.max_failures;
     options.deadline = Some(std::time::Duration::from_secs(a.deadline));
     options.heartbeat = (a.heartbeat > 0).then(|| std::time::Duration::from_secs(a.heartbeat));
+    options.fail_fast = a.fail_fast;
     // Report files are checked before the run, not after an hour of it ([DRIVER.CLI.CHECKS]).
     for (flag, path) in [("--junit", &a.junit), ("--certificate", &a.certificate)] {
         if let Some(p) = path {

@@ -58,6 +58,7 @@ class Kit(object):
         self.version = v.stdout.strip()
         self.has_family = "--family" in h.stdout
         self.has_heartbeat = "--heartbeat" in h.stdout
+        self.has_fail_fast = "--fail-fast" in h.stdout
 
     def certify(self, driver_cmd, port_cases, timeout, families):
         """The argv of one mutant's (or the baseline's) certify run."""
@@ -65,6 +66,10 @@ class Kit(object):
                 str(port_cases), "--timeout", fmt_num(timeout), "--threads", "1"]
         if self.has_heartbeat:
             args += ["--heartbeat", "0"]
+        # [CONF.PMUT.RUN]: a mutant's verdict is the whole run's; stopping at the first failure
+        # that fails it ([DRIVER.CLI.FAIL_FAST]) only saves the rest of the run.
+        if self.has_fail_fast:
+            args += ["--fail-fast"]
         if families is not None and self.has_family:
             args += ["--family", ",".join(families)]
         return args

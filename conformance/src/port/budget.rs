@@ -15,6 +15,9 @@ pub const DEFAULT_MAX_FAILURES: u64 = 64;
 /// Default of `--deadline`, seconds.
 pub const DEFAULT_DEADLINE_SECS: u64 = 1800;
 
+/// The message of a request a `--fail-fast` run did not send ([DRIVER.CLI.FAIL_FAST]).
+pub const FAIL_FAST_NOT_SENT: &str = "stopped at the first failure (--fail-fast); request not sent";
+
 /// Why a request was not sent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NotRunKind {
@@ -24,6 +27,8 @@ pub enum NotRunKind {
     Run,
     /// The run's deadline passed.
     Deadline,
+    /// `--fail-fast` stopped the run at its first failure ([DRIVER.CLI.FAIL_FAST]).
+    FailFast,
 }
 
 /// A request answered `not run`.
@@ -52,6 +57,8 @@ struct State {
     failures: u64,
     run_exhausted: bool,
     deadline_hit: bool,
+    /// The first failure that stopped a `--fail-fast` run ([DRIVER.CLI.FAIL_FAST]).
+    halted: Option<String>,
 }
 
 /// The budget of one run (shared by every worker thread).
@@ -87,6 +94,12 @@ impl Budget {
     /// Decides whether a request of `family` is sent.
     pub fn admit(&self, family: &str) -> Admission {
         let mut s = self.state();
+        if s.halted.is_some() {
+            return Admission::NotRun(NotRun {
+                kind: NotRunKind::FailFast,
+                message: FAIL_FAST_NOT_SENT.into(),
+            });
+        }
         let left = match self.deadline {
             Some((end, _)) => match end.checked_duration_since(Instant::now()) {
                 Some(left) if !left.is_zero() && !s.deadline_hit => Some(left),
@@ -167,10 +180,30 @@ impl Budget {
         format!("deadline of {secs} s exceeded while waiting for the reply; driver killed")
     }
 
-    /// The verdict problems of the budget: each exhausted family, the run budget, the deadline.
+    /// Stops the run at its first failure ([DRIVER.CLI.FAIL_FAST]): every further request is
+    /// answered `not run`. Only the first call's `failure` is kept.
+    pub fn halt(&self, failure: String) {
+        let mut s = self.state();
+        if s.halted.is_none() {
+            s.halted = Some(failure);
+        }
+    }
+
+    /// True once [`Budget::halt`] was called.
+    pub fn halted(&self) -> bool {
+        self.state().halted.is_some()
+    }
+
+    /// The verdict problems of the budget: the `--fail-fast` stop, each exhausted family, the
+    /// run budget, the deadline.
     pub fn problems(&self) -> Vec<String> {
         let s = self.state();
         let mut out = Vec::new();
+        if let Some(first) = &s.halted {
+            out.push(format!(
+                "stopped at the first failure (--fail-fast): {first}; the requests after it were not run"
+            ));
+        }
         if s.deadline_hit {
             let secs = self.deadline.map_or(0.0, |(_, d)| d.as_secs_f64());
             out.push(format!(

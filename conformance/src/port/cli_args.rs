@@ -46,6 +46,10 @@ pub struct PortArgs {
     /// revision of the checkout): the report lists the clauses added, changed and retired since.
     #[arg(long, value_name = "CLAUSES.json|REV", requires = "port")]
     pub since: Option<String>,
+    /// Stop at the first difference or unanswered request that fails the verdict: the verdict
+    /// is the whole run's, the report holds what ran before it (not with `--expect`).
+    #[arg(long, requires = "port", conflicts_with = "expect")]
+    pub fail_fast: bool,
 }
 
 /// A whole number of at least 1.

@@ -6,6 +6,7 @@
 pub mod budget;
 pub mod cli_args;
 pub mod driver;
+pub mod fail_fast;
 pub mod flags;
 pub mod messages;
 pub mod process;
@@ -123,6 +124,11 @@ pub struct PortImpl {
     /// What was observed.
     pub ledger: Mutex<Ledger>,
     labels: Mutex<HashMap<String, String>>,
+    /// Armed by a `--fail-fast` run after the handshake ([DRIVER.CLI.FAIL_FAST]).
+    fail_fast: std::sync::OnceLock<fail_fast::FailFast>,
+    /// Depth of [`crate::family::Host::without_trace`] calls: what happens inside is dropped
+    /// from the ledger, so it never stops a `--fail-fast` run.
+    untraced: std::sync::atomic::AtomicUsize,
 }
 
 fn key_of(v: &impl Serialize) -> String {
@@ -184,6 +190,27 @@ impl PortImpl {
             pool: Pool::with_limits(command, limits),
             ledger: Mutex::new(Ledger::default()),
             labels: Mutex::new(HashMap::new()),
+            fail_fast: std::sync::OnceLock::new(),
+            untraced: std::sync::atomic::AtomicUsize::new(0),
+        }
+    }
+
+    /// Arms `--fail-fast` ([DRIVER.CLI.FAIL_FAST]); a second call is ignored.
+    pub fn arm_fail_fast(&self, ff: fail_fast::FailFast) {
+        let _ = self.fail_fast.set(ff);
+    }
+
+    /// Halts a `--fail-fast` run when a failure of `family` breaking `broken` fails the verdict
+    /// ([DRIVER.CLI.FAIL_FAST]); `what` describes it for the verdict.
+    fn fail_fast_on(&self, family: &str, broken: Level, what: impl FnOnce() -> String) {
+        if self.untraced.load(std::sync::atomic::Ordering::SeqCst) > 0 {
+            return;
+        }
+        if let Some(ff) = self.fail_fast.get() {
+            if ff.fails_verdict(family, broken) && !self.pool.budget.halted() {
+                self.pool.budget.halt(what());
+                ff.halt_cases();
+            }
         }
     }
 
@@ -291,11 +318,17 @@ impl PortImpl {
         l.events.push(ProtocolEvent {
             kind: kind.clone(),
             id,
-            section,
+            section: section.clone(),
             label: label.to_string(),
             op: ledger_op.to_string(),
             message: message.clone(),
         });
+        drop(l);
+        if kind != "not run" {
+            self.fail_fast_on(op_family(ledger_op), op_level(ledger_op), || {
+                format!("{section} / {label} / {ledger_op}: port: {kind}: {message}")
+            });
+        }
         Err(CallFailure {
             line: format!("port: {kind} (request {id}, {ledger_op}, {label}): {message}"),
             kind,
@@ -313,6 +346,11 @@ impl PortImpl {
         if let Some(brk) = brk {
             let mut l = self.ledger.lock().expect("ledger");
             let section = l.section.clone();
+            let what = format!(
+                "{section} / {label} / {op}: {}: expected {}, found {}",
+                brk.what, brk.expected, brk.found
+            );
+            let broken = brk.level;
             l.entries.push(LedgerEntry {
                 section,
                 label: label.to_string(),
@@ -321,6 +359,10 @@ impl PortImpl {
                 query,
                 brk,
                 clauses: Vec::new(),
+            });
+            drop(l);
+            self.fail_fast_on(op_family(op), broken, || {
+                process::clip(&what, process::QUOTE_BYTES)
             });
         }
     }
@@ -332,8 +374,11 @@ impl crate::family::Host for PortImpl {
         self.set_section(section);
     }
     fn without_trace(&self, f: &mut dyn FnMut()) {
+        use std::sync::atomic::Ordering;
         let mark = run::shard::LedgerMark::take(self);
+        self.untraced.fetch_add(1, Ordering::SeqCst);
         f();
+        self.untraced.fetch_sub(1, Ordering::SeqCst);
         mark.restore(self);
     }
     fn name_case(&self, case: &Case, name: &str) {

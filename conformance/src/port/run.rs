@@ -66,6 +66,8 @@ pub struct PortOptions {
     /// The clause diff since the index the port was last certified against
     /// ([DRIVER.CLI.SINCE]), computed before the run.
     pub since: Option<super::since::SinceDiff>,
+    /// Stop at the first failure that fails the verdict ([DRIVER.CLI.FAIL_FAST]).
+    pub fail_fast: bool,
 }
 
 impl PortOptions {
@@ -88,6 +90,7 @@ impl PortOptions {
             heartbeat: None,
             families: FamilySet::ALL,
             since: None,
+            fail_fast: false,
         }
     }
 
@@ -334,6 +337,15 @@ pub fn certify_port(options: PortOptions) -> PortRun {
                 .retain(|f, _| config.families.names().iter().any(|n| n == f));
         }
     }
+    // [DRIVER.CLI.FAIL_FAST] Armed with the claims the run judges (never with `--expect`).
+    if let (true, None, Ok(h)) = (options.fail_fast, &options.expect, &hello) {
+        let claims = h
+            .claims
+            .iter()
+            .map(|(f, &l)| (f.clone(), Level::from_number(l as u64)))
+            .collect();
+        port.arm_fail_fast(super::fail_fast::FailFast::new(claims, config.stop.clone()));
+    }
     crate::family::name_cases(&port, &config);
     let reference: &dyn Implementation = &ReferenceCrate;
     let all: [&dyn Implementation; 2] = [reference, &port];
@@ -353,7 +365,8 @@ pub fn certify_port(options: PortOptions) -> PortRun {
     }
     port.pool.shutdown();
     let skipped = config.stop.skipped();
-    if !skipped.is_empty() {
+    let halted = config.stop.halted();
+    if !skipped.is_empty() && !halted {
         // The cases were skipped because the deadline passed: the verdict names it.
         port.pool.budget.deadline_passed();
     }
@@ -384,10 +397,14 @@ pub fn certify_port(options: PortOptions) -> PortRun {
             implementation: port_name.clone(),
             what: format!("port: not run ({n} generated cases of section {section} not started)"),
             expected: "an answer".into(),
-            found: format!(
-                "deadline of {} s exceeded; cases not started",
-                options.deadline.map_or(0.0, |d| d.as_secs_f64())
-            ),
+            found: if halted {
+                "stopped at the first failure (--fail-fast); cases not started".to_string()
+            } else {
+                format!(
+                    "deadline of {} s exceeded; cases not started",
+                    options.deadline.map_or(0.0, |d| d.as_secs_f64())
+                )
+            },
             ..Default::default()
         });
     }
@@ -595,6 +612,11 @@ pub fn certify_port(options: PortOptions) -> PortRun {
         let mut unimplemented: BTreeMap<String, u64> = BTreeMap::new();
         for ev in ledger.events.iter().filter(|e| op_family(&e.op) == fam) {
             if is_excused(&ev.section, &ev.label) {
+                continue;
+            }
+            // A request a `--fail-fast` run left unsent caps no level: the levels are those of
+            // what ran ([DRIVER.CLI.FAIL_FAST]).
+            if ev.kind == "not run" && ev.message == super::budget::FAIL_FAST_NOT_SENT {
                 continue;
             }
             // No usable answer is no evidence for the levels the op shows ([DRIVER.LEVEL.UNANSWERED]).
