@@ -54,6 +54,18 @@ fn run_unlocked(command: &str, timeout: f64, cases: usize) -> PortRun {
     certify_port(o)
 }
 
+/// A run of the named claim families only ([CONF.CLI.FAMILY]): a defect test certifies the
+/// family its defect is in and one or two others that must stay at L4, not all nine (the one
+/// every-family run is [`python_port_reaches_l4_for_every_family`]).
+fn run_in(command: &str, cases: usize, families: &str) -> PortRun {
+    let _guard = shared();
+    let mut o = PortOptions::new(command);
+    o.cases = cases;
+    o.timeout = Duration::from_secs_f64(PY_TIMEOUT);
+    o.families = onepath_conformance::config::FamilySet::parse(families).expect("families");
+    certify_port(o)
+}
+
 fn graph(r: &PortRun) -> &onepath_conformance::port::run::FamilyResult {
     r.families
         .iter()
@@ -219,7 +231,7 @@ fn python_port_reaches_l4_for_every_family() {
 
 #[test]
 fn defect_gtie_fails_l2_with_the_first_differing_step() {
-    let r = run(&python(Some("gtie")), PY_TIMEOUT, CASES);
+    let r = run_in(&python(Some("gtie")), CASES, "graph");
     let g = graph(&r);
     assert!(!r.ok());
     assert_eq!(g.reached, Level::L1, "{}", r.to_table());
@@ -291,7 +303,7 @@ fn defect_gtie_fails_l2_with_the_first_differing_step() {
 
 #[test]
 fn defect_grid_gtie_is_caught_in_the_grid_search_family_only() {
-    let r = run(&python(Some("grid_gtie")), PY_TIMEOUT, CASES);
+    let r = run_in(&python(Some("grid_gtie")), CASES, "graph,grids,grid-search");
     let table = r.to_table();
     assert!(!r.ok());
     assert_eq!(graph(&r).reached, Level::L4, "{table}");
@@ -333,7 +345,7 @@ fn defect_grid_gtie_is_caught_in_the_grid_search_family_only() {
 }
 
 /// [DRIVER.PY.DEFECTS] `flow_tie`: the direction rule takes the last of the tied neighbours
-/// ([FLOW.DIR.RULE] says the first). Every other family is untouched. In the flow-field family
+/// ([FLOW.DIR.RULE] says the first). The families run beside it stay at L4. In the flow-field family
 /// the steps differ at once (a step's field hash: L2, first named by the vectors, FLOW-0001
 /// step 0). The repair's invalidation walk follows the steps ([FLOW.REPAIR.START] (2)), so a
 /// wrong step changes which cells a later repair touches, hence its settled count and, under a
@@ -341,10 +353,10 @@ fn defect_grid_gtie_is_caught_in_the_grid_search_family_only() {
 /// family is left at L0, as a flipped tie-break of grid A* leaves `grid-search`.
 #[test]
 fn defect_flow_tie_is_caught_in_the_flow_field_family_only() {
-    let r = run(&python(Some("flow_tie")), PY_TIMEOUT, 5);
+    let r = run_in(&python(Some("flow_tie")), 5, "graph,replanning,flow-field");
     let table = r.to_table();
     assert!(!r.ok());
-    for fam in ["graph", "grids", "grid-search", "replanning"] {
+    for fam in ["graph", "replanning"] {
         assert_eq!(family(&r, fam).reached, Level::L4, "{fam}: {table}");
     }
     let f = family(&r, "flow-field");
@@ -386,22 +398,13 @@ fn defect_flow_tie_is_caught_in_the_flow_field_family_only() {
 /// [DRIVER.PY.DEFECTS] [CONF.DEBUG.LEVEL] `describe_kinds`: every replanner description swaps
 /// settle and reset. The replanner's own results are right, so only its descriptions differ:
 /// `replanning` reaches L2 (an expansion kind is an L3 difference, named with its vector, entry
-/// and index), every other family stays at L4.
+/// and index), the families run beside it stay at L4.
 #[test]
 fn defect_describe_kinds_is_caught_in_the_replanning_descriptions_only() {
-    let r = run(&python(Some("describe_kinds")), PY_TIMEOUT, 5);
+    let r = run_in(&python(Some("describe_kinds")), 5, "graph,hpa,replanning");
     let table = r.to_table();
     assert!(!r.ok());
-    for fam in [
-        "graph",
-        "grids",
-        "grid-search",
-        "flow-field",
-        "hex-search",
-        "voxel-search",
-        "hpa",
-        "grid-bidi",
-    ] {
+    for fam in ["graph", "hpa"] {
         assert_eq!(family(&r, fam).reached, Level::L4, "{fam}: {table}");
     }
     let f = family(&r, "replanning");
@@ -451,21 +454,14 @@ fn defect_describe_kinds_is_caught_in_the_replanning_descriptions_only() {
 
 /// [DRIVER.PY.DEFECTS] `hex_tie`: the hex search's open set breaks `f` ties the other way (the
 /// smaller `g`, then the larger cell, first). Only `hex-search` sees it: the first difference
-/// is a path position (L2), in a vector, and every other family, `voxel-search` included, stays
+/// is a path position (L2), in a vector, and the families run beside it, `voxel-search` included, stay
 /// at L4.
 #[test]
 fn defect_hex_tie_is_caught_in_the_hex_search_family_only() {
-    let r = run(&python(Some("hex_tie")), PY_TIMEOUT, 5);
+    let r = run_in(&python(Some("hex_tie")), 5, "graph,voxel-search,hex-search");
     let table = r.to_table();
     assert!(!r.ok());
-    for fam in [
-        "graph",
-        "grids",
-        "grid-search",
-        "replanning",
-        "flow-field",
-        "voxel-search",
-    ] {
+    for fam in ["graph", "voxel-search"] {
         assert_eq!(family(&r, fam).reached, Level::L4, "{fam}: {table}");
     }
     let f = family(&r, "hex-search");
@@ -501,11 +497,10 @@ fn defect_hex_tie_is_caught_in_the_hex_search_family_only() {
 
 #[test]
 fn defect_grid_heap_fails_l4_naming_the_hostile_state() {
-    let r = run(&python(Some("grid_heap")), PY_TIMEOUT, 5);
+    let r = run_in(&python(Some("grid_heap")), 5, "graph,grid-search");
     let table = r.to_table();
     assert!(!r.ok());
     assert_eq!(graph(&r).reached, Level::L4, "{table}");
-    assert_eq!(family(&r, "grids").reached, Level::L4, "{table}");
     let g = family(&r, "grid-search");
     assert_eq!(g.reached, Level::L3, "{table}");
     let b = g.first_break.as_ref().expect("first difference");
@@ -527,6 +522,7 @@ fn defect_oplm_len_fails_l4_in_landmarks() {
     // failure of the run (a stale entry is never silently kept).
     let mut o = PortOptions::new(&python(Some("oplm_len")));
     o.cases = CASES;
+    o.families = onepath_conformance::config::FamilySet::parse("graph").expect("graph");
     o.timeout = Duration::from_secs_f64(PY_TIMEOUT);
     o.expect = Some(
         Expectations::parse(r#"{"schema":"onepath.port-expectations","version":1,"families":["graph","grid-search","grids","replanning","flow-field"],"known_failures":[{"section":"vectors","match":"GRAPH-0003","reason":"was a tie-break bug"}]}"#).unwrap(),
@@ -568,7 +564,7 @@ fn defect_neg_zero_fails_l4_on_the_negative_zero_vectors() {
     // [GRAPH.VAL.NEG_ZERO]: the sign of a stored zero weight shows in a CSR's fingerprint (the
     // landmark table of GRAPH-0019, compared by hash in the vectors section, which runs first)
     // and in the saved bytes of a graph (STATE-GRAPH-0006, state section).
-    let r = run(&python(Some("neg_zero")), PY_TIMEOUT, 5);
+    let r = run_in(&python(Some("neg_zero")), 5, "graph");
     let g = graph(&r);
     assert_eq!(g.reached, Level::L3, "{}", r.to_table());
     let b = g.first_break.as_ref().unwrap();
@@ -596,7 +592,7 @@ fn defect_neg_zero_fails_l4_on_the_negative_zero_vectors() {
 
 #[test]
 fn defect_cycle_fails_l4_naming_the_state_vector() {
-    let r = run(&python(Some("cycle")), PY_TIMEOUT, 5);
+    let r = run_in(&python(Some("cycle")), 5, "graph");
     let g = graph(&r);
     assert_eq!(g.reached, Level::L3, "{}", r.to_table());
     let b = g.first_break.as_ref().unwrap();
@@ -727,6 +723,8 @@ fn the_cli_writes_junit_json_and_a_certificate() {
             &python(None),
             "--port-cases",
             "5",
+            "--family",
+            "graph",
             "--junit",
         ])
         .arg(&junit)
