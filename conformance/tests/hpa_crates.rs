@@ -139,3 +139,71 @@ fn both_crates_smooth_long_paths_alike() {
         "{compared} path cells compared: the maps gave short paths"
     );
 }
+
+/// [HPA.REFINE.LOOPS] as the spec states it, transcribed here: for `i = 0, 1, …` while `i` is
+/// below the length, with `j` the largest index holding `cell[i]`, remove `i + 1 ..= j`.
+fn spec_cut_loops(cells: &[u32]) -> Vec<u32> {
+    let mut c = cells.to_vec();
+    let mut i = 0;
+    while i < c.len() {
+        let j = (0..c.len()).rev().find(|&j| c[j] == c[i]).unwrap_or(i);
+        if j > i {
+            c.drain(i + 1..=j);
+        }
+        i += 1;
+    }
+    c
+}
+
+// pins [HPA.REFINE.LOOPS]: no search result has a loop to cut (the clause's informative note), so the rule is checked on the crates' `cut_loops`, which their refinement calls: an implementation that keeps a loop, cuts at the first repeat instead of the last, or cuts from the wrong end fails here
+#[test]
+fn both_crates_cut_loops_as_the_spec_states() {
+    // Worked cases: a loop back to the start, two nested loops (the outer one wins), a later
+    // loop after an earlier one, a repeat of the last cell, no loop at all.
+    let cases: [(&[u32], &[u32]); 6] = [
+        (&[7, 1, 2, 7, 3], &[7, 3]),
+        (&[1, 2, 3, 2, 1, 4], &[1, 4]),
+        (&[1, 2, 3, 2, 4, 5, 4, 6], &[1, 2, 4, 6]),
+        (&[5, 6, 5, 6], &[5, 6]),
+        (&[9, 8, 7], &[9, 8, 7]),
+        (&[], &[]),
+    ];
+    for (input, want) in cases {
+        assert_eq!(
+            spec_cut_loops(input),
+            want,
+            "the transcription on {input:?}"
+        );
+        assert_eq!(
+            onepath_reference::cut_loops(input),
+            want,
+            "onepath-reference on {input:?}"
+        );
+        assert_eq!(onepath::cut_loops(input), want, "onepath on {input:?}");
+    }
+    // Seeded lists over few distinct cells, so that loops overlap and nest.
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for _ in 0..2000 {
+        let len = (next() % 24) as usize;
+        let alphabet = 1 + next() % 8;
+        let cells: Vec<u32> = (0..len).map(|_| (next() % alphabet) as u32).collect();
+        let want = spec_cut_loops(&cells);
+        assert_eq!(
+            onepath_reference::cut_loops(&cells),
+            want,
+            "onepath-reference on {cells:?}"
+        );
+        assert_eq!(onepath::cut_loops(&cells), want, "onepath on {cells:?}");
+        // A cut list repeats no cell.
+        let mut seen = want.clone();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen.len(), want.len(), "{cells:?} -> {want:?}");
+    }
+}

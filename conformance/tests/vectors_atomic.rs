@@ -75,7 +75,6 @@ fn a_killed_vectors_run_leaves_the_old_set_or_the_new_one() {
         .clone();
     old.remove(&first);
     let out = base.join("sets").join("vectors");
-    let (mut saw_old, mut saw_new) = (0, 0);
     let check = |now: BTreeMap<String, Vec<u8>>, when: &str, saw: &mut (u32, u32)| {
         if now == old {
             saw.0 += 1;

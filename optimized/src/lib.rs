@@ -93,7 +93,9 @@ pub use grid_search::{
     GridSearchError, JumpSearch, ThetaSearch,
 };
 pub use hex_search::{find_hex_path, HexSearch};
-pub use hpa::{find_hpa_path, HpaEdge, HpaEdgeKind, HpaHierarchy, HpaNode, HpaOptions, HpaSearch};
+pub use hpa::{
+    cut_loops, find_hpa_path, HpaEdge, HpaEdgeKind, HpaHierarchy, HpaNode, HpaOptions, HpaSearch,
+};
 pub use landmarks::{LandmarkOptions, LandmarkStrategy, Landmarks, MAX_LANDMARK_ENTRIES};
 pub use mutable::Graph;
 pub use plane::{Grid, HexGrid};

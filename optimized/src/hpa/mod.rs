@@ -15,6 +15,15 @@ mod search;
 pub use hierarchy::HpaHierarchy;
 pub use search::{find_hpa_path, HpaSearch};
 
+/// [HPA.REFINE.LOOPS] The cell list `cells` with its loops cut, as every refined path is (the
+/// same function as `onepath_reference::hpa::cut_loops`). Public so that the rule, which no
+/// search result can show, is still checked on both crates.
+pub fn cut_loops(cells: &[u32]) -> Vec<u32> {
+    let mut out = cells.to_vec();
+    refine::cut_loops(&mut out, &mut Vec::new());
+    out
+}
+
 use crate::grid_search::{Connectivity, DiagonalRule, GridOptions, GridSearchError, GsKind};
 
 /// [HPA.OPT.FIELDS] [HPA.OPT.NO_HOOKS] The options of an HPA* hierarchy and its queries: no

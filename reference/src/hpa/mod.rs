@@ -16,6 +16,14 @@ pub(crate) mod search;
 pub use hierarchy::HpaHierarchy;
 pub use search::{find_hpa_path, HpaSearch};
 
+/// [HPA.REFINE.LOOPS] The cell list `cells` with its loops cut, as every refined path is: for
+/// `i = 0, 1, …`, with `j` the last index holding `cells[i]`, the cells `i + 1 ..= j` are
+/// removed. Public so that the rule, which no search result can show (the stored paths of an
+/// abstract path do not cross), is still checked on both crates.
+pub fn cut_loops(cells: &[u32]) -> Vec<u32> {
+    refine::refine_loops(cells.to_vec())
+}
+
 use crate::grid::Grid;
 use crate::grid_search::moves::Terrain;
 use crate::grid_search::{Connectivity, DiagonalRule, GridOptions, GridSearchError};
