@@ -430,6 +430,19 @@ pub fn requests() -> Vec<(String, FlowRequest)> {
             })
         },
     ));
+    // The y axis of the cell checks (port-mutation judge, issue 35: a port that checked x only
+    // passed every earlier vector).
+    out.push((
+        "goal 2 has y = 4 on a 4-high grid: cell_out_of_range naming axis y, after x is found in range [FLOW.API.GOALS]".into(),
+        small(None, &open, 4, plain.clone(), vec![(0, 0), (3, 3), (1, 4)], vec![S::Step { budget: 0 }]),
+    ));
+    out.push((
+        "probes on a complete, usable 4 x 4 field with y = 4 and then x = 4: cell_out_of_range naming axis y, then axis x; the probe inside the grid answers [FLOW.QUERY.CELL] [FLOW.PATH.WALK]".into(),
+        FlowRequest {
+            probes: vec![(1, 4), (4, 1), (3, 3)],
+            ..small(None, &open, 4, plain.clone(), vec![(0, 0)], vec![S::Step { budget: 0 }])
+        },
+    ));
     out
 }
 
