@@ -20,9 +20,10 @@ use crate::implementation::Implementation;
 use crate::port::wire::Hex;
 use arbitrary::Unstructured;
 
-/// The bound on a decoded script's length (40, then 20 in issue 36's third round, 12 in its
-/// fourth: each step is a reply on both crates with a field and a state hash).
-pub const MAX_STEPS: usize = 12;
+/// The bound on a decoded script's length (40, then 20 in issue 36's third round, 8 in its
+/// fourth: each step is a reply on both crates with a field and a state hash; 8 still saves,
+/// edits, restores and rolls back within one script).
+pub const MAX_STEPS: usize = 8;
 
 /// The multipliers of every decoded map (areas 1-3), as the kit's generated maps.
 const MULTIPLIERS: [(u8, f64); 3] = [(1, 0.5), (2, 2.0), (3, 3.25)];
