@@ -134,6 +134,45 @@ pub fn fuzz(name: &str, data: &[u8]) {
     }
 }
 
+/// How often a script or request target runs its expensive second-line checks (the family's
+/// oracle, the sliced and snapshotted runs, a rebuilt hierarchy): on one input in `DEEP_ONE_IN`
+/// ([`deep`]; issue 36). The two crates are compared on every input.
+pub const DEEP_ONE_IN: u64 = 4;
+
+static ALWAYS_DEEP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Makes [`deep`] true for every input of this process: the regression replay test and the
+/// proptests that call a target function run every check on every input (a committed finding of
+/// an oracle replays whatever its bytes hash to); the fuzz targets never call it.
+pub fn set_always_deep() {
+    ALWAYS_DEEP.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether the input `data` gets the expensive second-line checks of its target: one input in
+/// [`DEEP_ONE_IN`], chosen by a hash (FNV-1a) of all its bytes, so the choice is a property of
+/// the bytes (a crash file replays it; no clock, no counter) and every mutation draws it anew;
+/// always true after [`set_always_deep`].
+pub fn deep(data: &[u8]) -> bool {
+    if ALWAYS_DEEP.load(std::sync::atomic::Ordering::Relaxed) {
+        return true;
+    }
+    // FNV-1a over 8-byte words (a byte at a time cost ~100 us on the largest voxel inputs
+    // under the instrumentation), then the length and the last partial word.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut mix = |w: u64| h = (h ^ w).wrapping_mul(0x0000_0100_0000_01b3);
+    let words = data.chunks_exact(8);
+    let rest = words.remainder();
+    for w in words {
+        mix(u64::from_le_bytes(w.try_into().unwrap_or_default()));
+    }
+    let mut last = [0u8; 8];
+    last[..rest.len()].copy_from_slice(rest);
+    mix(u64::from_le_bytes(last) ^ ((data.len() as u64) << 56));
+    mix(data.len() as u64);
+    // The high bits: the low bits of an FNV product mix the last words least.
+    (h >> 40).is_multiple_of(DEEP_ONE_IN)
+}
+
 type U<'a> = Unstructured<'a>;
 type Res<T> = arbitrary::Result<T>;
 

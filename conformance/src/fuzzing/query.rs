@@ -1,5 +1,7 @@
 //! `graph_query`: a fuzzed graph, landmarks, query and cost/heuristic rules run through every
-//! applicable variant of both crates (tier-1, hooked and sliced runs); see [`check_query`].
+//! applicable variant of both crates (tier-1, hooked and sliced runs); see [`check_query`]. The
+//! target runs the sliced runs on one input in [`super::DEEP_ONE_IN`] ([`super::deep`]), on one
+//! crate chosen by the input's length (issue 36); the tier-1 and hooked runs on every input.
 
 use super::Finding;
 use super::*;
@@ -111,10 +113,18 @@ pub fn decode_query(data: &[u8]) -> Res<QueryInput> {
 
 /// `graph_query`: decode and [`check_query`]. Inputs too short to decode are accepted.
 pub fn graph_query(data: &[u8]) -> Result<(), Finding> {
-    match decode_query(data) {
-        Ok(input) => check_query(&input),
-        Err(_) => Ok(()),
-    }
+    let Ok(input) = decode_query(data) else {
+        return Ok(());
+    };
+    // The sliced runs on one input in DEEP_ONE_IN, on one crate by the input's length (issue 36:
+    // they were a third of an execution; each crate's are compared with the same tier-1 reply).
+    let on: &dyn Implementation = if data.len().is_multiple_of(2) {
+        &REF
+    } else {
+        &OPT
+    };
+    let ons = [on];
+    check_query_on(&input, if deep(data) { &ons } else { &[] })
 }
 
 /// `Err` naming `what()` (formatted only then) and the first difference, if any.
@@ -133,6 +143,14 @@ fn outcome_diff(
 /// (outcome and hook log), sliced runs (`step` schedule = `run(None)` = tier 1), identical in
 /// both crates; a budgeted tier-1 run is a prefix of the unbudgeted one.
 pub fn check_query(input: &QueryInput) -> Result<(), Finding> {
+    check_query_on(input, &[&REF, &OPT])
+}
+
+/// As [`check_query`], with the sliced runs only on `sliced_on`.
+pub fn check_query_on(
+    input: &QueryInput,
+    sliced_on: &[&dyn Implementation],
+) -> Result<(), Finding> {
     let case = &input.case;
     let variants = applicable(case);
     let r = REF.run_case(case, &variants, &input.queries, input.opts);
@@ -143,10 +161,10 @@ pub fn check_query(input: &QueryInput) -> Result<(), Finding> {
         REF.run_case(case, &variants, &input.queries, RunOptions::MATRIX)
     };
     // Sliced runs of every variant and query, the graph and landmarks built once per crate.
-    let sliced = [
-        REF.run_sliced_case(case, &variants, &input.queries, &input.budgets),
-        OPT.run_sliced_case(case, &variants, &input.queries, &input.budgets),
-    ];
+    let sliced: Vec<_> = sliced_on
+        .iter()
+        .map(|imp| imp.run_sliced_case(case, &variants, &input.queries, &input.budgets))
+        .collect();
     for (vi, &variant) in variants.iter().enumerate() {
         for (qi, &query) in input.queries.iter().enumerate() {
             // Where, in words: formatted only for a finding.
@@ -184,7 +202,7 @@ pub fn check_query(input: &QueryInput) -> Result<(), Finding> {
             }
             // Sliced runs: run(None) and the fuzzed step schedule equal tier 1 (recording on).
             let tier1 = &full[vi][qi];
-            for (imp, runs) in [&REF as &dyn Implementation, &OPT].into_iter().zip(&sliced) {
+            for (imp, runs) in sliced_on.iter().zip(&sliced) {
                 let (whole, sliced) = &runs[vi][qi];
                 if let Some(d) = first_difference(whole, sliced) {
                     return Err(Finding::new(format!(
