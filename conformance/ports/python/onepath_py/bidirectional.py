@@ -12,13 +12,12 @@ INF = math.inf
 class _Side(object):
     """[GRAPH.BIDI.SIDES] One side's buffers and open set."""
 
-    __slots__ = ("g", "parent", "closed", "open")
+    __slots__ = ("g", "parent", "open")
 
     def __init__(self, n):
         """[GRAPH.BIDI.SIDES] Fresh per-side buffers."""
         self.g = [INF] * n
         self.parent = [-1] * n
-        self.closed = [False] * n
         self.open = OpenSet()
 
 
@@ -128,7 +127,6 @@ class BidirectionalGraphSearch(object):
                     continue
                 g[v] = g2
                 this.parent[v] = u
-                this.closed[v] = False
                 this.open.push(v, (g2 + p) if forward else (g2 - p), g2)
                 if other.g[v] != INF:
                     cand = g[v] + other.g[v]
@@ -154,7 +152,6 @@ class BidirectionalGraphSearch(object):
             self._turn ^= 1
             side = self._fwd if forward else self._bwd
             u, _, _ = side.open.pop()
-            side.closed[u] = True
             self._iterations += 1
             done += 1
             if self._record:

@@ -51,7 +51,6 @@ class HexSearch(object):
         if options.algorithm not in (ALG_ASTAR, ALG_DIJKSTRA):
             raise GridSearchError("unsupported_algorithm", algorithm=options.algorithm)
         self._grid = grid
-        self._opt = options
         self.algorithm = options.algorithm
         w, h = grid.width(), grid.height()
         self._w, self._h = w, h

@@ -28,8 +28,10 @@ from .grid_search_engines import ALG_ASTAR, ALG_DIJKSTRA
 from .replan_moves import HexMoves, SquareMoves, WALL
 from .replan_queue import ReplanOpenSet, key_less
 
-SETTLE = "settle"   # [DEBUG.REPLAN.KINDS] ReplanExpansion.Settle (onepath_py.debug)
-RESET = "reset"     # [DEBUG.REPLAN.KINDS] ReplanExpansion.Reset
+from .debug import ReplanExpansion
+
+SETTLE = ReplanExpansion.Settle   # [DEBUG.REPLAN.KINDS]
+RESET = ReplanExpansion.Reset
 
 INF = float("inf")
 

@@ -15,9 +15,6 @@ KIND_GRAPH_ASTAR = 11
 I32_MAX = (1 << 31) - 1
 SIGN = 1 << 63
 
-# [STATE.SEARCH] field offsets of kind 11
-OFF_NODES, OFF_STATUS, OFF_WEIGHT, OFF_START, OFF_GOAL = 8, 12, 13, 21, 25
-OFF_EXPANDED, OFF_ITER, OFF_COST, OFF_BUFFERS = 29, 33, 37, 45
 VISITED_ENTRY = 17          # [STATE.BUFFERS] i32 node, u8 closed, f64 g, i32 parent
 HEAP_ENTRY = 20             # [STATE.HEAP] i32 node, f64 f, f64 g
 

@@ -56,8 +56,7 @@ class WorldError(OnePathError):
 
     Format errors carry ``offset`` (absolute in the container); ``member`` also ``index``,
     ``member_type`` and ``state_class``; ``unknown_member`` ``index``; ``wrong_member_type``
-    ``index``, ``found`` and ``expected``; ``build`` the constructor's error as ``cause`` (and its
-    class as ``cause_class``).  ``str(e)`` is ``text``: it names the class, the offset or index and,
+    ``index``, ``found`` and ``expected``; ``build`` the constructor's error as ``cause``.  ``str(e)`` is ``text``: it names the class, the offset or index and,
     for ``member``, the state class (``world member 3 (type 7): bad_heap_node at byte 2211``).
     """
 
@@ -72,7 +71,6 @@ class WorldError(OnePathError):
         self.found = found
         self.expected = expected
         self.cause = cause
-        self.cause_class = getattr(cause, "error_class", None)
         Exception.__init__(self, text)
         self.details = {"offset": offset, "index": index}
 
