@@ -175,17 +175,23 @@ def select(ids, seed, sample, shard):
 
 
 def tally(mutants):
+    """Counts per outcome; ``equivalent`` and ``open`` split ``survived_explained`` by the ledger's
+    status; ``kill`` the percentage of the non-equivalent viable mutants caught or timed out
+    ([CONF.PMUT.OUTCOMES])."""
     c = {o: 0 for o in OUTCOMES}
+    c["equivalent"] = c["open"] = 0
     for m in mutants:
         c[m["outcome"]] += 1
-    viable = c["caught"] + c["timeout"] + c["survived"] + c["survived_explained"]
+        if m["outcome"] == "survived_explained":
+            c["equivalent" if m["ledger"]["status"] == "equivalent" else "open"] += 1
+    viable = c["caught"] + c["timeout"] + c["survived"] + c["open"]
     c["mutants"] = len(mutants)
     c["kill"] = (100.0 * (c["caught"] + c["timeout"]) / viable) if viable else None
     return c
 
 
 COLUMNS = (("mutants", "mutants"), ("caught", "caught"), ("timeout", "timeout"),
-           ("survived", "survived"), ("survived_explained", "explained"),
+           ("survived", "survived"), ("equivalent", "equiv"), ("open", "open"),
            ("unviable", "unviable"), ("not_executed", "not_exec"), ("error", "error"))
 
 
