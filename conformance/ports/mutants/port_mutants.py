@@ -46,7 +46,7 @@ from coverage_lines import (coverage_report, ranges_text, read_coverage,  # noqa
                             read_data_files)
 from families import (FAMILIES, families_of, families_or_none,  # noqa: E402
                       family_table_differences, list_sites, port_files)
-from reports import (COVERAGE, COVERAGE_SCHEMA, REPORT, REPORT_SCHEMA,  # noqa: E402
+from reports import (COVERAGE, COVERAGE_SCHEMA, REPORT, REPORT_SCHEMA, REPORT_VERSION,  # noqa: E402
                      apply_ledger, merge_reports, parse_shard, read_ledger, read_report, select,
                      summary_text, verdict_status)
 from runner import Kit, Runner, child_env, kill_live, new_record, parallel, run_limited  # noqa: E402
@@ -151,7 +151,7 @@ def cmd_run(a):
 
     problems = apply_ledger(records.values(), ledger)
     report = {
-        "schema": REPORT_SCHEMA, "version": 1, "kit": kit.version,
+        "schema": REPORT_SCHEMA, "version": REPORT_VERSION, "kit": kit.version,
         "port_dir": display_path(port_dir), "seed": a.seed, "sample": a.sample,
         "shard": {"index": shard[0], "count": shard[1]}, "merged_shards": None,
         "selection_total": total, "selection_sha256": digest, "port_cases": a.port_cases,

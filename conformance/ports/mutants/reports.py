@@ -26,7 +26,7 @@ LEVELS = ("L0", "L1", "L2", "L3", "L4")
 
 FD = J.Alt(J.NULL, J.Obj({"section": J.Alt(J.STR, J.NULL), "label": J.Alt(J.STR, J.NULL),
                           "what": J.Alt(J.STR, J.NULL), "expected": J.Alt(J.STR, J.NULL),
-                          "found": J.Alt(J.STR, J.NULL)}))
+                          "found": J.Alt(J.STR, J.NULL), "clauses": J.List(J.STR)}))
 FAMILY_RESULT = J.Obj({"family": J.Enum(*FAMILIES), "claimed": J.Alt(J.Enum(*LEVELS), J.NULL),
                        "reached": J.Enum(*LEVELS), "first_difference": FD})
 STAGE = J.Obj({"stage": J.Enum("fast", "confirm"),
@@ -46,8 +46,9 @@ MUTANT = J.Obj({
     "stderr_tail": J.Alt(J.STR, J.NULL), "ledger": LEDGER_NOTE,
 })
 REPORT_SCHEMA = "onepath.port-mutants"
+REPORT_VERSION = 2  # 1 (retired): first_difference had no "clauses"
 REPORT = J.Obj({
-    "schema": J.Const(REPORT_SCHEMA), "version": J.Const(1), "kit": J.STR, "port_dir": J.STR,
+    "schema": J.Const(REPORT_SCHEMA), "version": J.Const(REPORT_VERSION), "kit": J.STR, "port_dir": J.STR,
     "seed": J.INT, "sample": J.Alt(J.INT, J.NULL),
     "shard": J.Obj({"index": J.INT, "count": J.INT}), "merged_shards": J.Alt(J.INT, J.NULL),
     "selection_total": J.INT, "selection_sha256": J.STR, "port_cases": J.INT,
@@ -78,9 +79,9 @@ LEDGER = J.Obj({"schema": J.Const(LEDGER_SCHEMA), "version": J.Const(1), "entrie
 
 
 
-def read_strict(path, schema_name, schema):
+def read_strict(path, schema_name, schema, version=1):
     try:
-        return J.read(path, schema_name, 1, schema)
+        return J.read(path, schema_name, version, schema)
     except J.StrictError as e:
         raise InputError(str(e))
 
@@ -114,7 +115,7 @@ def read_ledger(path):
 
 
 def read_report(path):
-    d = read_strict(path, REPORT_SCHEMA, REPORT)
+    d = read_strict(path, REPORT_SCHEMA, REPORT, REPORT_VERSION)
     ids = set()
     for i, m in enumerate(d["mutants"]):
         if m["id"] in ids:

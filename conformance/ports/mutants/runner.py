@@ -167,6 +167,15 @@ def tail(data, lines=12, limit=1500):
     return t[-limit:]
 
 
+def _clauses(v):
+    """The clause ids a certify failure names ([CONF.REPORT.CLAUSES]); [] when it names none."""
+    if v is None:
+        return []
+    if not isinstance(v, list) or not all(isinstance(c, str) for c in v):
+        raise ValueError("clauses: not a list of clause ids")
+    return list(v)
+
+
 def parse_certify(out):
     """[CONF.PMUT.OUTCOMES] ``(section, families, first_difference)`` from a certify --json report; ValueError when
     it is not one."""
@@ -186,7 +195,8 @@ def parse_certify(out):
             continue
         fams.append({"family": f["family"], "claimed": f["claimed"], "reached": f["reached"],
                      "first_difference": None if fd is None else
-                     {k: _text(fd.get(k)) for k in ("section", "label", "what", "expected", "found")}})
+                     dict({k: _text(fd.get(k)) for k in ("section", "label", "what", "expected", "found")},
+                          clauses=_clauses(fd.get("clauses")))})
     first = None
     for f in sorted((f for f in fams if f["first_difference"] is not None),
                     key=lambda f: f["reached"]):
@@ -201,7 +211,7 @@ def parse_certify(out):
             x = fails[0]
             first = {"section": section, "label": _text(x.get("vector") or x.get("case")),
                      "what": _text(x.get("what")), "expected": _text(x.get("expected")),
-                     "found": _text(x.get("found"))}
+                     "found": _text(x.get("found")), "clauses": _clauses(x.get("clauses"))}
     return section, fams, first
 
 

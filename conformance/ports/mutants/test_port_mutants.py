@@ -227,12 +227,13 @@ def fake_report(index, count, ids, seed=1, total=None, digest=None):
             "exit_code": 1, "section": "vectors",
             "families": [{"family": "graph", "claimed": "L4", "reached": "L1",
                           "first_difference": {"section": "vectors", "label": "GRAPH-0001",
-                                               "what": "path", "expected": "1", "found": "2"}}],
+                                               "what": "path", "expected": "1", "found": "2",
+                                               "clauses": ["GRAPH.SEARCH.ORDER"]}}],
             "first_difference": {"section": "vectors", "label": "GRAPH-0001", "what": "path",
-                                 "expected": "1", "found": "2"},
+                                 "expected": "1", "found": "2", "clauses": ["GRAPH.SEARCH.ORDER"]},
             "stderr_tail": None, "ledger": None})
     import hashlib
-    return {"schema": "onepath.port-mutants", "version": 1, "kit": "onepath-conformance 0.1.0",
+    return {"schema": "onepath.port-mutants", "version": 2, "kit": "onepath-conformance 0.1.0",
             "port_dir": "conformance/ports/python", "seed": seed, "sample": 6,
             "shard": {"index": index, "count": count}, "merged_shards": None,
             "selection_total": total if total is not None else len(all_ids),
@@ -368,6 +369,11 @@ class Strict(unittest.TestCase):
         with self.assertRaises(common.InputError) as cm:
             R.read_report(self.write(r))
         self.assertIn('mutants[0].stages[0]: missing member "port_cases"', str(cm.exception))
+        r = fake_report(1, 1, ["0123456789ab"])
+        r["version"] = 1
+        with self.assertRaises(common.InputError) as cm:
+            R.read_report(self.write(r))
+        self.assertIn("unsupported version 1 of onepath.port-mutants", str(cm.exception))
 
     def test_not_json(self):
         path = os.path.join(self.dir, "bad.json")
@@ -487,7 +493,7 @@ if "# crash" in line:
     sys.stderr.write("boom\n")
     sys.exit(2)
 fd = {"section": "vectors", "label": "GRAPH-0001", "op": "run_case", "level": "L2",
-      "what": "path position 1", "expected": "3", "found": "4"}
+      "what": "path position 1", "expected": "3", "found": "4", "clauses": ["GRAPH.ASTAR.ORDER"]}
 print(json.dumps({"schema": "onepath.certify-report", "sections": [
     {"name": "oracle", "failed": 0, "failures": []},
     {"name": "vectors", "failed": 1, "failures": [{"vector": "GRAPH-0001", "case": None,
@@ -568,6 +574,7 @@ class EndToEnd(unittest.TestCase):
         self.assertEqual(got["if x:"]["section"], "vectors")
         self.assertEqual(got["if x:"]["families"][0]["reached"], "L1")
         self.assertEqual(got["if x:"]["first_difference"]["label"], "GRAPH-0001")
+        self.assertEqual(got["if x:"]["first_difference"]["clauses"], ["GRAPH.ASTAR.ORDER"])
         self.assertEqual(got["return w"]["outcome"], "caught")
         self.assertEqual(got["survive"]["outcome"], "survived_explained")
         self.assertEqual([s["stage"] for s in got["survive"]["stages"]], ["fast", "confirm"])
