@@ -211,6 +211,13 @@ macro_rules! define_sync_adapter {
                                 out,
                             );
                         }
+                        SyncOp::SetArea(area, multiplier) => {
+                            out.push(10);
+                            let ok = w
+                                .grid_mut(0)
+                                .map(|g| g.set_area_multiplier(area, multiplier).is_ok());
+                            out.push(if ok == Ok(true) { 0 } else { 1 });
+                        }
                         SyncOp::GraphStep(budget) => {
                             out.push(7);
                             let r =

@@ -131,6 +131,9 @@ pub enum SyncOp {
     GraphStep(u64),
     /// 8: `restore_state(containers[i])`.
     Restore(usize),
+    /// 10: `set_area_multiplier(area, num / den)` on member 0 (9 is no op: SYNC-0006 pins an
+    /// unknown code with it).
+    SetArea(u8, f64),
 }
 
 impl SyncOp {
@@ -155,6 +158,9 @@ impl SyncOp {
             [7, b] => SyncOp::GraphStep(budget(b)?),
             [8, i] if usize::try_from(i).is_ok_and(|i| i < containers) => {
                 SyncOp::Restore(i as usize)
+            }
+            [10, a, num, den] if num.unsigned_abs() <= 1 << 53 && (1..=1 << 53).contains(&den) => {
+                SyncOp::SetArea(u8::try_from(a).ok()?, num as f64 / den as f64)
             }
             _ => return None,
         })

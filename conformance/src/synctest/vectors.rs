@@ -170,6 +170,63 @@ pub fn sessions() -> Vec<(String, Session)> {
     out.push(header_versions());
     out.extend(bad_op_bounds());
     out.extend(refused_members());
+    out.push(area_version_wrap());
+    out.extend(area_op_bounds());
+    out
+}
+
+/// SYNC-0050: a grid restored at area version 2^31 - 1 whose multipliers op 10
+/// changes across the wrap ([GRID.AREA.VERSION]), with the refusals of `set_area_multiplier`.
+fn area_version_wrap() -> (String, Session) {
+    let mut s = generate::session(41, 60);
+    let good = container_after(&s, 20);
+    // [STATE.GRID] member 0's grid: its area version at byte 44 of its bytes.
+    let (g, _) = spans(&good)[0];
+    let mut wrap = good.clone();
+    wrap[g + 44..g + 48].copy_from_slice(&i32::MAX.to_le_bytes());
+    s.containers = vec![Hex(wrap)];
+    s.inputs[30] = vec![
+        vec![8, 0],
+        vec![10, 255, 1, 1],
+        vec![10, 2, 0, 1],
+        vec![10, 2, -3, 2],
+        vec![10, 1, 3, 2],
+        vec![2, 0],
+        vec![1, 0],
+    ];
+    s.inputs[31].insert(0, vec![10, 1, 1, 10]);
+    (
+        "seed 41, 60 frames; frame 30 restores the world's container after frame 20 with member 0's grid at area version 2^31 - 1 [STATE.GRID] [STATE.AREAS], then sets the multiplier of area 255 (refused: area_out_of_range), of area 2 to 0 and to -1.5 (refused: invalid_multiplier), each writing 1 and changing nothing, then of area 1 to 1.5: the area version wraps to 0; the flow field and the replanner then run on the new multipliers; frame 31 sets area 1 to 0.1 (not dyadic) and the area version counts 1 [GRID.AREA.SET] [GRID.AREA.VERSION] [CONF.SYNC.OPS]".into(),
+        s,
+    )
+}
+
+/// SYNC-0051 onwards: op 10 one past each of its ranges ([CONF.SYNC.OPS]).
+fn area_op_bounds() -> Vec<(String, Session)> {
+    const F53: i64 = 1 << 53;
+    let ops: [(&str, Vec<i64>); 6] = [
+        ("set_area_multiplier of area -1", vec![10, -1, 1, 1]),
+        ("set_area_multiplier of area 256", vec![10, 256, 1, 1]),
+        (
+            "set_area_multiplier with numerator 2^53 + 1",
+            vec![10, 1, F53 + 1, 1],
+        ),
+        ("set_area_multiplier with denominator 0", vec![10, 1, 1, 0]),
+        (
+            "set_area_multiplier with denominator 2^53 + 1",
+            vec![10, 1, 1, F53 + 1],
+        ),
+        ("set_area_multiplier with three integers", vec![10, 1, 1]),
+    ];
+    let mut out = Vec::new();
+    for (what, op) in ops {
+        let mut s = generate::session(19, 4);
+        s.inputs[2].push(op.clone());
+        out.push((
+            format!("seed 19, 4 frames; frame 2 ends with {what}, {op:?}: the session is failed with bad_op (frame 2, op {}) before any frame runs [CONF.SYNC.OPS] [CONF.SYNC.SESSION]", s.inputs[2].len() - 1),
+            s,
+        ));
+    }
     out
 }
 

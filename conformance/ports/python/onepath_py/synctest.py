@@ -52,6 +52,7 @@ OP_RANGES = {
     6: ((0, U32), (0, U32)),                          # graph-search begin start, goal
     7: ((0, U64),),                                   # graph-search step budget
     8: ((0, U32),),                                   # world restore of containers[i]
+    10: ((0, U8), (-TWO53, TWO53), (1, TWO53)),      # set_area_multiplier area, num, den
 }
 
 _U8 = struct.Struct("<B")
@@ -257,6 +258,13 @@ def run_op(world, o, containers=()):
         return _BB.pack(6, r)
     if code == 8:
         return _U8.pack(8) + restore_output(world, containers[o[1]])
+    if code == 10:
+        try:
+            world.grid_mut(GRID).set_area_multiplier(o[1], float(o[2]) / float(o[3]))
+            r = 0
+        except OnePathError:
+            r = 1
+        return _BB.pack(10, r)
     # code 7
     out = world.with_graph_search(GRAPH_SEARCH, _search_step(o[1], False))
     return _U8.pack(7) + out[1:]
