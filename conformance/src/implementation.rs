@@ -336,6 +336,81 @@ pub enum GraphOp {
     FindPathBetween([f64; 3], [f64; 3]),
 }
 
+/// The op as a call with the protocol's op name and plain values (`f64` in Rust's shortest
+/// round-trip form), for failure messages: `from_edges(edges [(0, 1, 1.0)], node_count 3,
+/// directed true)`; never a Rust debug form.
+impl std::fmt::Display for GraphOp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        fn edges(f: &mut std::fmt::Formatter<'_>, e: &[(u32, u32, f64)]) -> std::fmt::Result {
+            f.write_str("[")?;
+            for (i, (a, b, w)) in e.iter().enumerate() {
+                let sep = if i == 0 { "" } else { ", " };
+                write!(f, "{sep}({a}, {b}, {w:?})")?;
+            }
+            f.write_str("]")
+        }
+        fn point(p: &[f64; 3]) -> String {
+            format!("({:?}, {:?}, {:?})", p[0], p[1], p[2])
+        }
+        match self {
+            GraphOp::FromEdges {
+                edges: e,
+                node_count,
+                directed,
+            } => {
+                f.write_str("from_edges(edges ")?;
+                edges(f, e)?;
+                match node_count {
+                    Some(n) => write!(f, ", node_count {n}")?,
+                    None => f.write_str(", no node_count")?,
+                }
+                write!(f, ", directed {directed})")
+            }
+            GraphOp::NewGraph(n) => write!(f, "new_graph({n})"),
+            GraphOp::Csr {
+                node_count,
+                edges: e,
+            } => {
+                write!(f, "csr(node_count {node_count}, edges ")?;
+                edges(f, e)?;
+                f.write_str(")")
+            }
+            GraphOp::AddNode => f.write_str("add_node()"),
+            GraphOp::AddEdge(a, b, w) => write!(f, "add_edge({a}, {b}, {w:?})"),
+            GraphOp::RemoveEdge(id) => write!(f, "remove_edge({id})"),
+            GraphOp::SetWeight(id, w) => write!(f, "set_weight({id}, {w:?})"),
+            GraphOp::BuildLandmarks(n) => write!(f, "build_landmarks({n})"),
+            GraphOp::FindPath {
+                start,
+                goal,
+                landmarks,
+            } => write!(f, "find_path({start}, {goal}, landmarks {landmarks})"),
+            GraphOp::Points {
+                points,
+                explicit,
+                max_distance,
+                nearest_count,
+            } => {
+                let pts: Vec<String> = points.iter().map(point).collect();
+                let links: Vec<String> = explicit
+                    .iter()
+                    .map(|[a, b]| format!("({a}, {b})"))
+                    .collect();
+                write!(
+                    f,
+                    "points(points [{}], explicit [{}], max_distance {max_distance:?}, nearest_count {nearest_count})",
+                    pts.join(", "),
+                    links.join(", ")
+                )
+            }
+            GraphOp::NearestNode(p) => write!(f, "nearest_node({})", point(p)),
+            GraphOp::FindPathBetween(a, b) => {
+                write!(f, "find_path_between({}, {})", point(a), point(b))
+            }
+        }
+    }
+}
+
 /// A typed OPLM rejection: class and byte offset ([GRAPH.OPLM.CHECKS]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OplmError {

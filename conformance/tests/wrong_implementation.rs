@@ -368,7 +368,7 @@ fn a_negative_nearest_count_taken_as_off_is_caught() {
     assert_eq!(failures.len(), 1, "{:?}", s.failures);
     assert_eq!(
         (failures[0].expected.as_str(), failures[0].found.as_str()),
-        ("Ok(12)", "Ok(0)")
+        ("value 12", "value 0")
     );
     assert_eq!(s.failed, 1, "{:?}", s.failures);
 }

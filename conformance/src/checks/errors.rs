@@ -288,14 +288,14 @@ pub fn scripts() -> Vec<Script> {
 
 fn show(r: &Result<u64, BuildFailure>) -> String {
     match r {
-        Ok(v) => format!("Ok({v})"),
+        Ok(v) => format!("value {v}"),
         Err(e) => e.to_string(),
     }
 }
 
 fn show_expect(e: &Expect) -> String {
     match e {
-        V(v) => format!("Ok({v})"),
+        V(v) => format!("value {v}"),
         E(c, i) => BuildFailure::new(c, *i).to_string(),
     }
 }
@@ -337,11 +337,11 @@ pub fn run_shard(all: &[&dyn Implementation], shard: super::Shard) -> Section {
     s
 }
 
+/// The op as a call ([`GraphOp`]'s `Display`), clipped to 160 characters.
 fn op_text(o: &GraphOp) -> String {
-    let text = format!("{o:?}");
-    if text.len() > 160 {
-        format!("{}...", &text[..160])
-    } else {
-        text
+    let text = o.to_string();
+    match text.char_indices().nth(160) {
+        Some((end, _)) => format!("{}...", &text[..end]),
+        None => text,
     }
 }
