@@ -3,8 +3,7 @@
 //! `grid-search` cases that happen to draw a mode-3 handle.
 
 use super::vectors::Expected;
-use super::GridRequest;
-use crate::implementation::Implementation;
+use super::{GridOutcome, GridRequest};
 
 /// Whether a run is sliced again: a handle run whose expected reply is mode 3 after at least two
 /// iterations (so it is still running after the first call of one iteration).
@@ -17,9 +16,9 @@ pub fn applies(api: super::GridApi, e: &Expected) -> bool {
 /// everything a restore keeps ([GS.STATE.MODE3], [GS.STATE.RESTORE]): status, mode, finder,
 /// algorithm, cost bits, path, iterations and expanded count (the recorded list restarts at the
 /// restore, [GS.HANDLE.RECORD]), and the re-saved bytes must equal the snapshot. The first
-/// difference as `(what, expected, found)`.
-pub fn snapshot_problem(
-    imp: &dyn Implementation,
+/// difference as `(what, expected, found)`. `run` sends a request (an implementation's `run_grid`).
+pub fn snapshot_problem<E: std::fmt::Display>(
+    run: impl Fn(&GridRequest) -> Result<GridOutcome, E>,
     req: &GridRequest,
     e: &Expected,
 ) -> Option<(String, String, String)> {
@@ -27,7 +26,7 @@ pub fn snapshot_problem(
     sliced.schedule = vec![1];
     sliced.snapshot_after = Some(1);
     let what = |w: &str| format!("snapshot after step(1), restored: {w}");
-    let got = match imp.run_grid(&sliced) {
+    let got = match run(&sliced) {
         Ok(Ok(g)) => g,
         Ok(Err(class)) => {
             return Some((what("reply"), "a result".into(), format!("error {class}")))

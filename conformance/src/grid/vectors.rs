@@ -889,8 +889,11 @@ pub fn certify(
                     ..fail(&v.id, imp.name(), what, e, f)
                 }));
                 if super::vector_slices::applies(r.api, &r.expected) {
-                    let problem =
-                        super::vector_slices::snapshot_problem(imp, &v.request(r), &r.expected);
+                    let problem = super::vector_slices::snapshot_problem(
+                        |q: &GridRequest| imp.run_grid(q),
+                        &v.request(r),
+                        &r.expected,
+                    );
                     s.record(problem.map(|(what, e, f)| Failure {
                         variant: Some(format!("{:?}/{}", r.api, r.options.label())),
                         query: Some(r.query),
