@@ -115,6 +115,16 @@ pub fn mutations(valid: &[u8], rng: &mut SplitMix64) -> Vec<Mutation> {
             err("length_mismatch", expected_len(k - 1) as usize),
         );
     }
+    if k >= 3 {
+        // The smallest count: in range ([GRAPH.OPLM.CHECKS] accepts 1), so the length decides.
+        let mut b = valid.to_vec();
+        wr32(&mut b, 12, 1);
+        push(
+            "landmark count 1".into(),
+            b,
+            err("length_mismatch", expected_len(1) as usize),
+        );
+    }
     if k < n {
         let mut b = valid.to_vec();
         wr32(&mut b, 12, k as u32 + 1);

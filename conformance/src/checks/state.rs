@@ -276,7 +276,9 @@ fn valid(c: &Ctx<'_>, v: &StateVector, s: &mut Section) {
             }
         }
     }
-    if kind.is_search() {
+    // A patched search golden (bytes no run produces) is finished as on the first implementation
+    // instead ([`dependent_finish`]).
+    if kind.is_search() && v.patch.is_empty() {
         // [STATE.SEARCH.RESTORE] the restored search finishes exactly as the uninterrupted one;
         // a handle in mode 1 or 3 with the recorded list it kept since the restore.
         let recorded_before = handle_expanded(kind, &golden);
@@ -320,24 +322,34 @@ fn valid(c: &Ctx<'_>, v: &StateVector, s: &mut Section) {
 }
 
 /// The finished recipe of a replanner or flow-field golden vector on the first implementation
-/// that ran it: its name, `search` part and final bytes ([`dependent_finish`]).
-pub type FirstFinish = (String, Option<crate::state::SearchSummary>, Vec<u8>);
+/// that ran it: its name, `search` part and final bytes, and for a patched golden the `search`
+/// part and final bytes of its restored bytes finished ([`dependent_finish`]).
+pub type FirstFinish = (
+    String,
+    Option<crate::state::SearchSummary>,
+    Vec<u8>,
+    Option<(Option<crate::state::SearchSummary>, Vec<u8>)>,
+);
 
 /// [REPLAN.STATE.RESTORE] [FLOW.STATE.RESTORE] For a replanner or flow-field golden vector: the
 /// recipe's object finished (`replan(grid, 0)`, `step(grid, 0)`) reports the same `search` part
 /// and saves the same final bytes as on the first implementation (`first`, set by the first call),
 /// and the same object that restores its own saved bytes (the golden) before finishing "continues
-/// exactly as the saved one would have": the same summary and bytes again. Other kinds: nothing.
+/// exactly as the saved one would have": the same summary and bytes again. A patched golden
+/// (bytes no run produces) is instead finished as on the first implementation ([CONF.CHECK.STATE]),
+/// and so is a patched search golden (`run(None)`). Other kinds: nothing.
 pub fn dependent_finish(
     imp: &dyn Implementation,
     v: &StateVector,
     first: &mut Option<FirstFinish>,
     s: &mut Section,
 ) {
-    if !matches!(
-        v.recipe.kind(),
+    let kind = v.recipe.kind();
+    let replayed = matches!(
+        kind,
         StateKind::GridReplanner | StateKind::HexReplanner | StateKind::FlowField
-    ) {
+    );
+    if !replayed && !(kind.is_search() && !v.patch.is_empty()) {
         return;
     }
     let c = Ctx { imp };
@@ -360,9 +372,43 @@ pub fn dependent_finish(
         Ok(u) => u,
         Err(e) => return s.fail(c.fail(id, "recipe finished", "a result", e)),
     };
+    let patched = !v.patch.is_empty();
+    let restored = finished(Some(golden));
+    let accepted = match &restored {
+        Ok(r) if r.restore == Some(Ok(())) => Some(r),
+        _ => None,
+    };
     match first {
-        None => *first = Some((imp.name().to_string(), u.search.clone(), u.after.clone())),
-        Some((name, search, after)) => {
+        None => {
+            let golden_finish = accepted
+                .filter(|_| patched)
+                .map(|r| (r.search.clone(), r.after.clone()));
+            *first = Some((
+                imp.name().to_string(),
+                u.search.clone(),
+                u.after.clone(),
+                golden_finish,
+            ))
+        }
+        Some((name, search, after, golden_finish)) => {
+            if let (Some((gs, ga)), Some(r)) = (golden_finish, accepted) {
+                s.record((&r.search != gs).then(|| {
+                    c.fail(
+                        id,
+                        format!("patched bytes restored and finished vs {name} [CONF.CHECK.STATE]"),
+                        format!("{gs:?}"),
+                        format!("{:?}", r.search),
+                    )
+                }));
+                s.record(byte_diff(v.recipe.kind(), ga, &r.after).map(|(e, f)| {
+                    c.fail(
+                        id,
+                        format!("final bytes of the patched bytes finished vs {name}"),
+                        e,
+                        f,
+                    )
+                }));
+            }
             s.record((&u.search != search).then(|| {
                 c.fail(
                     id,
@@ -383,28 +429,34 @@ pub fn dependent_finish(
             }));
         }
     }
-    match finished(Some(golden)) {
-        Ok(r) if r.restore == Some(Ok(())) => {
-            s.record((u.search != r.search).then(|| c.fail(id, "finished after restoring its own bytes vs finished without the restore [REPLAN.STATE.RESTORE] [FLOW.STATE.RESTORE]", format!("{:?}", u.search), format!("{:?}", r.search))));
-            s.record(
-                byte_diff(v.recipe.kind(), &u.after, &r.after).map(|(e, f)| {
-                    c.fail(
-                        id,
-                        "final bytes after restoring its own bytes and finishing",
-                        e,
-                        f,
-                    )
-                }),
-            );
+    let r = match restored {
+        Ok(r) if r.restore == Some(Ok(())) => r,
+        Ok(r) => {
+            return s.fail(c.fail(
+                id,
+                "restore of its own bytes before finishing",
+                "accepted",
+                show_result(&r.restore),
+            ))
         }
-        Ok(r) => s.fail(c.fail(
-            id,
-            "restore of its own bytes before finishing",
-            "accepted",
-            show_result(&r.restore),
-        )),
-        Err(e) => s.fail(c.fail(id, "finished after restoring its own bytes", "a result", e)),
+        Err(e) => {
+            return s.fail(c.fail(id, "finished after restoring its own bytes", "a result", e))
+        }
+    };
+    if patched {
+        return;
     }
+    s.record((u.search != r.search).then(|| c.fail(id, "finished after restoring its own bytes vs finished without the restore [REPLAN.STATE.RESTORE] [FLOW.STATE.RESTORE]", format!("{:?}", u.search), format!("{:?}", r.search))));
+    s.record(
+        byte_diff(v.recipe.kind(), &u.after, &r.after).map(|(e, f)| {
+            c.fail(
+                id,
+                "final bytes after restoring its own bytes and finishing",
+                e,
+                f,
+            )
+        }),
+    );
 }
 
 /// Whether a restored search's final summary matches the uninterrupted run's: equal, except that

@@ -5,6 +5,7 @@
 pub mod adapter;
 pub mod cases;
 pub mod oracle;
+pub mod vector_slices;
 pub mod vectors;
 
 use serde::{Deserialize, Serialize};

@@ -888,6 +888,18 @@ pub fn certify(
                     query: Some(r.query),
                     ..fail(&v.id, imp.name(), what, e, f)
                 }));
+                if super::vector_slices::applies(r.api, &r.expected) {
+                    let problem = super::vector_slices::snapshot_problem(
+                        |q: &GridRequest| imp.run_grid(q),
+                        &v.request(r),
+                        &r.expected,
+                    );
+                    s.record(problem.map(|(what, e, f)| Failure {
+                        variant: Some(format!("{:?}/{}", r.api, r.options.label())),
+                        query: Some(r.query),
+                        ..fail(&v.id, imp.name(), what, e, f)
+                    }));
+                }
                 if r.api == GridApi::Tier1 && r.query < 3 {
                     if let Some((c, _)) = columns().into_iter().find(|(_, o)| o == &r.options) {
                         column_bytes.entry(c).or_default().extend(encode(&out));

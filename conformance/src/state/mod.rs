@@ -9,6 +9,7 @@ mod flow_mutations;
 pub mod layout;
 pub mod mutations;
 pub mod recipes;
+mod recipes_appended;
 mod replan_mutations;
 
 use crate::outcome::SearchCode;

@@ -1,0 +1,212 @@
+//! Golden state vectors appended after the first lists of [`super::recipes`] (issue 35: states
+//! that pin a port's restore checks no earlier golden reached). Each is pushed after every
+//! golden of its kind, so no published id moves ([CONF.VEC.IDS]).
+
+use super::recipes::Patch;
+use super::{StateKind, StateRecipe};
+
+/// STATE-GRIDSEARCH-0016: a mode-3 state with a visited cell one row above its parent.
+pub fn grid_search_hops(push: &mut dyn FnMut(StateKind, &'static str, StateRecipe, Option<Patch>)) {
+    use crate::grid::{GridApi, GridOptionsData};
+    // An 8x8 map with eight walls; JPS through the handle from (6, 2) to (1, 1) visits (6, 1),
+    // cell 14, with the parent (6, 2), cell 22, the start: the hop (0, -1).
+    let walls = [
+        (5, 0),
+        (6, 0),
+        (7, 1),
+        (5, 2),
+        (1, 3),
+        (5, 4),
+        (6, 4),
+        (7, 6),
+    ];
+    push(
+        StateKind::GridSearch,
+        "Mode 3 (JPS through the handle) Found on an 8x8 map with eight walls: the visited cell (6, 1) has the parent (6, 2), one row below it, the hop (0, -1), straight and of octile pair (1, 0), so pass (2) of [GS.STATE.MODE3.CHECKS] accepts it (a hop test that refuses dy = -1 with dx = 0, or any one-cell hop, reports bad_parent at that cell's record).",
+        StateRecipe::GridSearch {
+            width: 8,
+            height: 8,
+            space: None,
+            area_multipliers: vec![],
+            edits: walls.iter().map(|&(x, y)| (x, y, 255)).collect(),
+            search: GridApi::Handle,
+            options: GridOptionsData {
+                algorithm: 2,
+                ..GridOptionsData::default()
+            },
+            start: Some((6, 2)),
+            goal: Some((1, 1)),
+            steps: vec![],
+            run: true,
+        },
+        None,
+    );
+}
+
+/// A 6x1 open corridor as a request map.
+fn corridor() -> crate::grid::vectors::MapFile {
+    crate::grid::vectors::MapFile {
+        width: 6,
+        height: 1,
+        cells: "00".repeat(6),
+        multipliers: vec![],
+        space: None,
+    }
+}
+
+/// The offset of the first field of the walk of `bytes` named `name`.
+fn field_at(kind: StateKind, bytes: &[u8], name: &str) -> usize {
+    super::layout::walk(kind, bytes)
+        .fields
+        .iter()
+        .find(|f| f.name == name)
+        .map(|f| f.offset)
+        .unwrap_or_else(|| panic!("a {kind:?} state has the field {name}"))
+}
+
+/// The first open-set entry's cell made 0 (the goal, settled already).
+fn flow_open_to_goal(bytes: &[u8]) -> Vec<super::recipes::Splice> {
+    let at = field_at(StateKind::FlowField, bytes, "open[0].node");
+    vec![(at, 4, 0i32.to_le_bytes().to_vec())]
+}
+
+/// `settled` made `2^31 - 1`.
+fn flow_settled_max(bytes: &[u8]) -> Vec<super::recipes::Splice> {
+    let at = field_at(StateKind::FlowField, bytes, "settled");
+    vec![(at, 4, i32::MAX.to_le_bytes().to_vec())]
+}
+
+/// The cost of cell 26, `(2, 3)` on a width of 8, raised by 0.5.
+fn flow_cost_raised(bytes: &[u8]) -> Vec<super::recipes::Splice> {
+    let l = super::layout::walk(StateKind::FlowField, bytes);
+    let cell = l
+        .fields
+        .iter()
+        .find(|f| {
+            f.name.starts_with("reached[")
+                && f.name.ends_with("].cell")
+                && bytes[f.offset..f.offset + 4] == 26i32.to_le_bytes()
+        })
+        .expect("cell 26 is reached");
+    let at = cell.offset + 4;
+    let cost = f64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+    vec![(at, 8, (cost + 0.5).to_le_bytes().to_vec())]
+}
+
+/// A kind-8 search's `iterations` made `2^31 - 1`.
+fn astar_iterations_max(bytes: &[u8]) -> Vec<super::recipes::Splice> {
+    let at = field_at(StateKind::AStar, bytes, "iterations");
+    vec![(at, 4, i32::MAX.to_le_bytes().to_vec())]
+}
+
+/// `iterations` made `2^63 - 1`.
+fn replanner_iterations_max(bytes: &[u8]) -> Vec<super::recipes::Splice> {
+    let at = field_at(StateKind::GridReplanner, bytes, "iterations");
+    vec![(at, 8, i64::MAX.to_le_bytes().to_vec())]
+}
+
+/// Patched flow-field and replanner goldens: states no history produces, finished after the
+/// restore and compared with the first implementation's finish ([CONF.CHECK.STATE]).
+pub fn patched_counts(push: &mut dyn FnMut(StateKind, &'static str, StateRecipe, Option<Patch>)) {
+    use crate::flow::{FlowGrid, FlowRequest, FlowStep};
+    use crate::grid::GridOptionsData;
+    use crate::replan::{ModeName, ReplanGrid, ReplanRequest, ReplanStep};
+    let flow = StateRecipe::FlowField {
+        request: FlowRequest {
+            grid: FlowGrid {
+                hex_layout: None,
+                map: corridor(),
+            },
+            options: GridOptionsData::default(),
+            goals: vec![(0, 0)],
+            script: vec![FlowStep::Step { budget: 2 }],
+            probes: vec![(5, 0), (3, 0)],
+        },
+    };
+    push(
+        StateKind::FlowField,
+        "Patched (a state no run produces, [FLOW.STATE.STRUCTURAL]): a 6x1 corridor with the goal (0, 0), a begun run stopped after 2 iterations, whose one open entry, cell 2's, is patched to name cell 0 (settled, cost 0). Finished after the restore, the run pops that entry and the open set is empty: cell 2 keeps cost 2 but is never expanded, so cells 3-5 stay unreached, and the direction pass gives each unreached cell no step although cell 3 has a reached neighbour [FLOW.DIR.RULE] [FLOW.RUN.FINISH] (a pass that directs an unreached cell towards a smaller cost saves the step 3 -> 2).",
+        flow.clone(),
+        Some(flow_open_to_goal),
+    );
+    push(
+        StateKind::FlowField,
+        "Patched: the begun run of the previous vector with settled = 2^31 - 1. Finished after the restore it settles 4 more cells, so settled() passes 2^31 - 1 and the save writes 2^31 - 1 [FLOW.RUN.SETTLED] (a save that writes the count unclamped cannot encode it as an i32).",
+        flow,
+        Some(flow_settled_max),
+    );
+    push(
+        StateKind::FlowField,
+        "Patched: a complete field on an open 8x8 grid (goal (0, 0)) with one pending cell, (4, 4) made a wall, and the cost of cell (2, 3) raised by 0.5, so it no longer equals c(w, n) + cost(n) of its step n = (1, 2), which is a neighbour and not touched. Finished after the restore, the repair's walk reaches (2, 3) from the touched (3, 3): it is not derived through its step [FLOW.REPAIR.DERIVED], so it is invalidated and the repair gives it its cost again [FLOW.REPAIR.START] (a walk that keeps it saves the raised cost).",
+        StateRecipe::FlowField {
+            request: FlowRequest {
+                grid: FlowGrid {
+                    hex_layout: None,
+                    map: crate::grid::vectors::MapFile {
+                        width: 8,
+                        height: 8,
+                        cells: "00".repeat(64),
+                        multipliers: vec![],
+                        space: None,
+                    },
+                },
+                options: GridOptionsData::default(),
+                goals: vec![(0, 0)],
+                script: vec![
+                    FlowStep::Step { budget: 0 },
+                    FlowStep::SetCell {
+                        x: 4,
+                        y: 4,
+                        area: 255,
+                    },
+                ],
+                probes: vec![(7, 7), (2, 3)],
+            },
+        },
+        Some(flow_cost_raised),
+    );
+    push(
+        StateKind::GridReplanner,
+        "Patched: LPA* on a 6x1 corridor from (0, 0) to (5, 0) stopped by a budget of 2, with iterations = 2^63 - 1. Finished after the restore (replan(grid, 0)) it counts more iterations, and the save writes 2^63 - 1 [REPLAN.RUN.COUNTERS] [REPLAN.STATE.SAVE] (a save that writes the count unclamped cannot encode it as an i64).",
+        StateRecipe::Replanner {
+            request: ReplanRequest {
+                grid: ReplanGrid {
+                    hex_layout: None,
+                    map: corridor(),
+                },
+                options: GridOptionsData::default(),
+                mode: ModeName::Lpa,
+                start: (0, 0),
+                goal: (5, 0),
+                script: vec![ReplanStep::Replan { budget: 2 }],
+            },
+        },
+        Some(replanner_iterations_max),
+    );
+}
+
+/// STATE-ASTAR-0005: a generic grid A* (kind 8) mid-run whose `iterations` is patched to the
+/// largest count the format writes.
+pub fn patched_search_counts(
+    push: &mut dyn FnMut(StateKind, &'static str, StateRecipe, Option<Patch>),
+) {
+    use crate::grid::{GridApi, GridOptionsData};
+    push(
+        StateKind::AStar,
+        "Patched: the generic grid AStar (kind 8) on an open 8x8 grid from (0, 0) to (7, 7) after step(3), with iterations = 2^31 - 1 (a count above expanded is in range). Run to the end after the restore it counts more iterations, and the save writes 2^31 - 1 [STATE.SEARCH.WIDE] (a clamp at any other value saves other bytes; an unclamped count cannot be written as an i32).",
+        StateRecipe::GridSearch {
+            width: 8,
+            height: 8,
+            space: None,
+            area_multipliers: vec![],
+            edits: vec![],
+            search: GridApi::AStar,
+            options: GridOptionsData::default(),
+            start: Some((0, 0)),
+            goal: Some((7, 7)),
+            steps: vec![3],
+            run: false,
+        },
+        Some(astar_iterations_max),
+    );
+}
