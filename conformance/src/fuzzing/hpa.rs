@@ -2,7 +2,8 @@
 //! `run_hpa` request ([`crate::hpa::cases::request`]: a square map of 3-24 cells a side, of
 //! which the target takes those of at most [`MAX_SIDE`] a side, [`small_request`]; chunk
 //! sizes 2-8 or an invalid one, every corner rule, smoothing, budgets and four queries with edits
-//! between them), lets the remaining bytes set the map's cells one by one (a byte >= 192 is a
+//! between them, of which the target keeps one chosen by the input's bytes, [`super::choice`];
+//! issue 36, fifth round), lets the remaining bytes set the map's cells one by one (a byte >= 192 is a
 //! wall), and runs it as the `hpa` section does ([CONF.CHECK.HPA]): both crates through the
 //! in-process adapters, compared reply for reply; the reference's reply against the family's
 //! oracle ([`crate::hpa::oracle`]); the request with every query sliced against the tier-1
@@ -37,18 +38,17 @@ pub fn small_request(seed: u64, case: u64) -> HpaRequest {
 }
 
 /// A request from fuzz bytes: the generated request of a seed ([`small_request`]) cut to its
-/// first query and its first sliced query, its cells then set by the bytes.
-fn decode(u: &mut U) -> Res<(HpaRequest, u64)> {
+/// query `which` (with the edits before it), its cells then set by the bytes.
+fn decode(u: &mut U, which: usize) -> Res<(HpaRequest, u64)> {
     let seed: u64 = u.arbitrary()?;
     let case = u.int_in_range(0u64..=8)?;
     let mut r = small_request(seed, case);
-    // Two of the four queries (issue 36): the first (tier 1) and the first sliced one, with the
-    // edits before it (a refresh of the hierarchy); the others repeated the same code paths.
-    let sliced_at = r.queries.iter().position(|q| !q.schedule.is_empty());
-    if let Some(k) = sliced_at.filter(|&k| k > 0) {
-        let q = r.queries.swap_remove(k);
-        r.queries.truncate(1);
-        r.queries.push(q);
+    // One of the four queries (issue 36, fifth round; two in the fourth, the first and the first
+    // sliced one), chosen by the input's bytes: the two tier-1 queries (the second after edits)
+    // and the two sliced ones (after edits: a refresh of the hierarchy) each one time in four.
+    if !r.queries.is_empty() {
+        let q = r.queries.swap_remove(which % r.queries.len());
+        r.queries = vec![q];
     }
     let mut cells = hex::decode(&r.map.cells).unwrap_or_default();
     for c in cells.iter_mut() {
@@ -122,7 +122,7 @@ pub fn check_on(
 /// Target `hpa_search`.
 pub fn hpa_search(data: &[u8]) -> Result<(), Finding> {
     let mut u = U::new(data);
-    let Ok((r, seed)) = decode(&mut u) else {
+    let Ok((r, seed)) = decode(&mut u, super::choice(data, 4)) else {
         return Ok(());
     };
     let on: &dyn Implementation = if seed & 1 == 0 {

@@ -156,8 +156,22 @@ pub fn deep(data: &[u8]) -> bool {
     if ALWAYS_DEEP.load(std::sync::atomic::Ordering::Relaxed) {
         return true;
     }
-    // FNV-1a over 8-byte words (a byte at a time cost ~100 us on the largest voxel inputs
-    // under the instrumentation), then the length and the last partial word.
+    // The high bits: the low bits of an FNV product mix the last words least.
+    (input_hash(data) >> 40).is_multiple_of(DEEP_ONE_IN)
+}
+
+/// One of `0..n` (`n` > 0) chosen by the same hash of the input's bytes as [`deep`], from other
+/// bits (the choice and the sampling are independent): the part of a fixed input a target runs
+/// on this input (`graph_query`'s variants, `hpa_search`'s query; issue 36, fifth round). A
+/// property of the bytes, as [`deep`], but not changed by [`set_always_deep`]: a replayed file
+/// runs the part the fuzzer ran, and over a campaign every part is drawn.
+pub fn choice(data: &[u8], n: usize) -> usize {
+    ((input_hash(data) >> 16) % n.max(1) as u64) as usize
+}
+
+/// FNV-1a over 8-byte words (a byte at a time cost ~100 us on the largest voxel inputs under
+/// the instrumentation), then the length and the last partial word.
+fn input_hash(data: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut mix = |w: u64| h = (h ^ w).wrapping_mul(0x0000_0100_0000_01b3);
     let words = data.chunks_exact(8);
@@ -169,8 +183,7 @@ pub fn deep(data: &[u8]) -> bool {
     last[..rest.len()].copy_from_slice(rest);
     mix(u64::from_le_bytes(last) ^ ((data.len() as u64) << 56));
     mix(data.len() as u64);
-    // The high bits: the low bits of an FNV product mix the last words least.
-    (h >> 40).is_multiple_of(DEEP_ONE_IN)
+    h
 }
 
 type U<'a> = Unstructured<'a>;

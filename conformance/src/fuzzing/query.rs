@@ -1,14 +1,16 @@
 //! `graph_query`: a fuzzed graph, landmarks, query and cost/heuristic rules run through every
 //! applicable variant of both crates (tier-1, hooked and sliced runs); see [`check_query`]. The
-//! target runs the sliced runs on one input in [`super::DEEP_ONE_IN`] ([`super::deep`]), on one
-//! crate chosen by the input's length (issue 36); the tier-1 and hooked runs on every input.
+//! target runs two of the variants, chosen by the input's bytes ([`selected_variants`]; issue 36,
+//! fifth round), and the budgeted-prefix check and the sliced runs on one input in
+//! [`super::DEEP_ONE_IN`] ([`super::deep`]), the sliced runs on one crate chosen by the input's
+//! length (issue 36); the crates' tier-1 and hooked runs are compared on every input.
 
 use super::Finding;
 use super::*;
 use crate::checks::generated::applicable;
 use crate::implementation::{BlockedRule, HookSpec, HookedQuery, Implementation, RunOptions};
 use crate::outcome::{first_difference, AlgorithmCode, Outcome, StatusCode};
-use crate::scenario::{Case, Query};
+use crate::scenario::{Case, Query, Variant};
 use arbitrary::Unstructured;
 
 /// The decoded input of `graph_query`.
@@ -111,7 +113,7 @@ pub fn decode_query(data: &[u8]) -> Res<QueryInput> {
     })
 }
 
-/// `graph_query`: decode and [`check_query`]. Inputs too short to decode are accepted.
+/// `graph_query`: decode and [`check_query_on`]. Inputs too short to decode are accepted.
 pub fn graph_query(data: &[u8]) -> Result<(), Finding> {
     let Ok(input) = decode_query(data) else {
         return Ok(());
@@ -124,7 +126,24 @@ pub fn graph_query(data: &[u8]) -> Result<(), Finding> {
         &OPT
     };
     let ons = [on];
-    check_query_on(&input, if deep(data) { &ons } else { &[] })
+    let deep = deep(data);
+    let variants = selected_variants(&input.case, choice(data, 4));
+    check_query_on(&input, &variants, if deep { &ons } else { &[] }, deep)
+}
+
+/// The two variants `graph_query` runs on an input (issue 36, fifth round): of the applicable
+/// ones (column order: the four one-directional variants, then their bidirectional forms; two
+/// of each without positions), the `k`-th one-directional variant (`k` modulo their number) and
+/// its bidirectional form. The target draws `k` from the input's bytes ([`super::choice`]), so
+/// over a campaign every variant runs; [`check_query`] runs them all.
+pub fn selected_variants(case: &Case, k: usize) -> Vec<Variant> {
+    let all = applicable(case);
+    let half = (all.len() / 2).max(1);
+    all.iter()
+        .enumerate()
+        .filter(|&(i, _)| i % half == k % half)
+        .map(|(_, &v)| v)
+        .collect()
 }
 
 /// `Err` naming `what()` (formatted only then) and the first difference, if any.
@@ -141,29 +160,36 @@ fn outcome_diff(
 
 /// The differential of `graph_query`: tier-1 outcomes of every applicable variant, hooked runs
 /// (outcome and hook log), sliced runs (`step` schedule = `run(None)` = tier 1), identical in
-/// both crates; a budgeted tier-1 run is a prefix of the unbudgeted one.
+/// both crates; a budgeted tier-1 run is a prefix of the unbudgeted one. Every applicable
+/// variant, everything on both crates.
 pub fn check_query(input: &QueryInput) -> Result<(), Finding> {
-    check_query_on(input, &[&REF, &OPT])
+    check_query_on(input, &applicable(&input.case), &[&REF, &OPT], true)
 }
 
-/// As [`check_query`], with the sliced runs only on `sliced_on`.
+/// As [`check_query`], on `variants` only, with the sliced runs only on `sliced_on`, and the
+/// budgeted-prefix check (a second, unbudgeted reference run of every variant and query) only
+/// when `prefix` is set (the target: on a [`super::deep`] input, issue 36, fifth round; the
+/// sliced runs compare with that unbudgeted run, so a non-empty `sliced_on` runs it too).
 pub fn check_query_on(
     input: &QueryInput,
+    variants: &[Variant],
     sliced_on: &[&dyn Implementation],
+    prefix: bool,
 ) -> Result<(), Finding> {
     let case = &input.case;
-    let variants = applicable(case);
-    let r = REF.run_case(case, &variants, &input.queries, input.opts);
-    let o = OPT.run_case(case, &variants, &input.queries, input.opts);
-    let full = if input.opts == RunOptions::MATRIX {
+    let r = REF.run_case(case, variants, &input.queries, input.opts);
+    let o = OPT.run_case(case, variants, &input.queries, input.opts);
+    let full = if !prefix && sliced_on.is_empty() {
+        Vec::new()
+    } else if input.opts == RunOptions::MATRIX {
         r.clone()
     } else {
-        REF.run_case(case, &variants, &input.queries, RunOptions::MATRIX)
+        REF.run_case(case, variants, &input.queries, RunOptions::MATRIX)
     };
     // Sliced runs of every variant and query, the graph and landmarks built once per crate.
     let sliced: Vec<_> = sliced_on
         .iter()
-        .map(|imp| imp.run_sliced_case(case, &variants, &input.queries, &input.budgets))
+        .map(|imp| imp.run_sliced_case(case, variants, &input.queries, &input.budgets))
         .collect();
     for (vi, &variant) in variants.iter().enumerate() {
         for (qi, &query) in input.queries.iter().enumerate() {
@@ -181,8 +207,11 @@ pub fn check_query_on(
                     at()
                 )));
             }
+            let Some(tier1) = full.get(vi).map(|f| &f[qi]) else {
+                continue;
+            };
             // A budgeted run stops at the budget with a prefix of the full expansion list.
-            if let (Outcome::Path(b), Outcome::Path(f)) = (&r[vi][qi], &full[vi][qi]) {
+            if let (Outcome::Path(b), Outcome::Path(f)) = (&r[vi][qi], tier1) {
                 if b.status == StatusCode::BudgetExhausted {
                     let ok = b.iterations == input.opts.iteration_budget
                         && b.nodes.is_empty()
@@ -192,7 +221,7 @@ pub fn check_query_on(
                         return Err(Finding::new(format!("run_case {}: budgeted run is not a prefix of the full run: {b:?} vs {f:?}", at())));
                     }
                 } else if input.opts.record_expansions {
-                    if let Some(d) = first_difference(&full[vi][qi], &r[vi][qi]) {
+                    if let Some(d) = first_difference(tier1, &r[vi][qi]) {
                         return Err(Finding::new(format!(
                             "run_case {}: budget not reached yet differs from the unbudgeted run: {d}",
                             at()
@@ -201,7 +230,6 @@ pub fn check_query_on(
                 }
             }
             // Sliced runs: run(None) and the fuzzed step schedule equal tier 1 (recording on).
-            let tier1 = &full[vi][qi];
             for (imp, runs) in sliced_on.iter().zip(&sliced) {
                 let (whole, sliced) = &runs[vi][qi];
                 if let Some(d) = first_difference(whole, sliced) {
