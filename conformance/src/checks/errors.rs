@@ -286,16 +286,27 @@ pub fn scripts() -> Vec<Script> {
     ]
 }
 
-fn show(r: &Result<u64, BuildFailure>) -> String {
+/// A successful op's value: the path cost of `find_path` / `find_path_between` (whose value is
+/// the cost's bits) as a number, any other op's value as an integer.
+fn value_text(o: &GraphOp, v: u64) -> String {
+    match o {
+        GraphOp::FindPath { .. } | GraphOp::FindPathBetween(..) => {
+            format!("cost {:?}", f64::from_bits(v))
+        }
+        _ => format!("value {v}"),
+    }
+}
+
+fn show(o: &GraphOp, r: &Result<u64, BuildFailure>) -> String {
     match r {
-        Ok(v) => format!("value {v}"),
+        Ok(v) => value_text(o, *v),
         Err(e) => e.to_string(),
     }
 }
 
-fn show_expect(e: &Expect) -> String {
+fn show_expect(o: &GraphOp, e: &Expect) -> String {
     match e {
-        V(v) => format!("value {v}"),
+        V(v) => value_text(o, *v),
         E(c, i) => BuildFailure::new(c, *i).to_string(),
     }
 }
@@ -327,8 +338,8 @@ pub fn run_shard(all: &[&dyn Implementation], shard: super::Shard) -> Section {
                     implementation: imp.name().to_string(),
                     query: Some(k),
                     what: format!("operation {k}: {}", op_text(operation)),
-                    expected: show_expect(expected),
-                    found: found.map_or("no result".to_string(), show),
+                    expected: show_expect(operation, expected),
+                    found: found.map_or("no result".to_string(), |r| show(operation, r)),
                     ..Default::default()
                 }));
             }
