@@ -17,7 +17,6 @@ from .errors import OnePathError
 MAGIC = 0x5347504F          # [STATE.HEADER] "OPGS"
 KIND_GRID, KIND_HEX, KIND_VOXEL = 1, 2, 3
 MAX_CELLS = 1 << 26
-I32_MAX = (1 << 31) - 1
 SPACE_LIM = float(1 << 21)  # [GRID.SPACE.RANGE]
 
 
