@@ -45,6 +45,14 @@ class Kit(object):
             shutil.copy2(path, self.path)
         except OSError as e:
             raise InputError("kit %s: cannot copy: %s" % (path, e.strerror or e))
+        # and of the vectors: the kit reads vectors/ of the tree it was built from by default, so
+        # a vector added while a run goes on would change the judge half-way ([CONF.PMUT.RUN])
+        self.vectors = os.path.join(self.dir, "vectors")
+        try:
+            shutil.copytree(os.path.join(REPO, "vectors"), self.vectors, symlinks=True)
+        except OSError as e:
+            raise InputError("vectors %s: cannot copy: %s"
+                             % (os.path.join(REPO, "vectors"), getattr(e, "strerror", None) or e))
         try:
             v = subprocess.run([self.path, "--version"], capture_output=True, text=True,
                                timeout=60, cwd=REPO)
@@ -63,7 +71,8 @@ class Kit(object):
     def certify(self, driver_cmd, port_cases, timeout, families):
         """The argv of one mutant's (or the baseline's) certify run."""
         args = [self.path, "certify", "--port", driver_cmd, "--json", "--port-cases",
-                str(port_cases), "--timeout", fmt_num(timeout), "--threads", "1"]
+                str(port_cases), "--timeout", fmt_num(timeout), "--threads", "1",
+                "--vectors", self.vectors]
         if self.has_heartbeat:
             args += ["--heartbeat", "0"]
         # [CONF.PMUT.RUN]: a mutant's verdict is the whole run's; stopping at the first failure
