@@ -388,7 +388,10 @@ fn a_landmark_table_dropped_by_a_failed_build_is_caught() {
         s.failures
     );
     let f = &s.failures[0];
-    assert_eq!(f.what, "operation 3: find_path(0, 2, landmarks true)", "{f:?}");
+    assert_eq!(
+        f.what, "operation 3: find_path(0, 2, landmarks true)",
+        "{f:?}"
+    );
     assert_eq!(f.expected, "cost 3.0", "{f:?}");
     assert_eq!(f.found, "harness: no current landmark table (no index)");
 }

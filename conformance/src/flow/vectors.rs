@@ -227,6 +227,15 @@ fn planted_running(reached: &[(i32, f64)], open: &[(i32, f64, f64)]) -> Vec<u8> 
     b
 }
 
+/// A script that restores `bytes`, steps one pop at a time `pops` times (each step's save shows
+/// the heap) and then runs to the end.
+fn pop_by_pop(bytes: Vec<u8>, pops: usize) -> Vec<S> {
+    let mut s = vec![S::Restore { bytes: Hex(bytes) }];
+    s.extend((0..pops).map(|_| S::Step { budget: 1 }));
+    s.push(S::Step { budget: 0 });
+    s
+}
+
 /// The requests of the committed vectors, with their comments, in id order.
 pub fn requests() -> Vec<(String, FlowRequest)> {
     let mut out = Vec::new();
@@ -435,24 +444,14 @@ pub fn requests() -> Vec<(String, FlowRequest)> {
         "a restored running field whose open set ties on f with g keys that differ (a flow field pushes f = g, so only a restored state has them): one pop per step, each step's save shows the heap; pops go by larger g, a tie of g by smaller node, the right child first where it precedes; cells 6 and 9 are reached at costs 9.0 and 9.5 under small planted keys, so the first pop lowers them and their entries, updated in place to larger keys, sift down [STATE.HEAP.ARRAY] [STATE.HEAP.POP] [STATE.HEAP.DOWN] [STATE.HEAP.UPDATE] [STATE.HEAP.VALID] [FLOW.STATE.STRUCTURAL] [FLOW.RUN.ITERATE]".into(),
         FlowRequest {
             probes: vec![(3, 3), (0, 3)],
-            ..small(None, &open, 4, plain.clone(), vec![(0, 0)], {
-                let mut s = vec![S::Restore { bytes: Hex(planted_open_ties()) }];
-                s.extend((0..9).map(|_| S::Step { budget: 1 }));
-                s.push(S::Step { budget: 0 });
-                s
-            })
+            ..small(None, &open, 4, plain.clone(), vec![(0, 0)], pop_by_pop(planted_open_ties(), 9))
         },
     ));
     out.push((
         "a restored running field whose planted open set (f of 1 or 2, g keys that differ) holds cells reached later at costs above their keys: the first pop (cell 8) lowers cells 9 and 13, the third (cell 14) cell 10, and each entry, updated in place to its larger key, sifts down through slots with two children where the right child precedes the left by g (14 over 13), by node (4 over 9) and by f (12 over 6); one pop per step, each step's save shows the heap [STATE.HEAP.DOWN] [STATE.HEAP.UPDATE] [STATE.HEAP.ARRAY] [FLOW.STATE.STRUCTURAL] [FLOW.RUN.ITERATE]".into(),
         FlowRequest {
             probes: vec![(3, 3), (0, 3)],
-            ..small(None, &open, 4, plain.clone(), vec![(0, 0)], {
-                let mut s = vec![S::Restore { bytes: Hex(planted_update_down()) }];
-                s.extend((0..6).map(|_| S::Step { budget: 1 }));
-                s.push(S::Step { budget: 0 });
-                s
-            })
+            ..small(None, &open, 4, plain.clone(), vec![(0, 0)], pop_by_pop(planted_update_down(), 6))
         },
     ));
     // The y axis of the cell checks (port-mutation judge, issue 35: a port that checked x only
@@ -474,12 +473,7 @@ pub fn requests() -> Vec<(String, FlowRequest)> {
         "a restored running field whose planted open set holds cells reached later at costs above their keys: the first pop (cell 6) lowers cells 3 and 9 and queues cells 2, 7, 10 and 5 at 3.5; each lowered entry, updated in place at the root to its larger key, sifts down, and cell 9's passes a slot whose two children (cells 2 and 7) tie on f and g, where the smaller node, the left child, goes up; one pop per step, each step's save shows the heap [STATE.HEAP.DOWN] [STATE.HEAP.UPDATE] [STATE.HEAP.ARRAY] [STATE.HEAP.POP] [FLOW.STATE.STRUCTURAL]".into(),
         FlowRequest {
             probes: vec![(3, 3), (0, 3)],
-            ..small(None, &open, 4, plain.clone(), vec![(0, 0)], {
-                let mut s = vec![S::Restore { bytes: Hex(planted_node_tie_down()) }];
-                s.extend((0..6).map(|_| S::Step { budget: 1 }));
-                s.push(S::Step { budget: 0 });
-                s
-            })
+            ..small(None, &open, 4, plain.clone(), vec![(0, 0)], pop_by_pop(planted_node_tie_down(), 6))
         },
     ));
     // The border of the geometric neighbours (port-mutation judge, issue 35: a port that let the

@@ -179,12 +179,7 @@ pub fn sessions() -> Vec<(String, Session)> {
 /// changes across the wrap ([GRID.AREA.VERSION]), with the refusals of `set_area_multiplier`.
 fn area_version_wrap() -> (String, Session) {
     let mut s = generate::session(41, 60);
-    let good = container_after(&s, 20);
-    // [STATE.GRID] member 0's grid: its area version at byte 44 of its bytes.
-    let (g, _) = spans(&good)[0];
-    let mut wrap = good.clone();
-    wrap[g + 44..g + 48].copy_from_slice(&i32::MAX.to_le_bytes());
-    s.containers = vec![Hex(wrap)];
+    s.containers = vec![Hex(grid_at_limit(&s, 20, &[GRID_AREA_VERSION]))];
     s.inputs[30] = vec![
         vec![8, 0],
         vec![10, 255, 1, 1],
@@ -199,6 +194,20 @@ fn area_version_wrap() -> (String, Session) {
         "seed 41, 60 frames; frame 30 restores the world's container after frame 20 with member 0's grid at area version 2^31 - 1 [STATE.GRID] [STATE.AREAS], then sets the multiplier of area 255 (refused: area_out_of_range), of area 2 to 0 and to -1.5 (refused: invalid_multiplier), each writing 1 and changing nothing, then of area 1 to 1.5: the area version wraps to 0; the flow field and the replanner then run on the new multipliers; frame 31 sets area 1 to 0.1 (not dyadic) and the area version counts 1 [GRID.AREA.SET] [GRID.AREA.VERSION] [CONF.SYNC.OPS]".into(),
         s,
     )
+}
+
+/// The session of SYNC-0006 (seed 19, 4 frames) with frame 2 ending in each op: one vector each.
+fn bad_op_sessions(ops: &[(&str, Vec<i64>)]) -> Vec<(String, Session)> {
+    let mut out = Vec::new();
+    for (what, op) in ops {
+        let mut s = generate::session(19, 4);
+        s.inputs[2].push(op.clone());
+        out.push((
+            format!("seed 19, 4 frames; frame 2 ends with {what}, {op:?}: the session is failed with bad_op (frame 2, op {}) before any frame runs [CONF.SYNC.OPS] [CONF.SYNC.SESSION]", s.inputs[2].len() - 1),
+            s,
+        ));
+    }
+    out
 }
 
 /// SYNC-0051 onwards: op 10 one past each of its ranges ([CONF.SYNC.OPS]).
@@ -218,16 +227,7 @@ fn area_op_bounds() -> Vec<(String, Session)> {
         ),
         ("set_area_multiplier with three integers", vec![10, 1, 1]),
     ];
-    let mut out = Vec::new();
-    for (what, op) in ops {
-        let mut s = generate::session(19, 4);
-        s.inputs[2].push(op.clone());
-        out.push((
-            format!("seed 19, 4 frames; frame 2 ends with {what}, {op:?}: the session is failed with bad_op (frame 2, op {}) before any frame runs [CONF.SYNC.OPS] [CONF.SYNC.SESSION]", s.inputs[2].len() - 1),
-            s,
-        ));
-    }
-    out
+    bad_op_sessions(&ops)
 }
 
 /// SYNC-0023: [WORLD.STAGE.GRAPH_BOUND] at and past its edge: the container's graph member (1)
@@ -332,16 +332,7 @@ fn bad_op_bounds() -> Vec<(String, Session)> {
         ("graph-search step with budget -1", vec![7, -1]),
         ("restore of container -1", vec![8, -1]),
     ];
-    let mut out = Vec::new();
-    for (what, op) in ops {
-        let mut s = generate::session(19, 4);
-        s.inputs[2].push(op.clone());
-        out.push((
-            format!("seed 19, 4 frames; frame 2 ends with {what}, {op:?}: the session is failed with bad_op (frame 2, op {}) before any frame runs [CONF.SYNC.OPS] [CONF.SYNC.SESSION]", s.inputs[2].len() - 1),
-            s,
-        ));
-    }
-    out
+    bad_op_sessions(&ops)
 }
 
 /// SYNC-0048 and SYNC-0049: sessions whose grid and graph build but whose world refuses a
@@ -392,16 +383,26 @@ fn refused_calls() -> (String, Session) {
     )
 }
 
+/// [STATE.GRID] The offsets, within member 0's grid bytes, of its version and area version.
+const GRID_VERSION: usize = 16;
+const GRID_AREA_VERSION: usize = 44;
+
+/// The world's container after `frame` of `s`, with the `i32` fields of member 0's grid at
+/// `offsets` set to 2^31 - 1.
+fn grid_at_limit(s: &Session, frame: usize, offsets: &[usize]) -> Vec<u8> {
+    let mut b = container_after(s, frame);
+    let (g, _) = spans(&b)[0];
+    for &o in offsets {
+        b[g + o..g + o + 4].copy_from_slice(&i32::MAX.to_le_bytes());
+    }
+    b
+}
+
 /// SYNC-0021: a grid restored at version 2^31 - 1 and edited across the wrap
 /// ([GRID.VERSION.COUNT]).
 fn version_wrap() -> (String, Session) {
     let mut s = generate::session(23, 60);
-    let good = container_after(&s, 20);
-    // [STATE.GRID] member 0's grid: its version at byte 16 of its bytes, its area version at 44.
-    let (g, _) = spans(&good)[0];
-    let mut wrap = good.clone();
-    wrap[g + 16..g + 20].copy_from_slice(&i32::MAX.to_le_bytes());
-    wrap[g + 44..g + 48].copy_from_slice(&i32::MAX.to_le_bytes());
+    let wrap = grid_at_limit(&s, 20, &[GRID_VERSION, GRID_AREA_VERSION]);
     let (x, y) = first_open(&s);
     s.containers = vec![Hex(wrap)];
     s.inputs[30] = vec![vec![8, 0], vec![0, x, y, 3], vec![0, x, y, 0], vec![1, 4]];
