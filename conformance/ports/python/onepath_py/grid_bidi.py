@@ -328,7 +328,7 @@ class GridBidiSearch(object):
         """[GBIDI.MEETING_CELL] None before the first ``begin``, after a ``begin`` until a
         relaxation meets, and whenever ``mu`` is +infinity; otherwise the cell whose meeting gave
         the current ``mu`` (also while Running); the start for ``start == goal``."""
-        if self._meet < 0 or self._mu == INF:
+        if self._meet < 0:   # a meet sets a finite mu ([GBIDI.MEET]: +inf is never strictly lower)
             return None
         return self._meet
 

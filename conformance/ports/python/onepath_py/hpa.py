@@ -148,14 +148,12 @@ def chunk_search(ctx, bounds, a):
     move, move_cost = ctx.move, ctx.move_cost
     g = {a: 0.0}
     parent = {a: -1}
-    closed = set()
     heap = [(0.0, a)]
     ndirs = 8 if ctx.conn == CONN_EIGHT else 4
     while heap:
         gu, u = heapq.heappop(heap)
-        if u in closed or gu != g[u]:
-            continue   # a superseded entry
-        closed.add(u)
+        if gu != g[u]:
+            continue   # a superseded entry (a pushed pair is never pushed again: g only falls)
         for di in range(ndirs):
             v = move(u, di)
             if v < 0:
@@ -170,7 +168,6 @@ def chunk_search(ctx, bounds, a):
             if gv is None or g2 < gv:
                 g[v] = g2
                 parent[v] = u
-                closed.discard(v)   # [GRAPH.ASTAR.EXPAND] reopening (never happens: costs > 0)
                 heapq.heappush(heap, (g2, v))
     return g, parent
 

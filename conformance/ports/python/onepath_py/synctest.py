@@ -39,6 +39,7 @@ GRID, GRAPH, REPLANNER, FLOW, GRID_SEARCH, GRAPH_SEARCH = 0, 1, 2, 3, 4, 5
 
 U8, U32, U64 = (1 << 8) - 1, (1 << 32) - 1, (1 << 64) - 1
 TWO53 = 1 << 53
+I128 = 1 << 127   # [CONF.SYNC.OPS] elements decode as signed 128-bit integers
 
 # [CONF.SYNC.OPS] per op code: the ranges of the integers after the code
 # (GUESS: budgets are u64, the API's budget type; SPEC_NOTES_WORLD)
@@ -116,8 +117,11 @@ def _op_text(o):
 
 def _check_op(f, k, o, containers):
     """[CONF.SYNC.OPS] An array of integers: a known code, its number of integers, each in
-    range (an op 8's index below the number of containers); else ``bad_op: frame F op K: [..]``."""
-    ok = isinstance(o, list) and o and all(_is_int(v) for v in o)
+    range (an op 8's index below the number of containers); else ``bad_op: frame F op K: [..]``.
+    An op that is not a list of integers in the signed 128-bit range does not decode."""
+    assert isinstance(o, list) and all(_is_int(v) and -I128 <= v < I128 for v in o), \
+        "frame %d op %d is not a list of 128-bit integers" % (f, k)
+    ok = len(o) > 0
     if ok:
         ranges = OP_RANGES.get(o[0])
         ok = ranges is not None and len(o) == 1 + len(ranges) and \
