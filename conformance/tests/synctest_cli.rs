@@ -105,6 +105,29 @@ fn the_json_report_and_a_written_session() {
     let (_, err) = text(&o);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("bad_op: frame 4 op 0: [9, 1]"), "{err}");
+    // [CONF.SYNC.OPS] Op integers decode as signed 128-bit: 2^127 - 1 is read (and is bad_op,
+    // out of the budget's range), 2^127 and a non-integer do not decode (harness errors).
+    for (value, expect) in [
+        (
+            "170141183460469231731687303715884105727",
+            "bad_op: frame 2 op 0: [1, 170141183460469231731687303715884105727]",
+        ),
+        (
+            "-170141183460469231731687303715884105728",
+            "bad_op: frame 2 op 0",
+        ),
+        ("170141183460469231731687303715884105728", "out of range"),
+        ("1.5", "wide.json: expected `,` or `]`"),
+    ] {
+        let mut s = session.clone();
+        s["inputs"][2] = serde_json::json!([[1, 424242]]);
+        let p = dir.join("wide.json");
+        std::fs::write(&p, s.to_string().replace("424242", value)).unwrap();
+        let o = kit(&["--session", p.to_str().unwrap()]);
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{value}: {err}");
+        assert!(err.contains(expect), "{value}: {err}");
+    }
     let mut s = session.clone();
     s["inputs"][2] = serde_json::json!([[5, 0, 1, 0]]);
     let o = kit(&["--session", &write("den0.json", &s)]);

@@ -64,24 +64,29 @@ pub fn session(seed: u64, frames: usize) -> Session {
         let mut frame = Vec::new();
         for _ in 0..count {
             let r = rng.unit();
-            let budget = rng.range(1, 16) as i64;
-            let op: Vec<i64> = if r < 0.05 {
-                let cell = rng.below(n as u64) as i64;
+            let budget = rng.range(1, 16) as i128;
+            let op: Vec<i128> = if r < 0.05 {
+                let cell = rng.below(n as u64) as i128;
                 let area = [0, 1, 2, 3, 255][rng.below(5) as usize];
-                vec![0, cell % SIDE as i64, cell / SIDE as i64, area]
+                vec![0, cell % SIDE as i128, cell / SIDE as i128, area]
             } else if r < 0.10 {
-                vec![5, rng.below(edge_count) as i64, rng.range(1, 90) as i64, 10]
+                vec![
+                    5,
+                    rng.below(edge_count) as i128,
+                    rng.range(1, 90) as i128,
+                    10,
+                ]
             } else if r < 0.17 {
-                let (s, g) = (rng.below(n as u64) as i64, rng.below(n as u64) as i64);
+                let (s, g) = (rng.below(n as u64) as i128, rng.below(n as u64) as i128);
                 vec![
                     3,
-                    s % SIDE as i64,
-                    s / SIDE as i64,
-                    g % SIDE as i64,
-                    g / SIDE as i64,
+                    s % SIDE as i128,
+                    s / SIDE as i128,
+                    g % SIDE as i128,
+                    g / SIDE as i128,
                 ]
             } else if r < 0.24 {
-                vec![6, rng.below(nodes) as i64, rng.below(nodes) as i64]
+                vec![6, rng.below(nodes) as i128, rng.below(nodes) as i128]
             } else {
                 let code = [1, 2, 4, 7][rng.below(4) as usize];
                 vec![code, budget]

@@ -107,8 +107,13 @@ pub struct Session {
     /// World containers the ops of code 8 restore, lowercase hex.
     pub containers: Vec<crate::port::wire::Hex>,
     /// Per frame, its ops ([CONF.SYNC.OPS]) as integer arrays.
-    pub inputs: Vec<Vec<Vec<i64>>>,
+    pub inputs: Vec<Vec<Vec<OpInt>>>,
 }
+
+/// [CONF.SYNC.OPS] An op's integers decode as signed 128-bit integers, so a `u64` budget and a
+/// value one past it are both read (the second is `bad_op`); a larger one does not decode, so no
+/// session the kit sends to a port carries one ([DRIVER.MSG.REACH]).
+pub type OpInt = i128;
 
 /// [CONF.SYNC.OPS] One op, checked.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -139,9 +144,9 @@ pub enum SyncOp {
 impl SyncOp {
     /// [CONF.SYNC.OPS] Reads one op; `None` for another code, arity or an integer out of its
     /// range.
-    pub fn parse(op: &[i64], containers: usize) -> Option<SyncOp> {
-        let u = |v: i64| u32::try_from(v).ok();
-        let budget = |v: i64| u64::try_from(v).ok();
+    pub fn parse(op: &[OpInt], containers: usize) -> Option<SyncOp> {
+        let u = |v: OpInt| u32::try_from(v).ok();
+        let budget = |v: OpInt| u64::try_from(v).ok();
         Some(match *op {
             [0, x, y, a] => SyncOp::SetCell(u(x)? as usize, u(y)? as usize, u8::try_from(a).ok()?),
             [1, b] => SyncOp::Replan(budget(b)?),

@@ -144,7 +144,7 @@ pub fn sessions() -> Vec<(String, Session)> {
     let good = container_after(&s, 60);
     let hostile = hostile_containers(&good);
     for (i, _) in hostile.iter().enumerate() {
-        s.inputs[80 + i].push(vec![8, i as i64]);
+        s.inputs[80 + i].push(vec![8, i as i128]);
     }
     let names: Vec<&str> = hostile.iter().map(|(n, _)| n.as_str()).collect();
     s.containers = hostile.iter().map(|(_, b)| Hex(b.clone())).collect();
@@ -172,7 +172,45 @@ pub fn sessions() -> Vec<(String, Session)> {
     out.extend(refused_members());
     out.push(area_version_wrap());
     out.extend(area_op_bounds());
+    out.push(budget_edge());
+    out.extend(budget_bounds());
     out
+}
+
+/// The largest budget an op carries ([CONF.SYNC.OPS]: budgets are `u64`).
+const BUDGET_MAX: i128 = u64::MAX as i128;
+
+/// SYNC-0057: every budget op at the top of its range, `2^64 - 1`, which the session reads (it
+/// does not fit a signed 64-bit integer) and passes to its call as given.
+fn budget_edge() -> (String, Session) {
+    let mut s = generate::session(19, 4);
+    s.inputs[3].extend([
+        vec![1, BUDGET_MAX],
+        vec![2, BUDGET_MAX],
+        vec![4, BUDGET_MAX],
+        vec![7, BUDGET_MAX],
+    ]);
+    (
+        "seed 19, 4 frames; frame 3 ends with replan, flow step, grid-search step and graph-search step, each with budget 2^64 - 1 (the top of the u64 range, read as given and passed to the call) [CONF.SYNC.OPS] [CONF.SYNC.SESSION]".into(),
+        s,
+    )
+}
+
+/// SYNC-0058 onwards: every budget op one past the top of its range, `2^64`, then a replan with
+/// each end of the integers a session decodes ([CONF.SYNC.OPS]: signed 128-bit), out of range.
+fn budget_bounds() -> Vec<(String, Session)> {
+    let ops: [(&str, Vec<i128>); 6] = [
+        ("replan with budget 2^64", vec![1, BUDGET_MAX + 1]),
+        ("flow step with budget 2^64", vec![2, BUDGET_MAX + 1]),
+        ("grid-search step with budget 2^64", vec![4, BUDGET_MAX + 1]),
+        (
+            "graph-search step with budget 2^64",
+            vec![7, BUDGET_MAX + 1],
+        ),
+        ("replan with budget 2^127 - 1", vec![1, i128::MAX]),
+        ("replan with budget -2^127", vec![1, i128::MIN]),
+    ];
+    bad_op_sessions(&ops)
 }
 
 /// SYNC-0050: a grid restored at area version 2^31 - 1 whose multipliers op 10
@@ -197,7 +235,7 @@ fn area_version_wrap() -> (String, Session) {
 }
 
 /// The session of SYNC-0006 (seed 19, 4 frames) with frame 2 ending in each op: one vector each.
-fn bad_op_sessions(ops: &[(&str, Vec<i64>)]) -> Vec<(String, Session)> {
+fn bad_op_sessions(ops: &[(&str, Vec<i128>)]) -> Vec<(String, Session)> {
     let mut out = Vec::new();
     for (what, op) in ops {
         let mut s = generate::session(19, 4);
@@ -212,8 +250,8 @@ fn bad_op_sessions(ops: &[(&str, Vec<i64>)]) -> Vec<(String, Session)> {
 
 /// SYNC-0051 onwards: op 10 one past each of its ranges ([CONF.SYNC.OPS]).
 fn area_op_bounds() -> Vec<(String, Session)> {
-    const F53: i64 = 1 << 53;
-    let ops: [(&str, Vec<i64>); 6] = [
+    const F53: i128 = 1 << 53;
+    let ops: [(&str, Vec<i128>); 6] = [
         ("set_area_multiplier of area -1", vec![10, -1, 1, 1]),
         ("set_area_multiplier of area 256", vec![10, 256, 1, 1]),
         (
@@ -252,7 +290,7 @@ fn graph_bound() -> (String, Session) {
         with_nodes(len),
     ];
     for (i, frame) in (20..24).enumerate() {
-        s.inputs[frame].push(vec![8, i as i64]);
+        s.inputs[frame].push(vec![8, i as i128]);
     }
     (
         format!("seed 31, 40 frames; frames 20-23 restore the world's container after frame 10 ({len} bytes) with its graph (member 1) and its graph search (member 5) both at node_count {}, 2^26, 2^26 + 1 and {len}: the first two are refused as member 1, count_out_of_range at its node_count field, before the search is staged over the graph (its compile and buffers would take O(N) bytes), the third by the graph's own check [STATE.GRAPH] at the same field, the last (the edge: the container's length) restores, and the session goes on over a graph of {len} nodes [WORLD.STAGE.GRAPH_BOUND] [WORLD.STAGE] [WORLD.ATOMIC] [STATE.BOUNDED]", len + 1),
@@ -286,7 +324,7 @@ fn header_versions() -> (String, Session) {
     ];
     let names: Vec<&str> = faults.iter().map(|(n, _)| *n).collect();
     for (i, _) in faults.iter().enumerate() {
-        s.inputs[20 + i].push(vec![8, i as i64]);
+        s.inputs[20 + i].push(vec![8, i as i128]);
     }
     s.containers = faults.into_iter().map(|(_, b)| Hex(b)).collect();
     // Budget 0 in every op that takes a budget: the bottom of each op's range ([CONF.SYNC.OPS]).
@@ -302,9 +340,9 @@ fn header_versions() -> (String, Session) {
 /// reported), and a grid-search `begin` with five integers; each session, as
 /// [`bad_sessions`]'s, is failed with `bad_op` at that op before any frame runs.
 fn bad_op_bounds() -> Vec<(String, Session)> {
-    const U32_END: i64 = 1 << 32;
-    const F53: i64 = 1 << 53;
-    let ops: [(&str, Vec<i64>); 23] = [
+    const U32_END: i128 = 1 << 32;
+    const F53: i128 = 1 << 53;
+    let ops: [(&str, Vec<i128>); 23] = [
         ("set_cell at y = -1", vec![0, 0, -1, 0]),
         ("set_cell at x = 2^32", vec![0, U32_END, 0, 0]),
         ("set_cell at y = 2^32", vec![0, 0, U32_END, 0]),
@@ -359,9 +397,9 @@ fn refused_members() -> Vec<(String, Session)> {
 /// inside frames the loop rolls back over.
 fn refused_calls() -> (String, Session) {
     let mut s = generate::session(29, 40);
-    let (w, h) = (s.map.width as i64, s.map.height as i64);
-    let edges = s.graph.edges.len() as i64;
-    let nodes = s.graph.node_count as i64;
+    let (w, h) = (s.map.width as i128, s.map.height as i128);
+    let edges = s.graph.edges.len() as i128;
+    let nodes = s.graph.node_count as i128;
     let (x, y) = first_open(&s);
     s.inputs[10].extend([
         vec![0, w, 0, 1],
@@ -488,7 +526,7 @@ fn edge_containers() -> (String, Session) {
     ];
     let names: Vec<String> = faults.iter().map(|(n, _)| n.clone()).collect();
     for (i, _) in faults.iter().enumerate() {
-        s.inputs[40 + i].push(vec![8, i as i64]);
+        s.inputs[40 + i].push(vec![8, i as i128]);
     }
     s.containers = faults.iter().map(|(_, b)| Hex(b.clone())).collect();
     (
@@ -498,11 +536,11 @@ fn edge_containers() -> (String, Session) {
 }
 
 /// The first cell of a session's map that is not a wall (row-major), as op integers.
-fn first_open(s: &Session) -> (i64, i64) {
+fn first_open(s: &Session) -> (i128, i128) {
     let cells = hex::decode(&s.map.cells).unwrap_or_default();
     let w = s.map.width.max(1) as usize;
     let i = cells.iter().position(|&c| c != 255).unwrap_or(0);
-    ((i % w) as i64, (i / w) as i64)
+    ((i % w) as i128, (i / w) as i128)
 }
 
 /// SYNC-0006 onwards: sessions refused before they run ([CONF.SYNC.OPS]: `bad_op` in frame and
@@ -510,7 +548,7 @@ fn first_open(s: &Session) -> (i64, i64) {
 fn bad_sessions() -> Vec<(String, Session)> {
     let base = || generate::session(19, 4);
     let mut out = Vec::new();
-    let bad_ops: [(&str, Vec<i64>); 11] = [
+    let bad_ops: [(&str, Vec<i128>); 11] = [
         ("op code 9", vec![9]),
         ("an empty op", vec![]),
         ("set_cell with three integers", vec![0, 1, 2]),
