@@ -252,7 +252,11 @@ def cmd_coverage(a, extra):
         env = child_env()
         env[COVERAGE_ENV] = tmp
         cmd = "python3 %s %s" % (shlex.quote(TRACER), shlex.quote(os.path.join(port_dir, "driver.py")))
-        args = [kit.path, "certify", "--port", cmd, "--json"] + list(extra)
+        # the kit's snapshot of this tree's vectors, as `run` passes ([CONF.PMUT.RUN]): without it
+        # the kit reads vectors/ of the tree it was built from, which may be another
+        given = any(f.split("=")[0] == "--vectors" for f in extra)
+        args = [kit.path, "certify", "--port", cmd, "--json"] + \
+            ([] if given else ["--vectors", kit.vectors]) + list(extra)
         sys.stderr.write("coverage: %s\n" % " ".join(shlex.quote(x) for x in args[1:]))
         rc, out, _, secs, _ = run_limited(args, None, env, tag=tmp, stderr_to=sys.stderr)
         hits, procs = read_data_files(tmp)
