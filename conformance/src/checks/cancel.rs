@@ -154,8 +154,8 @@ pub fn run(
                     (Err(a), Err(b)) if a == b => None,
                     (a, b) => Some((
                         "kind".into(),
-                        format!("{:?}", a.as_ref().err()),
-                        format!("{:?}", b.as_ref().err()),
+                        crate::levels::divergence::outcome(a),
+                        crate::levels::divergence::outcome(b),
                         None,
                     )),
                 };

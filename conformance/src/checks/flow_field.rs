@@ -195,7 +195,11 @@ fn run_case(all: &[&dyn Implementation], name: &str, r: &FlowRequest, s: &mut Se
                 imp.name(),
                 "sliced steps",
                 "two replies",
-                format!("{:?} vs {:?}", a.map(|_| ()), b.map(|_| ())),
+                format!(
+                    "{} vs {}",
+                    crate::levels::divergence::outcome(&a),
+                    crate::levels::divergence::outcome(&b)
+                ),
             )),
         });
     }

@@ -126,7 +126,11 @@ pub fn oracle_problem(
         return Some((
             "path ends".into(),
             format!("{s} .. {goal}"),
-            format!("{:?} .. {:?}", reply.path.first(), reply.path.last()),
+            format!(
+                "{} .. {}",
+                crate::levels::divergence::opt(reply.path.first(), "no cell"),
+                crate::levels::divergence::opt(reply.path.last(), "no cell")
+            ),
         ));
     }
     if theta {

@@ -103,8 +103,8 @@ fn first_edge_difference(a: &LinkResult, b: &LinkResult) -> Option<(String, Stri
         if a.calls.get(i) != b.calls.get(i) {
             return Some((
                 format!("link_valid call {i}"),
-                format!("{:?}", a.calls.get(i)),
-                format!("{:?}", b.calls.get(i)),
+                call_words(a.calls.get(i)),
+                call_words(b.calls.get(i)),
             ));
         }
     }
@@ -219,7 +219,11 @@ pub fn run(
                             )
                         })
                     }
-                    (a, b) => Some(format!("errors: {:?} / {:?}", a.err(), b.err())),
+                    (a, b) => Some(format!(
+                        "{} / {}",
+                        crate::levels::divergence::outcome(&a),
+                        crate::levels::divergence::outcome(&b)
+                    )),
                 };
                 s.record(problem.map(|f| {
                     fail(
@@ -253,4 +257,9 @@ pub fn run(
         }
     });
     sections.remove(0)
+}
+
+/// A `link_valid` call in words, or `no call`.
+fn call_words(c: Option<&(u32, u32)>) -> String {
+    c.map_or_else(|| "no call".into(), |(a, b)| format!("link_valid({a}, {b})"))
 }

@@ -176,7 +176,11 @@ fn run_case(all: &[&dyn Implementation], name: &str, r: &ReplanRequest, s: &mut 
                 imp.name(),
                 "budgeted replans",
                 "the same kind of reply",
-                format!("{:?} vs {:?}", a.map(|_| ()), b.map(|_| ())),
+                format!(
+                    "{} vs {}",
+                    crate::levels::divergence::outcome(&a),
+                    crate::levels::divergence::outcome(&b)
+                ),
             )),
         });
     }

@@ -26,6 +26,15 @@ pub fn opt<T: Display>(o: Option<T>, none: &str) -> String {
     o.map_or_else(|| none.to_string(), |v| v.to_string())
 }
 
+/// Whether a call answered, in words: `a reply`, or `error E` with the error's text (never a
+/// Rust form such as `Ok(())` or `Some(..)`, issue 34).
+pub fn outcome<T, E: Display>(r: &Result<T, E>) -> String {
+    match r {
+        Ok(_) => "a reply".to_string(),
+        Err(e) => format!("error {e}"),
+    }
+}
+
 /// A whole reply in words: its compact JSON (clipped), or `no reply (why)`.
 pub fn reply_words<T: Serialize>(r: &Result<T, crate::error::HarnessError>) -> String {
     match r {
