@@ -659,7 +659,6 @@ pub fn goldens() -> Vec<Golden> {
     super::recipes_appended::grid_search_hops(&mut push);
     super::recipes_appended::patched_counts(&mut push);
     super::recipes_appended::patched_search_counts(&mut push);
-    super::recipes_appended::patched_lazy_theta(&mut push);
     out
 }
 

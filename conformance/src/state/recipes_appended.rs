@@ -186,7 +186,7 @@ pub fn patched_counts(push: &mut dyn FnMut(StateKind, &'static str, StateRecipe,
 }
 
 /// STATE-ASTAR-0005: a generic grid A* (kind 8) mid-run whose `iterations` is patched to the
-/// largest count the format writes.
+/// largest count the format writes; then STATE-THETA-0005 ([`patched_lazy_theta`]).
 pub fn patched_search_counts(
     push: &mut dyn FnMut(StateKind, &'static str, StateRecipe, Option<Patch>),
 ) {
@@ -209,6 +209,7 @@ pub fn patched_search_counts(
         },
         Some(astar_iterations_max),
     );
+    patched_lazy_theta(push);
 }
 
 /// The begun Lazy Theta* search of STATE-THETA-0005 made one pop further by hand: the start,
@@ -242,9 +243,7 @@ fn lazy_theta_unseen_parent(bytes: &[u8]) -> Vec<super::recipes::Splice> {
 
 /// STATE-THETA-0005: a patched Lazy Theta* state whose open cell's parent is out of sight and
 /// has no closed neighbour to take its place.
-pub fn patched_lazy_theta(
-    push: &mut dyn FnMut(StateKind, &'static str, StateRecipe, Option<Patch>),
-) {
+fn patched_lazy_theta(push: &mut dyn FnMut(StateKind, &'static str, StateRecipe, Option<Patch>)) {
     use crate::grid::{GridApi, GridOptionsData};
     push(
         StateKind::ThetaSearch,
