@@ -39,12 +39,40 @@ pub(crate) fn no_snapshot(step: usize) -> HarnessError {
     )
 }
 
+/// [CONF.REPLAN.SCRIPT] A `restore_onto` step whose size `new` refuses (the kit never sends one).
+pub(crate) fn no_other_grid(step: usize, w: u32, h: u32, e: &str) -> HarnessError {
+    HarnessError::new(
+        ErrorKind::Schema,
+        format!(
+            "replan request: step {step} restores onto a {w} x {h} grid, which new refuses: {e}"
+        ),
+    )
+}
+
 macro_rules! define_replan_adapter {
     ($module:ident, $krate:ident, $grid_adapter:ident) => {
         /// Replanner requests on one crate.
         pub mod $module {
             use super::*;
             use ::$krate as op;
+
+            /// A new grid of another size, of the same type (and hex layout), every cell 0: the
+            /// grid of a `restore_onto` step ([CONF.REPLAN.SCRIPT]).
+            trait OtherGrid: Sized {
+                fn other(&self, w: usize, h: usize) -> Result<Self, String>;
+            }
+
+            impl OtherGrid for op::Grid {
+                fn other(&self, w: usize, h: usize) -> Result<Self, String> {
+                    op::Grid::new(w, h).map_err(|e| e.to_string())
+                }
+            }
+
+            impl OtherGrid for op::HexGrid {
+                fn other(&self, w: usize, h: usize) -> Result<Self, String> {
+                    op::HexGrid::new(w, h, self.layout()).map_err(|e| e.to_string())
+                }
+            }
 
             macro_rules! fill {
                 ($g:expr, $r:expr, $cells:expr) => {{
@@ -145,6 +173,18 @@ macro_rules! define_replan_adapter {
                                 .restore_state(grid, &bytes.0)
                                 .err()
                                 .map(|e| format!("{}@{}", e.class(), e.offset())),
+                            ReplanStep::RestoreOnto {
+                                width,
+                                height,
+                                bytes,
+                            } => {
+                                let other = grid
+                                    .other(*width as usize, *height as usize)
+                                    .map_err(|e| no_other_grid(i, *width, *height, &e))?;
+                                rp.restore_state(&other, &bytes.0)
+                                    .err()
+                                    .map(|e| format!("{}@{}", e.class(), e.offset()))
+                            }
                         };
                         if i < quiet {
                             continue;

@@ -93,6 +93,17 @@ pub enum ReplanStep {
         /// The bytes, lowercase hex.
         bytes: Hex,
     },
+    /// `restore_state(other, bytes)` on the replanner, `other` a new grid of `width x height`
+    /// (every cell 0; a `HexGrid` of the request's layout for a hex replanner): a grid of another
+    /// size than the replanner's is `size_mismatch` ([REPLAN.STATE.RESTORE]).
+    RestoreOnto {
+        /// The other grid's width.
+        width: u32,
+        /// The other grid's height.
+        height: u32,
+        /// The bytes, lowercase hex.
+        bytes: Hex,
+    },
 }
 
 /// A replanner request ([CONF.REPLAN.REQUEST]).

@@ -120,7 +120,8 @@ fn distances(moves: &[Vec<(u32, f64)>], source: u32, forward: bool) -> Vec<f64> 
 }
 
 /// [CONF.REPLAN.ORACLE] Checks every finished replan of `reply` against the oracle; the first
-/// problem, in words. Stops at a `restore` step (foreign bytes have no oracle).
+/// problem, in words. Stops at a `restore` or `restore_onto` step (foreign bytes have no
+/// oracle).
 pub fn check(request: &ReplanRequest, reply: &ReplanReply) -> Option<String> {
     let ReplanReply::Ran { steps, .. } = reply else {
         return None;
@@ -160,7 +161,7 @@ pub fn check(request: &ReplanRequest, reply: &ReplanReply) -> Option<String> {
                     world = s.clone();
                 }
             }
-            ReplanStep::Restore { .. } => return None,
+            ReplanStep::Restore { .. } | ReplanStep::RestoreOnto { .. } => return None,
             ReplanStep::Replan { .. } | ReplanStep::ReplanUntilDone { .. }
                 if got.status.is_some_and(|s| s == 2 || s == 3) =>
             {

@@ -316,6 +316,26 @@ pub fn requests() -> Vec<(String, ReplanRequest)> {
             ReplanStep::Replan { budget: 0 },
         ]),
     ));
+    // [REPLAN.STATE.RESTORE] Valid bytes of this replanner's size, restored against a grid of
+    // another size: the width and the height are each checked against the grid as well as the
+    // replanner, so another width with the same height fails at the width field and the same
+    // width with another height at the height field.
+    let onto = |width: u32, height: u32| ReplanStep::RestoreOnto {
+        width,
+        height,
+        bytes: Hex(valid.clone()),
+    };
+    out.push((
+        "restores of valid bytes of the replanner's own size (4 x 1) against a new grid of another size, after a replan: 5 x 1 and 3 x 1 (another width, the same height) are size_mismatch at the width field (offset 8), 4 x 2 (the same width, another height) size_mismatch at the height field (offset 12), 5 x 2 at the width field; each leaves the replanner's state hash and reply unchanged, and the replan after them on the replanner's own grid is Found with the same path [REPLAN.STATE.RESTORE] [REPLAN.STATE.CHECKS] [REPLAN.STATE.ATOMIC] (a width or height checked against the replanner's size alone, as the bytes were saved by a replanner of that size, accepts such a restore)".into(),
+        small_request(None, &[0, 0, 0, 0], 4, plain.clone(), ModeName::Lpa, (3, 0), (0, 0), vec![
+            ReplanStep::Replan { budget: 0 },
+            onto(5, 1),
+            onto(3, 1),
+            onto(4, 2),
+            onto(5, 2),
+            ReplanStep::Replan { budget: 0 },
+        ]),
+    ));
     out
 }
 

@@ -186,7 +186,7 @@ pub fn patched_counts(push: &mut dyn FnMut(StateKind, &'static str, StateRecipe,
 }
 
 /// STATE-ASTAR-0005: a generic grid A* (kind 8) mid-run whose `iterations` is patched to the
-/// largest count the format writes.
+/// largest count the format writes; then STATE-THETA-0005 ([`patched_lazy_theta`]).
 pub fn patched_search_counts(
     push: &mut dyn FnMut(StateKind, &'static str, StateRecipe, Option<Patch>),
 ) {
@@ -208,5 +208,62 @@ pub fn patched_search_counts(
             run: false,
         },
         Some(astar_iterations_max),
+    );
+    patched_lazy_theta(push);
+}
+
+/// The begun Lazy Theta* search of STATE-THETA-0005 made one pop further by hand: the start,
+/// cell 1, closed (`expanded = iterations = 1`, recorded `[1]`), and the goal, cell 3, open with
+/// `g = 2` and the parent 1, across the wall at cell 2, the heap's one entry `(3, 2, 2)`.
+fn lazy_theta_unseen_parent(bytes: &[u8]) -> Vec<super::recipes::Splice> {
+    let kind = StateKind::ThetaSearch;
+    let expanded = field_at(kind, bytes, "expanded");
+    let iterations = field_at(kind, bytes, "iterations");
+    let visited = field_at(kind, bytes, "visited_count");
+    let mut tail = Vec::new();
+    tail.extend(2i32.to_le_bytes());
+    for (node, closed, g, parent) in [(1i32, 1u8, 0.0f64, -1i32), (3, 0, 2.0, 1)] {
+        tail.extend(node.to_le_bytes());
+        tail.push(closed);
+        tail.extend(g.to_le_bytes());
+        tail.extend(parent.to_le_bytes());
+    }
+    tail.extend(1i32.to_le_bytes());
+    tail.extend(3i32.to_le_bytes());
+    tail.extend(2.0f64.to_le_bytes());
+    tail.extend(2.0f64.to_le_bytes());
+    tail.extend(1i32.to_le_bytes());
+    tail.extend(1i32.to_le_bytes());
+    vec![
+        (expanded, 4, 1i32.to_le_bytes().to_vec()),
+        (iterations, 4, 1i32.to_le_bytes().to_vec()),
+        (visited, bytes.len() - visited, tail),
+    ]
+}
+
+/// STATE-THETA-0005: a patched Lazy Theta* state whose open cell's parent is out of sight and
+/// has no closed neighbour to take its place.
+fn patched_lazy_theta(push: &mut dyn FnMut(StateKind, &'static str, StateRecipe, Option<Patch>)) {
+    use crate::grid::{GridApi, GridOptionsData};
+    push(
+        StateKind::ThetaSearch,
+        "Patched (a state no run produces): Lazy Theta* on a 4x1 map whose cell (2, 0) is a wall, begun from (1, 0) to (3, 0), made one pop further by hand: the start, cell 1, closed with g 0, and the goal, cell 3, open with g 2 and the parent 1, across the wall, the heap's one entry. The restore accepts it (a parent need only be visited with a g not larger, [GS.STATE.SEARCHES], [STATE.SEARCH.CHECKS]). Finished after the restore, the pop of cell 3 finds its parent out of sight and no closed neighbour with a move into it (its one neighbour is the wall), so its parent 1 and g 2 are kept [GS.THETA.LAZY], and the run is Found with cost 2 and the path (1, 0), (3, 0) (a pop that took another parent, e.g. cell 0, or dropped g, reports another path or cost and saves other bytes).",
+        StateRecipe::GridSearch {
+            width: 4,
+            height: 1,
+            space: None,
+            area_multipliers: vec![],
+            edits: vec![(2, 0, 255)],
+            search: GridApi::Theta,
+            options: GridOptionsData {
+                algorithm: 5,
+                ..GridOptionsData::default()
+            },
+            start: Some((1, 0)),
+            goal: Some((3, 0)),
+            steps: vec![],
+            run: false,
+        },
+        Some(lazy_theta_unseen_parent),
     );
 }

@@ -816,6 +816,16 @@ export type ReplanStep =
     /** The bytes, lowercase hex. */
     bytes: HexBytes;
   };
+}
+| {
+  restore_onto: {
+    /** The bytes, lowercase hex. */
+    bytes: HexBytes;
+    /** The other grid's height. */
+    height: number /* uint32 */;
+    /** The other grid's width. */
+    width: number /* uint32 */;
+  };
 };
 
 /**

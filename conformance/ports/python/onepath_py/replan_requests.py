@@ -107,6 +107,13 @@ def run_script(grid, rep, script, observe=True):
                 assert slot is not None, "harness: rollback with no save before it"
                 grid.restore_state(slot[0])
                 rep.restore_state(grid, slot[1])
+            elif name == "restore_onto":
+                # [CONF.REPLAN.SCRIPT] a new grid of that size, of the replanner's grid type
+                if isinstance(grid, HexGrid):
+                    other = HexGrid(p["width"], p["height"], grid.layout())
+                else:
+                    other = gs.Grid(p["width"], p["height"])
+                rep.restore_state(other, bytes.fromhex(p["bytes"]))
             else:
                 assert name == "restore", "unknown script step %r" % (name,)
                 rep.restore_state(grid, bytes.fromhex(p["bytes"]))
