@@ -296,6 +296,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn outcomes_and_options_in_words() {
+        assert_eq!(outcome(&Ok::<u32, String>(7)), "a reply");
+        assert_eq!(
+            outcome(&Err::<u32, _>("too_many_nodes")),
+            "error too_many_nodes"
+        );
+        assert_eq!(opt(Some(3u32), "no cell"), "3");
+        assert_eq!(opt(None::<u32>, "no cell"), "no cell");
+    }
+
+    #[test]
     fn member_order_not_name_order() {
         #[derive(Serialize)]
         struct R {
