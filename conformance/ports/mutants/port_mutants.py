@@ -47,7 +47,8 @@ from coverage_lines import (coverage_report, ranges_text, read_coverage,  # noqa
 from families import (FAMILIES, families_of, families_or_none,  # noqa: E402
                       family_table_differences, list_sites, port_files)
 from reports import (COVERAGE, COVERAGE_SCHEMA, REPORT, REPORT_SCHEMA, REPORT_VERSION,  # noqa: E402
-                     apply_ledger, merge_reports, parse_shard, read_ledger, read_report, select,
+                     apply_ledger, merge_reports, parse_shard, read_ledger, read_report,
+                     reapply_ledger, select,
                      summary_text, verdict_status)
 from runner import Kit, Runner, child_env, kill_live, new_record, parallel, run_limited  # noqa: E402
 
@@ -181,6 +182,8 @@ def cmd_merge(a):
     check_out_path(a.json)
     reports = [(p, read_report(p)) for p in a.reports]
     merged = merge_reports(reports)
+    if a.ledger:
+        merged["ledger_problems"] = reapply_ledger(merged["mutants"], read_ledger(a.ledger))
     J.check(merged, REPORT)
     if a.json:
         write_json(a.json, merged)
@@ -373,6 +376,7 @@ def build_parser():
     mp = sub.add_parser("merge", help="merge the shards of one run")
     mp.add_argument("reports", nargs="+", metavar="REPORT.json")
     mp.add_argument("--json", metavar="OUT")
+    mp.add_argument("--ledger", metavar="FILE")
     return p
 
 

@@ -147,6 +147,16 @@ def apply_ledger(records, ledger):
     return problems
 
 
+def reapply_ledger(records, ledger):
+    """[CONF.PMUT.MERGE] ``merge --ledger``: the run's own ledger notes are dropped (an explained
+    survivor is a survivor again) and ``ledger`` is applied instead; the new problems."""
+    for m in records:
+        if m["outcome"] == "survived_explained":
+            m["outcome"] = "survived"
+        m["ledger"] = None
+    return apply_ledger(records, ledger)
+
+
 # ------------------------------------------------------------------ selection
 
 

@@ -263,6 +263,22 @@ class Merge(unittest.TestCase):
         self.assertEqual(sorted(x["id"] for x in m["mutants"]), self.IDS)
         J.check(m, R.REPORT)
 
+    def test_merge_with_another_ledger(self):
+        # [CONF.PMUT.MERGE] merge --ledger: the run's notes give way to the given ledger's
+        m = R.merge_reports(self.shards())
+        a, b = m["mutants"][0], m["mutants"][1]
+        a["outcome"] = "survived_explained"
+        a["ledger"] = {"status": "open", "reason": "old", "killed_by": None}
+        b["outcome"] = "survived"
+        ledger = {b["id"]: {"status": "equivalent", "reason": "new", "killed_by": None},
+                  m["mutants"][2]["id"]: {"status": "equivalent", "reason": "x", "killed_by": None}}
+        problems = R.reapply_ledger(m["mutants"], ledger)
+        self.assertEqual((a["outcome"], a["ledger"]), ("survived", None))
+        self.assertEqual((b["outcome"], b["ledger"]["reason"]), ("survived_explained", "new"))
+        self.assertEqual(len(problems), 1)
+        self.assertIn("is listed as equivalent but was caught", problems[0])
+        J.check(m, R.REPORT)
+
     def refuse(self, reports, needle):
         with self.assertRaises(common.InputError) as cm:
             R.merge_reports(reports)
