@@ -261,5 +261,8 @@ pub fn run(
 
 /// A `link_valid` call in words, or `no call`.
 fn call_words(c: Option<&(u32, u32)>) -> String {
-    c.map_or_else(|| "no call".into(), |(a, b)| format!("link_valid({a}, {b})"))
+    c.map_or_else(
+        || "no call".into(),
+        |(a, b)| format!("link_valid({a}, {b})"),
+    )
 }
