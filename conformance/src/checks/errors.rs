@@ -90,6 +90,9 @@ pub fn scripts() -> Vec<Script> {
                 (from(&[(0, 1, -0.0)], Some(3), true), V(1)),
                 (from(&[(0, 4, 1.0), (4, 4, 2.0)], None, false), V(4)),
                 (from(&[], None, true), V(0)),
+                // [GRAPH.MUT.FROM_COUNT] absent: the largest endpoint 1 gives 2 nodes (a count
+                // that stayed below it refuses the edge with endpoint_out_of_range).
+                (from(&[(0, 1, 1.0)], None, true), V(1)),
             ],
         ),
         (

@@ -564,18 +564,25 @@ impl Pool {
     }
 
     /// Closes every idle driver's stdin, waits briefly for it to exit, then kills what is left
-    /// of its process group.
-    pub fn shutdown(&self) {
+    /// of its process group. Returns the exit code of each driver that exited by itself within
+    /// the wait with a status other than 0 ([DRIVER.PROC.EOF]).
+    pub fn shutdown(&self) -> Vec<i32> {
         let procs: Vec<Proc> = std::mem::take(&mut *self.free());
+        let mut bad = Vec::new();
         for mut p in procs {
-            p.close_and_wait(Duration::from_millis(500));
+            match p.close_and_wait(Duration::from_millis(500)) {
+                Some(code) if code != 0 => bad.push(code),
+                _ => {}
+            }
         }
+        bad
     }
 }
 
 impl Drop for Pool {
     fn drop(&mut self) {
-        self.shutdown();
+        // Exit codes are judged only where `certify --port` calls `shutdown` itself ([DRIVER.PROC.EOF]).
+        let _ = self.shutdown();
     }
 }
 

@@ -362,6 +362,44 @@ pub fn install_signal_handlers() -> io::Result<()> {
     Ok(())
 }
 
+/// Whether the child `pid` has ended, read without reaping it (`waitid` with `WNOWAIT`: the
+/// zombie keeps its pid and group id ours until [`Proc::reap`]): `None` while it runs,
+/// `Some(Some(code))` when it exited with `code`, `Some(None)` when a signal ended it or the
+/// status cannot be read.
+#[cfg(target_os = "linux")]
+fn exit_code_unreaped(pid: i32) -> Option<Option<i32>> {
+    // SAFETY: `siginfo_t` is plain data, all zeroes a valid value.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    // SAFETY: a plain system call on this process's own child, which is not yet reaped (its
+    // owner reaps it only in `Proc::reap`); WNOWAIT leaves it waitable.
+    let r = unsafe {
+        libc::waitid(
+            libc::P_PID,
+            pid as libc::id_t,
+            &mut info,
+            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+        )
+    };
+    if r != 0 {
+        return Some(None);
+    }
+    // SAFETY: waitid filled `info` (si_pid 0: the child has not changed state yet).
+    let (who, status) = unsafe { (info.si_pid(), info.si_status()) };
+    if who == 0 {
+        None
+    } else if info.si_code == libc::CLD_EXITED {
+        Some(Some(status))
+    } else {
+        Some(None)
+    }
+}
+
+/// Elsewhere the exit status is not read before the reap: never judged.
+#[cfg(not(target_os = "linux"))]
+fn exit_code_unreaped(_pid: i32) -> Option<Option<i32>> {
+    Some(None)
+}
+
 /// A running driver process (the leader of its own process group).
 pub(crate) struct Proc {
     child: Child,
@@ -542,15 +580,26 @@ impl Proc {
         }
     }
 
-    /// Closes stdin and waits up to `grace` for stdout to close ([DRIVER.PROC.EOF]).
-    pub(crate) fn close_and_wait(&mut self, grace: Duration) {
+    /// Closes stdin and waits up to `grace` for stdout to close and the leader to exit
+    /// ([DRIVER.PROC.EOF]). Returns the leader's exit code when it exited by itself within
+    /// `grace`; `None` when it is still running, was killed by a signal or its status cannot be
+    /// read. The leader is not reaped here ([`Proc::reap`] does, after killing its group).
+    pub(crate) fn close_and_wait(&mut self, grace: Duration) -> Option<i32> {
         self.writer = None;
         let end = std::time::Instant::now() + grace;
-        while let Some(left) = end.checked_duration_since(std::time::Instant::now()) {
+        loop {
+            let left = end.checked_duration_since(std::time::Instant::now())?;
             match self.rx.recv_timeout(left.min(Duration::from_millis(10))) {
                 Err(RecvTimeoutError::Disconnected) => break,
                 _ => continue,
             }
+        }
+        loop {
+            if let Some(code) = exit_code_unreaped(self.child.id() as i32) {
+                return code;
+            }
+            end.checked_duration_since(std::time::Instant::now())?;
+            std::thread::sleep(Duration::from_millis(5));
         }
     }
 
@@ -586,6 +635,19 @@ impl Drop for Proc {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // [DRIVER.PROC.EOF] The exit code of a driver that ends by itself once its stdin closes is
+    // read (without reaping it); one still running after the wait is not judged.
+    #[test]
+    fn the_exit_code_after_end_of_input_is_read() {
+        let mut p = Proc::spawn("cat >/dev/null; exit 3", 1 << 20).expect("sh starts");
+        assert_eq!(p.close_and_wait(Duration::from_secs(10)), Some(3));
+        assert!(p.reap().contains('3'), "the status is still there to reap");
+        let mut q = Proc::spawn("cat >/dev/null", 1 << 20).expect("sh starts");
+        assert_eq!(q.close_and_wait(Duration::from_secs(10)), Some(0));
+        let mut r = Proc::spawn("sleep 30", 1 << 20).expect("sh starts");
+        assert_eq!(r.close_and_wait(Duration::from_millis(100)), None);
+    }
 
     // [DRIVER.PROC.TIMEOUT] A driver that never reads stdin: a 4 MiB request (far past any pipe
     // buffer) ends as a write timeout after the request's time, not when the driver exits.

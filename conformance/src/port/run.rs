@@ -363,7 +363,8 @@ pub fn certify_port(options: PortOptions) -> PortRun {
             crate::family::certify_sections(&run)
         });
     }
-    port.pool.shutdown();
+    // [DRIVER.PROC.EOF] Each idle driver exits with status 0 once its stdin is closed.
+    let bad_exits = port.pool.shutdown();
     let skipped = config.stop.skipped();
     let halted = config.stop.halted();
     if !skipped.is_empty() && !halted {
@@ -434,6 +435,15 @@ pub fn certify_port(options: PortOptions) -> PortRun {
     }
     protocol.checks += total.saturating_sub(protocol.checks);
     protocol.passed = protocol.checks - events_failed;
+    for code in &bad_exits {
+        protocol.fail(Failure {
+            implementation: port_name.clone(),
+            what: "port: exit status after end of input".into(),
+            expected: "exit status 0".into(),
+            found: format!("exit status {code}"),
+            ..Default::default()
+        });
+    }
     if let (Err(e), true) = (&hello, config.shard.is_first()) {
         protocol.fail(Failure {
             implementation: port_name.clone(),
@@ -695,6 +705,12 @@ pub fn certify_port(options: PortOptions) -> PortRun {
         }
     }
     problems.extend(budget_problems.iter().cloned());
+    if let Some(code) = bad_exits.first() {
+        problems.push(format!(
+            "{} driver(s) exited with a status other than 0 after the kit closed their stdin (first: {code}) [DRIVER.PROC.EOF]",
+            bad_exits.len()
+        ));
+    }
     for f in &families {
         if let Some(c) = f.claimed {
             if f.reached < c {

@@ -656,9 +656,7 @@ pub fn goldens() -> Vec<Golden> {
     grid_search_mode1_edges(&mut push);
     replanner_goldens(&mut push);
     flow_field_goldens(&mut push);
-    super::recipes_appended::grid_search_hops(&mut push);
-    super::recipes_appended::patched_counts(&mut push);
-    super::recipes_appended::patched_search_counts(&mut push);
+    super::recipes_appended::all(&mut push);
     out
 }
 

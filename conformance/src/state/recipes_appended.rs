@@ -5,8 +5,40 @@
 use super::recipes::Patch;
 use super::{StateKind, StateRecipe};
 
+type Push<'a> = &'a mut dyn FnMut(StateKind, &'static str, StateRecipe, Option<Patch>);
+
+/// Every appended golden, in the order they were appended (each after every golden of its kind
+/// in [`super::recipes`], so no published id moves).
+pub fn all(push: Push<'_>) {
+    grid_search_hops(push);
+    patched_counts(push);
+    patched_search_counts(push);
+    voxel_version_count(push);
+}
+
+/// STATE-VOXEL-0005: a voxel grid whose version counts past 61.
+fn voxel_version_count(push: Push<'_>) {
+    // 70 edits of 70 distinct voxels of a new 8x8x2 grid (one chunk, default area 0), each to a
+    // nonzero area, so each changes a voxel and counts 1 ([GRID.VERSION.COUNT]): version 70.
+    let edits = (0..70u32)
+        .map(|i| (i % 8, (i / 8) % 8, i / 64, (1 + i % 9) as u8))
+        .collect();
+    push(
+        StateKind::VoxelGrid,
+        "An 8x8x2 voxel grid (one chunk, default area 0) after 70 edits, each of another voxel to a nonzero area: every edit changes a voxel, so the version counts 70 [GRID.VERSION.COUNT] and is saved as such [STATE.VOXEL]; it wraps to 0 only after 2^31 - 1 (a version that wrapped earlier, e.g. after 61, saves other bytes).",
+        StateRecipe::VoxelGrid {
+            size: [8, 8, 2],
+            default_area: 0,
+            space: None,
+            area_multipliers: vec![],
+            edits,
+        },
+        None,
+    );
+}
+
 /// STATE-GRIDSEARCH-0016: a mode-3 state with a visited cell one row above its parent.
-pub fn grid_search_hops(push: &mut dyn FnMut(StateKind, &'static str, StateRecipe, Option<Patch>)) {
+fn grid_search_hops(push: Push<'_>) {
     use crate::grid::{GridApi, GridOptionsData};
     // An 8x8 map with eight walls; JPS through the handle from (6, 2) to (1, 1) visits (6, 1),
     // cell 14, with the parent (6, 2), cell 22, the start: the hop (0, -1).

@@ -129,7 +129,7 @@ def parse_generic(r, kind, n, weight):
     rcount = _count(r, expanded, 4)
     for _ in range(rcount):
         v, off = r.i32()
-        if not (0 <= v < n and v in index):
+        if v not in index:             # index holds visited nodes only, each in 0..n-1
             raise err("bad_heap_node", off)
         st.recorded.append(v)
 

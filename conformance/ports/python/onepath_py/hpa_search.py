@@ -133,11 +133,9 @@ class HpaSearch(object):
         self._recorded = []
         self._path = []
         self._cost = INF
-        self._abstract = []
         self._open = OpenSet()
         self._g = {}
         self._parent = {}
-        self._closed = set()
         if not (ctx.passable[s_cell] and ctx.passable[g_cell]):
             self._status = SearchStatus.NotFound
             return
@@ -253,7 +251,6 @@ class HpaSearch(object):
             u = open_.pop()[0]
             self._iterations += 1
             done += 1
-            self._closed.add(u)
             if u == self._G:
                 self._status = SearchStatus.Found
                 self._finish()
@@ -282,7 +279,6 @@ class HpaSearch(object):
                     continue
                 g[v] = g2
                 parent[v] = u
-                self._closed.discard(v)
                 self._open.push(v, g2 + h, g2)
 
     def _finish(self):
