@@ -490,6 +490,18 @@ pub fn requests() -> Vec<(String, FlowRequest)> {
             ])
         },
     ));
+    // A detached field recomputed (port-mutation judge, issue 35: a port that crashed finishing
+    // a field whose grid was no longer attached passed every earlier vector; the detach vector
+    // above never finishes a computation after its detach).
+    out.push((
+        "detach, then a wall at (1, 1) and recompute(0), then a step: the detached field computes from scratch over the grid it is given and finishes (every cell's step chosen) although it no longer listens to that grid, so the new wall is seen: (1, 1) is unreachable and the cells below and right of it go around it; the step after returns Complete [FLOW.API.DETACH] [FLOW.RUN.RECOMPUTE]".into(),
+        FlowRequest {
+            probes: vec![(2, 2), (1, 1)],
+            ..small(None, &open, 4, plain.clone(), vec![(0, 0)], vec![
+                S::Step { budget: 0 }, S::Detach {}, S::SetCell { x: 1, y: 1, area: 255 }, S::Recompute { budget: 0 }, S::Step { budget: 0 },
+            ])
+        },
+    ));
     out
 }
 

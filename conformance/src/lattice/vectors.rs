@@ -347,7 +347,7 @@ fn voxel_requests() -> Vec<(String, LatticeRequest)> {
     out
 }
 
-/// VOXEL-0035..0039: requests whose grid is not built ([CONF.LATTICE.REQUEST]): the reply is the
+/// VOXEL-0035..0040: requests whose grid is not built ([CONF.LATTICE.REQUEST]): the reply is the
 /// class of the call that refused it, as for square maps (GRID-0011, GRID-0013..0016).
 fn voxel_build_failures() -> Vec<(String, LatticeRequest)> {
     let query = || vec![q(&[0, 0, 0], &[1, 1, 1])];
@@ -380,6 +380,12 @@ fn voxel_build_failures() -> Vec<(String, LatticeRequest)> {
         (
             "the space (1, 2, 3, 0): a cell size of 0 with an origin that is not zero, so the reply is invalid_space [GRID.SPACE.RANGE] [CONF.LATTICE.REQUEST]".into(),
             build([2, 2, 2], vec![], Some([1.0, 2.0, 3.0, 0.0])),
+        ),
+        // Port-mutation judge, issue 35: a port whose voxel cell limit was 2^27 passed every
+        // earlier vector. The map has no cells ([CONF.VEC.MAPS]: none past 2^26).
+        (
+            "a world of size 512 x 512 x 257, one layer past 2^26 voxels: VoxelGrid::new refuses it, so the reply is invalid_size [GRID.VOXEL.SIZE] [CONF.LATTICE.REQUEST]".into(),
+            voxel([512, 512, 257], &[], voxel_options(26, 0), query()),
         ),
     ]
 }

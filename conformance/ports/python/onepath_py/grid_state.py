@@ -15,7 +15,7 @@ import struct
 from .errors import OnePathError
 
 MAGIC = 0x5347504F          # [STATE.HEADER] "OPGS"
-KIND_GRID, KIND_HEX, KIND_VOXEL = 1, 2, 3
+KIND_HEX, KIND_VOXEL = 2, 3
 MAX_CELLS = 1 << 26
 SPACE_LIM = float(1 << 21)  # [GRID.SPACE.RANGE]
 

@@ -177,12 +177,12 @@ def build_world(session):
 
 # ------------------------------------------------------------------ ops
 
-def _search_step(budget, with_iterations):
+def _search_step(code, budget, with_iterations):
     def f(s):
         st = int(s.step(budget))
         if with_iterations:
-            return _STATUS_COST_IT.pack(0, st, s.path_cost(), s.iterations() & U32)
-        return _STATUS_COST.pack(0, st, s.path_cost())
+            return _STATUS_COST_IT.pack(code, st, s.path_cost(), s.iterations() & U32)
+        return _STATUS_COST.pack(code, st, s.path_cost())
     return f
 
 
@@ -248,8 +248,7 @@ def run_op(world, o, containers=()):
         r = world.with_grid_search(GRID_SEARCH, _begin((o[1], o[2]), (o[3], o[4])))
         return _BB.pack(3, r)
     if code == 4:
-        out = world.with_grid_search(GRID_SEARCH, _search_step(o[1], True))
-        return _U8.pack(4) + out[1:]
+        return world.with_grid_search(GRID_SEARCH, _search_step(4, o[1], True))
     if code == 5:
         try:
             world.graph_mut(GRAPH).set_weight(o[1], float(o[2]) / float(o[3]))
@@ -270,8 +269,7 @@ def run_op(world, o, containers=()):
             r = 1
         return _BB.pack(10, r)
     # code 7
-    out = world.with_graph_search(GRAPH_SEARCH, _search_step(o[1], False))
-    return _U8.pack(7) + out[1:]
+    return world.with_graph_search(GRAPH_SEARCH, _search_step(7, o[1], False))
 
 
 def run_frame(world, ops, containers=()):
