@@ -61,6 +61,7 @@ pub mod synctest;
 pub mod vector_clauses;
 pub mod vector_files;
 pub mod vectors;
+pub mod words;
 
 pub use adapters::{OptimizedCrate, ReferenceCrate};
 pub use config::Config;

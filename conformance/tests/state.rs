@@ -231,9 +231,10 @@ fn committed_state_vectors_cover_every_kind_and_class() {
     // as its own parent, the header of a mode-2 handle's embedded state) grew the folder past
     // it. The 9 replanner goldens (kinds 5, 6) and their 3,518 hostile cases add 0.42 MB
     // (3.63 MB in all). The 8 flow-field goldens (kind 7) and their 2,677 hostile cases add
-    // 0.46 MB (4.09 MB in all); 4.5 MB leaves room for a few more goldens, not for a new family
-    // of large states.
-    assert!(size < 4_500_000, "state vectors grew to {size} bytes");
+    // 0.46 MB (4.09 MB in all). The goldens that issue 35's survivors needed (patched and
+    // edge-of-range states, STATE-*-0005 and later, with their hostile files) brought it to 4.57
+    // MB; 4.75 MB leaves room for a few more goldens, not for a new family of large states.
+    assert!(size < 4_750_000, "state vectors grew to {size} bytes");
 }
 
 #[test]

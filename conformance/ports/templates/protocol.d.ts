@@ -858,7 +858,7 @@ export type Session = {
   /** The graph (member 1). */
   graph: SyncGraph;
   /** Per frame, its ops ([CONF.SYNC.OPS]) as integer arrays. */
-  inputs: number /* int64 */[][][];
+  inputs: number /* int128 */[][][];
   /** The grid (member 0), as a grid vector's map. */
   map: MapFile;
   /** The options of the replanner, the flow field and the grid search. */

@@ -154,8 +154,8 @@ pub fn run(
                     (Err(a), Err(b)) if a == b => None,
                     (a, b) => Some((
                         "kind".into(),
-                        crate::levels::divergence::outcome(a),
-                        crate::levels::divergence::outcome(b),
+                        crate::words::outcome(a),
+                        crate::words::outcome(b),
                         None,
                     )),
                 };

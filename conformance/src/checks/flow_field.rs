@@ -197,8 +197,8 @@ fn run_case(all: &[&dyn Implementation], name: &str, r: &FlowRequest, s: &mut Se
                 "two replies",
                 format!(
                     "{} vs {}",
-                    crate::levels::divergence::outcome(&a),
-                    crate::levels::divergence::outcome(&b)
+                    crate::words::outcome(&a),
+                    crate::words::outcome(&b)
                 ),
             )),
         });

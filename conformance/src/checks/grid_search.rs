@@ -128,8 +128,8 @@ pub fn oracle_problem(
             format!("{s} .. {goal}"),
             format!(
                 "{} .. {}",
-                crate::levels::divergence::opt(reply.path.first(), "no cell"),
-                crate::levels::divergence::opt(reply.path.last(), "no cell")
+                crate::words::opt(reply.path.first(), "no cell"),
+                crate::words::opt(reply.path.last(), "no cell")
             ),
         ));
     }

@@ -221,8 +221,8 @@ pub fn run(
                     }
                     (a, b) => Some(format!(
                         "{} / {}",
-                        crate::levels::divergence::outcome(&a),
-                        crate::levels::divergence::outcome(&b)
+                        crate::words::outcome(&a),
+                        crate::words::outcome(&b)
                     )),
                 };
                 s.record(problem.map(|f| {

@@ -178,8 +178,8 @@ fn run_case(all: &[&dyn Implementation], name: &str, r: &ReplanRequest, s: &mut 
                 "the same kind of reply",
                 format!(
                     "{} vs {}",
-                    crate::levels::divergence::outcome(&a),
-                    crate::levels::divergence::outcome(&b)
+                    crate::words::outcome(&a),
+                    crate::words::outcome(&b)
                 ),
             )),
         });

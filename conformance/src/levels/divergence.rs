@@ -6,7 +6,7 @@
 use crate::state::{layout, StateKind};
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Serialize;
-use std::fmt::{self, Display};
+use std::fmt;
 
 /// The longest rendered value of a divergence, in characters.
 pub const CLIP: usize = 80;
@@ -21,19 +21,7 @@ pub fn clip(s: &str) -> String {
     out
 }
 
-/// An optional value in words: the value, or `none` when absent (never `Some(x)` / `None`).
-pub fn opt<T: Display>(o: Option<T>, none: &str) -> String {
-    o.map_or_else(|| none.to_string(), |v| v.to_string())
-}
-
-/// Whether a call answered, in words: `a reply`, or `error E` with the error's text (never a
-/// Rust form such as `Ok(())` or `Some(..)`, issue 34).
-pub fn outcome<T, E: Display>(r: &Result<T, E>) -> String {
-    match r {
-        Ok(_) => "a reply".to_string(),
-        Err(e) => format!("error {e}"),
-    }
-}
+pub use crate::words::{opt, outcome};
 
 /// A whole reply in words: its compact JSON (clipped), or `no reply (why)`.
 pub fn reply_words<T: Serialize>(r: &Result<T, crate::error::HarnessError>) -> String {
@@ -294,17 +282,6 @@ pub fn json_divergence<T: Serialize>(expected: &T, found: &T) -> Option<String> 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn outcomes_and_options_in_words() {
-        assert_eq!(outcome(&Ok::<u32, String>(7)), "a reply");
-        assert_eq!(
-            outcome(&Err::<u32, _>("too_many_nodes")),
-            "error too_many_nodes"
-        );
-        assert_eq!(opt(Some(3u32), "no cell"), "3");
-        assert_eq!(opt(None::<u32>, "no cell"), "no cell");
-    }
 
     #[test]
     fn member_order_not_name_order() {
