@@ -158,6 +158,12 @@ pub fn read_family<C: DeserializeOwned, T>(
 /// The most cells a map of a vector file may have: `Grid::new` rejects more ([GRID.SQUARE.SIZE]).
 pub const MAX_MAP_CELLS: u64 = 1 << 26;
 
+/// [CONF.VEC.MAPS] Whether a map of `area` cells is a size `new` rejects (0, or past
+/// [`MAX_MAP_CELLS`]), so that the map travels with no cells.
+pub fn size_rejected(area: u128) -> bool {
+    area == 0 || area > u128::from(MAX_MAP_CELLS)
+}
+
 /// [CONF.VEC.MAPS] Every map object of a vector file (an object with a `cells` string and
 /// `width` and `height`, or a three-integer `size`, at any depth) has lowercase-hex cells of exactly `width * height` bytes, or
 /// no cells when `width * height` is 0 or past [`MAX_MAP_CELLS`] (a size `new` rejects). Checked
@@ -195,7 +201,7 @@ fn check_maps_in(v: &serde_json::Value, at: &mut String) -> Result<(), HarnessEr
                     .collect::<Vec<_>>()
                     .join(" x ");
                 let bytes = cells.len() / 2;
-                let rejected = area == 0 || area > u128::from(MAX_MAP_CELLS);
+                let rejected = size_rejected(area);
                 let bad = if cells.len() % 2 != 0 {
                     Some(format!("{} hex digits (an odd count)", cells.len()))
                 } else if rejected && bytes != 0 {

@@ -19,7 +19,7 @@ fn malformed(what: String) -> HarnessError {
 /// `new` rejects (0 or more than 2^26 cells, [CONF.VEC.MAPS]).
 pub(crate) fn cells(hex: &str, count: u64) -> Result<Vec<u8>, HarnessError> {
     let cells = hex::decode(hex).map_err(|e| malformed(format!("cells are not hex: {e}")))?;
-    let rejected = count == 0 || count > 1 << 26;
+    let rejected = crate::envelope::size_rejected(u128::from(count));
     if cells.len() as u64 != count && !(rejected && cells.is_empty()) {
         return Err(malformed(format!(
             "{} cells for a grid of {count}",
