@@ -18,9 +18,28 @@ pub fn outcome<T, E: Display>(r: &Result<T, E>) -> String {
     }
 }
 
+/// A protocol value in its wire form (the serde form the driver protocol uses): a status or
+/// algorithm reads `found`, `not_found`, `jps_plus`, never the Rust variant name `NotFound`.
+pub fn wire<T: serde::Serialize>(x: &T) -> String {
+    match serde_json::to_value(x) {
+        Ok(serde_json::Value::String(s)) => s,
+        Ok(v) => v.to_string(),
+        Err(e) => format!("(a value that does not encode: {e})"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wire_forms_not_variant_names() {
+        use crate::outcome::{AlgorithmCode, StatusCode};
+        assert_eq!(wire(&StatusCode::NotFound), "not_found");
+        assert_eq!(wire(&StatusCode::Found), "found");
+        assert_eq!(wire(&AlgorithmCode::Dijkstra), "dijkstra");
+        assert_eq!(wire(&3u32), "3");
+    }
 
     #[test]
     fn outcomes_and_options_in_words() {

@@ -359,6 +359,19 @@ fn a_handle_that_loses_recorded_entries_is_caught_in_every_mode() {
         modes.contains(&1) && modes.contains(&2) && modes.contains(&3),
         "modes caught: {modes:?} in {hits:?}"
     );
+    // [CONF.STATE.DIVERGENCE]: the message names the first differing member and its two values
+    // (the dropped entry is the list's first), never a dump of the two finishes.
+    for f in f
+        .iter()
+        .filter(|f| f.what.starts_with("restored search run to the end"))
+    {
+        assert!(f.what.ends_with(": search expansions[0]"), "{f:?}");
+        assert!(f.expected.parse::<u32>().is_ok(), "{f:?}");
+        assert!(
+            f.found.parse::<u32>().is_ok() || f.found.starts_with("the end of the list"),
+            "{f:?}"
+        );
+    }
 }
 
 #[test]

@@ -326,7 +326,7 @@ fn ignoring_the_cancel_flag_is_caught() {
         s.failures
             .iter()
             .any(|f| f.what.contains("run(Some(flag set)) [GRAPH.ASTAR.RUN]")
-                && f.expected.starts_with("Running")),
+                && f.expected.starts_with("1 (running) after ")),
         "{:?}",
         s.failures.first()
     );

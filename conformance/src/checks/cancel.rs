@@ -10,6 +10,7 @@ use crate::implementation::{CancelTrace, Implementation, RunOptions, SearchCode}
 use crate::outcome::{first_difference, Outcome, StatusCode};
 use crate::prng::derive_seed;
 use crate::report::{Failure, Section};
+use crate::state::finish::status_words;
 use indicatif::ProgressBar;
 
 /// The `first_steps` values for a search of `full` iterations: 0, 1, half, `full - 1`, `full`.
@@ -51,17 +52,30 @@ pub fn trace_problem(full: &Outcome, k: u64, t: &CancelTrace) -> Option<(String,
     if t.cancelled != expected {
         return Some((
             "run(Some(flag set)) [GRAPH.ASTAR.RUN]".into(),
-            format!("{:?} after {} iterations", expected.0, expected.1),
-            format!("{:?} after {} iterations", t.cancelled.0, t.cancelled.1),
+            format!(
+                "{} after {} iterations",
+                status_words(expected.0),
+                expected.1
+            ),
+            format!(
+                "{} after {} iterations",
+                status_words(t.cancelled.0),
+                t.cancelled.1
+            ),
         ));
     }
     if t.cancelled_again != t.cancelled {
         return Some((
             "second run(Some(flag set))".into(),
-            format!("{:?} after {} iterations", t.cancelled.0, t.cancelled.1),
             format!(
-                "{:?} after {} iterations",
-                t.cancelled_again.0, t.cancelled_again.1
+                "{} after {} iterations",
+                status_words(t.cancelled.0),
+                t.cancelled.1
+            ),
+            format!(
+                "{} after {} iterations",
+                status_words(t.cancelled_again.0),
+                t.cancelled_again.1
             ),
         ));
     }
@@ -85,7 +99,12 @@ pub fn trace_difference(
         ("cancelled again", a.cancelled_again, b.cancelled_again),
     ] {
         if x != y {
-            return Some((what.into(), format!("{x:?}"), format!("{y:?}"), None));
+            return Some((
+                what.into(),
+                format!("{} after {} iterations", status_words(x.0), x.1),
+                format!("{} after {} iterations", status_words(y.0), y.1),
+                None,
+            ));
         }
     }
     first_difference(&a.resumed, &b.resumed)

@@ -95,8 +95,8 @@ fn oracle_problem(
     if p.algorithm != variant.algorithm() {
         return Some((
             "algorithm".into(),
-            format!("{:?}", variant.algorithm()),
-            format!("{:?}", p.algorithm),
+            crate::words::wire(&variant.algorithm()),
+            crate::words::wire(&p.algorithm),
         ));
     }
     if p.expanded.len() as u64 != p.expanded_count {
@@ -110,14 +110,18 @@ fn oracle_problem(
         if p.status != StatusCode::NotFound || !p.nodes.is_empty() || p.cost != f64::INFINITY {
             return Some((
                 "status".into(),
-                "NotFound, no path, cost inf".into(),
-                format!("{:?} cost {:?}", p.status, p.cost),
+                "not_found, no path, cost inf".into(),
+                format!("{} cost {:?}", crate::words::wire(&p.status), p.cost),
             ));
         }
         return None;
     }
     if p.status != StatusCode::Found {
-        return Some(("status".into(), "Found".into(), format!("{:?}", p.status)));
+        return Some((
+            "status".into(),
+            "found".into(),
+            crate::words::wire(&p.status),
+        ));
     }
     if !costs_agree(truth, p.cost, integer) {
         return Some(("cost".into(), format!("{truth:?}"), format!("{:?}", p.cost)));

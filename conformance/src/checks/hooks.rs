@@ -215,8 +215,8 @@ pub fn property_problem(
     if p.algorithm != ran {
         return Some((
             "algorithm [GRAPH.EST.AUTO]".into(),
-            format!("{ran:?}"),
-            format!("{:?}", p.algorithm),
+            crate::words::wire(&ran),
+            crate::words::wire(&p.algorithm),
         ));
     }
     if p.expanded.len() as u64 != p.expanded_count {
@@ -249,8 +249,12 @@ pub fn property_problem(
             if p.status != StatusCode::NotFound || p.iterations != 0 || p.expanded_count != 0 {
                 return Some((
                     "blocked start or goal [GRAPH.T1.BLOCKED]".into(),
-                    "NotFound after 0 iterations".into(),
-                    format!("{:?} after {} iterations", p.status, p.iterations),
+                    "not_found after 0 iterations".into(),
+                    format!(
+                        "{} after {} iterations",
+                        crate::words::wire(&p.status),
+                        p.iterations
+                    ),
                 ));
             }
         }
@@ -321,8 +325,8 @@ fn oracle_problem(
         if p.status != StatusCode::NotFound || !p.nodes.is_empty() || p.cost != f64::INFINITY {
             return Some((
                 "oracle status".into(),
-                "NotFound, no path, cost inf".into(),
-                format!("{:?} cost {:?}", p.status, p.cost),
+                "not_found, no path, cost inf".into(),
+                format!("{} cost {:?}", crate::words::wire(&p.status), p.cost),
             ));
         }
         return None;
@@ -330,8 +334,8 @@ fn oracle_problem(
     if p.status != StatusCode::Found {
         return Some((
             "oracle status".into(),
-            "Found".into(),
-            format!("{:?}", p.status),
+            "found".into(),
+            crate::words::wire(&p.status),
         ));
     }
     if !costs_agree(truth, p.cost, integer) {

@@ -10,9 +10,12 @@ use crate::implementation::{Implementation, SearchCode};
 use crate::prng::{derive_seed, SplitMix64};
 use crate::report::{Failure, Section};
 use crate::state::files::{read_dir, HostileFile, StateVector};
+use crate::state::finish::{finish_divergence, finish_words};
 use crate::state::layout::{not_started_bytes, try_walk, Field, Ty};
 use crate::state::recipes::{apply, search_graph, Splice};
-use crate::state::{HeuristicName, StateError, StateKind, StateRecipe, StateReply, StateRequest};
+use crate::state::{
+    HeuristicName, SearchSummary, StateError, StateKind, StateRecipe, StateReply, StateRequest,
+};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 mod random;
@@ -129,6 +132,19 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    /// [CONF.STATE.DIVERGENCE] A failure when two finishes differ, naming the first member that
+    /// differs (`path[3]`, `status`) and its two values, never the structures' debug forms.
+    fn finish_fail(
+        &self,
+        vector: &str,
+        what: &str,
+        expected: Option<&SearchSummary>,
+        found: Option<&SearchSummary>,
+    ) -> Option<Failure> {
+        let (member, e, f) = finish_divergence(expected, found)?;
+        Some(self.fail(vector, format!("{what}: search {member}"), e, f))
+    }
+
     fn fail(
         &self,
         vector: &str,
@@ -308,7 +324,12 @@ fn valid(c: &Ctx<'_>, v: &StateVector, s: &mut Section) {
         );
         match (u, r) {
             (Ok(u), Ok(r)) => {
-                s.record((!same_finish(recorded_before, &u.search, &r.search)).then(|| c.fail(id, "restored search run to the end vs the uninterrupted run [STATE.SEARCH.RESTORE]", format!("{:?}", u.search), format!("{:?}", r.search))));
+                s.record(c.finish_fail(
+                    id,
+                    "restored search run to the end vs the uninterrupted run [STATE.SEARCH.RESTORE]",
+                    comparable_finish(recorded_before, &u.search).as_ref(),
+                    r.search.as_ref(),
+                ));
                 s.record(
                     byte_diff(kind, &u.before, &r.after)
                         .map(|(e, f)| c.fail(id, "final bytes of the restored search", e, f)),
@@ -392,14 +413,12 @@ pub fn dependent_finish(
         }
         Some((name, search, after, golden_finish)) => {
             if let (Some((gs, ga)), Some(r)) = (golden_finish, accepted) {
-                s.record((&r.search != gs).then(|| {
-                    c.fail(
-                        id,
-                        format!("patched bytes restored and finished vs {name} [CONF.CHECK.STATE]"),
-                        format!("{gs:?}"),
-                        format!("{:?}", r.search),
-                    )
-                }));
+                s.record(c.finish_fail(
+                    id,
+                    &format!("patched bytes restored and finished vs {name} [CONF.CHECK.STATE]"),
+                    gs.as_ref(),
+                    r.search.as_ref(),
+                ));
                 s.record(byte_diff(v.recipe.kind(), ga, &r.after).map(|(e, f)| {
                     c.fail(
                         id,
@@ -409,16 +428,14 @@ pub fn dependent_finish(
                     )
                 }));
             }
-            s.record((&u.search != search).then(|| {
-                c.fail(
-                    id,
-                    format!(
-                        "recipe finished vs {name} [CONF.STATE.REPLANNER] [CONF.STATE.FLOW_FIELD]"
-                    ),
-                    format!("{search:?}"),
-                    format!("{:?}", u.search),
-                )
-            }));
+            s.record(c.finish_fail(
+                id,
+                &format!(
+                    "recipe finished vs {name} [CONF.STATE.REPLANNER] [CONF.STATE.FLOW_FIELD]"
+                ),
+                search.as_ref(),
+                u.search.as_ref(),
+            ));
             s.record(byte_diff(v.recipe.kind(), after, &u.after).map(|(e, f)| {
                 c.fail(
                     id,
@@ -446,7 +463,12 @@ pub fn dependent_finish(
     if patched {
         return;
     }
-    s.record((u.search != r.search).then(|| c.fail(id, "finished after restoring its own bytes vs finished without the restore [REPLAN.STATE.RESTORE] [FLOW.STATE.RESTORE]", format!("{:?}", u.search), format!("{:?}", r.search))));
+    s.record(c.finish_fail(
+        id,
+        "finished after restoring its own bytes vs finished without the restore [REPLAN.STATE.RESTORE] [FLOW.STATE.RESTORE]",
+        u.search.as_ref(),
+        r.search.as_ref(),
+    ));
     s.record(
         byte_diff(v.recipe.kind(), &u.after, &r.after).map(|(e, f)| {
             c.fail(
@@ -462,21 +484,18 @@ pub fn dependent_finish(
 /// Whether a restored search's final summary matches the uninterrupted run's: equal, except that
 /// a kind-12 handle restored in mode 1 or 3 keeps only the expansions made after the restore
 /// ([GS.HANDLE.RECORD]), which must be the tail of the uninterrupted list.
-fn same_finish(
+/// The uninterrupted run's finish as a restored handle reports it ([GS.HANDLE.RECORD]): a
+/// handle restored in mode 1 or 3 records from the restore on, so its list is the
+/// uninterrupted run's without the `recorded_before` expansions made before the restore point.
+fn comparable_finish(
     recorded_before: Option<usize>,
-    whole: &Option<crate::state::SearchSummary>,
-    restored: &Option<crate::state::SearchSummary>,
-) -> bool {
-    match (whole, restored, recorded_before) {
-        // [GS.HANDLE.RECORD]: a handle restored in mode 1 or 3 records from the restore on, so
-        // its list is the uninterrupted run's without the expansions before the restore point.
-        (Some(w), Some(_), Some(before)) => {
-            let mut w2 = w.clone();
-            w2.expansions = w.expansions[before.min(w.expansions.len())..].to_vec();
-            Some(w2) == *restored
-        }
-        _ => whole == restored,
+    whole: &Option<SearchSummary>,
+) -> Option<SearchSummary> {
+    let mut w = whole.clone()?;
+    if let Some(before) = recorded_before {
+        w.expansions = w.expansions[before.min(w.expansions.len())..].to_vec();
     }
+    Some(w)
 }
 
 /// The expansions a mode-1 or mode-3 handle state had made when it was saved (its `expanded`
@@ -530,8 +549,8 @@ fn check_failed_restore(
             c.fail(
                 id,
                 "search after a failed restore [STATE.SEARCH_FAILED]",
-                "NotStarted, counters 0, no recorded list",
-                format!("{:?}", r.search),
+                "status 0 (not started), iterations 0, expanded 0, 0 expansions",
+                finish_words(r.search.as_ref()),
             )
         }));
     }
@@ -697,9 +716,11 @@ fn snapshots(all: &[&dyn Implementation], name: &str, recipe: &StateRecipe, s: &
                 );
                 match resumed {
                     Ok(r) if r.restore == Some(Ok(())) => {
-                        s.record((r.search != whole.search).then(|| {
-                            fail(format!("snapshot after {m} x step({k}) restored into a fresh search and finished"), format!("{:?}", whole.search), format!("{:?}", r.search))
-                        }));
+                        if let Some((member, e, f)) =
+                            finish_divergence(whole.search.as_ref(), r.search.as_ref())
+                        {
+                            s.fail(fail(format!("snapshot after {m} x step({k}) restored into a fresh search and finished: search {member}"), e, f));
+                        }
                         s.record(
                             byte_diff(StateKind::GraphAStar, &whole.before, &r.after).map(
                                 |(e, f)| {

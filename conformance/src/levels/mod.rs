@@ -170,8 +170,8 @@ pub fn outcome_break(expected: &Outcome, found: &Outcome) -> Option<Break> {
                 return Some(Break::new(
                     Level::L1,
                     "status",
-                    format!("{:?}", a.status),
-                    format!("{:?}", b.status),
+                    crate::words::wire(&a.status),
+                    crate::words::wire(&b.status),
                 ));
             }
             if finished && a.cost.to_bits() != b.cost.to_bits() {
@@ -186,16 +186,16 @@ pub fn outcome_break(expected: &Outcome, found: &Outcome) -> Option<Break> {
                 return Some(Break::new(
                     Level::L2,
                     "algorithm",
-                    format!("{:?}", a.algorithm),
-                    format!("{:?}", b.algorithm),
+                    crate::words::wire(&a.algorithm),
+                    crate::words::wire(&b.algorithm),
                 ));
             }
             if a.status != b.status && finished {
                 return Some(Break::new(
                     Level::L2,
                     "status",
-                    format!("{:?}", a.status),
-                    format!("{:?}", b.status),
+                    crate::words::wire(&a.status),
+                    crate::words::wire(&b.status),
                 ));
             }
             if let Some(i) = first_index(&a.nodes, &b.nodes) {
@@ -231,8 +231,8 @@ pub fn outcome_break(expected: &Outcome, found: &Outcome) -> Option<Break> {
                 return Some(Break::new(
                     Level::L3,
                     "status (iteration budget)",
-                    format!("{:?}", a.status),
-                    format!("{:?}", b.status),
+                    crate::words::wire(&a.status),
+                    crate::words::wire(&b.status),
                 ));
             }
             if a.cost.to_bits() != b.cost.to_bits() {
@@ -567,7 +567,11 @@ pub fn state_break(
     let mut worst = None;
     if let (Some(a), Some(b)) = (&e.search, &f.search) {
         let pair = |x: &crate::state::SearchSummary| {
-            format!("{:?} cost {:?}", x.status, f64::from_bits(x.cost_bits))
+            format!(
+                "status {} cost {:?}",
+                crate::state::finish::status_words(x.status),
+                f64::from_bits(x.cost_bits)
+            )
         };
         worst = if a.status != b.status || a.cost_bits != b.cost_bits {
             Some(Break::new(

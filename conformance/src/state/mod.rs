@@ -5,6 +5,7 @@
 
 pub mod adapter;
 pub mod files;
+pub mod finish;
 mod flow_mutations;
 pub mod layout;
 pub mod mutations;
