@@ -195,6 +195,20 @@ fn planted_node_tie_down() -> Vec<u8> {
     )
 }
 
+/// Hand-written kind-7 bytes of a field on a 4 x 4 grid with goal 0 (8-connected) as
+/// [`planted_open_ties`], whose open set is the valid heap (1, 1, 1), (2, 2, 8), (8, 2, 5) of
+/// planted `(node, f, g)` keys, cell 2 reached at 9.0. The first pop (cell 1, cost 1.0) moves
+/// cell 8 to the root, where cell 2 (the larger `g`) passes it, then lowers cell 2 to 1 + 1 = 2.0,
+/// exactly its planted `f`: its entry, updated in place at the root to (2, 2), has the same `f`
+/// and a smaller `g`, so it sifts down below cell 8 ([STATE.HEAP.UPDATE]).
+fn planted_update_equal_f() -> Vec<u8> {
+    planted_running(
+        &[(0, 0.0), (1, 1.0), (2, 9.0), (8, 2.0)],
+        // Slots in array order: (node, f, g).
+        &[(1, 1.0, 1.0), (2, 2.0, 8.0), (8, 2.0, 5.0)],
+    )
+}
+
 /// Kind-7 bytes of a running field on a 4 x 4 grid with goal 0 (settled 1, not repairing, area
 /// version 3, no steps) with the given reached cells and open slots `(node, f, g)` in array order.
 fn planted_running(reached: &[(i32, f64)], open: &[(i32, f64, f64)]) -> Vec<u8> {
@@ -500,6 +514,15 @@ pub fn requests() -> Vec<(String, FlowRequest)> {
             ..small(None, &open, 4, plain.clone(), vec![(0, 0)], vec![
                 S::Step { budget: 0 }, S::Detach {}, S::SetCell { x: 1, y: 1, area: 255 }, S::Recompute { budget: 0 }, S::Step { budget: 0 },
             ])
+        },
+    ));
+    // An in-place update to an equal f (port-mutation judge, issue 35: a port that counted an
+    // equal f as a smaller key, sifting such an entry up, passed every earlier vector).
+    out.push((
+        "a restored running field whose planted open set is (1, 1, 1), (2, 2, 8), (8, 2, 5) with cell 2 reached at 9.0: the first pop (cell 1) moves cell 8 to the root, where cell 2, the larger g, passes it, then lowers cell 2 to 2.0, exactly its planted f; its entry, updated in place to (2, 2), has the same f and a smaller g, so it no longer precedes and sifts down below cell 8 (2, 5); one pop per step, each step's save shows the heap (an update that takes an equal f for a smaller key keeps cell 2 at the root) [STATE.HEAP.UPDATE] [STATE.HEAP.ARRAY] [FLOW.STATE.STRUCTURAL] [FLOW.RUN.ITERATE]".into(),
+        FlowRequest {
+            probes: vec![(3, 3), (0, 3)],
+            ..small(None, &open, 4, plain.clone(), vec![(0, 0)], pop_by_pop(planted_update_equal_f(), 3))
         },
     ));
     out

@@ -14,6 +14,7 @@ pub fn all(push: Push<'_>) {
     patched_counts(push);
     patched_search_counts(push);
     voxel_version_count(push);
+    patched_replanners(push);
 }
 
 /// STATE-VOXEL-0005: a voxel grid whose version counts past 61.
@@ -297,5 +298,91 @@ fn patched_lazy_theta(push: &mut dyn FnMut(StateKind, &'static str, StateRecipe,
             run: false,
         },
         Some(lazy_theta_unseen_parent),
+    );
+}
+
+/// The planned entry of cell 0 given `rhs = g + 4` (1 + 4: the middle cell of the path made
+/// inconsistent).
+fn replanner_cell0_rhs_raised(bytes: &[u8]) -> Vec<super::recipes::Splice> {
+    let l = super::layout::walk(StateKind::GridReplanner, bytes);
+    let cell = l
+        .fields
+        .iter()
+        .find(|f| {
+            f.name.starts_with("planned[")
+                && f.name.ends_with("].cell")
+                && bytes[f.offset..f.offset + 4] == 0i32.to_le_bytes()
+        })
+        .expect("cell 0 is planned");
+    let g = f64::from_le_bytes(
+        bytes[cell.offset + 4..cell.offset + 12]
+            .try_into()
+            .expect("8 bytes"),
+    );
+    vec![(cell.offset + 12, 8, (g + 4.0).to_le_bytes().to_vec())]
+}
+
+/// The queue `[(4, 6, 1), (2, 6, 2), (5, 6, 2)]` rewritten as `[(2, 6, 0.5), (4, 6, 1),
+/// (5, 6, 2)]`: cell 2's key2 lowered below its own, so it lies on top in heap order.
+fn replanner_queue_key2_lowered(bytes: &[u8]) -> Vec<super::recipes::Splice> {
+    let kind = StateKind::GridReplanner;
+    let at = field_at(kind, bytes, "queue[0].node");
+    let mut old = Vec::new();
+    for i in 0..3 {
+        let o = at + 20 * i;
+        old.push(i32::from_le_bytes(
+            bytes[o..o + 4].try_into().expect("4 bytes"),
+        ));
+    }
+    assert_eq!(old, [4, 2, 5], "the queue of the recipe");
+    assert_eq!(field_at(kind, bytes, "queue[2].node"), at + 40);
+    let mut tail = Vec::new();
+    for (node, k1, k2) in [(2i32, 6.0f64, 0.5f64), (4, 6.0, 1.0), (5, 6.0, 2.0)] {
+        tail.extend(node.to_le_bytes());
+        tail.extend(k1.to_le_bytes());
+        tail.extend(k2.to_le_bytes());
+    }
+    vec![(at, 60, tail)]
+}
+
+/// STATE-GRIDREPLANNER-0008 and 0009: patched LPA* states ([REPLAN.STATE.STRUCTURAL]: nothing
+/// checks g, rhs or keys) whose finish pins the walk check and the re-key's sift.
+fn patched_replanners(push: Push<'_>) {
+    use crate::grid::GridOptionsData;
+    use crate::replan::{ModeName, ReplanGrid, ReplanRequest, ReplanStep};
+    let four = GridOptionsData {
+        connectivity: 4,
+        ..GridOptionsData::default()
+    };
+    let request = |(w, h): (u32, u32), cells: String, start, goal, budget| StateRecipe::Replanner {
+        request: ReplanRequest {
+            grid: ReplanGrid {
+                hex_layout: None,
+                map: crate::grid::vectors::MapFile {
+                    width: w,
+                    height: h,
+                    cells,
+                    multipliers: vec![],
+                    space: None,
+                },
+            },
+            options: four.clone(),
+            mode: ModeName::Lpa,
+            start,
+            goal,
+            script: vec![ReplanStep::Replan { budget }],
+        },
+    };
+    push(
+        StateKind::GridReplanner,
+        "Patched: LPA* with connectivity 4 on a 4x2 map whose cell (1, 1) is a wall, from (1, 0) to (0, 1), planned to the end: the path (1, 0), (0, 0), (0, 1), cell (2, 0) still queued, and the rhs of the path's middle cell (0, 0), cell 0, patched from 1 to 5. Finished after the restore, the top key is not below key(target) and the target is consistent, but the walk check steps from the target to cell 0, finds g != rhs, so planning is not done [REPLAN.COMPUTE.STOP]: the replan expands cells 2, 6, 3 and 7 until the queue is empty (a walk check that ends at cell 0, or at any cell, without testing it stops at once: no expansion, other counters and bytes).",
+        request((4, 2), format!("{}00ff0000", "00".repeat(4)), (1, 0), (0, 1), 0),
+        Some(replanner_cell0_rhs_raised),
+    );
+    push(
+        StateKind::GridReplanner,
+        "Patched: LPA* with connectivity 4 on an open 4x4 map from (0, 0) to (3, 3) stopped by a budget of 2, its queue (cells 4, 2 and 5, each with key1 6) rewritten as (2, 6, 0.5), (4, 6, 1), (5, 6, 2): cell 2's key2 lowered from 2 to 0.5, so it lies on top. Finished after the restore, the first pop re-keys cell 2 to (6, 2), a larger key with the same key1, which sifts down below cell 4 [REPLAN.QUEUE.UPDATE] [REPLAN.KEY.ORDER] [REPLAN.COMPUTE.STEP]: cell 4 is expanded first, then 2 and 5 (an update that takes the new key for a smaller one when key1 ties sifts it up, keeps cell 2 on top and expands it before cell 4).",
+        request((4, 4), "00".repeat(16), (0, 0), (3, 3), 2),
+        Some(replanner_queue_key2_lowered),
     );
 }
