@@ -344,8 +344,8 @@ fn voxel_requests() -> Vec<(String, LatticeRequest)> {
         spaced,
     ));
     out.extend(voxel_build_failures());
-    // Port-mutation judge, issue 35: a port whose set_space refused a cell size of exactly 2^21
-    // (`<` for `<=`) passed every earlier vector.
+    // Port-mutation judge, issue 35: a port whose set_space refused an origin of exactly 2^21
+    // (`<` for `<=`) passed every earlier vector; the cell size is at its limit too.
     let mut limit = voxel(
         [2, 2, 2],
         &[0u8; 8],
