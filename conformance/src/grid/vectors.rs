@@ -621,6 +621,42 @@ fn recipes() -> Vec<GridRecipe> {
         queries: Some(vec![[8, 0, 0, 0], [0, 6, 0, 0], [0, 0, 7, 5]]),
         multipliers: None,
     });
+    // GRID-0018: the agent size's upper bound. Port-mutation judge, issue 35: a port that
+    // accepted agent size 256 passed every earlier vector.
+    out.push(GridRecipe {
+        id: "GRID-0018".into(),
+        comment: "An open 9x7 map (no obstacles, seed 118), uniform costs, the queries (0, 0) to (8, 6), (8, 6) to (0, 0) and (4, 3) to itself; after the usual runs, query 0 with agent sizes 256 and 255. Agent size 256 is invalid_options through every search type (tier 1 A*, the handle, the generic AStar, JumpSearch with JPS, Theta*): agent_size must be in 1..=255 [GS.OPT.VALID], so new fails before any cell is looked at (a range check that accepts 256 lets the search run, and it finds no cell with that clearance). Agent size 255, the largest valid size, is accepted (tier 1 A* and the handle): no cell of a 9x7 map has that clearance [GS.CLEAR.VALUE], so the start is not passable and the search ends not found [GS.PASS]. Expected replies from onepath-reference (spec/conformance.md CONF.GRID.VECTOR).".into(),
+        kind: Some(MapKind::Random { density: 0.0 }),
+        width: 9,
+        height: 7,
+        seed: 118,
+        areas: false,
+        space: [-3.5, 10.0, 0.5],
+        own_runs: [
+            (256u32, GridApi::Tier1, 0u8),
+            (256, GridApi::Handle, 0),
+            (256, GridApi::AStar, 0),
+            (256, GridApi::Jump, 2),
+            (256, GridApi::Theta, 0),
+            (255, GridApi::Tier1, 0),
+            (255, GridApi::Handle, 0),
+        ]
+        .into_iter()
+        .map(|(agent_size, api, algorithm)| {
+            (
+                api,
+                GridOptionsData {
+                    agent_size,
+                    algorithm,
+                    ..GridOptionsData::default()
+                },
+                vec![0],
+            )
+        })
+        .collect(),
+        queries: Some(vec![[0, 0, 8, 6], [8, 6, 0, 0], [4, 3, 4, 3]]),
+        multipliers: None,
+    });
     out
 }
 

@@ -344,6 +344,21 @@ fn voxel_requests() -> Vec<(String, LatticeRequest)> {
         spaced,
     ));
     out.extend(voxel_build_failures());
+    // Port-mutation judge, issue 35: a port whose set_space refused an origin of exactly 2^21
+    // (`<` for `<=`) passed every earlier vector; the cell size is at its limit too.
+    let mut limit = voxel(
+        [2, 2, 2],
+        &[0u8; 8],
+        voxel_options(26, 0),
+        vec![q(&[0, 0, 0], &[1, 1, 1])],
+    );
+    if let LatticeRequest::Voxel(v) = &mut limit {
+        v.space = Some([-2_097_152.0, 0.0, 2_097_152.0, 2_097_152.0]);
+    }
+    out.push((
+        "the space (-2^21, 0, 2^21, 2^21): origins and a cell size of exactly 2^21 are in range, so the world is built and the points are the voxel centres in that space [GRID.SPACE.RANGE] [GRID.SPACE.CENTER] [VOXEL.TIER1]".into(),
+        limit,
+    ));
     out
 }
 

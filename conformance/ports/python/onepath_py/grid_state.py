@@ -341,7 +341,6 @@ def install_voxel(vg, st):
     vg._space = VoxelSpace(*st.space)
     vg._area_version = st.area_version
     vg._mult = list(st.mult)
-    vg._restore_count += 1
     changes = []
     if vg._listeners:
         sx, sy, sz = vg.size()

@@ -1,6 +1,8 @@
 """Voxel grids as far as their state (kind 3, [STATE.VOXEL]) needs: [GRID.VOXEL.SIZE]
 [GRID.VOXEL.DEFAULT] [GRID.VOXEL.CHUNKS] [GRID.VOXEL.ALLOC] [GRID.VOXEL.PADDING] [GRID.AREA.*]
-[GRID.VERSION.*] [GRID.LISTEN.*] [GRID.SPACE.*] [GRID.RESTORE_COUNT]."""
+[GRID.VERSION.*] [GRID.LISTEN.*] [GRID.SPACE.*].  No ``restore_count`` ([GRID.RESTORE_COUNT]): only
+a grid's dependents read it, and the port's flow fields, replanners and HPA take square or hex
+grids only; no request observes a voxel grid's."""
 
 import math
 
@@ -41,7 +43,6 @@ class VoxelGrid(object):
         self._space = VoxelSpace()
         self._listeners = {}
         self._next_listener = 0
-        self._restore_count = 0
 
     def size(self):
         return self._size
@@ -82,9 +83,6 @@ class VoxelGrid(object):
 
     def version(self):
         return self._version
-
-    def restore_count(self):
-        return self._restore_count
 
     def area_multiplier(self, area):
         return None if area == WALL else self._mult[area]
@@ -139,5 +137,4 @@ class VoxelGrid(object):
         st = grid_state.parse_voxel(data, None)
         g = cls(st.size[0], st.size[1], st.size[2], st.default_area)
         grid_state.install_voxel(g, st)
-        g._restore_count = 0
         return g

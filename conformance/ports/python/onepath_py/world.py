@@ -181,9 +181,9 @@ class World(object):
         return self._add(_Member(TYPE_REPLANNER, owner, rep, (options, mode, start, goal)))
 
     def add_flow_field(self, owner, options, goals):
-        """[WORLD.ADD] ``GridFlowField::new`` over grid member ``owner``."""
+        """[WORLD.ADD] ``GridFlowField::new`` over grid member ``owner``; ``goals`` is a list of
+        ``(x, y)`` tuples, as its one caller (synctest.py) builds it."""
         grid = self._typed(owner, TYPE_GRID).obj
-        goals = [tuple(g) for g in goals]
         field = self._build(lambda: GridFlowField(grid, options, goals))
         return self._add(_Member(TYPE_FLOW_FIELD, owner, field, (options, goals)))
 
