@@ -28,6 +28,12 @@ pub enum Source {
     /// Six points on a unit lattice linked to their nearest neighbours capped at distance 1.0:
     /// every accepted candidate lies exactly at `max_distance` ([GRAPH.PT.MAXDIST]).
     HandPointsRim,
+    /// A star of three unit legs with two Farthest landmarks: whatever the root, the second
+    /// slot's greatest `m(v)` is shared by two leaves ([GRAPH.ALT.FARTHEST], ties: smaller id).
+    HandFarthestTie,
+    /// A directed path 0 -> 1 (1.0) -> 2 (0.0) with two Farthest landmarks: after the landmark 1
+    /// the only candidate is at distance 0, which [GRAPH.ALT.FARTHEST] does not accept.
+    HandFarthestZero,
 }
 
 /// One named recipe.
@@ -68,8 +74,8 @@ const fn r(
 use Kind::*;
 use PointMode::*;
 use Source::{
-    Generated as G, HandEdgeCases, HandLandmarkLimit, HandNegativeZero, HandPointsRim,
-    HandRngReject, HandTies,
+    Generated as G, HandEdgeCases, HandFarthestTie, HandFarthestZero, HandLandmarkLimit,
+    HandNegativeZero, HandPointsRim, HandRngReject, HandTies,
 };
 
 /// Every recipe, in id order.
@@ -96,6 +102,8 @@ pub const RECIPES: &[Recipe] = &[
     r("GRAPH-0020", "hand-made landmark limit: 16385 nodes without edges and a table of 16384 landmarks; k = min(count, N) = 16384 and k * N = 2^28 + 2^14 is over MAX_LANDMARK_ENTRIES = 2^28, so build_landmarks fails with too_many_nodes and no index [GRAPH.ALT.LIMIT], before any root is drawn or table allocated (oplm_sha256 is the hash of that error, every alt variant answers it); the other variants find no path from 0 (no edges), find start == goal at once and reject the goal 16385 (node_out_of_range)", HandLandmarkLimit, 20, 16385, 3),
     r("GRAPH-0021", "hand-made rejection draw: a directed 6-cycle 0->1->...->5->0 of unit weights and one Farthest landmark with seed 17595026016420499197 (above 2^63, so the seed is a u64 [GRAPH.RNG.SEED]); the first SplitMix64 output of that seed is 2^64 - 3, which is not below the limit 2^64 - (2^64 mod 6) = 2^64 - 4, so next_int(6) rejects it and returns the second output mod 6 = 2 [GRAPH.RNG.NEXT_INT] [GRAPH.ALT.ROOTS]; the root 2's farthest node is 1, the landmark in oplm_sha256 (without the rejection the root is (2^64 - 3) mod 6 = 1 and the landmark 0; the seed rounded to a double, 17595026016420499456, draws root 0 and the landmark 5)", HandRngReject, 17_595_026_016_420_499_197, 6, 4),
     r("GRAPH-0022", "hand-made points at max_distance: six points on a unit lattice (x 0..2, y 0..1) with nearest_count 3 capped by max_distance 1.0; every lattice neighbour is at d2 = 1.0 exactly, which is within the cap (d2 <= max_distance * max_distance, inclusive [GRAPH.PT.MAXDIST]), and the diagonals (d2 = 2.0) are skipped [GRAPH.PT.BOTH], so csr_edges_sha256 holds the 7 unit links, each both ways; a strict cap links nothing and finds no path between distinct points", HandPointsRim, 22, 6, 6),
+    r("GRAPH-0023", "hand-made Farthest tie: an undirected star 0-1, 0-2, 0-3 of unit weights and two Farthest landmarks (seed 23); whatever the root, the first landmark is a leaf (the smallest id among the leaves farthest from the root, or the leaf 1 from the centre) and in the second slot the other two leaves share the greatest m(v) = 2, so the smaller id of the two is the landmark in oplm_sha256 (ties: smaller id [GRAPH.ALT.FARTHEST]); the alt variants' bounds come from those two leaves", HandFarthestTie, 23, 4, 6),
+    r("GRAPH-0024", "hand-made Farthest threshold: a directed path 0->1 (weight 1) ->2 (weight 0) and two Farthest landmarks with seed 24, whose first root is 0; slot 0 takes 1 (nodes 1 and 2 tie at distance 1, ties: smaller id); in slot 1 node 0 is not reached from 1 and node 2 is at m(2) = 0, which m(v) > 0 refuses [GRAPH.ALT.FARTHEST], so no candidate is left and the slot falls back to the smallest non-landmark, 0 [GRAPH.ALT.FALLBACK]; the table in oplm_sha256 is [1, 0] (accepting m = 0 would give [1, 2])", HandFarthestZero, 24, 3, 5),
 ];
 
 fn hand_ties() -> (GraphSpec, Vec<(u32, u32)>) {
@@ -190,6 +198,30 @@ fn hand_points_rim() -> (GraphSpec, Vec<(u32, u32)>) {
     (graph, vec![(0, 5), (5, 0), (3, 2), (1, 4), (2, 2)])
 }
 
+fn hand_farthest_tie() -> (GraphSpec, Vec<(u32, u32)>) {
+    // The centre 0 and the leaves 1, 2, 3: any two leaves are 2 apart.
+    let edges = vec![(0, 1, 1.0), (0, 2, 1.0), (0, 3, 1.0)];
+    let graph = GraphSpec::Edges {
+        node_count: 4,
+        directed: false,
+        edges,
+        positions: None,
+    };
+    (graph, vec![(1, 3), (3, 2), (2, 0), (0, 1)])
+}
+
+fn hand_farthest_zero() -> (GraphSpec, Vec<(u32, u32)>) {
+    // 0 -> 1 -> 2 with a zero-weight second edge: 2 is at distance 0 from 1.
+    let edges = vec![(0, 1, 1.0), (1, 2, 0.0)];
+    let graph = GraphSpec::Edges {
+        node_count: 3,
+        directed: true,
+        edges,
+        positions: None,
+    };
+    (graph, vec![(0, 2), (1, 2), (2, 0)])
+}
+
 fn hand_negative_zero() -> (GraphSpec, Vec<(u32, u32)>) {
     // 0 -> 1 -> 2 -> 3 costs 1 over two -0.0 edges (the direct 0 -> 3 costs 2); 3 -> 4 and
     // 5 -> 0 are -0.0 too, and 2 has a -0.0 self-loop.
@@ -227,13 +259,17 @@ impl Recipe {
             | Source::HandNegativeZero
             | Source::HandLandmarkLimit
             | Source::HandRngReject
-            | Source::HandPointsRim => {
+            | Source::HandPointsRim
+            | Source::HandFarthestTie
+            | Source::HandFarthestZero => {
                 let (graph, queries) = match self.source {
                     Source::HandTies => hand_ties(),
                     Source::HandEdgeCases => hand_edge_cases(),
                     Source::HandLandmarkLimit => hand_landmark_limit(),
                     Source::HandRngReject => hand_rng_reject(),
                     Source::HandPointsRim => hand_points_rim(),
+                    Source::HandFarthestTie => hand_farthest_tie(),
+                    Source::HandFarthestZero => hand_farthest_zero(),
                     _ => hand_negative_zero(),
                 };
                 let mut rng = SplitMix64::new(self.seed);
@@ -251,7 +287,10 @@ impl Recipe {
                         Source::HandRngReject => 1,
                         _ => 2,
                     },
-                    strategy: if self.source == Source::HandRngReject {
+                    strategy: if matches!(
+                        self.source,
+                        Source::HandRngReject | Source::HandFarthestTie | Source::HandFarthestZero
+                    ) {
                         StrategySpec::Farthest
                     } else {
                         StrategySpec::Avoid
@@ -264,6 +303,8 @@ impl Recipe {
                     Source::HandLandmarkLimit => "hand_landmark_limit",
                     Source::HandRngReject => "hand_rng_reject",
                     Source::HandPointsRim => "hand_points_rim",
+                    Source::HandFarthestTie => "hand_farthest_tie",
+                    Source::HandFarthestZero => "hand_farthest_zero",
                     _ => "hand_negative_zero",
                 };
                 let provenance = match json!({"kind": name, "seed": self.seed, "recipe": self.id}) {

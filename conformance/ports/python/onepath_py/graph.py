@@ -26,7 +26,8 @@ class Graph(object):
 
         Order: the node count is settled first (too_many_nodes, no index): a given count
         > 2^26 (or negative), or, absent, a largest endpoint >= 2^26 -- a negative endpoint
-        counts as too large ([GRAPH.VAL.PORT_INTS]).  GUESS: then the edge-count limit
+        counts as too large ([GRAPH.VAL.PORT_INTS]); a largest endpoint >= 2^26 gives a count
+        > 2^26, which ``Graph(n)`` refuses.  GUESS: then the edge-count limit
         (E or 2E ids > 2^32 - 1, too_many_nodes), then each input edge i is validated
         (from, to, weight) naming i and added (and its reverse when undirected).
         """
@@ -36,7 +37,7 @@ class Graph(object):
             for e in edges:
                 for x in (e.from_, e.to):
                     if isinstance(x, int):
-                        if x < 0 or x >= MAX_NODES:
+                        if x < 0:
                             raise errors.TooManyNodes()
                         if x + 1 > n:
                             n = x + 1

@@ -167,8 +167,8 @@ class Landmarks(object):
     @staticmethod
     def deserialize(data, graph):
         """[GRAPH.OPLM.CHECKS] [GRAPH.OPLM.DISTINCT_IDS] [GRAPH.OPLM.SIGN_BIT] [GRAPH.OPLM.ROUNDTRIP]
-        [GRAPH.ERR.NO_PANIC] Checks in the spec's order."""
-        data = bytes(data)
+        [GRAPH.ERR.NO_PANIC] Checks in the spec's order.  ``data`` is a bytes-like object
+        (the driver passes ``bytes.fromhex``'s bytes)."""
         length = len(data)
         if length < HEADER:
             raise errors.Truncated(offset=length)
