@@ -404,6 +404,24 @@ pub fn requests() -> Vec<(String, HpaRequest)> {
             ],
         ),
     );
+    let mut always = options(3);
+    always.diagonal = 0;
+    push(
+        "Always, a diagonal entrance in the last two rows: a 6 x 7 map whose last chunk row is one cell high (7 = 2 x 3 + 1); row 6 is reached only by the diagonal move (2, 5) -> (3, 6) between the blocked side cells (3, 5) and (2, 6), a pair of chunks (0, 1) and (1, 2), so HPA* finds the only path; a pair scan that stops one row early loses it and answers NotFound [HPA.ENT.DIAGONAL] [HPA.COMPLETE]",
+        req(
+            map(&[
+                "......",
+                "......",
+                "......",
+                "......",
+                "......",
+                "...###",
+                "###...",
+            ]),
+            always,
+            both([0, 0], [5, 6]).to_vec(),
+        ),
+    );
     out
 }
 
