@@ -317,6 +317,17 @@ impl Report {
 
     /// As [`Report::to_table`], with `notes` (one line each) under the section rows.
     pub fn to_table_with_notes(&self, notes: &[String]) -> String {
+        self.to_table_with(notes, &|s: &Section| s.failures.first())
+    }
+
+    /// As [`Report::to_table_with_notes`], with `first` choosing each section's failure to show
+    /// (none: the section gets no `first failure` block; a port run leaves out the failures of
+    /// families the port does not claim, [DRIVER.REPORT.UNCLAIMED]).
+    pub fn to_table_with(
+        &self,
+        notes: &[String],
+        first: &dyn Fn(&Section) -> Option<&Failure>,
+    ) -> String {
         let mut out = String::new();
         out.push_str(&format!(
             "implementations: {}\n",
@@ -350,7 +361,7 @@ impl Report {
             out.push_str(&format!("  {n}\n"));
         }
         for s in &self.sections {
-            if let Some(f) = s.failures.first() {
+            if let Some(f) = first(s) {
                 out.push_str(&format!(
                     "\nfirst failure in {} ({} failed):\n  {}\n",
                     s.name,

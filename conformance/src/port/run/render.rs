@@ -117,12 +117,30 @@ impl PortRun {
     }
 
     /// The lines under the section rows: failures in families the port does not claim, which
-    /// do not count ([DRIVER.REPORT.UNCLAIMED]).
+    /// do not count ([DRIVER.REPORT.UNCLAIMED]). A section whose kept failures are all in
+    /// unclaimed families adds to one summary line; a section with failures of both kinds gets
+    /// a line of its own.
     pub fn unclaimed_notes(&self) -> Vec<String> {
         let mut notes = Vec::new();
+        let mut whole: BTreeMap<&'static str, u64> = BTreeMap::new();
+        let (mut whole_sections, mut whole_failed) = (0u64, 0u64);
         for s in &self.report.sections {
             let u = self.unclaimed(s);
             if u.total == 0 {
+                continue;
+            }
+            // Whole: every kept failure is unclaimed and none past them counts (no problem of
+            // the verdict names the section, [DRIVER.VERDICT]).
+            let counted = self
+                .problems
+                .iter()
+                .any(|p| p.starts_with(&super::section_problem_prefix(&s.name)));
+            if u.total == s.failures.len() as u64 && !counted {
+                whole_sections += 1;
+                whole_failed += s.failed;
+                for (f, n) in &u.by_family {
+                    *whole.entry(f).or_default() += n;
+                }
                 continue;
             }
             let plural = if u.by_family.len() == 1 {
@@ -130,9 +148,7 @@ impl PortRun {
             } else {
                 "families"
             };
-            let scope = if u.total == s.failed {
-                "all".to_string()
-            } else if s.failed > s.failures.len() as u64 {
+            let scope = if s.failed > s.failures.len() as u64 {
                 format!("{} of the {} kept", u.total, s.failures.len())
             } else {
                 u.total.to_string()
@@ -144,13 +160,49 @@ impl PortRun {
                 u.families()
             ));
         }
+        if whole_sections > 0 {
+            let claimed: Vec<&str> = self
+                .families
+                .iter()
+                .filter(|f| f.claimed.is_some())
+                .map(|f| f.family.as_str())
+                .collect();
+            let hint = if claimed.is_empty() {
+                String::new()
+            } else {
+                format!("; `certify --family {}` runs only those", claimed.join(","))
+            };
+            let kept: Vec<String> = whole
+                .iter()
+                .map(|(f, n)| format!("{f} ({n} kept)"))
+                .collect();
+            notes.insert(
+                0,
+                format!(
+                    "unclaimed {} {}: {whole_failed} failures in {whole_sections} {}, not counted ([DRIVER.VERDICT]){hint}",
+                    if kept.len() == 1 { "family" } else { "families" },
+                    kept.join(", "),
+                    if whole_sections == 1 { "section" } else { "sections" }
+                ),
+            );
+        }
         notes
+    }
+
+    /// The failure a section's `first failure` block shows: its first kept failure that is
+    /// not in an unclaimed family, none when every kept one is ([DRIVER.REPORT.UNCLAIMED]).
+    fn first_counted<'a>(&self, s: &'a crate::report::Section) -> Option<&'a Failure> {
+        s.failures
+            .iter()
+            .find(|f| self.unclaimed_family(&s.name, f).is_none())
     }
 
     /// The terminal table: sections, then the family / level table and the verdict.
     pub fn to_table(&self) -> String {
         let mut out = String::new();
-        let mut sections = self.report.to_table_with_notes(&self.unclaimed_notes());
+        let mut sections = self
+            .report
+            .to_table_with(&self.unclaimed_notes(), &|s| self.first_counted(s));
         if let Some(i) = sections.rfind("\nresult:") {
             sections.truncate(i + 1);
         }
@@ -207,7 +259,8 @@ impl PortRun {
                 out.push('\n');
                 out.push_str(&text);
             }
-            if !f.unimplemented.is_empty() {
+            // An unclaimed family's unimplemented ops are expected: the summary line covers them.
+            if !f.unimplemented.is_empty() && f.claimed.is_some() {
                 let list: Vec<String> = f
                     .unimplemented
                     .iter()
