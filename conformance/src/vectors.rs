@@ -325,8 +325,8 @@ pub fn check_graph_vectors(
                     ..hash_failure(
                         column,
                         format!("{column} hash in scenario file"),
-                        format!("{recorded:?}"),
-                        format!("{found:?}"),
+                        crate::words::opt(recorded.as_deref(), "null (not applicable)"),
+                        crate::words::opt(found.as_deref(), "null (not applicable)"),
                     )
                 }));
             }
@@ -348,8 +348,8 @@ pub fn check_graph_vectors(
                             hash_failure(
                                 &column,
                                 "matrix cell".into(),
-                                format!("{e:?}"),
-                                format!("{f:?}"),
+                                crate::words::opt(e.as_deref(), "null (not applicable)"),
+                                crate::words::opt(f.as_deref(), "null (not applicable)"),
                             )
                         }));
                     }

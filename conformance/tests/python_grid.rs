@@ -30,8 +30,8 @@ fn vectors() -> std::path::PathBuf {
 fn python_port_matches_every_grid_vector() {
     let (ok, text) = check(&vectors());
     assert!(ok, "{text}");
-    assert!(text.contains("1556 of 1556 runs match"), "{text}");
-    assert!(text.contains("511 of 511 match"), "{text}");
+    assert!(text.contains("1648 of 1648 runs match"), "{text}");
+    assert!(text.contains("545 of 545 match"), "{text}");
 }
 
 #[test]
