@@ -402,6 +402,13 @@ fn certify_port(
             }
         }
     }
+    if let Some(d) = &a.failures_dir {
+        if let Err(e) = onepath_conformance::port::failure_requests::check_dir(d) {
+            eprintln!("--failures-dir: {e}");
+            return ExitCode::from(2);
+        }
+        options.failures_dir = Some(d.clone());
+    }
     if let Some(d) = dir {
         options.vectors_dir = Some(d);
     }
@@ -458,6 +465,23 @@ fn certify_port(
         println!("{}", result.to_json());
     } else {
         print!("{}", result.to_table());
+    }
+    match &result.failure_files {
+        Some(Ok(f)) => eprintln!(
+            "--failures-dir: {} request file(s) written to {}{}",
+            f.written,
+            f.dir.display(),
+            if f.left_out > 0 {
+                format!(" ({} failing label(s) left out by the limits)", f.left_out)
+            } else {
+                String::new()
+            }
+        ),
+        Some(Err(e)) => {
+            eprintln!("--failures-dir: {e}");
+            return ExitCode::from(2);
+        }
+        None => {}
     }
     if let Some(path) = &a.junit {
         if let Err(e) = onepath_conformance::atomic::write(path, result.to_junit()) {

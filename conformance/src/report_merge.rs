@@ -779,5 +779,6 @@ fn merge_port(files: &[&(String, ReportFile)], report: Report) -> Result<PortRun
         starts,
         options,
         failed_vectors,
+        failure_files: None,
     })
 }

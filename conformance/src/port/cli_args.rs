@@ -50,6 +50,11 @@ pub struct PortArgs {
     /// is the whole run's, the report holds what ran before it (not with `--expect`).
     #[arg(long, requires = "port", conflicts_with = "expect")]
     pub fail_fast: bool,
+    /// Write, per case label with a difference or a failed request in a claimed family, the
+    /// request lines it was sent (the handshake first) as DIR/<label>.jsonl, with DIR/index.json:
+    /// `CMD < DIR/<label>.jsonl` replays them. DIR must be new, empty, or written by this flag.
+    #[arg(long, value_name = "DIR", requires = "port")]
+    pub failures_dir: Option<PathBuf>,
 }
 
 /// A whole number of at least 1.

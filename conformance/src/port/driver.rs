@@ -287,6 +287,8 @@ pub struct Pool {
     start_failures: AtomicUsize,
     /// The failure budget and deadline of the run.
     pub budget: Budget,
+    /// Where every request line sent is spooled by label ([DRIVER.CLI.FAILURES_DIR]).
+    pub spool: std::sync::OnceLock<super::failure_requests::RequestSpool>,
 }
 
 /// Default virtual-memory limit of a driver process, MiB.
@@ -352,6 +354,7 @@ impl Pool {
             free: Mutex::new(Vec::new()),
             hello: Mutex::new(None),
             next_id: AtomicU64::new(1),
+            spool: std::sync::OnceLock::new(),
             starts: AtomicU64::new(0),
             start_failures: AtomicUsize::new(0),
         }
@@ -526,6 +529,9 @@ impl Pool {
             request: request.clone(),
         };
         let msg = serde_json::to_string(&line).expect("requests encode");
+        if let Some(spool) = self.spool.get() {
+            spool.record(case, &msg);
+        }
         // [DRIVER.PROC.TIMEOUT] The request's time covers writing it as well as the reply.
         let wait = left.map_or(self.limits.timeout, |l| l.min(self.limits.timeout));
         let started = std::time::Instant::now();

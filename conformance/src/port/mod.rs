@@ -7,6 +7,7 @@ pub mod budget;
 pub mod cli_args;
 pub mod driver;
 pub mod fail_fast;
+pub mod failure_requests;
 pub mod flags;
 pub mod messages;
 pub mod process;

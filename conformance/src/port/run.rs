@@ -68,6 +68,8 @@ pub struct PortOptions {
     pub since: Option<super::since::SinceDiff>,
     /// Stop at the first failure that fails the verdict ([DRIVER.CLI.FAIL_FAST]).
     pub fail_fast: bool,
+    /// Write the requests of every failing label there ([DRIVER.CLI.FAILURES_DIR]).
+    pub failures_dir: Option<PathBuf>,
 }
 
 impl PortOptions {
@@ -91,6 +93,7 @@ impl PortOptions {
             families: FamilySet::ALL,
             since: None,
             fail_fast: false,
+            failures_dir: None,
         }
     }
 
@@ -253,6 +256,10 @@ pub struct PortRun {
     /// The run's vectors with a difference or an unanswered request, each with its first
     /// difference line, excused or not ([DRIVER.REPORT.JUNIT]).
     pub failed_vectors: BTreeMap<String, String>,
+    /// What `--failures-dir` wrote, or why it could not ([DRIVER.CLI.FAILURES_DIR]).
+    pub failure_files: Option<
+        Result<super::failure_requests::FailureFiles, super::failure_requests::FailuresDirError>,
+    >,
 }
 
 impl PortRun {
@@ -327,6 +334,16 @@ pub fn certify_port(options: PortOptions) -> PortRun {
     if let Some(at) = port.pool.budget.deadline_at() {
         config.stop = crate::case_stop::CaseStop::at(at);
     }
+    // [DRIVER.CLI.FAILURES_DIR] Every request line is spooled by label from the first one on.
+    let mut spool_error = None;
+    if let Some(dir) = &options.failures_dir {
+        match super::failure_requests::RequestSpool::create(dir) {
+            Ok(s) => {
+                let _ = port.pool.spool.set(s);
+            }
+            Err(e) => spool_error = Some(e),
+        }
+    }
     let mut hello = port.pool.hello();
     // [CONF.CLI.FAMILY]: the run judges the port's claims in the selected families only; a
     // selected family the port does not claim is a problem of the verdict.
@@ -378,6 +395,7 @@ pub fn certify_port(options: PortOptions) -> PortRun {
         port.pool.budget.deadline_passed();
     }
     let starts = port.pool.starts.load(std::sync::atomic::Ordering::SeqCst);
+    let spool = port.pool.spool.take();
     let budget_problems = port.pool.budget.problems();
     let ledger = port.ledger.into_inner().expect("ledger");
     let port_name = hello
@@ -826,7 +844,22 @@ pub fn certify_port(options: PortOptions) -> PortRun {
         sections,
         crate::report::RunInfo::of(&config),
     );
+    // [DRIVER.CLI.FAILURES_DIR] The requests of every label that failed in a claimed family.
+    let failure_files = match (spool_error, spool) {
+        (Some(e), _) => Some(Err(e)),
+        (None, Some(spool)) => {
+            let failing =
+                super::failure_requests::failing_labels(&ledger.entries, &ledger.events, |fam| {
+                    claims.contains_key(fam)
+                });
+            let hello_line =
+                serde_json::to_string(&super::protocol::hello()).expect("the hello encodes");
+            Some(spool.write(&failing, &hello_line, &options.command))
+        }
+        (None, None) => None,
+    };
     PortRun {
+        failure_files,
         hello,
         report,
         families,
