@@ -70,6 +70,12 @@ pub fn state_field(bytes: &[u8], offset: usize) -> Option<String> {
 /// Where two byte strings first differ: `offset i[, field F]: expected byte 0x.., found ...`,
 /// the field named from the expected bytes' state layout when they are state bytes.
 pub fn bytes_divergence(expected: &[u8], found: &[u8]) -> Option<String> {
+    let (at, e, f) = bytes_difference(expected, found)?;
+    Some(format!("{at}: expected {e}, found {f}"))
+}
+
+/// The parts of [`bytes_divergence`]: `offset i[, field F]` and the two bytes in words.
+pub fn bytes_difference(expected: &[u8], found: &[u8]) -> Option<(String, String, String)> {
     let i = (0..expected.len().max(found.len())).find(|&i| expected.get(i) != found.get(i))?;
     let show = |x: &[u8]| {
         x.get(i)
@@ -80,10 +86,18 @@ pub fn bytes_divergence(expected: &[u8], found: &[u8]) -> Option<String> {
     let field = state_field(expected, i)
         .map(|f| format!(", field {f}"))
         .unwrap_or_default();
-    Some(format!(
-        "offset {i}{field}: expected {}, found {}",
-        show(expected),
-        show(found)
+    Some((format!("offset {i}{field}"), show(expected), show(found)))
+}
+
+/// The L4 break of two final state byte strings that differ ([DRIVER.LEVEL.FIRST]):
+/// `final state bytes offset i, field F` with the two bytes, never their two equal lengths.
+pub fn final_state_break(expected: &[u8], found: &[u8]) -> Option<super::Break> {
+    let (at, e, f) = bytes_difference(expected, found)?;
+    Some(super::Break::new(
+        super::Level::L4,
+        format!("final state bytes {at}"),
+        e,
+        f,
     ))
 }
 

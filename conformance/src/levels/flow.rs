@@ -133,16 +133,7 @@ pub fn flow_break(
             super::divergence::clip(&serde_json::to_string(pb).unwrap_or_default()),
         )
     }));
-    worst.or_else(|| {
-        (sa != sb).then(|| {
-            Break::new(
-                Level::L4,
-                "final state bytes",
-                sa.0.len().to_string(),
-                sb.0.len().to_string(),
-            )
-        })
-    })
+    worst.or_else(|| super::divergence::final_state_break(&sa.0, &sb.0))
 }
 
 /// A reply's outcome in words, for a difference of outcome: `ran N steps`, `failed with CLASS` or

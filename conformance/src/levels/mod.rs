@@ -10,12 +10,14 @@ mod flow;
 mod hpa;
 mod lattice;
 mod replan;
+mod synctest;
 pub use bidi::bidi_break;
 pub use debug::describe_break;
 pub use flow::flow_break;
 pub use hpa::hpa_break;
 pub use lattice::lattice_break;
 pub use replan::replan_break;
+pub use synctest::synctest_break;
 
 use crate::implementation::{BuildFailure, CancelTrace, HookCall, LinkResult, OplmError};
 use crate::outcome::{cost_text, Outcome};
@@ -93,7 +95,7 @@ pub struct Break {
 }
 
 impl Break {
-    fn new(
+    pub(crate) fn new(
         level: Level,
         what: impl Into<String>,
         expected: impl Into<String>,

@@ -102,16 +102,7 @@ pub fn replan_break(
             }
         }
     }
-    worst.or_else(|| {
-        (es != fs).then(|| {
-            Break::new(
-                Level::L4,
-                "final state bytes",
-                es.0.len().to_string(),
-                fs.0.len().to_string(),
-            )
-        })
-    })
+    worst.or_else(|| super::divergence::final_state_break(&es.0, &fs.0))
 }
 
 /// A step's path in words: the path error's class, or the path.

@@ -907,8 +907,9 @@ impl Implementation for PortImpl {
         )
     }
 
-    /// [DRIVER.OP.SYNCTEST] The session in family `grids`; the port runs the loop itself and
-    /// its reply is judged by the caller ([CONF.SYNC.JUDGE]), not noted here.
+    /// [DRIVER.OP.SYNCTEST] The session in family `grids`; the port runs the loop itself, its
+    /// reply is judged by the caller ([CONF.SYNC.JUDGE]) and noted here against the reference's
+    /// (a judge failure breaks L4, or L1 when only one side ran).
     fn run_synctest(
         &self,
         session: &crate::synctest::Session,
@@ -923,16 +924,15 @@ impl Implementation for PortImpl {
         session: &crate::synctest::Session,
     ) -> Result<crate::synctest::SyncReply, HarnessError> {
         let wire = Request::Sync(messages::SyncOpRequest::Synctest(session.clone()));
-        match self.call(
+        let frames = session.inputs.len();
+        self.family_request(
             label,
             "synctest:grids",
             &wire,
-            |r: crate::synctest::SyncReply| Ok(r),
-        ) {
-            Ok(r) => Ok(r),
-            Err(e) if e.unimplemented() => Err(HarnessError::unimplemented()),
-            Err(e) => Err(HarnessError::no_answer(e.line)),
-        }
+            Ok,
+            || ReferenceCrate.run_synctest_as(label, session),
+            |e, f| levels::synctest_break(e, f, frames),
+        )
     }
 
     fn deserialize_oplm(&self, case: &Case, bytes: &[u8]) -> Result<Vec<u8>, OplmError> {

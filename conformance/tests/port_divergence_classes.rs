@@ -1,0 +1,148 @@
+//! The first divergence ([DRIVER.LEVEL.FIRST]) for every reply class the other diagnostics
+//! tests (`port_diagnostics.rs`: `run_lattice`, `state_run`, `run_case`) leave out: a wrapper
+//! over the Python port (`alter_reply.py`) alters one member of one op's `ok` replies, and the
+//! family's first divergence must name that member (by its path in the reply, or for bytes by
+//! offset and state-layout field). One table row per reply class, one runner.
+
+mod tools;
+
+use onepath_conformance::config::FamilySet;
+use onepath_conformance::port::run::{certify_port, PortOptions};
+use std::time::Duration;
+
+const DRIVER_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/ports/python");
+const ALTER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/alter_reply.py");
+
+/// One reply class: the op whose replies are altered, the member and how, the family the run
+/// selects, and what the first divergence must contain.
+struct Row {
+    op: &'static str,
+    path: &'static str,
+    how: &'static str,
+    family: &'static str,
+    names: &'static str,
+}
+
+fn check(row: Row) {
+    tools::require_python3();
+    let env = format!(
+        "ALTER_OP={} ALTER_PATH={} ALTER_HOW={}",
+        row.op, row.path, row.how
+    );
+    let mut o = PortOptions::new(&format!("{env} python3 {ALTER} {DRIVER_DIR}"));
+    o.cases = 1;
+    // No test of this file is about timeouts; runs may share the machine.
+    o.timeout = Duration::from_secs(120);
+    o.families = FamilySet::parse(row.family).expect("family");
+    let r = certify_port(o);
+    assert!(!r.ok(), "{}: the altered port passed", row.op);
+    let f = r
+        .families
+        .iter()
+        .find(|f| f.family == row.family)
+        .expect("the family");
+    let e = f
+        .first_break
+        .as_ref()
+        .unwrap_or_else(|| panic!("{}: no difference\n{}", row.op, r.to_table()));
+    let div = e
+        .brk
+        .first
+        .clone()
+        .unwrap_or_else(|| panic!("{}: no first divergence for {}", row.op, e.quote()));
+    assert!(
+        div.contains(row.names),
+        "{}: the first divergence names {:?}, not {:?} (difference {})",
+        row.op,
+        row.names,
+        div,
+        e.quote()
+    );
+    for rust_form in ["Some(", "None", "Ok(", "Err("] {
+        assert!(!div.contains(rust_form), "{}: Rust form in {div}", row.op);
+    }
+}
+
+// pins [DRIVER.LEVEL.FIRST]: a grid reply's recorded expansion is named by its variant, query and step
+#[test]
+fn run_grid_expansion() {
+    check(Row {
+        op: "run_grid",
+        path: "expansions/2",
+        how: "inc",
+        family: "grid-search",
+        names: "expansion step 2: expected ",
+    });
+}
+
+// pins [DRIVER.LEVEL.FIRST]: a replanner's final state is named by byte offset and layout field
+#[test]
+fn run_replan_final_state() {
+    check(Row {
+        op: "run_replan",
+        path: "ran/state",
+        how: "flip:20",
+        family: "replanning",
+        names: "ran.state: bytes offset 20, field area_version: expected byte ",
+    });
+}
+
+// pins [DRIVER.LEVEL.FIRST]: a flow field's cost is named by its member and index
+#[test]
+fn run_flow_cost() {
+    check(Row {
+        op: "run_flow",
+        path: "ran/costs/3",
+        how: "flip:7:1",
+        family: "flow-field",
+        names: "ran.costs[3]: bytes offset 7: expected byte ",
+    });
+}
+
+// pins [DRIVER.LEVEL.FIRST]: an HPA* hierarchy edge is named by its member path
+#[test]
+fn run_hpa_hierarchy_edge() {
+    check(Row {
+        op: "run_hpa",
+        path: "ran/hierarchy/edges/0/to",
+        how: "inc",
+        family: "hpa",
+        names: "ran.hierarchy.edges[0].to: expected ",
+    });
+}
+
+// pins [DRIVER.LEVEL.FIRST]: a bidirectional search's expansion is named by its member path
+#[test]
+fn run_bidi_expansion() {
+    check(Row {
+        op: "run_bidi",
+        path: "ran/queries/0/path/expanded/1",
+        how: "inc",
+        family: "grid-bidi",
+        names: "ran.queries[0].path.expanded[1]: expected ",
+    });
+}
+
+// pins [DRIVER.LEVEL.FIRST]: a description's counter is named by its member path
+#[test]
+fn describe_counter() {
+    check(Row {
+        op: "describe",
+        path: "ran/0/path/iterations",
+        how: "inc",
+        family: "hex-search",
+        names: "ran[0].path.iterations: expected ",
+    });
+}
+
+// pins [DRIVER.LEVEL.FIRST] [DRIVER.LEVEL.FAMILY]: a sync test's wrong resimulation count breaks grids L4 and is named by its member path
+#[test]
+fn synctest_resimulated() {
+    check(Row {
+        op: "synctest",
+        path: "ran/resimulated",
+        how: "inc",
+        family: "grids",
+        names: "ran.resimulated: expected ",
+    });
+}
