@@ -525,6 +525,17 @@ pub fn requests() -> Vec<(String, FlowRequest)> {
             ..small(None, &open, 4, plain.clone(), vec![(0, 0)], pop_by_pop(planted_update_equal_f(), 3))
         },
     ));
+    // An edit before the first step (port-mutation judge, issue 35: a port whose listener
+    // appended pending cells to a field not yet started passed every earlier vector).
+    out.push((
+        "two edits of a new field's grid before its first step, a wall at (1, 1) and area 1 at (2, 0): the field is NotStarted, so its listener records nothing and the observations after the edits show pending 0 and the bytes of a new field [FLOW.EDIT.LISTEN] [FLOW.API.NEW]; the step after begins over the edited grid and runs to Complete, (1, 1) unreachable (a listener that records edits of a field not yet started shows pending 1 and then 2, and saves them) [FLOW.RUN.BEGIN]".into(),
+        FlowRequest {
+            probes: vec![(3, 3), (1, 1)],
+            ..small(None, &open, 4, plain.clone(), vec![(0, 0)], vec![
+                S::SetCell { x: 1, y: 1, area: 255 }, S::SetCell { x: 2, y: 0, area: 1 }, S::Step { budget: 0 },
+            ])
+        },
+    ));
     out
 }
 

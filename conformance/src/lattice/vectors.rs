@@ -359,6 +359,15 @@ fn voxel_requests() -> Vec<(String, LatticeRequest)> {
         "the space (-2^21, 0, 2^21, 2^21): origins and a cell size of exactly 2^21 are in range, so the world is built and the points are the voxel centres in that space [GRID.SPACE.RANGE] [GRID.SPACE.CENTER] [VOXEL.TIER1]".into(),
         limit,
     ));
+    // Port-mutation judge, issue 35: a port whose size check read `size_x < 1 or (size_y < 1
+    // and size_z < 1)` passed every earlier vector (VOXEL-0035 has only size_x 0). The maps
+    // have no cells ([CONF.VEC.MAPS]: none when the product is 0).
+    for (size, which) in [([3u32, 0, 3], "size_y"), ([3, 3, 0], "size_z")] {
+        out.push((
+            format!("a world of size {} x {} x {} (no voxels, only {which} is 0): VoxelGrid::new refuses it, so the reply is invalid_size [GRID.VOXEL.SIZE] [CONF.LATTICE.REQUEST]", size[0], size[1], size[2]),
+            voxel(size, &[], voxel_options(26, 0), vec![q(&[0, 0, 0], &[1, 1, 1])]),
+        ));
+    }
     out
 }
 

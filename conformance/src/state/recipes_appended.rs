@@ -15,6 +15,61 @@ pub fn all(push: Push<'_>) {
     patched_search_counts(push);
     voxel_version_count(push);
     patched_replanners(push);
+    edge_goldens(push);
+}
+
+/// STATE-GRIDSEARCH-0017 and STATE-THETA-0006 (port-mutation judge, issue 35): a mode-1 state
+/// whose last visited cell is on the last column (its `direction + 1` hostile case points its
+/// parent past the right border), and a Lazy Theta* run whose parent fix takes a row-0 cell.
+fn edge_goldens(push: Push<'_>) {
+    use crate::grid::{GridApi, GridOptionsData};
+    // A port that tested only one of a parent's two coordinates passed every earlier vector:
+    // the parent (3, 0) of cell (2, 1) wraps to cell 3, (0, 1), closed with the pair (1, 0).
+    push(
+        StateKind::GridSearch,
+        "Mode 1 (Dijkstra through the handle, diagonal rule Always) Found on a 3x2 map whose cell (1, 1) is a wall, from (0, 0) to (2, 1): the goal (2, 1) is reached diagonally from (1, 0) with the pair (1, 1), and (0, 1) is closed with the pair (1, 0). The hostile case `visited[4] direction + 1` gives the goal the direction (-1, 1), so its parent would be (3, 0), past the right border: pass (2) of [GS.STATE.MODE1.CHECKS] reports bad_parent at that cell's record (a range test of y alone reads the parent as cell 3, (0, 1), whose pair (1, 0) is one diagonal step below (1, 1), and accepts the state).",
+        StateRecipe::GridSearch {
+            width: 3,
+            height: 2,
+            space: None,
+            area_multipliers: vec![],
+            edits: vec![(1, 1, 255)],
+            search: GridApi::Handle,
+            options: GridOptionsData {
+                algorithm: 1,
+                diagonal: 0,
+                ..GridOptionsData::default()
+            },
+            start: Some((0, 0)),
+            goal: Some((2, 1)),
+            steps: vec![],
+            run: true,
+        },
+        None,
+    );
+    // A port whose parent fix skipped the neighbours in row 0 passed every earlier vector (it
+    // kept the parent out of sight and cut the wall's corner).
+    push(
+        StateKind::ThetaSearch,
+        "Lazy Theta* (diagonal rule NoneBlocked) run to the end on a 3x2 map whose cell (0, 1) is a wall, from (0, 0) to (1, 1): the goal is pushed with the start as its parent, and popped, the start is out of sight (the diagonal passes the wall's corner, [GS.LOS]), so its parent becomes the closed neighbour (1, 0) in row 0 with a move into it [GS.THETA.LAZY]: Found with cost 2 and the path (0, 0), (1, 0), (1, 1) (a parent fix that skips row 0 keeps the start as the parent, cost sqrt(2), and saves other bytes).",
+        StateRecipe::GridSearch {
+            width: 3,
+            height: 2,
+            space: None,
+            area_multipliers: vec![],
+            edits: vec![(0, 1, 255)],
+            search: GridApi::Theta,
+            options: GridOptionsData {
+                algorithm: 5,
+                ..GridOptionsData::default()
+            },
+            start: Some((0, 0)),
+            goal: Some((1, 1)),
+            steps: vec![],
+            run: true,
+        },
+        None,
+    );
 }
 
 /// STATE-VOXEL-0005: a voxel grid whose version counts past 61.

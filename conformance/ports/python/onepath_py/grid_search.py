@@ -267,9 +267,8 @@ def jump_applies(grid, options):
 # ------------------------------------------------------------------ tier-2 search objects
 
 class _Wrapper(object):
-    """The sliced surface shared by AStar, JumpSearch, ThetaSearch and GridSearch."""
-
-    _engine = None
+    """The sliced surface shared by AStar, JumpSearch, ThetaSearch and GridSearch (each sets
+    ``_engine`` to None in ``__init__``, after its option checks)."""
 
     def step(self, budget):
         return self._engine.step(budget) if self._engine else SearchStatus.NotStarted
