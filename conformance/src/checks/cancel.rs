@@ -10,6 +10,7 @@ use crate::implementation::{CancelTrace, Implementation, RunOptions, SearchCode}
 use crate::outcome::{first_difference, Outcome, StatusCode};
 use crate::prng::derive_seed;
 use crate::report::{Failure, Section};
+use crate::scenario::{Case, GraphSpec, LandmarkSpec, StrategySpec};
 use crate::state::finish::status_words;
 use indicatif::ProgressBar;
 
@@ -111,6 +112,29 @@ pub fn trace_difference(
         .map(|d| (format!("resumed: {}", d.what), d.expected, d.found, d.step))
 }
 
+/// The hand-made cases the section runs after the generated ones, as `(name, case, queries)`.
+/// `cancel-alt-unreachable`: the directed edge 0 -> 1 (weight 1) with one landmark; from 1 to 0
+/// the landmark bound is +infinity, so `begin` of an ALT search pushes nothing and the search
+/// ends NotFound without an iteration: `step(0)` is never called ([CONF.IMPL.CANCEL]), so the
+/// trace's `before` is still Running, while a port that called `step(0)` would already have
+/// applied the stop check ([GRAPH.BIDI.STOP]) and show NotFound.
+pub fn hand_cases() -> Vec<(String, Case, Vec<(u32, u32)>)> {
+    let case = Case {
+        graph: GraphSpec::Edges {
+            node_count: 2,
+            directed: true,
+            edges: vec![(0, 1, 1.0)],
+            positions: None,
+        },
+        landmarks: LandmarkSpec {
+            count: 1,
+            strategy: StrategySpec::Avoid,
+            seed: 1,
+        },
+    };
+    vec![("cancel-alt-unreachable".into(), case, vec![(1, 0), (0, 1)])]
+}
+
 /// Runs the section.
 pub fn run(
     all: &[&dyn Implementation],
@@ -118,14 +142,23 @@ pub fn run(
     progress: Option<&ProgressBar>,
 ) -> Section {
     let base = derive_seed(config.seed, 0xCA9CE1);
-    let mut sections = parallel_cases(config, config.cancel_graphs, &["cancel"], |i, sections| {
+    let hand = hand_cases();
+    let count = config.cancel_graphs + hand.len();
+    let mut sections = parallel_cases(config, count, &["cancel"], |i, sections| {
         let s = &mut sections[0];
-        let (name, g) = generated_case(base, i);
-        let variants = applicable(&g.case);
-        let queries = &g.queries[..2.min(g.queries.len())];
+        let (name, case, queries) = match i.checked_sub(config.cancel_graphs) {
+            Some(h) => hand[h].clone(),
+            None => {
+                let (name, g) = generated_case(base, i);
+                let queries = g.queries[..2.min(g.queries.len())].to_vec();
+                (name, g.case, queries)
+            }
+        };
+        let queries = &queries[..];
+        let variants = applicable(&case);
         let mut traces: Vec<Vec<Result<CancelTrace, crate::error::CallError>>> = Vec::new();
         for imp in all {
-            let tier1 = imp.run_case(&g.case, &variants, queries, RunOptions::MATRIX);
+            let tier1 = imp.run_case(&case, &variants, queries, RunOptions::MATRIX);
             let mut mine = Vec::new();
             for (vi, &variant) in variants.iter().enumerate() {
                 for (qi, &query) in queries.iter().enumerate() {
@@ -142,7 +175,7 @@ pub fn run(
                             found,
                             ..Default::default()
                         };
-                        let t = imp.run_cancelled(&g.case, variant, query, k);
+                        let t = imp.run_cancelled(&case, variant, query, k);
                         s.record(match &t {
                             Ok(t) => trace_problem(full, k, t).map(|(w, e, f)| fail(w, e, f)),
                             Err(c) => {

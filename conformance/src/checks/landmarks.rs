@@ -192,6 +192,32 @@ pub fn mutations(valid: &[u8], rng: &mut SplitMix64) -> Vec<Mutation> {
     out
 }
 
+/// The out-of-range `lower_bound` pairs asked after the in-range ones for a graph of `n` nodes
+/// ([GRAPH.ALT.ACCESSORS]: `+0.0` when `u` or `v` is out of range): `(n, 0)`, `(0, n)` and
+/// `(2^32 - 1, 2^32 - 1)`.
+pub fn out_of_range_pairs(n: u32) -> [(u32, u32); 3] {
+    [(n, 0), (0, n), (u32::MAX, u32::MAX)]
+}
+
+/// The first out-of-range pair whose bound bits differ from the reference's (a missing bound
+/// counts as a difference): `(what, expected, found)`.
+fn outside_difference(
+    pairs: &[(u32, u32)],
+    reference: &[u64],
+    found: &[u64],
+) -> Option<(String, String, String)> {
+    let word = |b: Option<&u64>| b.map_or("no bound".to_string(), |b| format!("{b:016x}"));
+    pairs.iter().enumerate().find_map(|(k, &(u, v))| {
+        (reference.get(k) != found.get(k)).then(|| {
+            (
+                format!("lower_bound({u}, {v}) out of range [GRAPH.ALT.ACCESSORS]"),
+                word(reference.get(k)),
+                word(found.get(k)),
+            )
+        })
+    })
+}
+
 /// The integer-weight graph of landmark case `index`.
 pub fn landmark_case(base: u64, index: usize) -> (String, Case, Vec<(u32, u32, f64)>) {
     let seed = derive_seed(base ^ 0x1A4D, index as u64);
@@ -217,9 +243,12 @@ pub fn run(
             let (name, case, edges) = landmark_case(config.seed, i);
             let n = case.graph.node_count();
             let truth: Vec<Vec<f64>> = (0..n as u32).map(|u| distances(n, &edges, u)).collect();
-            let pairs: Vec<(u32, u32)> = (0..n as u32)
+            let mut pairs: Vec<(u32, u32)> = (0..n as u32)
                 .flat_map(|u| (0..n as u32).map(move |v| (u, v)))
                 .collect();
+            // [GRAPH.ALT.ACCESSORS] out-of-range pairs after the n * n in-range ones: each
+            // candidate's bits must equal the reference's.
+            pairs.extend(out_of_range_pairs(n as u32));
             let fail =
                 |imp: &dyn Implementation, what: &str, expected: String, found: String| Failure {
                     case: Some(name.clone()),
@@ -230,6 +259,7 @@ pub fn run(
                     ..Default::default()
                 };
             let mut reference_bytes: Option<Vec<u8>> = None;
+            let mut reference_outside: Option<Vec<u64>> = None;
             for (which, imp) in all.iter().enumerate() {
                 let bytes = match imp.build_landmarks(&case) {
                     Ok(b) => b,
@@ -261,8 +291,19 @@ pub fn run(
                         format!("error {class}"),
                     )),
                     Ok(lb) => {
+                        let outside: Vec<u64> =
+                            lb.iter().skip(n * n).map(|b| b.to_bits()).collect();
+                        if which == 0 {
+                            reference_outside = Some(outside);
+                        } else if let Some(r) = &reference_outside {
+                            s.record(
+                                outside_difference(&pairs[n * n..], r, &outside).map(
+                                    |(what, expected, found)| fail(*imp, &what, expected, found),
+                                ),
+                            );
+                        }
                         let at = |u: u32, v: u32| lb[u as usize * n + v as usize];
-                        let bad = pairs
+                        let bad = pairs[..n * n]
                             .iter()
                             .find(|&&(u, v)| !(at(u, v) <= truth[u as usize][v as usize]));
                         s.record(bad.map(|&(u, v)| {

@@ -117,11 +117,12 @@ class GridBidiSearch(object):
     def _est(self, a, b):
         """[GBIDI.POTENTIAL] [GS.EST.SCALE] ``est(a, b) = (o(a, b) * mmin) * w`` with ``w =
         1.0`` for AStar ([GS.EST.OCTILE] for the search's connectivity), ``+0.0`` for Dijkstra,
-        normalised by [GRAPH.ASTAR.ESTIMATE]."""
+        normalised by [GRAPH.ASTAR.ESTIMATE].  ``x * 1.0`` is exactly ``x`` for every binary64
+        ``x`` ([GBIDI.OPT.WEIGHT] allows no other weight), so the factor is not written."""
         if self._zero:
             return 0.0
         ctx = self._ctx
-        return normalize_estimate((ctx.octile_f(a, b) * ctx.mmin) * 1.0)
+        return normalize_estimate(ctx.octile_f(a, b) * ctx.mmin)
 
     def _potential(self, v):
         """[GBIDI.POTENTIAL] [GRAPH.BIDI.POTENTIAL] ``ht = est(v, goal)``, ``hs = est(start,
