@@ -68,13 +68,29 @@ fn index(dir: &Path) -> serde_json::Value {
         .expect("index.json is JSON")
 }
 
-// pins [DRIVER.CLI.FAILURES_DIR]: a spool that loses a label, mixes two labels' lines, drops the handshake or writes requests that do not reproduce the failure fails here
+// pins [DRIVER.CLI.FAILURES_DIR]: a spool that loses a label or a line, mixes two labels' lines, alters a line, drops the handshake or writes requests that do not reproduce the failure fails here
 #[test]
 fn every_failing_label_gets_a_request_file_that_replays_its_failure() {
     let base = scratch("wrong");
     let dir = base.join("failures");
     let faulty = format!("{CLAIMS} ONEPATH_PY_DEFECT=hex_tie");
-    let r = run(&faulty, &dir);
+    // The driver's stdin is logged by `tee`: the oracle of what each label was sent. One worker
+    // thread, so the log's lines never interleave.
+    let log = base.join("stdin.log");
+    tools::require_python3();
+    let r = {
+        let mut o = PortOptions::new(&format!(
+            "tee -a {} | {faulty} python3 {DRIVER}",
+            log.display()
+        ));
+        o.cases = 25;
+        o.threads = 1;
+        o.timeout = std::time::Duration::from_secs(60);
+        o.families = FamilySet::parse("hex-search").expect("families");
+        o.failures_dir = Some(dir.clone());
+        certify_port(o)
+    };
+    let sent = std::fs::read_to_string(&log).expect("the driver's stdin log");
     assert!(!r.ok(), "the hex_tie port fails: {}", r.to_table());
     let files = r
         .failure_files
@@ -125,9 +141,19 @@ fn every_failing_label_gets_a_request_file_that_replays_its_failure() {
             .map(|l| serde_json::from_str(l).expect("a request line"))
             .collect();
         assert_eq!(requests.len() as u64, f["requests"].as_u64().unwrap());
-        assert!(
-            requests.iter().all(|q| q["case"] == label),
-            "{label}: only its own requests"
+        // Exactly the lines the driver was sent under this label, in order.
+        let own: Vec<&str> = sent
+            .lines()
+            .filter(|l| {
+                serde_json::from_str::<serde_json::Value>(l)
+                    .map(|v| v["case"] == label)
+                    .unwrap_or(false)
+            })
+            .collect();
+        assert_eq!(
+            text.lines().skip(1).collect::<Vec<_>>(),
+            own,
+            "{label}: the file holds every request line it was sent, as sent"
         );
         // The file reproduces the failure: the faulty driver answers differently (every fourth
         // file: each replay starts two Python drivers).
@@ -145,11 +171,12 @@ fn every_failing_label_gets_a_request_file_that_replays_its_failure() {
         );
     }
     // No spool is left beside the folder.
-    let left: Vec<String> = std::fs::read_dir(&base)
+    let mut left: Vec<String> = std::fs::read_dir(&base)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(left, ["failures"]);
+    left.sort();
+    assert_eq!(left, ["failures", "stdin.log"]);
     std::fs::remove_dir_all(&base).unwrap();
 }
 
