@@ -30,8 +30,8 @@ fn vectors() -> std::path::PathBuf {
 fn python_port_matches_every_grid_vector() {
     let (ok, text) = check(&vectors());
     assert!(ok, "{text}");
-    assert!(text.contains("1648 of 1648 runs match"), "{text}");
-    assert!(text.contains("545 of 545 match"), "{text}");
+    assert!(text.contains("1744 of 1744 runs match"), "{text}");
+    assert!(text.contains("580 of 580 match"), "{text}");
 }
 
 #[test]
