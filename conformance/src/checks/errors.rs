@@ -93,6 +93,10 @@ pub fn scripts() -> Vec<Script> {
                 // [GRAPH.MUT.FROM_COUNT] absent: the largest endpoint 1 gives 2 nodes (a count
                 // that stayed below it refuses the edge with endpoint_out_of_range).
                 (from(&[(0, 1, 1.0)], None, true), V(1)),
+                // [GRAPH.MUT.FROM_COUNT] absent with no edges: 0 nodes, so the next node is id 0
+                // (operations 14 and 15).
+                (from(&[], None, true), V(0)),
+                (AddNode, V(0)),
             ],
         ),
         (

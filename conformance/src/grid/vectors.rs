@@ -657,6 +657,35 @@ fn recipes() -> Vec<GridRecipe> {
         queries: Some(vec![[0, 0, 8, 6], [8, 6, 0, 0], [4, 3, 4, 3]]),
         multipliers: None,
     });
+    // GRID-0019: hook rules with modulus 0. Port-mutation judge, issue 35: a port that read
+    // modulus 0 as 2 (cell_cost) or divided by it (blocked) passed every earlier vector.
+    use super::{CellBlockRule, CellCostRule};
+    let zero_mod =
+        |cell_cost: Option<CellCostRule>, blocked: Option<CellBlockRule>| GridOptionsData {
+            cell_cost,
+            blocked,
+            ..GridOptionsData::default()
+        };
+    out.push(GridRecipe {
+        id: "GRID-0019".into(),
+        comment: "An open 6x5 map (no obstacles, seed 119), uniform costs, the queries (0, 0) to (5, 4), (5, 0) to (0, 4) and (2, 2) to (3, 1); after the usual runs, queries 0 and 1 through tier 1 (A*) and the handle with hook rules whose modulus is 0, which counts as 1 [CONF.GRID.HOOKS]: invalid_where{modulus 0} makes every move invalid, so the search expands the start and ends not found; extra_where{modulus 0, extra 0.25} adds 0.25 to every move; blocked{modulus 0, residue 1} blocks no cell (cell % 1 is 0), so the path is that of no hook. A port that reads modulus 0 as another modulus finds other costs and paths, and one that divides by 0 fails the request. Expected replies from onepath-reference (spec/conformance.md CONF.GRID.VECTOR).".into(),
+        kind: Some(MapKind::Random { density: 0.0 }),
+        width: 6,
+        height: 5,
+        seed: 119,
+        areas: false,
+        space: [0.0, 0.0, 1.0],
+        own_runs: [
+            zero_mod(Some(CellCostRule::InvalidWhere { modulus: 0 }), None),
+            zero_mod(Some(CellCostRule::ExtraWhere { modulus: 0, extra: 0.25 }), None),
+            zero_mod(None, Some(CellBlockRule { modulus: 0, residue: 1 })),
+        ]
+        .into_iter()
+        .flat_map(|options| [(GridApi::Tier1, options.clone(), vec![0, 1]), (GridApi::Handle, options, vec![0, 1])])
+        .collect(),
+        queries: Some(vec![[0, 0, 5, 4], [5, 0, 0, 4], [2, 2, 3, 1]]),
+        multipliers: None,
+    });
     out
 }
 

@@ -16,9 +16,8 @@ classes of [STATE.CLASSES] ([STATE.ERRORS]: graph kinds fail with ``GraphStateEr
 
 
 class OnePathError(Exception):
-    """[GRAPH.ERR.CLASSES] Base class; ``error_class`` is the stable name."""
-
-    error_class = None
+    """[GRAPH.ERR.CLASSES] Base class; ``error_class`` is the stable name, given by the
+    subclass (``TooManyNodes`` ...) or by the construction (``GridError("invalid_size")``)."""
 
     def __init__(self, error_class=None, **details):
         """[GRAPH.ERR.CLASSES] Build an error with its class name and detail fields."""

@@ -323,8 +323,6 @@ def run_loop(world, frames, containers=()):
         C.append(checksums(states, out))
         S.append(world.container(states))
         d = 1 + f % 8
-        if f + 1 < d:
-            continue
         first = f + 1 - d
         try:
             rollback(loop, world, S[first])
