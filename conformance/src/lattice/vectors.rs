@@ -225,6 +225,13 @@ fn hex_requests() -> Vec<(String, LatticeRequest)> {
         "the sliced form with budgets 1, 2, 3 cycled makes the pops of one run (same path, cost, expansions, counters) [HEX.SEARCH.GRAPH] [GRAPH.ASTAR.STEP]".into(),
         hex(1, &areas, 5, o.clone(), vec![q(&[4, 0], &[0, 4]), sliced(&[4, 0], &[0, 4], &[1, 2, 3])]),
     ));
+    // Port-mutation judge (issue 35): a sliced search whose x test let x = width through read
+    // the cell y * width + width, the next row's first cell, and ran; no vector's sliced query
+    // had an end at x = width with y in range.
+    out.push((
+        "the sliced form checks x against the width: a start (5, 0) and then a goal (5, 3) on a 5 x 5 map, x = width with y in range, are cell_out_of_range naming x and 5, and nothing runs (read as cell y * 5 + 5 they would be the next row's first cell) [HEX.SEARCH.BEGIN]".into(),
+        hex(0, &open, 5, o.clone(), vec![sliced(&[5, 0], &[0, 0], &[0]), sliced(&[0, 0], &[5, 3], &[1])]),
+    ));
     out
 }
 

@@ -16,6 +16,8 @@ pub fn all(push: Push<'_>) {
     voxel_version_count(push);
     patched_replanners(push);
     edge_goldens(push);
+    parent_left_of_border(push);
+    patched_graph_search_count(push);
 }
 
 /// STATE-GRIDSEARCH-0017 and STATE-THETA-0006 (port-mutation judge, issue 35): a mode-1 state
@@ -439,5 +441,64 @@ fn patched_replanners(push: Push<'_>) {
         "Patched: LPA* with connectivity 4 on an open 4x4 map from (0, 0) to (3, 3) stopped by a budget of 2, its queue (cells 4, 2 and 5, each with key1 6) rewritten as (2, 6, 0.5), (4, 6, 1), (5, 6, 2): cell 2's key2 lowered from 2 to 0.5, so it lies on top. Finished after the restore, the first pop re-keys cell 2 to (6, 2), a larger key with the same key1, which sifts down below cell 4 [REPLAN.QUEUE.UPDATE] [REPLAN.KEY.ORDER] [REPLAN.COMPUTE.STEP]: cell 4 is expanded first, then 2 and 5 (an update that takes the new key for a smaller one when key1 ties sifts it up, keeps cell 2 on top and expands it before cell 4).",
         request((4, 4), "00".repeat(16), (0, 0), (3, 3), 2),
         Some(replanner_queue_key2_lowered),
+    );
+}
+
+/// STATE-GRIDSEARCH-0018 (port-mutation judge, issue 35): a mode-1 state whose visited cell on
+/// the first column has a `direction + 1` hostile case that points its parent past the left
+/// border, where a range test of `x >= -1` reads the wrapped cell of the row above.
+fn parent_left_of_border(push: Push<'_>) {
+    use crate::grid::{GridApi, GridOptionsData};
+    // A port whose parent test accepted x = -1 passed every earlier vector: the parent (-1, 2) of
+    // the goal (0, 1) wraps to cell 5, (2, 1), closed with the pair (1, 0).
+    push(
+        StateKind::GridSearch,
+        "Mode 1 (Dijkstra through the handle, 8-connected, diagonal rule NoneBlocked) Found on a 3x3 map whose cell (0, 0) is a wall, from (2, 0) to (0, 1): the goal (0, 1) is reached straight west from (1, 1) with the pair (1, 1), and (2, 1) is closed with the pair (1, 0). The hostile case `visited[2] direction + 1` gives the goal the direction (1, -1), so its parent would be (-1, 2), past the left border: pass (2) of [GS.STATE.MODE1.CHECKS] reports bad_parent at that cell's record (a range test that lets x = -1 through reads the parent as cell 2 * 3 - 1 = 5, (2, 1), whose pair (1, 0) is one diagonal step below (1, 1), and accepts the state).",
+        StateRecipe::GridSearch {
+            width: 3,
+            height: 3,
+            space: None,
+            area_multipliers: vec![],
+            edits: vec![(0, 0, 255)],
+            search: GridApi::Handle,
+            options: GridOptionsData {
+                algorithm: 1,
+                connectivity: 8,
+                diagonal: 2,
+                ..GridOptionsData::default()
+            },
+            start: Some((2, 0)),
+            goal: Some((0, 1)),
+            steps: vec![],
+            run: true,
+        },
+        None,
+    );
+}
+
+/// A kind-11 search's `iterations` made `2^31 - 1`.
+fn graph_astar_iterations_max(bytes: &[u8]) -> Vec<super::recipes::Splice> {
+    let at = field_at(StateKind::GraphAStar, bytes, "iterations");
+    vec![(at, 4, i32::MAX.to_le_bytes().to_vec())]
+}
+
+/// STATE-GRAPHASTAR-NNNN (port-mutation judge, issue 35): as STATE-ASTAR-0005 for the graph
+/// search (kind 11), whose save clamps its counters with its own constant.
+fn patched_graph_search_count(push: Push<'_>) {
+    // A port whose kind-11 clamp was 2^32 - 1 passed every earlier vector: no graph-search
+    // golden counted past 2^31 - 1, so the unclamped count was never packed as an i32.
+    push(
+        StateKind::GraphAStar,
+        "Patched: the graph A* (kind 11, zero estimate, recording) over the 24-node search graph from 0 to 17 after step(3), with iterations = 2^31 - 1 (a count above expanded is in range). Run to the end after the restore it counts more iterations, and the save writes 2^31 - 1 [STATE.SEARCH.WIDE] (a clamp at any other value saves other bytes; an unclamped count cannot be written as an i32).",
+        StateRecipe::GraphAstar {
+            graph: super::recipes::search_graph(0x6A57_0001, 24),
+            heuristic: super::HeuristicName::Zero,
+            record: true,
+            start: Some(0),
+            goal: Some(17),
+            steps: vec![3],
+            run: false,
+        },
+        Some(graph_astar_iterations_max),
     );
 }

@@ -471,7 +471,6 @@ class _FlowField(object):
             self._changed()
             self._begin(grid)
         elif st == FlowStatus.Complete and self._pending:
-            self._changed()
             self._start_repair()
         if self._status == FlowStatus.Complete:
             return self._status
