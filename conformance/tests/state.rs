@@ -233,8 +233,10 @@ fn committed_state_vectors_cover_every_kind_and_class() {
     // (3.63 MB in all). The 8 flow-field goldens (kind 7) and their 2,677 hostile cases add
     // 0.46 MB (4.09 MB in all). The goldens that issue 35's survivors needed (patched and
     // edge-of-range states, STATE-*-0005 and later, with their hostile files) brought it to 4.57
-    // MB; 4.75 MB leaves room for a few more goldens, not for a new family of large states.
-    assert!(size < 4_750_000, "state vectors grew to {size} bytes");
+    // MB. Session 11's (STATE-GRIDSEARCH-0017, 0018, STATE-THETA-0006, STATE-GRAPHASTAR-0011,
+    // with their hostile files) brought it to 4.83 MB; 5 MB leaves room for a few more
+    // goldens, not for a new family of large states.
+    assert!(size < 5_000_000, "state vectors grew to {size} bytes");
 }
 
 #[test]
