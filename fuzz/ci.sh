@@ -18,25 +18,26 @@ TARGET_DIR="${ONEPATH_FUZZ_TARGET_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/onepath-r
 HOST="$(rustc +nightly -vV | sed -n 's/^host: //p')"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-quarantine_size_mb=32}"
 
-# About 2-12 s per target on one core under load (exec/s measured in fuzz/README.md, "Measured";
-# the CI run of 2026-12-05 took 1-30 s per target with the earlier, larger budgets).
+# About 1-12 s per target on one core under load (exec/s measured in fuzz/README.md, "Measured";
+# the CI run of 2026-12-05 took 1-30 s per target with the earlier, larger budgets). Halved on
+# 2026-12-07 (the runs took 207 target-seconds of a 1,482 s test command) to keep CI under 30 min.
 default_runs() {
   case "$1" in
-    graph_query) echo 3000 ;;
-    graph_landmarks|graph_points) echo 15000 ;;
-    grid_search) echo 3000 ;;
-    state_restore_grid_search) echo 10000 ;;
-    flow_script) echo 100 ;;
-    state_restore_flow_field) echo 200 ;;
-    hex_search) echo 10000 ;;
-    hpa_search) echo 400 ;;
-    replan_script|voxel_search) echo 3000 ;;
-    state_restore_replanner) echo 4000 ;;
-    grid_bidi) echo 5000 ;;
-    world_restore) echo 1000 ;;
-    state_restore_voxel) echo 25000 ;;
-    state_restore_graph_astar) echo 30000 ;;
-    *) echo 50000 ;;
+    graph_query) echo 1500 ;;
+    graph_landmarks|graph_points) echo 7500 ;;
+    grid_search) echo 1500 ;;
+    state_restore_grid_search) echo 5000 ;;
+    flow_script) echo 50 ;;
+    state_restore_flow_field) echo 100 ;;
+    hex_search) echo 5000 ;;
+    hpa_search) echo 200 ;;
+    replan_script|voxel_search) echo 1500 ;;
+    state_restore_replanner) echo 2000 ;;
+    grid_bidi) echo 2500 ;;
+    world_restore) echo 500 ;;
+    state_restore_voxel) echo 12500 ;;
+    state_restore_graph_astar) echo 15000 ;;
+    *) echo 25000 ;;
   esac
 }
 
