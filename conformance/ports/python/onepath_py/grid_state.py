@@ -26,7 +26,6 @@ class GridStateError(OnePathError):
     category = "format"
 
     def __init__(self, error_class=None, offset=0):
-        self.offset = offset
         super().__init__(error_class, offset=offset)
 
 

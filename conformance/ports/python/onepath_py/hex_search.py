@@ -125,7 +125,6 @@ class HexSearch(object):
                 raise GridSearchError("cell_out_of_range", which=name, axis="x", value=x)
             if not 0 <= y < h:
                 raise GridSearchError("cell_out_of_range", which=name, axis="y", value=y)
-        self._passable(0)   # materialise [HEX.PASS]
         s = start[1] * w + start[0]
         t = goal[1] * w + goal[0]
         self._gq, self._gr = hex_axial(self._layout, goal[0], goal[1])
