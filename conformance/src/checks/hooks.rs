@@ -121,7 +121,13 @@ fn bidirectional(a: AlgorithmCode) -> bool {
 
 /// A short name of a hooked query's configuration for reports.
 pub fn describe(q: &HookedQuery) -> String {
-    let mut parts = vec![format!("{:?}", q.algorithm)];
+    let algorithm = match q.algorithm {
+        AlgorithmCode::Dijkstra => "dijkstra",
+        AlgorithmCode::Astar => "astar",
+        AlgorithmCode::BidirectionalDijkstra => "bidirectional_dijkstra",
+        AlgorithmCode::BidirectionalAstar => "bidirectional_astar",
+    };
+    let mut parts = vec![algorithm.to_string()];
     if q.landmarks {
         parts.push("landmarks".into());
     }
@@ -129,15 +135,38 @@ pub fn describe(q: &HookedQuery) -> String {
         parts.push("built-in estimate".into());
     }
     if let Some(c) = q.hooks.cost {
-        parts.push(format!("edge_cost {c:?}"));
+        parts.push(format!("edge_cost {}", cost_words(c)));
     }
     if let Some(b) = q.hooks.blocked {
         parts.push(format!("blocked node % {} == {}", b.modulus, b.residue));
     }
     if let Some(h) = q.hooks.heuristic {
-        parts.push(format!("heuristic {h:?}"));
+        parts.push(format!("heuristic {}", heuristic_words(h)));
     }
     parts.join(", ")
+}
+
+/// A cost hook in the request's wire terms ([DRIVER.OP.RUN_HOOKED]): `{"nan_where":5}`.
+fn cost_words(c: CostRule) -> String {
+    match c {
+        CostRule::Scale { num, den } => format!("{{\"scale\":[{num},{den}]}}"),
+        CostRule::AddConst(v) => format!("{{\"add_const\":{v:?}}}"),
+        CostRule::NanWhere(m) => format!("{{\"nan_where\":{m}}}"),
+        CostRule::NegativeWhere(m) => format!("{{\"negative_where\":{m}}}"),
+        CostRule::NegativeZeroWhere(m) => format!("{{\"negative_zero_where\":{m}}}"),
+        CostRule::InfinityWhere(m) => format!("{{\"infinity_where\":{m}}}"),
+        CostRule::MaxWhere(m) => format!("{{\"max_where\":{m}}}"),
+    }
+}
+
+/// A heuristic hook in the request's wire terms ([DRIVER.OP.RUN_HOOKED]): `{"mod":[3,7]}`.
+fn heuristic_words(h: HeuristicRule) -> String {
+    match h {
+        HeuristicRule::Mod { mul, modulus } => format!("{{\"mod\":[{mul},{modulus}]}}"),
+        HeuristicRule::InfinityWhere { m, r } => format!("{{\"infinity_where\":[{m},{r}]}}"),
+        HeuristicRule::NanWhere(m) => format!("{{\"nan_where\":{m}}}"),
+        HeuristicRule::NegativeWhere(m) => format!("{{\"negative_where\":{m}}}"),
+    }
 }
 
 /// The first index where two hook-call logs differ, with both entries rendered.

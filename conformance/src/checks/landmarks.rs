@@ -348,10 +348,14 @@ pub fn run(
                         format!("{} at {}", e.class, e.offset),
                     )),
                 });
-                // Hostile bytes, mutated from the implementation's own table with the same draws
-                // (identical tables give identical mutations; a wrong table fails "OPLM bytes" above).
+                // Hostile bytes, mutated from the reference's table with the same draws for every
+                // implementation: a candidate's own table may be anything a port sends (a wrong
+                // table fails "OPLM bytes" above), and mutating it would read it as valid.
+                let Some(base) = reference_bytes.as_deref() else {
+                    continue;
+                };
                 let mut rng = SplitMix64::new(derive_seed(config.seed, i as u64));
-                for m in mutations(&bytes, &mut rng) {
+                for m in mutations(base, &mut rng) {
                     let got = imp.deserialize_oplm(&case, &m.bytes);
                     let problem = match got {
                         Err(e) if e == m.expected => None,

@@ -67,6 +67,51 @@ pub fn state_field(bytes: &[u8], offset: usize) -> Option<String> {
     })
 }
 
+/// The OPLM field ([GRAPH.OPLM.LAYOUT]) that byte `offset` of `bytes` falls in (`node_count`,
+/// `ids[2]`, `forward[1][7]`: landmark 1, node 7), when `bytes` start with the magic `OPLM` and
+/// their header's counts are in range; else `None`.
+pub fn oplm_field(bytes: &[u8], offset: usize) -> Option<String> {
+    if bytes.get(..4)? != b"OPLM" {
+        return None;
+    }
+    let i32_at = |at: usize| -> Option<usize> {
+        let v = i32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?);
+        usize::try_from(v).ok()
+    };
+    let header = [
+        (0, "magic"),
+        (4, "version"),
+        (8, "node_count"),
+        (12, "landmark_count"),
+        (16, "fingerprint"),
+    ];
+    if offset < 24 {
+        return header
+            .iter()
+            .rev()
+            .find(|(at, _)| *at <= offset)
+            .map(|(_, name)| name.to_string());
+    }
+    let (n, k) = (i32_at(8)?, i32_at(12)?);
+    let ids_end = 24usize.checked_add(k.checked_mul(4)?)?;
+    if offset < ids_end {
+        return Some(format!("ids[{}]", (offset - 24) / 4));
+    }
+    let table = k.checked_mul(n)?.checked_mul(8)?;
+    let (entry, name) = match offset - ids_end {
+        at if at < table => (at / 8, "forward"),
+        at if at - table < table => ((at - table) / 8, "backward"),
+        _ => return None,
+    };
+    Some(format!("{name}[{}][{}]", entry / n, entry % n))
+}
+
+/// The field that byte `offset` of `bytes` falls in: a state-layout field ([`state_field`]) for
+/// state bytes, an OPLM field ([`oplm_field`]) for landmark tables.
+pub fn byte_field(bytes: &[u8], offset: usize) -> Option<String> {
+    state_field(bytes, offset).or_else(|| oplm_field(bytes, offset))
+}
+
 /// Where two byte strings first differ: `offset i[, field F]: expected byte 0x.., found ...`,
 /// the field named from the expected bytes' state layout when they are state bytes.
 pub fn bytes_divergence(expected: &[u8], found: &[u8]) -> Option<String> {
@@ -83,7 +128,7 @@ pub fn bytes_difference(expected: &[u8], found: &[u8]) -> Option<(String, String
                 format!("byte {v:#04x}")
             })
     };
-    let field = state_field(expected, i)
+    let field = byte_field(expected, i)
         .map(|f| format!(", field {f}"))
         .unwrap_or_default();
     Some((format!("offset {i}{field}"), show(expected), show(found)))
@@ -327,5 +372,38 @@ mod tests {
     fn opt_has_no_debug_form() {
         assert_eq!(opt(Some(1), "none"), "1");
         assert_eq!(opt(None::<u32>, "end of path"), "end of path");
+    }
+
+    /// [GRAPH.OPLM.LAYOUT]: N = 3 nodes, k = 2 landmarks: ids at 24..32, forward table at
+    /// 32..80, backward at 80..128; past the end, a foreign magic or a negative count: no field.
+    #[test]
+    fn oplm_fields_follow_the_layout() {
+        let mut b = b"OPLM".to_vec();
+        for v in [1i32, 3, 2] {
+            b.extend(v.to_le_bytes());
+        }
+        b.resize(128, 0);
+        let at = |o| oplm_field(&b, o);
+        assert_eq!(at(3).as_deref(), Some("magic"));
+        assert_eq!(at(10).as_deref(), Some("node_count"));
+        assert_eq!(at(12).as_deref(), Some("landmark_count"));
+        assert_eq!(at(23).as_deref(), Some("fingerprint"));
+        assert_eq!(at(28).as_deref(), Some("ids[1]"));
+        assert_eq!(at(32).as_deref(), Some("forward[0][0]"));
+        assert_eq!(at(32 + 8 * 4 + 7).as_deref(), Some("forward[1][1]"));
+        assert_eq!(at(80).as_deref(), Some("backward[0][0]"));
+        assert_eq!(at(127).as_deref(), Some("backward[1][2]"));
+        assert_eq!(at(128), None);
+        let mut other = b.clone();
+        other[0] = b'X';
+        assert_eq!(oplm_field(&other, 10), None);
+        let mut negative = b.clone();
+        negative[12..16].copy_from_slice(&(-1i32).to_le_bytes());
+        assert_eq!(oplm_field(&negative, 40), None);
+        assert_eq!(oplm_field(&negative, 9).as_deref(), Some("node_count"));
+        assert_eq!(
+            bytes_divergence(&b, &other).unwrap(),
+            "offset 0, field magic: expected byte 0x4f, found byte 0x58"
+        );
     }
 }

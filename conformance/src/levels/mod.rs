@@ -374,8 +374,14 @@ pub fn links_break(
                 let mut br = Break::new(
                     Level::L3,
                     format!("link_valid call {i}"),
-                    divergence::opt(a.calls.get(i).map(|c| format!("{c:?}")), "no call"),
-                    divergence::opt(b.calls.get(i).map(|c| format!("{c:?}")), "no call"),
+                    divergence::opt(
+                        a.calls.get(i).map(|c| format!("[{}, {}]", c.0, c.1)),
+                        "no call",
+                    ),
+                    divergence::opt(
+                        b.calls.get(i).map(|c| format!("[{}, {}]", c.0, c.1)),
+                        "no call",
+                    ),
                 );
                 br.step = Some(i);
                 br
@@ -438,11 +444,17 @@ pub fn cancel_break(
             .into_iter()
             .find(|(_, x, y)| x != y)
             .map(|(what, x, y)| {
+                let words = |(status, iterations): (crate::outcome::SearchCode, u64)| {
+                    format!(
+                        "status {}, iterations {iterations}",
+                        crate::state::finish::status_words(status)
+                    )
+                };
                 Break::new(
                     Level::L3,
                     format!("cancel trace {what}"),
-                    format!("{x:?}"),
-                    format!("{y:?}"),
+                    words(x),
+                    words(y),
                 )
             });
             lowest(resumed, trace)
@@ -469,7 +481,8 @@ pub fn oplm_build_break(
     }
 }
 
-/// Two byte strings that differ: L4, with the first differing offset.
+/// Two byte strings that differ: L4, with the first differing offset and the field of the
+/// expected bytes it falls in (state layout or OPLM layout, [DRIVER.LEVEL.FIRST]).
 pub fn bytes_break(what: &str, a: &[u8], b: &[u8]) -> Break {
     let i = first_index(a, b).unwrap_or(0);
     let show = |x: &[u8]| {
@@ -477,7 +490,15 @@ pub fn bytes_break(what: &str, a: &[u8], b: &[u8]) -> Break {
             format!("byte {v:#04x} (length {})", x.len())
         })
     };
-    let mut br = Break::new(Level::L4, format!("{what} offset {i}"), show(a), show(b));
+    let field = divergence::byte_field(a, i)
+        .map(|f| format!(", field {f}"))
+        .unwrap_or_default();
+    let mut br = Break::new(
+        Level::L4,
+        format!("{what} offset {i}{field}"),
+        show(a),
+        show(b),
+    );
     br.step = Some(i);
     br
 }

@@ -471,7 +471,7 @@ impl Implementation for PortImpl {
             &label,
             "build_links",
             &protocol::build_links(request),
-            protocol::links_reply,
+            |r| protocol::links_reply(r, request.points.len()),
         ) {
             Ok(found) => {
                 let expected = ReferenceCrate.build_links(request);

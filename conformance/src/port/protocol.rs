@@ -353,7 +353,10 @@ fn failure(f: FailureArg) -> BuildFailure {
 }
 
 /// `build_links` answer: the links encoding must hold exactly its edges.
-pub fn links_reply(r: LinksReply) -> Result<Result<LinkResult, BuildFailure>, Mismatch> {
+pub fn links_reply(
+    r: LinksReply,
+    points: usize,
+) -> Result<Result<LinkResult, BuildFailure>, Mismatch> {
     let built = match r {
         LinksReply::Failed(f) => return Ok(Err(failure(f.failure))),
         LinksReply::Built(b) => b,
@@ -361,6 +364,13 @@ pub fn links_reply(r: LinksReply) -> Result<Result<LinkResult, BuildFailure>, Mi
     let b = built.edges.0;
     if b.len() < 8 {
         return mismatch("links encoding shorter than 8 bytes".into());
+    }
+    // [DRIVER.OP.BUILD_LINKS] The encoding's node count is the request's point count.
+    let n = u32::from_le_bytes(b[0..4].try_into().expect("4 bytes"));
+    if n as u64 != points as u64 {
+        return mismatch(format!(
+            "links encoding node count {n} for a request of {points} points"
+        ));
     }
     let m = u32::from_le_bytes(b[4..8].try_into().expect("4 bytes")) as usize;
     if b.len() as u64 != 8 + 16 * m as u64 {
