@@ -95,8 +95,10 @@ fn every_message_of_a_port_run_matches_the_schemas() {
             "certify",
             "--port",
             &command,
+            // One generated case per family: every op and reply shape is sent by the vectors
+            // and that case; more cases repeat the same shapes.
             "--port-cases",
-            "3",
+            "1",
             "--threads",
             "1",
             "--timeout",
