@@ -231,4 +231,22 @@ pub(super) fn flow_field_mutations(
             vec![set_f64(o + 4, pf), set_f64(o + 12, pg + 1.0)],
         );
     }
+    // Appended (port-mutation judge, issue 35, session 12): the lower bound of a touched entry,
+    // and a not-started field with reached cells.
+    if let Some(&(o, _)) = touched.first() {
+        m(
+            "touched[0] = -1 (outside the grid)".into(),
+            vec![set_i32(o, -1)],
+        );
+    }
+    if let (Some(s), Some(t), Some(r)) = (at("status"), at("settled"), at("repairing")) {
+        if golden[s] != 0 && golden[r] == 0 && !reached.is_empty() {
+            // The settled rule and the repairing flag hold for NotStarted, so the reached count
+            // is the first field that tells the state is not a not-started one.
+            m(
+                "status = 0 and settled = 0 (a started field's reached cells kept)".into(),
+                vec![set(s, &[0]), set_i32(t, 0)],
+            );
+        }
+    }
 }

@@ -4,6 +4,7 @@
 //! state bytes (spec/state.md), golden state vectors and the hostile vectors derived from them.
 
 pub mod adapter;
+mod counter_mutations;
 pub mod files;
 pub mod finish;
 mod flow_mutations;

@@ -281,6 +281,7 @@ pub fn mutations(id: &str, kind: StateKind, golden: &[u8]) -> Vec<Mutation> {
     if kind == StateKind::FlowField {
         super::flow_mutations::flow_field_mutations(&l, golden, &mut m);
     }
+    super::counter_mutations::counter_mutations(kind, &l, golden, &mut m);
     out
 }
 

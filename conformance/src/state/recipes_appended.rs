@@ -18,6 +18,7 @@ pub fn all(push: Push<'_>) {
     edge_goldens(push);
     parent_left_of_border(push);
     patched_graph_search_count(push);
+    session12_goldens(push);
 }
 
 /// STATE-GRIDSEARCH-0017 and STATE-THETA-0006 (port-mutation judge, issue 35): a mode-1 state
@@ -500,5 +501,159 @@ fn patched_graph_search_count(push: Push<'_>) {
             run: false,
         },
         Some(graph_astar_iterations_max),
+    );
+}
+
+/// The planned entry of `cell` given `rhs = g + 4`.
+fn replanner_rhs_raised(bytes: &[u8], cell: i32) -> Vec<super::recipes::Splice> {
+    let l = super::layout::walk(StateKind::GridReplanner, bytes);
+    let entry = l
+        .fields
+        .iter()
+        .find(|f| {
+            f.name.starts_with("planned[")
+                && f.name.ends_with("].cell")
+                && bytes[f.offset..f.offset + 4] == cell.to_le_bytes()
+        })
+        .expect("the cell is planned");
+    let g = f64::from_le_bytes(
+        bytes[entry.offset + 4..entry.offset + 12]
+            .try_into()
+            .expect("8 bytes"),
+    );
+    vec![(entry.offset + 12, 8, (g + 4.0).to_le_bytes().to_vec())]
+}
+
+/// The planned entry of cell 0 given `g = +infinity` (its rhs kept).
+fn replanner_cell0_g_infinite(bytes: &[u8]) -> Vec<super::recipes::Splice> {
+    let l = super::layout::walk(StateKind::GridReplanner, bytes);
+    let entry = l
+        .fields
+        .iter()
+        .find(|f| {
+            f.name.starts_with("planned[")
+                && f.name.ends_with("].cell")
+                && bytes[f.offset..f.offset + 4] == 0i32.to_le_bytes()
+        })
+        .expect("cell 0 is planned");
+    vec![(entry.offset + 4, 8, f64::INFINITY.to_le_bytes().to_vec())]
+}
+
+/// The touched list emptied: its count made 0 and its cells dropped.
+fn flow_touched_emptied(bytes: &[u8]) -> Vec<super::recipes::Splice> {
+    let at = field_at(StateKind::FlowField, bytes, "touched_count");
+    let count = i32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+    let count = usize::try_from(count).expect("a count is not negative");
+    vec![(at, 4 + 4 * count, 0i32.to_le_bytes().to_vec())]
+}
+
+/// Cell 1's rhs raised by 4.
+fn replanner_cell1_rhs_raised(bytes: &[u8]) -> Vec<super::recipes::Splice> {
+    replanner_rhs_raised(bytes, 1)
+}
+
+/// Session 12 (port-mutation judge, issue 35): STATE-GRIDSEARCH-0019, a mode-1 Found state whose
+/// goal is the second visited entry; STATE-FLOWFIELD-0012, a repair with its touched list
+/// emptied; STATE-GRIDREPLANNER-0010 and 0011, patched LPA* states whose finish pins the walk
+/// check's first step and its step count.
+fn session12_goldens(push: Push<'_>) {
+    use crate::grid::{GridApi, GridOptionsData};
+    use crate::replan::{ModeName, ReplanGrid, ReplanRequest, ReplanStep};
+    // A port whose Found rule read the parity of the goal entry's offset instead of its closed
+    // flag passed every earlier vector: both mode-1 Found goldens had the goal at an even index.
+    push(
+        StateKind::GridSearch,
+        "Mode 1 (A* through the handle, default options) Found on an open 2x1 map from (0, 0) to (1, 0): the goal is the second entry of the visited list (index 1). A restore accepts it (rule (4) of [GS.STATE.MODE1.CHECKS]: the goal visited, closed and with the path's pair) and saves it back unchanged.",
+        StateRecipe::GridSearch {
+            width: 2,
+            height: 1,
+            space: None,
+            area_multipliers: vec![],
+            edits: vec![],
+            search: GridApi::Handle,
+            options: GridOptionsData::default(),
+            start: Some((0, 0)),
+            goal: Some((1, 0)),
+            steps: vec![],
+            run: true,
+        },
+        None,
+    );
+    // A port that refused a touched count of 0 passed every earlier vector: every repairing
+    // golden had touched cells, and a hostile case the reference accepts is skipped.
+    push(
+        StateKind::FlowField,
+        "Patched: a complete field on an open 8x8 grid (goal (0, 0)), the cell (4, 4) made a wall and a repair stopped by a budget of 1 (repairing, its touched list in order), with the touched list emptied: touched_count 0 and no cells, which [FLOW.STATE.SEARCH_CHECKS] accepts (touched_count >= 0; [FLOW.STATE.STRUCTURAL] checks no consistency of the list). Finished after the restore, the repair goes on from the open set as it lies and the direction pass directs the cells touched since [FLOW.REPAIR.DIRECT] (a restore that asks for a touched cell refuses the bytes with count_out_of_range).",
+        StateRecipe::FlowField {
+            request: crate::flow::FlowRequest {
+                grid: crate::flow::FlowGrid {
+                    hex_layout: None,
+                    map: crate::grid::vectors::MapFile {
+                        width: 8,
+                        height: 8,
+                        cells: "00".repeat(64),
+                        multipliers: vec![],
+                        space: None,
+                    },
+                },
+                options: GridOptionsData::default(),
+                goals: vec![(0, 0)],
+                script: vec![
+                    crate::flow::FlowStep::Step { budget: 0 },
+                    crate::flow::FlowStep::SetCell {
+                        x: 4,
+                        y: 4,
+                        area: 255,
+                    },
+                    crate::flow::FlowStep::Step { budget: 1 },
+                ],
+                probes: vec![(7, 7), (5, 5)],
+            },
+        },
+        Some(flow_touched_emptied),
+    );
+    let four = GridOptionsData {
+        connectivity: 4,
+        ..GridOptionsData::default()
+    };
+    let request = |(w, h): (u32, u32), cells: String, start, goal| StateRecipe::Replanner {
+        request: ReplanRequest {
+            grid: ReplanGrid {
+                hex_layout: None,
+                map: crate::grid::vectors::MapFile {
+                    width: w,
+                    height: h,
+                    cells,
+                    multipliers: vec![],
+                    space: None,
+                },
+            },
+            options: four.clone(),
+            mode: ModeName::Lpa,
+            start,
+            goal,
+            script: vec![ReplanStep::Replan { budget: 0 }],
+        },
+    };
+    // A walk check that kept the previous step's cell when no neighbour has a finite value
+    // passed every earlier vector: no finish met a target without such a neighbour.
+    push(
+        StateKind::GridReplanner,
+        "Patched: STATE-GRIDREPLANNER-0008's state (LPA*, connectivity 4, a 4x2 map whose cell (1, 1) is a wall, from (1, 0) to (0, 1), planned to the end with cell (2, 0) still queued) with g of cell 0, (0, 0), the target's one open neighbour, patched from 1 to +infinity (its rhs kept). Finished after the restore, the top key is not below key(target) and the target is consistent, and the walk check finds no neighbour of the target with a finite value, which ends planning [REPLAN.COMPUTE.STOP]: no iteration, Found with the target's g, and a path query that fails [REPLAN.PATH.WALK] (a walk check that needs a chosen neighbour before it can stop fails or walks on).",
+        request((4, 2), format!("{}00ff0000", "00".repeat(4)), (1, 0), (0, 1)),
+        Some(replanner_cell0_g_infinite),
+    );
+    // A walk check that counted two per step passed every earlier vector: it stopped after
+    // ceil(cells / 2) steps, and no patched cell lay that far along a walk.
+    push(
+        StateKind::GridReplanner,
+        "Patched: LPA* with connectivity 4 on a 7x3 map whose cells (0..5, 1) are walls, from (0, 0) to (1, 2), planned to the end (the walk from the target through the gap at (6, 1) is 13 steps long, over 21 cells), and the rhs of cell (1, 0), 12 steps along the walk, raised from 1 to 5. Finished after the restore, the walk check meets that cell before it has taken `cells` steps and finds it inconsistent, so planning is not done [REPLAN.COMPUTE.STOP] and the replan iterates (a walk check that stops after fewer steps, e.g. ceil(cells / 2), ends planning at once: other counters and bytes).",
+        request(
+            (7, 3),
+            format!("{}{}00{}", "00".repeat(7), "ff".repeat(6), "00".repeat(7)),
+            (0, 0),
+            (1, 2),
+        ),
+        Some(replanner_cell1_rhs_raised),
     );
 }
