@@ -305,9 +305,9 @@ pub fn scripts() -> Vec<Script> {
             vec![
                 // Routes 2 -> 4: 2-1-4 sums 0.3 + 0.5 = 0.8, 2-5-3-4 sums (0.6 + 0.1) + 0.1 =
                 // 0.7999999999999999. With seed 1 the one landmark is node 0 and the search
-                // returns the cheaper sum, as Dijkstra does; a table drawn with another seed
-                // (seed 0 gives landmark 5, whose bounds round above the true remainders on
-                // that route) returns 0.8.
+                // returns the cheaper sum, as Dijkstra does; with a table drawn from seed 0
+                // (landmark 5) the rounded f values let the goal pop through 2-1-4 first, and
+                // the search returns 0.8.
                 (from(&[(5, 2, 0.6), (0, 1, 0.4), (4, 1, 0.5), (3, 5, 0.1), (4, 3, 0.1), (1, 2, 0.3)], Some(6), false), V(12)),
                 (BuildLandmarks(1), V(1)),
                 (find(2, 4, true), cost(0.6 + 0.1 + 0.1)),
