@@ -34,6 +34,10 @@ pub enum Source {
     /// A directed path 0 -> 1 (1.0) -> 2 (0.0) with two Farthest landmarks: after the landmark 1
     /// the only candidate is at distance 0, which [GRAPH.ALT.FARTHEST] does not accept.
     HandFarthestZero,
+    /// A directed graph of 3 nodes with the one edge 0 -> 1 and one Farthest landmark whose
+    /// root is the sink 1: the root reaches no node at a distance > 0, so slot 0 has no
+    /// candidate ([GRAPH.ALT.FARTHEST]) and falls back to node 0 ([GRAPH.ALT.FALLBACK]).
+    HandFarthestSink,
 }
 
 /// One named recipe.
@@ -74,8 +78,8 @@ const fn r(
 use Kind::*;
 use PointMode::*;
 use Source::{
-    Generated as G, HandEdgeCases, HandFarthestTie, HandFarthestZero, HandLandmarkLimit,
-    HandNegativeZero, HandPointsRim, HandRngReject, HandTies,
+    Generated as G, HandEdgeCases, HandFarthestSink, HandFarthestTie, HandFarthestZero,
+    HandLandmarkLimit, HandNegativeZero, HandPointsRim, HandRngReject, HandTies,
 };
 
 /// Every recipe, in id order.
@@ -104,6 +108,7 @@ pub const RECIPES: &[Recipe] = &[
     r("GRAPH-0022", "hand-made points at max_distance: six points on a unit lattice (x 0..2, y 0..1) with nearest_count 3 capped by max_distance 1.0; every lattice neighbour is at d2 = 1.0 exactly, which is within the cap (d2 <= max_distance * max_distance, inclusive [GRAPH.PT.MAXDIST]), and the diagonals (d2 = 2.0) are skipped [GRAPH.PT.BOTH], so csr_edges_sha256 holds the 7 unit links, each both ways; a strict cap links nothing and finds no path between distinct points", HandPointsRim, 22, 6, 6),
     r("GRAPH-0023", "hand-made Farthest tie: an undirected star 0-1, 0-2, 0-3 of unit weights and two Farthest landmarks (seed 23); whatever the root, the first landmark is a leaf (the smallest id among the leaves farthest from the root, or the leaf 1 from the centre) and in the second slot the other two leaves share the greatest m(v) = 2, so the smaller id of the two is the landmark in oplm_sha256 (ties: smaller id [GRAPH.ALT.FARTHEST]); the alt variants' bounds come from those two leaves", HandFarthestTie, 23, 4, 6),
     r("GRAPH-0024", "hand-made Farthest threshold: a directed path 0->1 (weight 1) ->2 (weight 0) and two Farthest landmarks with seed 24, whose first root is 0; slot 0 takes 1 (nodes 1 and 2 tie at distance 1, ties: smaller id); in slot 1 node 0 is not reached from 1 and node 2 is at m(2) = 0, which m(v) > 0 refuses [GRAPH.ALT.FARTHEST], so no candidate is left and the slot falls back to the smallest non-landmark, 0 [GRAPH.ALT.FALLBACK]; the table in oplm_sha256 is [1, 0] (accepting m = 0 would give [1, 2])", HandFarthestZero, 24, 3, 5),
+    r("GRAPH-0025", "hand-made Farthest root without a reach: a directed graph of 3 nodes whose one edge is 0->1 (weight 1) and one Farthest landmark with seed 26, whose root (next_int(3) = 1) is the sink 1; slot 0 takes the farthest node at a finite distance > 0 from the root [GRAPH.ALT.FARTHEST], and the root reaches none (its own distance 0 does not count), so the slot falls back to the smallest non-landmark, 0 [GRAPH.ALT.FALLBACK]; the table in oplm_sha256 is [0] (accepting distance 0 would give [1], the root itself), and the alt variants' bounds come from landmark 0", HandFarthestSink, 26, 3, 5),
 ];
 
 fn hand_ties() -> (GraphSpec, Vec<(u32, u32)>) {
@@ -222,6 +227,17 @@ fn hand_farthest_zero() -> (GraphSpec, Vec<(u32, u32)>) {
     (graph, vec![(0, 2), (1, 2), (2, 0)])
 }
 
+fn hand_farthest_sink() -> (GraphSpec, Vec<(u32, u32)>) {
+    // 0 -> 1 only: the sink 1 and the isolated 2 reach nothing but themselves.
+    let graph = GraphSpec::Edges {
+        node_count: 3,
+        directed: true,
+        edges: vec![(0, 1, 1.0)],
+        positions: None,
+    };
+    (graph, vec![(0, 1), (1, 0), (2, 1)])
+}
+
 fn hand_negative_zero() -> (GraphSpec, Vec<(u32, u32)>) {
     // 0 -> 1 -> 2 -> 3 costs 1 over two -0.0 edges (the direct 0 -> 3 costs 2); 3 -> 4 and
     // 5 -> 0 are -0.0 too, and 2 has a -0.0 self-loop.
@@ -261,7 +277,8 @@ impl Recipe {
             | Source::HandRngReject
             | Source::HandPointsRim
             | Source::HandFarthestTie
-            | Source::HandFarthestZero => {
+            | Source::HandFarthestZero
+            | Source::HandFarthestSink => {
                 let (graph, queries) = match self.source {
                     Source::HandTies => hand_ties(),
                     Source::HandEdgeCases => hand_edge_cases(),
@@ -270,6 +287,7 @@ impl Recipe {
                     Source::HandPointsRim => hand_points_rim(),
                     Source::HandFarthestTie => hand_farthest_tie(),
                     Source::HandFarthestZero => hand_farthest_zero(),
+                    Source::HandFarthestSink => hand_farthest_sink(),
                     _ => hand_negative_zero(),
                 };
                 let mut rng = SplitMix64::new(self.seed);
@@ -284,12 +302,15 @@ impl Recipe {
                 let landmarks = LandmarkSpec {
                     count: match self.source {
                         Source::HandLandmarkLimit => 16_384,
-                        Source::HandRngReject => 1,
+                        Source::HandRngReject | Source::HandFarthestSink => 1,
                         _ => 2,
                     },
                     strategy: if matches!(
                         self.source,
-                        Source::HandRngReject | Source::HandFarthestTie | Source::HandFarthestZero
+                        Source::HandRngReject
+                            | Source::HandFarthestTie
+                            | Source::HandFarthestZero
+                            | Source::HandFarthestSink
                     ) {
                         StrategySpec::Farthest
                     } else {
@@ -305,6 +326,7 @@ impl Recipe {
                     Source::HandPointsRim => "hand_points_rim",
                     Source::HandFarthestTie => "hand_farthest_tie",
                     Source::HandFarthestZero => "hand_farthest_zero",
+                    Source::HandFarthestSink => "hand_farthest_sink",
                     _ => "hand_negative_zero",
                 };
                 let provenance = match json!({"kind": name, "seed": self.seed, "recipe": self.id}) {

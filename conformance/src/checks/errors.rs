@@ -290,6 +290,30 @@ pub fn scripts() -> Vec<Script> {
                 (NearestNode([0.0, 0.0, 0.0]), E("harness: no current point graph", None)),
             ],
         ),
+        (
+            "[CONF.IMPL.OPS] a failed points constructor after a successful one leaves no current point graph",
+            vec![
+                (pts(&[[0.0, 0.0, 0.0], [3.0, 0.0, 0.0]], &[[0, 1]], 0.0, 0), V(2)),
+                (NearestNode([2.0, 0.0, 0.0]), V(1)),
+                (pts(&[[0.0, 0.0, 0.0], [NAN, 0.0, 0.0]], &[], 0.0, 0), E("coordinate_out_of_range", Some(1))),
+                (NearestNode([2.0, 0.0, 0.0]), E("harness: no current point graph", None)),
+                (FindPathBetween([0.0, 0.0, 0.0], [3.0, 0.0, 0.0]), E("harness: no current point graph", None)),
+            ],
+        ),
+        (
+            "[CONF.IMPL.OPS] [GRAPH.ALT.AVOID] [GRAPH.RNG.SEED] build_landmarks draws its Avoid root with seed 1: the table of landmark 0 finds the cheaper of two routes whose sums differ by one ulp",
+            vec![
+                // Routes 2 -> 4: 2-1-4 sums 0.3 + 0.5 = 0.8, 2-5-3-4 sums (0.6 + 0.1) + 0.1 =
+                // 0.7999999999999999. With seed 1 the one landmark is node 0 and the search
+                // returns the cheaper sum, as Dijkstra does; with a table drawn from seed 0
+                // (landmark 5) the rounded f values let the goal pop through 2-1-4 first, and
+                // the search returns 0.8.
+                (from(&[(5, 2, 0.6), (0, 1, 0.4), (4, 1, 0.5), (3, 5, 0.1), (4, 3, 0.1), (1, 2, 0.3)], Some(6), false), V(12)),
+                (BuildLandmarks(1), V(1)),
+                (find(2, 4, true), cost(0.6 + 0.1 + 0.1)),
+                (find(2, 4, false), cost(0.6 + 0.1 + 0.1)),
+            ],
+        ),
     ]
 }
 

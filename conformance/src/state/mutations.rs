@@ -297,7 +297,11 @@ pub fn mutations(id: &str, kind: StateKind, golden: &[u8]) -> Vec<Mutation> {
 ///   ([STATE.GRID], [STATE.VOXEL], [GRID.SQUARE.SIZE], [GRID.VOXEL.SIZE]): sizes whose product is
 ///   exactly `2^26` (the size check passes; the cells are missing, so `truncated`) and sizes whose
 ///   product is past `2^26` but not past `2^27` (`out_of_range` at the height or `size_z`), so a
-///   limit off by one or by a factor of two reads differently.
+///   limit off by one or by a factor of two reads differently;
+/// - for grids (kinds 1, 2, 3), truncation at the start of the last area multiplier
+///   (`areas[254]`) and 4 bytes into it ([STATE.AREAS], [STATE.ORDER]: `truncated` at the input
+///   length after 254 multipliers read), which the 48 sampled field starts of the first
+///   family need not hit.
 fn appended_mutations(
     kind: StateKind,
     l: &Layout,
@@ -370,6 +374,23 @@ fn appended_mutations(
             format!("sizes {what}"),
             (0..axes).map(|i| set_i32(8 + 4 * i, v[i])).collect(),
         );
+    }
+    if matches!(
+        kind,
+        StateKind::Grid | StateKind::HexGrid | StateKind::VoxelGrid
+    ) {
+        if let Some(f) = l.fields.iter().find(|f| f.name == "areas[254]") {
+            let len = golden.len();
+            for (what, c) in [
+                ("at the start of areas[254]", f.offset),
+                ("4 bytes into areas[254]", f.offset + 4),
+            ] {
+                m(
+                    format!("truncated to {c} bytes ({what}, the last multiplier)"),
+                    vec![(c, len - c, vec![])],
+                );
+            }
+        }
     }
 }
 
