@@ -359,8 +359,11 @@ fn defect_grid_gtie_is_caught_in_the_grid_search_family_only() {
 /// the steps differ at once (a step's field hash: L2, first named by the vectors, FLOW-0001
 /// step 0). The repair's invalidation walk follows the steps ([FLOW.REPAIR.START] (2)), so a
 /// wrong step changes which cells a later repair touches, hence its settled count and, under a
-/// budget, the status a step returns (L1): the long generated script shows it first, and the
-/// family is left at L0, as a flipped tie-break of grid A* leaves `grid-search`.
+/// budget, the status a step returns (L1), and the family is left at L0, as a flipped tie-break
+/// of grid A* leaves `grid-search`. The first L1 difference in section order is the state
+/// section's STATE-FLOWFIELD-0012 (a repair restored with its touched list patched empty, then
+/// run on: the wrong steps change where it goes on); the generated script shows the L1 status
+/// difference in the flow-field section.
 #[test]
 fn defect_flow_tie_is_caught_in_the_flow_field_family_only() {
     let r = run_in(&python(Some("flow_tie")), 5, "graph,replanning,flow-field");
@@ -374,13 +377,26 @@ fn defect_flow_tie_is_caught_in_the_flow_field_family_only() {
     let b = f.first_break.as_ref().expect("first difference");
     assert_eq!(
         (b.brk.level, b.section.as_str(), b.op.as_str()),
-        (Level::L1, "flow-field", "run_flow:flow-field"),
+        (Level::L1, "state", "state_run:flow-field"),
         "{table}"
     );
-    assert!(b.label.starts_with("flow#"), "{b:?}");
+    assert_eq!(b.label, "STATE-FLOWFIELD-0012", "{b:?}");
     assert!(
-        b.brk.what.starts_with("step ") && b.brk.what.contains("status"),
-        "the first differing step and field are named: {b:?}"
+        b.brk.what.contains("status"),
+        "the differing field is named: {b:?}"
+    );
+    // The generated script's difference: a step's status, named with the step.
+    let script = r
+        .report
+        .sections
+        .iter()
+        .find(|s| s.name == "flow-field")
+        .and_then(|s| s.failures.first())
+        .map(|f| f.line())
+        .unwrap_or_default();
+    assert!(
+        script.starts_with("flow#") && script.contains("step "),
+        "the first differing step is named: {script}\n{table}"
     );
     let first = |section: &str| {
         r.report
