@@ -9,7 +9,7 @@
 mod tools;
 
 use onepath_conformance::config::FamilySet;
-use onepath_conformance::port::run::{certify_port, PortOptions};
+use onepath_conformance::port::run::{certify_port, PortOptions, PortRun};
 use std::time::Duration;
 
 const DRIVER_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/ports/python");
@@ -25,18 +25,20 @@ struct Row {
     names: &'static str,
 }
 
-fn check(row: Row) {
+/// Certifies the Python port with `op`'s replies altered at `path` by `how`, in `family` only.
+fn altered_run(op: &str, path: &str, how: &str, family: &str) -> PortRun {
     tools::require_python3();
-    let env = format!(
-        "ALTER_OP={} ALTER_PATH={} ALTER_HOW={}",
-        row.op, row.path, row.how
-    );
+    let env = format!("ALTER_OP={op} ALTER_PATH={path} ALTER_HOW={how}");
     let mut o = PortOptions::new(&format!("{env} python3 {ALTER} {DRIVER_DIR}"));
     o.cases = 1;
     // No test of this file is about timeouts; runs may share the machine.
     o.timeout = Duration::from_secs(120);
-    o.families = FamilySet::parse(row.family).expect("family");
-    let r = certify_port(o);
+    o.families = FamilySet::parse(family).expect("family");
+    certify_port(o)
+}
+
+fn check(row: Row) {
+    let r = altered_run(row.op, row.path, row.how, row.family);
     assert!(!r.ok(), "{}: the altered port passed", row.op);
     let f = r
         .families
@@ -252,14 +254,7 @@ fn build_links_call() {
 /// is a malformed reply naming both (the count was read past and never compared).
 #[test]
 fn build_links_node_count_is_malformed() {
-    tools::require_python3();
-    let mut o = PortOptions::new(&format!(
-        "ALTER_OP=build_links ALTER_PATH=edges ALTER_HOW=flip:0:1 python3 {ALTER} {DRIVER_DIR}"
-    ));
-    o.cases = 1;
-    o.timeout = Duration::from_secs(120);
-    o.families = FamilySet::parse("graph").expect("family");
-    let r = certify_port(o);
+    let r = altered_run("build_links", "edges", "flip:0:1", "graph");
     assert!(!r.ok(), "the altered port passed");
     let p = r
         .report

@@ -362,22 +362,64 @@ fn patched_lazy_theta(push: &mut dyn FnMut(StateKind, &'static str, StateRecipe,
 /// The planned entry of cell 0 given `rhs = g + 4` (1 + 4: the middle cell of the path made
 /// inconsistent).
 fn replanner_cell0_rhs_raised(bytes: &[u8]) -> Vec<super::recipes::Splice> {
-    let l = super::layout::walk(StateKind::GridReplanner, bytes);
-    let cell = l
+    replanner_rhs_raised(bytes, 0)
+}
+
+/// The offset of the `planned[i].cell` field that holds `cell` (its `g` follows at + 4, its
+/// `rhs` at + 12, [REPLAN.STATE.SEARCH]).
+fn planned_entry(bytes: &[u8], cell: i32) -> usize {
+    super::layout::walk(StateKind::GridReplanner, bytes)
         .fields
         .iter()
         .find(|f| {
             f.name.starts_with("planned[")
                 && f.name.ends_with("].cell")
-                && bytes[f.offset..f.offset + 4] == 0i32.to_le_bytes()
+                && bytes[f.offset..f.offset + 4] == cell.to_le_bytes()
         })
-        .expect("cell 0 is planned");
-    let g = f64::from_le_bytes(
-        bytes[cell.offset + 4..cell.offset + 12]
-            .try_into()
-            .expect("8 bytes"),
-    );
-    vec![(cell.offset + 12, 8, (g + 4.0).to_le_bytes().to_vec())]
+        .expect("the cell is planned")
+        .offset
+}
+
+/// The planned entry of `cell` given `rhs = g + 4`.
+fn replanner_rhs_raised(bytes: &[u8], cell: i32) -> Vec<super::recipes::Splice> {
+    let at = planned_entry(bytes, cell);
+    let g = f64::from_le_bytes(bytes[at + 4..at + 12].try_into().expect("8 bytes"));
+    vec![(at + 12, 8, (g + 4.0).to_le_bytes().to_vec())]
+}
+
+/// A replanner request with connectivity 4 and one `Replan { budget }` step on a `w x h` map
+/// (`cells` in hex), LPA* from `start` to `goal`.
+fn lpa_four(
+    (w, h): (u32, u32),
+    cells: String,
+    start: (u32, u32),
+    goal: (u32, u32),
+    budget: u64,
+) -> StateRecipe {
+    use crate::grid::GridOptionsData;
+    use crate::replan::{ModeName, ReplanGrid, ReplanRequest, ReplanStep};
+    StateRecipe::Replanner {
+        request: ReplanRequest {
+            grid: ReplanGrid {
+                hex_layout: None,
+                map: crate::grid::vectors::MapFile {
+                    width: w,
+                    height: h,
+                    cells,
+                    multipliers: vec![],
+                    space: None,
+                },
+            },
+            options: GridOptionsData {
+                connectivity: 4,
+                ..GridOptionsData::default()
+            },
+            mode: ModeName::Lpa,
+            start,
+            goal,
+            script: vec![ReplanStep::Replan { budget }],
+        },
+    }
 }
 
 /// The queue `[(4, 6, 1), (2, 6, 2), (5, 6, 2)]` rewritten as `[(2, 6, 0.5), (4, 6, 1),
@@ -406,31 +448,7 @@ fn replanner_queue_key2_lowered(bytes: &[u8]) -> Vec<super::recipes::Splice> {
 /// STATE-GRIDREPLANNER-0008 and 0009: patched LPA* states ([REPLAN.STATE.STRUCTURAL]: nothing
 /// checks g, rhs or keys) whose finish pins the walk check and the re-key's sift.
 fn patched_replanners(push: Push<'_>) {
-    use crate::grid::GridOptionsData;
-    use crate::replan::{ModeName, ReplanGrid, ReplanRequest, ReplanStep};
-    let four = GridOptionsData {
-        connectivity: 4,
-        ..GridOptionsData::default()
-    };
-    let request = |(w, h): (u32, u32), cells: String, start, goal, budget| StateRecipe::Replanner {
-        request: ReplanRequest {
-            grid: ReplanGrid {
-                hex_layout: None,
-                map: crate::grid::vectors::MapFile {
-                    width: w,
-                    height: h,
-                    cells,
-                    multipliers: vec![],
-                    space: None,
-                },
-            },
-            options: four.clone(),
-            mode: ModeName::Lpa,
-            start,
-            goal,
-            script: vec![ReplanStep::Replan { budget }],
-        },
-    };
+    let request = lpa_four;
     push(
         StateKind::GridReplanner,
         "Patched: LPA* with connectivity 4 on a 4x2 map whose cell (1, 1) is a wall, from (1, 0) to (0, 1), planned to the end: the path (1, 0), (0, 0), (0, 1), cell (2, 0) still queued, and the rhs of the path's middle cell (0, 0), cell 0, patched from 1 to 5. Finished after the restore, the top key is not below key(target) and the target is consistent, but the walk check steps from the target to cell 0, finds g != rhs, so planning is not done [REPLAN.COMPUTE.STOP]: the replan expands cells 2, 6, 3 and 7 until the queue is empty (a walk check that ends at cell 0, or at any cell, without testing it stops at once: no expansion, other counters and bytes).",
@@ -504,39 +522,10 @@ fn patched_graph_search_count(push: Push<'_>) {
     );
 }
 
-/// The planned entry of `cell` given `rhs = g + 4`.
-fn replanner_rhs_raised(bytes: &[u8], cell: i32) -> Vec<super::recipes::Splice> {
-    let l = super::layout::walk(StateKind::GridReplanner, bytes);
-    let entry = l
-        .fields
-        .iter()
-        .find(|f| {
-            f.name.starts_with("planned[")
-                && f.name.ends_with("].cell")
-                && bytes[f.offset..f.offset + 4] == cell.to_le_bytes()
-        })
-        .expect("the cell is planned");
-    let g = f64::from_le_bytes(
-        bytes[entry.offset + 4..entry.offset + 12]
-            .try_into()
-            .expect("8 bytes"),
-    );
-    vec![(entry.offset + 12, 8, (g + 4.0).to_le_bytes().to_vec())]
-}
-
 /// The planned entry of cell 0 given `g = +infinity` (its rhs kept).
 fn replanner_cell0_g_infinite(bytes: &[u8]) -> Vec<super::recipes::Splice> {
-    let l = super::layout::walk(StateKind::GridReplanner, bytes);
-    let entry = l
-        .fields
-        .iter()
-        .find(|f| {
-            f.name.starts_with("planned[")
-                && f.name.ends_with("].cell")
-                && bytes[f.offset..f.offset + 4] == 0i32.to_le_bytes()
-        })
-        .expect("cell 0 is planned");
-    vec![(entry.offset + 4, 8, f64::INFINITY.to_le_bytes().to_vec())]
+    let at = planned_entry(bytes, 0);
+    vec![(at + 4, 8, f64::INFINITY.to_le_bytes().to_vec())]
 }
 
 /// The touched list emptied: its count made 0 and its cells dropped.
@@ -558,7 +547,6 @@ fn replanner_cell1_rhs_raised(bytes: &[u8]) -> Vec<super::recipes::Splice> {
 /// check's first step and its step count.
 fn session12_goldens(push: Push<'_>) {
     use crate::grid::{GridApi, GridOptionsData};
-    use crate::replan::{ModeName, ReplanGrid, ReplanRequest, ReplanStep};
     // A port whose Found rule read the parity of the goal entry's offset instead of its closed
     // flag passed every earlier vector: both mode-1 Found goldens had the goal at an even index.
     push(
@@ -612,29 +600,7 @@ fn session12_goldens(push: Push<'_>) {
         },
         Some(flow_touched_emptied),
     );
-    let four = GridOptionsData {
-        connectivity: 4,
-        ..GridOptionsData::default()
-    };
-    let request = |(w, h): (u32, u32), cells: String, start, goal| StateRecipe::Replanner {
-        request: ReplanRequest {
-            grid: ReplanGrid {
-                hex_layout: None,
-                map: crate::grid::vectors::MapFile {
-                    width: w,
-                    height: h,
-                    cells,
-                    multipliers: vec![],
-                    space: None,
-                },
-            },
-            options: four.clone(),
-            mode: ModeName::Lpa,
-            start,
-            goal,
-            script: vec![ReplanStep::Replan { budget: 0 }],
-        },
-    };
+    let request = |size, cells, start, goal| lpa_four(size, cells, start, goal, 0);
     // A walk check that kept the previous step's cell when no neighbour has a finite value
     // passed every earlier vector: no finish met a target without such a neighbour.
     push(
