@@ -536,6 +536,13 @@ pub fn requests() -> Vec<(String, FlowRequest)> {
             ])
         },
     ));
+    // A hex agent size alone (port-mutation judge, issue 35: FLOW-0027's hex agent size 2 comes
+    // with a cell_cost hook, so a port that skipped the hex agent-size check failed with the
+    // hook's invalid_options, the same class, and passed every earlier vector).
+    out.push((
+        "agent size 2 on a hex grid (layout 0) with no hook: invalid_options agent_size, before any step; a field that skipped the hex agent-size check would be built and run [FLOW.API.OPTIONS] [REPLAN.API.HEX_OPTIONS]".into(),
+        small(Some(0), &open, 4, with(&|o| o.agent_size = 2), vec![(0, 0)], vec![S::Step { budget: 0 }]),
+    ));
     out
 }
 

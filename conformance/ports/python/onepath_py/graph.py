@@ -153,8 +153,9 @@ class Graph(object):
     def restore_state(self, data):
         """[STATE.API] [STATE.ATOMIC] [STATE.GRAPH.RESTORE] Validate everything, then replace in place.
 
-        On success the node count and the whole edge list (ids kept) are replaced and the
-        compiled form is dropped (so is_stale() is true).  On failure nothing changes.
+        On success the node count and the whole edge list (ids kept) are replaced and the graph
+        is stale (is_stale() is true, so the next query compiles again).  On failure nothing
+        changes.
         """
         from .state import parse_graph
         n, fr, to, w, alive = parse_graph(data)
@@ -163,7 +164,6 @@ class Graph(object):
         self._to = to
         self._w = w
         self._alive = alive
-        self._compiled = None
         self._stale = True
 
     @staticmethod

@@ -161,8 +161,7 @@ def parse(rep, grid, data):
         member = set()
         prev = -1
         base = r.pos
-        data = r.data
-        for i, (c, gv, rv) in enumerate(struct.iter_unpack("<idd", data[base:base + 20 * plc])):
+        for i, (c, gv, rv) in enumerate(struct.iter_unpack("<idd", r.data[base:base + 20 * plc])):
             off = base + 20 * i
             if not 0 <= c < n:
                 raise err("index_out_of_range", off)
@@ -189,7 +188,7 @@ def parse(rep, grid, data):
         queue = []
         seen = set()
         base = r.pos
-        for i, (u, k1, k2) in enumerate(struct.iter_unpack("<idd", data[base:base + 20 * qc])):
+        for i, (u, k1, k2) in enumerate(struct.iter_unpack("<idd", r.data[base:base + 20 * qc])):
             off = base + 20 * i
             if u not in member:
                 raise err("bad_heap_node", off)
