@@ -422,6 +422,25 @@ pub fn requests() -> Vec<(String, HpaRequest)> {
             both([0, 0], [5, 6]).to_vec(),
         ),
     );
+    // A cancel query with k = 0 whose begin leaves the start unpushed: a port that stepped
+    // step(0) there too (`k >= 0`) ended the search NotFound before the first trace entry,
+    // and every earlier cancel query with k = 0 had its start pushed (step(0) then does nothing).
+    push(
+        "a start estimate that overflows: weight 1e308 on an open 8 x 8 map, so h(S) = (o * 1) * 1e308 = +infinity for the goal (7, 7) (o = 7 * sqrt(2)); begin leaves the start unpushed and the status Running, the first step ends NotFound without an iteration [GRAPH.ASTAR.START_INF] [HPA.SEARCH.ESTIMATE]; as a tier-1 query, a sliced one (step(1)) and cancel queries with k = 0 (the trace's first entry is Running with 0 iterations: no step(0) after begin) and k = 1 (NotFound with 0 iterations) [CONF.HPA.CANCEL]",
+        req(
+            open(8, 8),
+            HpaOptionsData {
+                weight: 1e308,
+                ..options(4)
+            },
+            vec![
+                q([0, 0], [7, 7]),
+                sl([0, 0], [7, 7], &[1]),
+                cancel([0, 0], [7, 7], 0),
+                cancel([0, 0], [7, 7], 1),
+            ],
+        ),
+    );
     out
 }
 

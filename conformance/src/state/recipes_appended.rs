@@ -19,6 +19,7 @@ pub fn all(push: Push<'_>) {
     parent_left_of_border(push);
     patched_graph_search_count(push);
     session12_goldens(push);
+    session13_goldens(push);
 }
 
 /// STATE-GRIDSEARCH-0017 and STATE-THETA-0006 (port-mutation judge, issue 35): a mode-1 state
@@ -621,5 +622,35 @@ fn session12_goldens(push: Push<'_>) {
             (1, 2),
         ),
         Some(replanner_cell1_rhs_raised),
+    );
+}
+
+/// Session 13 (port-mutation judge, issue 35): STATE-GRIDSEARCH-0020, a mode-3 search that ends
+/// NotFound at begin (the goal a wall), saved before any step.
+fn session13_goldens(push: Push<'_>) {
+    use crate::grid::{GridApi, GridOptionsData};
+    // A port whose mode-3 begin left the status Running when an end is a wall passed every
+    // earlier vector: the first step ends an empty search NotFound anyway, and no golden saved a
+    // mode-3 search that ended at begin (STATE-GRIDSEARCH-0014 is mode 1).
+    push(
+        StateKind::GridSearch,
+        "Mode 3 (JPS through the handle, default options) NotFound at begin: on an open 3x1 map whose cell (2, 0) is a wall, begin from (0, 0) to (2, 0) ends the search at once with nothing visited or pushed [GS.ASTAR.BEGIN] [GS.SJ.BEGIN], and the state is saved before any step: status NotFound, iterations 0, no visited cell, so the start-closed rule of [GS.STATE.MODE3.CHECKS] does not apply and the restore accepts it (a begin that left the status Running saves another status byte).",
+        StateRecipe::GridSearch {
+            width: 3,
+            height: 1,
+            space: None,
+            area_multipliers: vec![],
+            edits: vec![(2, 0, 255)],
+            search: GridApi::Handle,
+            options: GridOptionsData {
+                algorithm: 2,
+                ..GridOptionsData::default()
+            },
+            start: Some((0, 0)),
+            goal: Some((2, 0)),
+            steps: vec![],
+            run: false,
+        },
+        None,
     );
 }

@@ -74,7 +74,7 @@ class BidirectionalGraphSearch(object):
         self._start = start
         self._goal = goal
         self._mu = INF
-        self._meet = -1
+        # no _meet reset: path() reads it only when Found, which sets it (below, or with mu in _relax)
         self._turn = 0
         self._status = SearchStatus.Running
         if self._blocked(start) or self._blocked(goal):
