@@ -13,12 +13,13 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from onepath_py import grid_search as gs  # noqa: E402
+from onepath_py.grid_search_engines import DIAG_AT_MOST_ONE  # noqa: E402
 from onepath_py import synctest  # noqa: E402
 from onepath_py.graph import Graph  # noqa: E402
 from onepath_py.replan_engine import ReplanMode  # noqa: E402
 from onepath_py.world import World, WorldError  # noqa: E402
 
-OPTS = gs.GridOptions(connectivity=8, diagonal=gs.DiagonalRule.AtMostOneBlocked,
+OPTS = gs.GridOptions(connectivity=8, diagonal=DIAG_AT_MOST_ONE,
                       algorithm=gs.GridAlgorithm.AStar)
 
 

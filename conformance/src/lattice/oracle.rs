@@ -5,7 +5,7 @@
 //! whose costs add up to the reported cost bit for bit, the cost's bounds, the recorded list, the
 //! counters and the world points.
 
-use super::{LatticeReply, LatticeRequest, PathReply, Query, QueryReply};
+use super::{LatticeReply, LatticeRequest, PathReply, Query, QueryReply, MAX_STEP_CALLS};
 use crate::grid::{CellBlockRule, CellCostRule};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -288,6 +288,16 @@ pub fn check(request: &LatticeRequest, reply: &LatticeReply) -> Option<String> {
     None
 }
 
+/// [CONF.LATTICE.QUERY] The iterations of `step(schedule[i mod len])` for `i = 0 .. 2^20 - 1`
+/// when every call pops its whole budget: the sum of the schedule over the capped calls.
+fn capped_iterations(schedule: &[u64]) -> u128 {
+    let len = schedule.len() as u64;
+    let (cycles, rest) = (MAX_STEP_CALLS / len, MAX_STEP_CALLS % len);
+    let all: u128 = schedule.iter().map(|&b| u128::from(b)).sum();
+    let head: u128 = schedule[..rest as usize].iter().map(|&b| u128::from(b)).sum();
+    u128::from(cycles) * all + head
+}
+
 fn check_query(
     w: &World,
     budget: u64,
@@ -320,6 +330,19 @@ fn check_query(
                 p.iterations
             )
         });
+    }
+    if !tier1 && p.status == 1 {
+        // [CONF.LATTICE.QUERY] a sliced query is still Running only after the cap of step
+        // calls, each of which popped its whole budget (a shorter one ends the search).
+        let want = capped_iterations(&q.schedule);
+        if u128::from(p.iterations) != want {
+            return Some(format!(
+                "Running after {} iterations; {} step calls of the schedule cycled from index 0 pop {want} [CONF.LATTICE.QUERY]",
+                p.iterations, MAX_STEP_CALLS
+            ));
+        }
+        return (p.cost.0 != f64::INFINITY || !p.cells.is_empty())
+            .then(|| "a Running search with a finite cost or a path".to_string());
     }
     if p.status != 2 && p.status != 3 {
         return Some(format!("status {} after the run", p.status));

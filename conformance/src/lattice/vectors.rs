@@ -232,6 +232,16 @@ fn hex_requests() -> Vec<(String, LatticeRequest)> {
         "the sliced form checks x against the width: a start (5, 0) and then a goal (5, 3) on a 5 x 5 map, x = width with y in range, are cell_out_of_range naming x and 5, and nothing runs (read as cell y * 5 + 5 they would be the next row's first cell) [HEX.SEARCH.BEGIN]".into(),
         hex(0, &open, 5, o.clone(), vec![sliced(&[5, 0], &[0, 0], &[0]), sliced(&[0, 0], &[5, 3], &[1])]),
     ));
+    // Port-mutation judge (session 14, survivor 4a8e2dd806d9): a driver whose call counter
+    // started at 1 read the schedule from index 1 and made 2^20 - 1 calls; every earlier sliced
+    // query ended long before the cap, so the reply was the same.
+    let wide = [0u8; 48 * 32];
+    let mut capped = vec![0u64; 1024];
+    capped[0] = 1;
+    out.push((
+        "the sliced form stops after 2^20 step calls, the schedule read from index 0: Dijkstra from (0, 0) to (47, 31) across an open 48 x 32 map (1,536 cells) with the schedule [1, 0 x 1023] cycled pops once at calls 0, 1024, ..., 2^20 - 1024 and ends Running after exactly 1,024 iterations, cost +infinity, no path (read from index 1, or with one call fewer, it would pop 1,023) [CONF.LATTICE.QUERY] [GRAPH.ASTAR.STEP]".into(),
+        hex(0, &wide, 48, with(&|x| { x.algorithm = 1; x.record = false }), vec![sliced(&[0, 0], &[47, 31], &capped)]),
+    ));
     out
 }
 

@@ -89,11 +89,11 @@ class GridBidiSearch(object):
 
     def _not_started(self):
         """[GBIDI.STATUS] A new search is NotStarted; [GBIDI.MEETING_CELL] none before the first
-        ``begin``."""
+        ``begin``.  The ends (``_start``, ``_goal``) are set by ``begin``: their only reader,
+        ``_potential``, runs in ``begin`` after they are set and in ``_expand``, which needs a
+        Running search, so a search that has not begun has none."""
         self._reset()
         self._status = SearchStatus.NotStarted
-        self._start = -1
-        self._goal = -1
 
     # ---------------------------------------------------------------- the move graph
 

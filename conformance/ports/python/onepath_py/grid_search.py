@@ -12,8 +12,8 @@ from .errors import OnePathError
 from .options import PathStatus
 from . import grid_search_engines as eng
 from .grid_search_engines import (ALG_ASTAR, ALG_DIJKSTRA, ALG_JPS, ALG_JPSPLUS, ALG_THETA,
-                                  ALG_LAZY_THETA, CONN_EIGHT, CONN_FOUR, DIAG_ALWAYS,
-                                  DIAG_AT_MOST_ONE, DIAG_NONE_BLOCKED, GridContext, INF)
+                                  ALG_LAZY_THETA, CONN_EIGHT, CONN_FOUR, DIAG_NONE_BLOCKED,
+                                  GridContext, INF)
 
 WALL = 255
 MAX_CELLS = 1 << 26
@@ -33,13 +33,6 @@ class Connectivity(object):
     """[GS.OPT.FIELDS]"""
     Four = CONN_FOUR
     Eight = CONN_EIGHT
-
-
-class DiagonalRule(object):
-    """[GS.MOVE.DIAGONAL]"""
-    Always = DIAG_ALWAYS
-    AtMostOneBlocked = DIAG_AT_MOST_ONE
-    NoneBlocked = DIAG_NONE_BLOCKED
 
 
 class GridError(OnePathError):

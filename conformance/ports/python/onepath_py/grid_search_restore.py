@@ -422,8 +422,9 @@ def parse_mode3(r, w, n, passable, finder):
 
 def install_pairs(e, st, mode):
     """[GS.STATE.RESTORE] [GS.HANDLE.RECORD] mode 1 rebuilds its open list by [GS.SA.ORDER]; mode 3
-    installs level, heap and stack as they lie; the recorded list starts empty."""
-    e._not_started()
+    installs level, heap and stack as they lie; the recorded list starts empty.  ``e`` is the
+    engine ``GridSearch.restore_state`` has just created (its constructor leaves it NotStarted,
+    every buffer fresh), so nothing is reset here."""
     for c in st.order:
         a, b, p, fl, _ = st.cells[c]
         e._ga[c], e._gb[c] = a, b
