@@ -15,7 +15,7 @@ use crate::oracle::{check_path, costs_agree, distances};
 use crate::outcome::{first_difference, AlgorithmCode, Outcome, StatusCode};
 use crate::prng::{derive_seed, SplitMix64};
 use crate::report::{Failure, Section};
-use crate::scenario::Case;
+use crate::scenario::{Case, GraphSpec, LandmarkSpec, Query, StrategySpec};
 use indicatif::ProgressBar;
 use std::collections::HashSet;
 
@@ -384,6 +384,54 @@ fn oracle_problem(
     None
 }
 
+/// The hand-made cases run after the generated graphs ([CONF.CHECK.HOOKS]): name, case, queries,
+/// whether its weights are integers, and its hook specs.
+///
+/// `hooks-negative-bidi`: the directed edges 0 -> 1 (1), 1 -> 2 (1), 2 -> 3 (1), 0 -> 3 (2) and
+/// 1 -> 3 (5) with the cost rule `negative_where 3` alone, which makes 0 -> 3 and 1 -> 2 cost -1.0,
+/// so both are skipped ([GRAPH.ASTAR.EXPAND]) and 0 -> 3 is found through 0 -> 1 -> 3 at cost 6;
+/// every configuration runs, so the bidirectional ones' skip ([GRAPH.BIDI.EXPAND]) is pinned at
+/// any number of generated graphs.
+pub fn hand_cases() -> Vec<(String, Case, Vec<Query>, bool, Vec<HookSpec>)> {
+    let case = Case {
+        graph: GraphSpec::Edges {
+            node_count: 4,
+            directed: true,
+            edges: vec![
+                (0, 1, 1.0),
+                (1, 2, 1.0),
+                (2, 3, 1.0),
+                (0, 3, 2.0),
+                (1, 3, 5.0),
+            ],
+            positions: None,
+        },
+        landmarks: LandmarkSpec {
+            count: 1,
+            strategy: StrategySpec::Avoid,
+            seed: 1,
+        },
+    };
+    let spec = HookSpec {
+        cost: Some(CostRule::NegativeWhere(3)),
+        ..Default::default()
+    };
+    vec![(
+        "hooks-negative-bidi".into(),
+        case,
+        vec![(0, 3)],
+        true,
+        vec![spec],
+    )]
+}
+
+/// One case of the section: the graph, its queries and whether its weights are integers.
+struct HookCase {
+    case: Case,
+    queries: Vec<Query>,
+    integer_weights: bool,
+}
+
 /// Runs the section.
 pub fn run(
     all: &[&dyn Implementation],
@@ -391,11 +439,25 @@ pub fn run(
     progress: Option<&ProgressBar>,
 ) -> Section {
     let base = derive_seed(config.seed, 0x400C5);
-    let mut sections = parallel_cases(config, config.hook_graphs, &["hooks"], |i, sections| {
+    let hand = hand_cases();
+    let count = config.hook_graphs + hand.len();
+    let mut sections = parallel_cases(config, count, &["hooks"], |i, sections| {
         let s = &mut sections[0];
-        let (name, g) = generated_case(base, i);
-        let mut rng = SplitMix64::new(derive_seed(base ^ 0xB10C, i as u64));
-        let specs = hook_specs(&mut rng);
+        let (name, case, queries, integer_weights, specs) =
+            match i.checked_sub(config.hook_graphs) {
+                Some(h) => hand[h].clone(),
+                None => {
+                    let (name, g) = generated_case(base, i);
+                    let mut rng = SplitMix64::new(derive_seed(base ^ 0xB10C, i as u64));
+                    let specs = hook_specs(&mut rng);
+                    (name, g.case, g.queries, g.integer_weights, specs)
+                }
+            };
+        let g = HookCase {
+            case,
+            queries,
+            integer_weights,
+        };
         let n = g.case.graph.node_count();
         let edges = oracle_edges(&g.case);
         let edge_set: HashSet<(u32, u32, u64)> =

@@ -101,6 +101,9 @@ impl KitFamily for Graph {
         for (name, case, _) in cancel::hand_cases() {
             host.name_case(&case, &name);
         }
+        for (name, case, ..) in hooks::hand_cases() {
+            host.name_case(&case, &name);
+        }
         for i in 0..config.landmark_graphs {
             let (name, case, _) = landmarks::landmark_case(seed, i);
             host.name_case(&case, &name);

@@ -114,8 +114,7 @@ class OpenSet(object):
         self._n.pop()
         self._f.pop()
         self._g.pop()
-        if last > 0:
-            self._down(0)
+        self._down(0)   # returns at once on an empty heap (c = 1 >= count 0)
         return node, f, g
 
     def entries(self):
