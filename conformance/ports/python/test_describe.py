@@ -19,6 +19,7 @@ from onepath_py import describe_requests as D
 from onepath_py.debug import (GraphPathDescription, ReplanExpansion, describe_graph_path,
                               describe_path, describe_voxel_path)
 from onepath_py.grid_search import Grid, GridOptions, GridPath, GridSpace, find_grid_path
+from onepath_py.grid_search_engines import DIAG_NONE_BLOCKED
 from onepath_py.hpa import HpaHierarchy, HpaOptions
 from onepath_py.options import Algorithm, GraphPath, PathStatus
 from onepath_py.replan_engine import GridReplanner, ReplanMode
@@ -200,7 +201,9 @@ class Hierarchy(unittest.TestCase):
     """[DEBUG.HPA.FIELDS] [HPA.INSPECT.UNBUILT]"""
 
     def test_unbuilt_and_built(self):
-        h = HpaHierarchy(HpaOptions(chunk_size=2, connectivity=4))
+        h = HpaHierarchy(HpaOptions(chunk_size=2, connectivity=4, diagonal=DIAG_NONE_BLOCKED,
+                                    heuristic_weight=1.0, smooth=False, iteration_budget=0,
+                                    record_expansions=False))
         g = Grid(4, 2)
         g.set_space(GridSpace(-2.0, 1.0, 2.0))
         d = h.describe(g)

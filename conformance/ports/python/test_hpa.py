@@ -41,7 +41,8 @@ def random_grid(rng):
 def random_options(rng):
     return HpaOptions(chunk_size=rng.randint(2, 8), connectivity=rng.choice((4, 8, 8)),
                       diagonal=rng.randint(0, 2), heuristic_weight=rng.choice((1.0, 1.5)),
-                      smooth=rng.random() < 0.5, record_expansions=True)
+                      smooth=rng.random() < 0.5, iteration_budget=0,
+                      record_expansions=True)
 
 
 def dijkstra(ctx, s):

@@ -22,11 +22,13 @@ SQRT_2 = 1.4142135623730951  # [GS.COST.BASE]
 # ------------------------------------------------------------------ options
 
 class HpaOptions(object):
-    """[HPA.OPT.FIELDS] [HPA.OPT.NO_HOOKS] chunk_size 8, Eight, NoneBlocked, weight 1.0, no
-    smoothing, no budget (tier 1 only), no recording; no agent size, hooks or algorithm."""
+    """[HPA.OPT.FIELDS] [HPA.OPT.NO_HOOKS] the seven fields; no agent size, hooks or algorithm.
+    Every field is required: a request names every option ([CONF.HPA.REQUEST] fills none), so
+    the library's defaults (chunk size 8, Eight, NoneBlocked, weight 1.0, no smoothing, no
+    budget, no recording) would be code no request reaches."""
 
-    def __init__(self, chunk_size=8, connectivity=CONN_EIGHT, diagonal=DIAG_NONE_BLOCKED,
-                 heuristic_weight=1.0, smooth=False, iteration_budget=0, record_expansions=False):
+    def __init__(self, chunk_size, connectivity, diagonal, heuristic_weight, smooth,
+                 iteration_budget, record_expansions):
         self.chunk_size = chunk_size
         self.connectivity = connectivity
         self.diagonal = diagonal
