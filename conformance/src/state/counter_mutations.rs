@@ -13,6 +13,10 @@ use super::StateKind;
 ///   `expanded` each lowered by 1, so rule (3) of [GS.STATE.MODE1.CHECKS] (iterations = closed
 ///   cells, expanded = iterations - 1) still holds and rule (4), the goal visited and closed,
 ///   reports `out_of_range` at `path_a`.
+/// - Kind 12 mode 1 or 3, a Found state: `path_a = -1`, then `path_b = -1` (session 14): a
+///   Found state's path ends are at least 0 ([GS.STATE.MODE1.CHECKS]), and -1 is the one value
+///   below 0 that a sign check written as `< -1` (the value of a state that is not Found) lets
+///   through, to fail later at another field or not at all.
 pub(super) fn counter_mutations(
     kind: StateKind,
     l: &Layout,
@@ -49,5 +53,9 @@ pub(super) fn counter_mutations(
                 ],
             );
         }
+    }
+    if let Some(h) = l.handle.as_ref().filter(|h| h.status == 2) {
+        m("path_a = -1 (Found)".into(), vec![set_i32(h.path_a_at, -1)]);
+        m("path_b = -1 (Found)".into(), vec![set_i32(h.path_a_at + 4, -1)]);
     }
 }
