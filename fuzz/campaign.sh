@@ -5,7 +5,8 @@
 # Build first: cargo +nightly fuzz build   (AddressSanitizer, release + debug assertions).
 set -euo pipefail
 cd "$(dirname "$0")"
-export ASAN_OPTIONS="${ASAN_OPTIONS:-quarantine_size_mb=32}"
+# shellcheck source=asan-env.sh
+. ./asan-env.sh
 bin="target/$(rustc +nightly -vV | sed -n 's/^host: //p')/release"
 for spec in "$@"; do
   t=${spec%%:*}; secs=${spec##*:}

@@ -21,7 +21,8 @@ start=$(date +%s)
 TARGETS="${ONEPATH_FUZZ_TARGETS:-$(cargo +nightly fuzz list)}"
 TARGET_DIR="${ONEPATH_FUZZ_TARGET_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/onepath-rs/fuzz-target}"
 HOST="$(rustc +nightly -vV | sed -n 's/^host: //p')"
-export ASAN_OPTIONS="${ASAN_OPTIONS:-quarantine_size_mb=32}"
+# shellcheck source=asan-env.sh
+. ./asan-env.sh
 
 # About 1-12 s per target on one core under load (exec/s measured in fuzz/README.md, "Measured";
 # the CI run of 2026-12-05 took 1-30 s per target with the earlier, larger budgets). Halved on

@@ -17,11 +17,15 @@
 # instead of the seeds, and the second runs the corpus's files plus N. Prints "target
 # steady-rate execs cpu load corpus-files". The corpus run's wall-clock SECONDS give it fewer CPU
 # seconds on a loaded machine: say the load when comparing corpora built at different times.
+#
+# EXTRA="-flag=value ...": libFuzzer flags appended to the two measured runs (after the options
+# file's, so they win), e.g. EXTRA=-entropic=0; the steady corpus is grown without them.
 set -u
 cd "$(dirname "$0")"
 BIN="$1"; shift
 TARGETS="${*:-$(ls fuzz_targets | sed 's/\.rs$//')}"
-export ASAN_OPTIONS="${ASAN_OPTIONS:-quarantine_size_mb=32}"
+# shellcheck source=asan-env.sh
+. ./asan-env.sh
 flags() { sed -n '/^\[libfuzzer\]/,/^\[/p' "$1.options" | grep -E '^[a-z_]+ *=' | sed -E 's/^([a-z_]+) *= *(.*)$/-\1=\2/'; }
 runs_of() {
   case "$1" in
@@ -44,9 +48,9 @@ case "$BIN" in /*) ;; *) BIN="$OLDPWD/$BIN" ;; esac
 one() { # target runs [corpus-dir] -> "executions cpu-seconds"
   local d e c
   d=$(mktemp -d)
-  # shellcheck disable=SC2046
+  # shellcheck disable=SC2046,SC2086
   /usr/bin/time -f "CPU %U %S" "$BIN/$1" "$d" "${3:-corpus-seeds/$1}" -runs="$2" -seed=1 \
-      -print_final_stats=1 -artifact_prefix="$d/" $(flags "$1") > "$d/log" 2>&1 \
+      -print_final_stats=1 -artifact_prefix="$d/" $(flags "$1") ${EXTRA:-} > "$d/log" 2>&1 \
     || { echo "exec-rate: $1 failed:" >&2; tail -20 "$d/log" >&2; }
   e=$(grep -oE 'stat::number_of_executed_units: [0-9]+' "$d/log" | grep -oE '[0-9]+$' | tail -1)
   c=$(awk '/^CPU/ {print $2+$3}' "$d/log" | tail -1)
