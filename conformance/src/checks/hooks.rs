@@ -443,16 +443,16 @@ pub fn run(
     let count = config.hook_graphs + hand.len();
     let mut sections = parallel_cases(config, count, &["hooks"], |i, sections| {
         let s = &mut sections[0];
-        let (name, case, queries, integer_weights, specs) =
-            match i.checked_sub(config.hook_graphs) {
-                Some(h) => hand[h].clone(),
-                None => {
-                    let (name, g) = generated_case(base, i);
-                    let mut rng = SplitMix64::new(derive_seed(base ^ 0xB10C, i as u64));
-                    let specs = hook_specs(&mut rng);
-                    (name, g.case, g.queries, g.integer_weights, specs)
-                }
-            };
+        let (name, case, queries, integer_weights, specs) = match i.checked_sub(config.hook_graphs)
+        {
+            Some(h) => hand[h].clone(),
+            None => {
+                let (name, g) = generated_case(base, i);
+                let mut rng = SplitMix64::new(derive_seed(base ^ 0xB10C, i as u64));
+                let specs = hook_specs(&mut rng);
+                (name, g.case, g.queries, g.integer_weights, specs)
+            }
+        };
         let g = HookCase {
             case,
             queries,

@@ -294,7 +294,10 @@ fn capped_iterations(schedule: &[u64]) -> u128 {
     let len = schedule.len() as u64;
     let (cycles, rest) = (MAX_STEP_CALLS / len, MAX_STEP_CALLS % len);
     let all: u128 = schedule.iter().map(|&b| u128::from(b)).sum();
-    let head: u128 = schedule[..rest as usize].iter().map(|&b| u128::from(b)).sum();
+    let head: u128 = schedule[..rest as usize]
+        .iter()
+        .map(|&b| u128::from(b))
+        .sum();
     u128::from(cycles) * all + head
 }
 

@@ -56,6 +56,9 @@ pub(super) fn counter_mutations(
     }
     if let Some(h) = l.handle.as_ref().filter(|h| h.status == 2) {
         m("path_a = -1 (Found)".into(), vec![set_i32(h.path_a_at, -1)]);
-        m("path_b = -1 (Found)".into(), vec![set_i32(h.path_a_at + 4, -1)]);
+        m(
+            "path_b = -1 (Found)".into(),
+            vec![set_i32(h.path_a_at + 4, -1)],
+        );
     }
 }
