@@ -207,3 +207,37 @@ fn targets_are_listed_everywhere() {
     }
     assert!(missing.is_empty(), "{}", missing.join("\n"));
 }
+
+/// A committed `flow_script` regression must replay the script that failed: the number of steps
+/// each one decodes to is recorded here, so a lower cap ([`MAX_STEPS`]) or a decoder change that
+/// cuts one short fails this test instead of silently replaying less. `repair-plateau-1a4f29dc`
+/// repairs in its 8th step (after a 1e-20 multiplier in its 6th and a save): a cap of 6 was
+/// tried for speed in issue 36 and would have lost it.
+#[test]
+fn flow_script_regressions_decode_their_whole_script() {
+    use onepath_conformance::fuzzing::flow::{decode_flow_script, MAX_STEPS};
+    let recorded = [
+        ("repair-plateau-1a4f29dc", 8),
+        ("unusable-before-cell-range-b6c8b963", 8),
+    ];
+    let dir = fuzz_dir().join("regressions").join("flow_script");
+    let names: Vec<String> = files(&dir)
+        .iter()
+        .map(|p| p.file_name().expect("name").to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        names.len(),
+        recorded.len(),
+        "flow_script regressions {names:?}: record each one's step count here"
+    );
+    for (name, steps) in recorded {
+        let data = std::fs::read(dir.join(name)).expect("read regression");
+        let r = decode_flow_script(&data).expect("the regression decodes");
+        assert_eq!(
+            r.script.len(),
+            steps,
+            "{name}: decodes to {} steps, recorded {steps} (cap {MAX_STEPS})",
+            r.script.len()
+        );
+    }
+}

@@ -161,8 +161,29 @@ struct Moves<'g> {
     options: VoxelOptions,
     /// [VOXEL.EST.VALUE] `mmin`, read when the search is created.
     mmin: f64,
-    /// [VOXEL.DIR.CONNECTIVITY] The offsets of the connectivity, in voxel neighbour order.
-    dirs: Vec<(i64, i64, i64)>,
+    /// [VOXEL.DIR.CONNECTIVITY] The moves of the connectivity, in voxel neighbour order.
+    dirs: Vec<Direction>,
+}
+
+/// One offset of the connectivity with what [VOXEL.MOVE.RULE] asks of it, worked out once per
+/// search rather than once per move.
+struct Direction {
+    /// The offset `d`.
+    d: (i64, i64, i64),
+    /// `axes(d)`: 1 straight, 2 or 3 diagonal.
+    axes: usize,
+    /// [VOXEL.MOVE.PASSED] `passed(d)`.
+    passed: Vec<(i64, i64, i64)>,
+}
+
+impl Direction {
+    fn of(d: (i64, i64, i64)) -> Self {
+        Direction {
+            d,
+            axes: axes(d),
+            passed: passed(d),
+        }
+    }
 }
 
 /// [VOXEL.SEARCH.GRAPH] A* (or Dijkstra) over a voxel grid's move graph.
@@ -200,7 +221,11 @@ impl<'g> VoxelSearch<'g> {
             moves: Moves {
                 grid,
                 mmin: scale_of(|a| grid.area_multiplier(a)),
-                dirs: offsets().into_iter().filter(|&d| axes(d) <= max).collect(),
+                dirs: offsets()
+                    .into_iter()
+                    .filter(|&d| axes(d) <= max)
+                    .map(Direction::of)
+                    .collect(),
                 options,
             },
         })
@@ -315,18 +340,19 @@ impl Moves<'_> {
                 .is_some_and(|b| b(self.index(p)))
     }
 
-    /// [VOXEL.MOVE.RULE] Whether the move from `u` by `d` is allowed.
-    fn move_allowed(&self, u: (i64, i64, i64), d: (i64, i64, i64)) -> bool {
+    /// [VOXEL.MOVE.RULE] Whether the move from `u` by `dir.d` is allowed.
+    fn move_allowed(&self, u: (i64, i64, i64), dir: &Direction) -> bool {
         let add = |e: (i64, i64, i64)| (u.0 + e.0, u.1 + e.1, u.2 + e.2);
-        if !self.passable(add(d)) {
+        if !self.passable(add(dir.d)) {
             return false;
         }
-        if axes(d) < 2 {
+        if dir.axes < 2 {
             return true;
         }
-        let blocked = passed(d)
-            .into_iter()
-            .filter(|&e| !self.passable(add(e)))
+        let blocked = dir
+            .passed
+            .iter()
+            .filter(|&&e| !self.passable(add(e)))
             .count();
         match self.options.diagonal {
             DiagonalRule::Always => true,
@@ -396,13 +422,13 @@ impl Moves<'_> {
     /// neighbour order.
     fn expand(&self, core: &mut Core, u: u32) {
         let pu = self.xyz(u);
-        for i in 0..self.dirs.len() {
-            let d = self.dirs[i];
-            if !self.move_allowed(pu, d) {
+        for dir in &self.dirs {
+            if !self.move_allowed(pu, dir) {
                 continue;
             }
+            let d = dir.d;
             let v = self.index((pu.0 + d.0, pu.1 + d.1, pu.2 + d.2));
-            let Some(c) = self.move_cost(u, v, axes(d)) else {
+            let Some(c) = self.move_cost(u, v, dir.axes) else {
                 continue;
             };
             let g2 = core.g[u as usize] + c;

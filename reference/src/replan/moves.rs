@@ -154,7 +154,7 @@ impl<'g> SquareSurface<'g> {
 impl Surface for SquareSurface<'_> {
     fn neighbours(&self, u: u32) -> Vec<Neighbour> {
         let p = self.xy(u);
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(SQUARE_DIRS.len());
         for d in SQUARE_DIRS {
             if self.move_allowed(p, d) {
                 let v = self.index((p.0 + d.0, p.1 + d.1));
@@ -260,12 +260,11 @@ impl<'g> HexSurface<'g> {
     }
 
     /// The neighbours of `p` inside the grid, walls included, in hex neighbour order.
-    fn around_xy(&self, p: (i64, i64)) -> Vec<(i64, i64)> {
+    fn around_xy(&self, p: (i64, i64)) -> impl Iterator<Item = (i64, i64)> + '_ {
         self.offsets(p)
-            .iter()
-            .map(|d| (p.0 + d.0, p.1 + d.1))
+            .into_iter()
+            .map(move |d| (p.0 + d.0, p.1 + d.1))
             .filter(|&q| self.inside(q))
-            .collect()
     }
 
     fn walkable(&self, p: (i64, i64)) -> bool {
@@ -287,7 +286,6 @@ impl Surface for HexSurface<'_> {
             return Vec::new();
         }
         self.around_xy(p)
-            .into_iter()
             .filter(|&q| self.walkable(q))
             .map(|q| {
                 let v = self.index(q);
@@ -308,7 +306,7 @@ impl Surface for HexSurface<'_> {
             return vec![c];
         }
         let p = self.xy(c);
-        let mut out: Vec<u32> = self.around_xy(p).iter().map(|&q| self.index(q)).collect();
+        let mut out: Vec<u32> = self.around_xy(p).map(|q| self.index(q)).collect();
         if entry < 0 {
             out.push(c);
         }
@@ -318,7 +316,7 @@ impl Surface for HexSurface<'_> {
 
     fn around(&self, u: u32) -> Vec<u32> {
         let p = self.xy(u);
-        self.around_xy(p).iter().map(|&q| self.index(q)).collect()
+        self.around_xy(p).map(|q| self.index(q)).collect()
     }
 }
 
