@@ -109,7 +109,7 @@ def parse_generic(r, kind, n, weight):
     in_heap = set()
     for _ in range(hcount):
         v, off = r.i32()
-        i = index.get(v) if 0 <= v < n else None
+        i = index.get(v)               # index holds visited nodes only, each in 0..n-1
         if i is None or visited[i][1]:
             raise err("bad_heap_node", off)
         if v in in_heap:
@@ -424,7 +424,7 @@ def install_pairs(e, st, mode):
     """[GS.STATE.RESTORE] [GS.HANDLE.RECORD] mode 1 rebuilds its open list by [GS.SA.ORDER]; mode 3
     installs level, heap and stack as they lie; the recorded list starts empty.  ``e`` is the
     engine ``GridSearch.restore_state`` has just created (its constructor leaves it NotStarted,
-    every buffer fresh), so nothing is reset here."""
+    every buffer fresh, the recorded list empty: ``_reset_common``), so nothing is reset here."""
     for c in st.order:
         a, b, p, fl, _ = st.cells[c]
         e._ga[c], e._gb[c] = a, b
@@ -435,7 +435,6 @@ def install_pairs(e, st, mode):
     e._status = SearchStatus(st.status)
     e._start, e._goal = st.start, st.goal
     e._iterations, e._expanded = st.iterations, st.expanded
-    e._recorded = []
     if mode == 1:
         for c in st.order:
             if not e._closed[c]:

@@ -164,13 +164,13 @@ def read_areas(r):
                 raise err("out_of_range", base + 8 * i)
         r.pos = base + 255 * 8
         return version, mult
-    mult = []
+    # The bytes end inside the multipliers: the same checks one multiplier at a time, in order,
+    # until a bad one or ``truncated`` at the first one cut short (r.f64 raises).  The loop never
+    # completes, so it keeps nothing and nothing follows it.
     for _ in range(255):
         m, _, off = r.f64()
         if not (math.isfinite(m) and m > 0.0):
             raise err("out_of_range", off)
-        mult.append(m)
-    return version, mult
 
 
 def write_areas(version, mult):
