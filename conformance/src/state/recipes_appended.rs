@@ -20,6 +20,7 @@ pub fn all(push: Push<'_>) {
     patched_graph_search_count(push);
     session12_goldens(push);
     session13_goldens(push);
+    session15b_goldens(push);
 }
 
 /// STATE-GRIDSEARCH-0017 and STATE-THETA-0006 (port-mutation judge, issue 35): a mode-1 state
@@ -649,6 +650,37 @@ fn session13_goldens(push: Push<'_>) {
             start: Some((0, 0)),
             goal: Some((2, 0)),
             steps: vec![],
+            run: false,
+        },
+        None,
+    );
+}
+
+/// Session 15 (port-mutation judge, issue 35): STATE-ASTAR-0006, a generic AStar (kind 8) state
+/// whose derived parent cycle is entered at its larger node.
+fn session15b_goldens(push: Push<'_>) {
+    use crate::grid::{GridApi, GridOptionsData};
+    // A port that reported `parent_cycle` at the first cycle entry its walk met (or at the first
+    // open one) instead of the smallest node passed every earlier vector: in every derived
+    // two-node cycle the walk from the smallest node met the smaller cycle node first.
+    push(
+        StateKind::AStar,
+        "AStar (kind 8, Dijkstra, connectivity 4) on an open 2x2 map whose cells (0, 0) and (1, 0) cost 2 (area 1, multiplier 2), from (1, 1) to (0, 0), saved after step(3): the start (cell 3), then cell 2 (g 1) and cell 1 (g 2) are closed, and the goal, cell 0, is open with parent cell 2 (g 3). The derived hostile case that makes cells 1 and 2 each other's parent (equal g 1) has its cycle met first at cell 2 by the walk from cell 0, so [STATE.SEARCH.CHECKS] reports `parent_cycle` at the entry of cell 1, the cycle's smallest node (a restore that names the first cycle node its walk met, cell 2, reports another offset).",
+        StateRecipe::GridSearch {
+            width: 2,
+            height: 2,
+            space: None,
+            area_multipliers: vec![(1, 2.0)],
+            edits: vec![(0, 0, 1), (1, 0, 1)],
+            search: GridApi::AStar,
+            options: GridOptionsData {
+                connectivity: 4,
+                algorithm: 1,
+                ..GridOptionsData::default()
+            },
+            start: Some((1, 1)),
+            goal: Some((0, 0)),
+            steps: vec![3],
             run: false,
         },
         None,
