@@ -21,6 +21,7 @@ pub fn all(push: Push<'_>) {
     session12_goldens(push);
     session13_goldens(push);
     session15b_goldens(push);
+    session15a_goldens(push);
 }
 
 /// STATE-GRIDSEARCH-0017 and STATE-THETA-0006 (port-mutation judge, issue 35): a mode-1 state
@@ -684,5 +685,28 @@ fn session15b_goldens(push: Push<'_>) {
             run: false,
         },
         None,
+    );
+}
+
+/// The planned entry of cell 1 (the source of STATE-GRIDREPLANNER-0008's LPA* request) given
+/// `g = 5` (its rhs kept at 0).
+fn replanner_cell1_g_five(bytes: &[u8]) -> Vec<super::recipes::Splice> {
+    let at = planned_entry(bytes, 1);
+    vec![(at + 4, 8, 5.0f64.to_le_bytes().to_vec())]
+}
+
+/// Session 15 (port-mutation judge, seed-43 survivor 8eb5c7afca5d): STATE-GRIDREPLANNER-0012, a
+/// patched LPA* state whose walk check cycles between two consistent cells until it has taken
+/// `cells` steps.
+fn session15a_goldens(push: Push<'_>) {
+    let request = |size, cells, start, goal| lpa_four(size, cells, start, goal, 0);
+    // A walk check that never counted its steps passed every earlier vector: every walk of a
+    // finish reached the source, a cell with no finite neighbour or an inconsistent cell, so
+    // the `cells` bound was never what ended one; without it a cycling walk never ends.
+    push(
+        StateKind::GridReplanner,
+        "Patched: STATE-GRIDREPLANNER-0008's state (LPA*, connectivity 4, a 4x2 map whose cell (1, 1) is a wall, from (1, 0) to (0, 1), planned to the end with cell (2, 0) still queued) with g of the source, cell 1 (1, 0), patched from 0 to 5 (its rhs kept at 0). Finished after the restore, the top key is not below key(target) and the target is consistent, so the walk check runs: from the target (0, 1) to (0, 0), whose smallest neighbour value is now the target's (g 2 + 1 against the source's 5 + 1), and back; both cells are consistent, so the walk cycles between them until it has taken `cells` = 8 steps, which ends planning [REPLAN.COMPUTE.STOP]: no iteration, Found with the target's g 2, and a path query that fails with path_cycle [REPLAN.PATH.BROKEN] (a walk check that does not count its steps never ends).",
+        request((4, 2), format!("{}00ff0000", "00".repeat(4)), (1, 0), (0, 1)),
+        Some(replanner_cell1_g_five),
     );
 }

@@ -76,7 +76,6 @@ def run_script(grid, field, script, observe=True):
             elif name == "step_until_done":
                 b = max(p["budget"], 1)
                 while True:
-                    returned = None
                     returned = int(field.step(grid, b))
                     if returned != RUNNING:
                         break
@@ -106,7 +105,10 @@ def run_script(grid, field, script, observe=True):
                 if not field.detach(grid):
                     error = "not_attached"
         except OnePathError as e:
-            returned = None
+            # returned is still None here: field.step raises only size_mismatch or unusable,
+            # before any change and from the grid and usable flag alone, so in
+            # step_until_done only its first call can raise, and no branch assigns returned
+            # before its call returns ([FLOW.RUN.STEP] (1))
             error = _error_text(e)
         if observe:
             steps.append(_observe(field, error, returned))

@@ -34,9 +34,9 @@ class ReplanOpenSet(object):
     __slots__ = ("node", "k1", "k2", "pos")
 
     def __init__(self, n):
+        # k1 and k2 are made by clear(), which runs before any other use: a replanner's first
+        # replan initialises through _restart (clear) and a restore installs (clear first)
         self.node = []
-        self.k1 = []
-        self.k2 = []
         self.pos = [-1] * n
 
     def clear(self):

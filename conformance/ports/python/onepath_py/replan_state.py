@@ -235,7 +235,7 @@ def install(rep, grid, st):
     rep._last_expanded = st.last_expanded
     rep._start, rep._goal = st.start, st.goal
     rep._area_version = st.area_version
-    rep._mult = grid._mult
+    # (rep._mult is not set here: replan and path read the grid's multipliers in _bind first)
     rep._scale = _scale(grid._mult)
     rep._restore_count = grid.restore_count()
     rep._expansions = []
