@@ -173,6 +173,8 @@ pub fn scripts() -> Vec<Script> {
                 (pts(&[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0]], &[[0, 7]], INF, 1), E("invalid_max_distance", None)),
                 (pts(&[[0.0, 0.0, 0.0]], &[], -0.5, 0), E("invalid_max_distance", None)),
                 (pts(&[[0.0, 0.0, 0.0]], &[], 1e-10, 2), E("invalid_max_distance", None)),
+                // The largest double below 2^-30 (a bound of 2^-31 accepts it; session 15).
+                (pts(&[[0.0, 0.0, 0.0]], &[], f64::from_bits((1.0 / (1u64 << 30) as f64).to_bits() - 1), 0), E("invalid_max_distance", None)),
                 (pts(&[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0]], &[], 1.0 / (1u64 << 30) as f64, 0), V(0)),
             ],
         ),
