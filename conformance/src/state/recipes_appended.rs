@@ -448,6 +448,25 @@ fn replanner_queue_key2_lowered(bytes: &[u8]) -> Vec<super::recipes::Splice> {
     vec![(at, 60, tail)]
 }
 
+/// STATE-GRIDREPLANNER-0008's request, which 0010 and 0012 patch otherwise: LPA* with
+/// connectivity 4 on a 4x2 map whose cell (1, 1) is a wall, from (1, 0) to (0, 1), planned to the
+/// end.
+fn lpa_four_by_two() -> StateRecipe {
+    lpa_four(
+        (4, 2),
+        format!("{}00ff0000", "00".repeat(4)),
+        (1, 0),
+        (0, 1),
+        0,
+    )
+}
+
+/// The splice that sets the `g` of planned cell `cell` to `g` (its rhs kept).
+fn planned_g(bytes: &[u8], cell: i32, g: f64) -> Vec<super::recipes::Splice> {
+    let at = planned_entry(bytes, cell);
+    vec![(at + 4, 8, g.to_le_bytes().to_vec())]
+}
+
 /// STATE-GRIDREPLANNER-0008 and 0009: patched LPA* states ([REPLAN.STATE.STRUCTURAL]: nothing
 /// checks g, rhs or keys) whose finish pins the walk check and the re-key's sift.
 fn patched_replanners(push: Push<'_>) {
@@ -455,7 +474,7 @@ fn patched_replanners(push: Push<'_>) {
     push(
         StateKind::GridReplanner,
         "Patched: LPA* with connectivity 4 on a 4x2 map whose cell (1, 1) is a wall, from (1, 0) to (0, 1), planned to the end: the path (1, 0), (0, 0), (0, 1), cell (2, 0) still queued, and the rhs of the path's middle cell (0, 0), cell 0, patched from 1 to 5. Finished after the restore, the top key is not below key(target) and the target is consistent, but the walk check steps from the target to cell 0, finds g != rhs, so planning is not done [REPLAN.COMPUTE.STOP]: the replan expands cells 2, 6, 3 and 7 until the queue is empty (a walk check that ends at cell 0, or at any cell, without testing it stops at once: no expansion, other counters and bytes).",
-        request((4, 2), format!("{}00ff0000", "00".repeat(4)), (1, 0), (0, 1), 0),
+        lpa_four_by_two(),
         Some(replanner_cell0_rhs_raised),
     );
     push(
@@ -527,8 +546,7 @@ fn patched_graph_search_count(push: Push<'_>) {
 
 /// The planned entry of cell 0 given `g = +infinity` (its rhs kept).
 fn replanner_cell0_g_infinite(bytes: &[u8]) -> Vec<super::recipes::Splice> {
-    let at = planned_entry(bytes, 0);
-    vec![(at + 4, 8, f64::INFINITY.to_le_bytes().to_vec())]
+    planned_g(bytes, 0, f64::INFINITY)
 }
 
 /// The touched list emptied: its count made 0 and its cells dropped.
@@ -609,7 +627,7 @@ fn session12_goldens(push: Push<'_>) {
     push(
         StateKind::GridReplanner,
         "Patched: STATE-GRIDREPLANNER-0008's state (LPA*, connectivity 4, a 4x2 map whose cell (1, 1) is a wall, from (1, 0) to (0, 1), planned to the end with cell (2, 0) still queued) with g of cell 0, (0, 0), the target's one open neighbour, patched from 1 to +infinity (its rhs kept). Finished after the restore, the top key is not below key(target) and the target is consistent, and the walk check finds no neighbour of the target with a finite value, which ends planning [REPLAN.COMPUTE.STOP]: no iteration, Found with the target's g, and a path query that fails [REPLAN.PATH.WALK] (a walk check that needs a chosen neighbour before it can stop fails or walks on).",
-        request((4, 2), format!("{}00ff0000", "00".repeat(4)), (1, 0), (0, 1)),
+        lpa_four_by_two(),
         Some(replanner_cell0_g_infinite),
     );
     // A walk check that counted two per step passed every earlier vector: it stopped after
@@ -691,22 +709,20 @@ fn session15b_goldens(push: Push<'_>) {
 /// The planned entry of cell 1 (the source of STATE-GRIDREPLANNER-0008's LPA* request) given
 /// `g = 5` (its rhs kept at 0).
 fn replanner_cell1_g_five(bytes: &[u8]) -> Vec<super::recipes::Splice> {
-    let at = planned_entry(bytes, 1);
-    vec![(at + 4, 8, 5.0f64.to_le_bytes().to_vec())]
+    planned_g(bytes, 1, 5.0)
 }
 
 /// Session 15 (port-mutation judge, seed-43 survivor 8eb5c7afca5d): STATE-GRIDREPLANNER-0012, a
 /// patched LPA* state whose walk check cycles between two consistent cells until it has taken
 /// `cells` steps.
 fn session15a_goldens(push: Push<'_>) {
-    let request = |size, cells, start, goal| lpa_four(size, cells, start, goal, 0);
     // A walk check that never counted its steps passed every earlier vector: every walk of a
     // finish reached the source, a cell with no finite neighbour or an inconsistent cell, so
     // the `cells` bound was never what ended one; without it a cycling walk never ends.
     push(
         StateKind::GridReplanner,
         "Patched: STATE-GRIDREPLANNER-0008's state (LPA*, connectivity 4, a 4x2 map whose cell (1, 1) is a wall, from (1, 0) to (0, 1), planned to the end with cell (2, 0) still queued) with g of the source, cell 1 (1, 0), patched from 0 to 5 (its rhs kept at 0). Finished after the restore, the top key is not below key(target) and the target is consistent, so the walk check runs: from the target (0, 1) to (0, 0), whose smallest neighbour value is now the target's (g 2 + 1 against the source's 5 + 1), and back; both cells are consistent, so the walk cycles between them until it has taken `cells` = 8 steps, which ends planning [REPLAN.COMPUTE.STOP]: no iteration, Found with the target's g 2, and a path query that fails with path_cycle [REPLAN.PATH.BROKEN] (a walk check that does not count its steps never ends).",
-        request((4, 2), format!("{}00ff0000", "00".repeat(4)), (1, 0), (0, 1)),
+        lpa_four_by_two(),
         Some(replanner_cell1_g_five),
     );
 }
