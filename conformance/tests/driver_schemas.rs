@@ -80,16 +80,17 @@ fn every_message_of_a_port_run_matches_the_schemas() {
     tools::require_python3();
     let v = validators();
     let dir = std::env::temp_dir().join(format!("onepath-driver-log-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let (to_driver, from_driver) = (dir.join("in.jsonl"), dir.join("out.jsonl"));
     let driver = repo().join("conformance/ports/python/driver.py");
+    // Each driver process logs what it was sent and what it answered to files named by the pid
+    // of its shell (`$$`), so the two logs of one process hold whole lines in order while two
+    // processes share the run.
     let command = format!(
-        "tee -a '{}' | python3 '{}' | tee -a '{}'",
-        to_driver.display(),
+        "tee -a '{dir}'/$$.in | python3 '{}' | tee -a '{dir}'/$$.out",
         driver.display(),
-        from_driver.display()
+        dir = dir.display(),
     );
-    // One driver process, so the two logs hold whole lines in order.
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_onepath-conformance"))
         .args([
             "certify",
@@ -100,7 +101,7 @@ fn every_message_of_a_port_run_matches_the_schemas() {
             "--port-cases",
             "1",
             "--threads",
-            "1",
+            "2",
             "--timeout",
             "60",
         ])
@@ -120,34 +121,46 @@ fn every_message_of_a_port_run_matches_the_schemas() {
             .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l:.200}")))
             .collect()
     };
-    let (sent, got) = (read(&to_driver), read(&from_driver));
-    let mut problems = Vec::new();
-    let mut ops: BTreeMap<u64, String> = BTreeMap::new();
-    let mut hellos = (0, 0);
-    for m in &sent {
-        if m.get("protocol").is_some() {
-            hellos.0 += 1;
-            problems.extend(check(&v, "hello.json", m).err());
-        } else {
-            problems.extend(check(&v, "request.json", m).err());
-            ops.insert(
-                m["id"].as_u64().unwrap(),
-                m["op"].as_str().unwrap().to_string(),
-            );
+    let mut logs: Vec<(Vec<Value>, Vec<Value>)> = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "in") {
+            logs.push((read(&path), read(&path.with_extension("out"))));
         }
     }
+    assert!(!logs.is_empty(), "no driver logged anything");
+    let mut problems = Vec::new();
+    let mut hellos = (0, 0);
+    let (mut sent_total, mut got_total) = (0, 0);
     let mut answered: BTreeSet<String> = BTreeSet::new();
-    for m in &got {
-        if m.get("protocol").is_some() {
-            hellos.1 += 1;
-            problems.extend(check(&v, "hello-reply.json", m).err());
-            continue;
+    for (sent, got) in &logs {
+        sent_total += sent.len();
+        got_total += got.len();
+        let mut ops: BTreeMap<u64, String> = BTreeMap::new();
+        for m in sent {
+            if m.get("protocol").is_some() {
+                hellos.0 += 1;
+                problems.extend(check(&v, "hello.json", m).err());
+            } else {
+                problems.extend(check(&v, "request.json", m).err());
+                ops.insert(
+                    m["id"].as_u64().unwrap(),
+                    m["op"].as_str().unwrap().to_string(),
+                );
+            }
         }
-        problems.extend(check(&v, "reply.json", m).err());
-        let op = &ops[&m["id"].as_u64().unwrap()];
-        if let Some(ok) = m.get("ok") {
-            problems.extend(check(&v, &format!("ok-{op}.json"), ok).err());
-            answered.insert(op.clone());
+        for m in got {
+            if m.get("protocol").is_some() {
+                hellos.1 += 1;
+                problems.extend(check(&v, "hello-reply.json", m).err());
+                continue;
+            }
+            problems.extend(check(&v, "reply.json", m).err());
+            let op = &ops[&m["id"].as_u64().unwrap()];
+            if let Some(ok) = m.get("ok") {
+                problems.extend(check(&v, &format!("ok-{op}.json"), ok).err());
+                answered.insert(op.clone());
+            }
         }
     }
     assert!(
@@ -167,10 +180,8 @@ fn every_message_of_a_port_run_matches_the_schemas() {
         .collect();
     assert_eq!(answered, all_ops);
     assert!(
-        got.len() > 1000 && got.len() == sent.len(),
-        "{} replies for {} requests",
-        got.len(),
-        sent.len()
+        got_total > 1000 && got_total == sent_total,
+        "{got_total} replies for {sent_total} requests"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -9,7 +9,8 @@ behaviour of the port that no vector, check or level pins.  Stdlib only (Python 
     port_mutants.py coverage [--kit BIN] [--port DIR] [--json OUT] [certify flags...]
     port_mutants.py run [--kit BIN] [--port DIR] [--seed N] [--sample N] [--shard k/n] [--jobs J]
                         [--coverage COV.json] [--confirm] [--port-cases N] [--timeout S]
-                        [--mutant-timeout S] [--ledger FILE] [--json OUT] [--files GLOB...]
+                        [--mutant-timeout S [--no-baseline]] [--ledger FILE] [--json OUT]
+                        [--files GLOB...]
                         [--operators OP...] [--ids ID...]
     port_mutants.py merge A.json B.json ... [--ledger FILE] [--json OUT]
 
@@ -67,6 +68,10 @@ class Interrupted(Exception):
 def cmd_run(a):
     """[CONF.PMUT.RUN] [CONF.PMUT.CONFIRM] [CONF.PMUT.REPORT] [CONF.PMUT.VERDICT]"""
     began = time.monotonic()
+    if a.no_baseline and not a.mutant_timeout:
+        # [CONF.PMUT.BASELINE] without a baseline there is no time to derive the limit from
+        raise InputError("--no-baseline needs --mutant-timeout S (the default limit is three "
+                         "times the baseline's time)")
     port_dir = os.path.abspath(a.port)
     kit = Kit(a.kit)
     check_out_path(a.json)
@@ -123,7 +128,8 @@ def cmd_run(a):
         to_run.append(i)
     # the baseline runs the families the fast stage will run (every family when that is all)
     needed = {f for i in to_run for f in families_of(by_id[i].file)}
-    base = runner.baseline(a.port_cases, families_or_none(needed)) if to_run else 0.0
+    run_baseline = to_run and not a.no_baseline
+    base = runner.baseline(a.port_cases, families_or_none(needed)) if run_baseline else 0.0
     wall = a.mutant_timeout if a.mutant_timeout else max(60.0, 3.0 * base)
 
     def fast(i):
@@ -368,6 +374,7 @@ def build_parser():
     rp.add_argument("--port-cases", type=positive_int, default=5)
     rp.add_argument("--timeout", type=positive_num, default=30)
     rp.add_argument("--mutant-timeout", type=positive_num)
+    rp.add_argument("--no-baseline", action="store_true")
     rp.add_argument("--ledger", metavar="FILE")
     rp.add_argument("--json", metavar="OUT")
     rp.add_argument("--files", nargs="+", metavar="GLOB")

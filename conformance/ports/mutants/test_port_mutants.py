@@ -624,6 +624,25 @@ class EndToEnd(unittest.TestCase):
         self.assertIn("the unmutated port does not pass", err)
         self.assertIsNone(r)
 
+    def test_no_baseline_runs_no_baseline(self):
+        # [CONF.PMUT.BASELINE] The same failing port: with --no-baseline it is never certified
+        # unmutated, so the mutants are judged and the report says baseline_seconds 0.
+        os.environ["FAKE_KIT_FAIL_BASELINE"] = "1"
+        status, r, err, _ = self.run_judge("--no-baseline", "--ids", self.sites["if x:"].id)
+        self.assertEqual(status, 0, err)
+        self.assertEqual([m["outcome"] for m in r["mutants"]], ["caught"])
+        self.assertEqual(r["baseline_seconds"], 0)
+        self.assertNotIn("baseline", err)
+        with open(self.log) as f:
+            self.assertEqual(len(f.readlines()), 1)  # the mutant's run only
+
+    def test_no_baseline_needs_a_mutant_timeout(self):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            status = P.main(["run", "--kit", self.kit, "--port", self.port, "--no-baseline"])
+        self.assertEqual(status, 2)
+        self.assertIn("--no-baseline needs --mutant-timeout", err.getvalue())
+
 
 class RealPort(unittest.TestCase):
     def test_family_table_matches_the_imports(self):

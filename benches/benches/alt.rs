@@ -8,7 +8,7 @@
 //! component. Group `alt_<workload>_<set>`: queries with the weak estimate (Euclidean / 4) and
 //! with the ALT estimate, onepath and the baseline, costs asserted equal first.
 //!
-//! `CARGO_TARGET_DIR=/tmp/t-bench cargo bench -p onepath --bench alt`
+//! `CARGO_TARGET_DIR=/tmp/t-bench cargo bench -p onepath-benches --bench alt`
 
 mod common;
 

@@ -19,12 +19,12 @@
 //! map), so a batch has about the same work at every size. Before timing, every query's exact
 //! octile cost pair is asserted equal between the two crates (paths recomputed step by step).
 //!
-//! `CARGO_TARGET_DIR=/tmp/t-bench cargo bench -p onepath-conformance --bench grid_large`
+//! `CARGO_TARGET_DIR=/tmp/t-bench cargo bench -p onepath-benches --bench grid_large`
 
-mod common;
+mod maps;
 
-use common::{connected_queries, onepath_grid, pair_of_path, pathfinding_astar, Query};
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
+use maps::{connected_queries, onepath_grid, pair_of_path, pathfinding_astar, Query};
 use onepath::{GridEngine, GridOptions, GridSearch, SearchStatus};
 use onepath_conformance::movingai::{generate_map, MapKind, MovingAiMap};
 use std::hint::black_box;
@@ -128,7 +128,7 @@ fn run_map(c: &mut Criterion, name: &str, m: &MovingAiMap, maze: bool, seed: u64
             q.len() as u64
         }));
     let mut order = ["onepath_astar", "pathfinding_astar"];
-    if common::reverse_order() {
+    if maps::reverse_order() {
         order.reverse();
     }
     for label in order {
@@ -166,7 +166,7 @@ fn bench(c: &mut Criterion) {
     for side in [512, 1024, 1600, 1700, 2048, 3000, 4096] {
         plan.push((format!("sweep_{side}"), side, 3));
     }
-    if common::reverse_order() {
+    if maps::reverse_order() {
         plan.reverse();
     }
     for (name, side, kind) in plan {

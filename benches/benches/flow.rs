@@ -32,7 +32,7 @@
 //!
 //! The reference crate (`onepath_reference::GridFlowField`) is not in this bench: this crate's
 //! dev-dependencies deliberately do not name it (see Cargo.toml); it is compared in
-//! `conformance/benches/flow_reference.rs`.
+//! `benches/benches/flow_reference.rs`.
 //!
 //! `ONEPATH_BENCH_REVERSE=1` reverses the order of the groups and of the entries in each group.
 

@@ -14,7 +14,7 @@
 //! asserted to round-trip (a save after the restore gives the same bytes) and `save_state_into`
 //! is asserted to write the bytes of `save_state()`.
 //!
-//! `CARGO_TARGET_DIR=/tmp/t-bench cargo bench -p onepath --bench state`
+//! `CARGO_TARGET_DIR=/tmp/t-bench cargo bench -p onepath-benches --bench state`
 
 mod common;
 

@@ -1,17 +1,17 @@
 //! onepath beside the reference crate (and the hand-written baseline) on the `lattice` and `road`
-//! workloads of `optimized/benches/common/graphs.rs` (included with `#[path]`; the optimized
+//! workloads of `benches/benches/common/graphs.rs` (included with `#[path]`; the optimized
 //! crate never names the reference, so every comparison needing both lives here).
 //!
 //! Before timing: the reference's costs are asserted bit-identical to onepath's (the crates must
 //! agree bit for bit), and the baseline's within 1e-9 relative (bit-identical counts printed).
 //!
-//! `CARGO_TARGET_DIR=/tmp/t-bench cargo bench -p onepath-conformance --bench graph_reference`
+//! `CARGO_TARGET_DIR=/tmp/t-bench cargo bench -p onepath-benches --bench graph_reference`
 
 #[allow(dead_code)]
-#[path = "../../optimized/benches/common/baseline.rs"]
+#[path = "common/baseline.rs"]
 mod baseline;
 #[allow(dead_code)]
-#[path = "../../optimized/benches/common/graphs.rs"]
+#[path = "common/graphs.rs"]
 mod graphs;
 
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};

@@ -5,13 +5,13 @@
 //! recomputed from its steps and compared with onepath's (which the conformance oracle certifies
 //! optimal); the counts of non-optimal and corner-cutting peer paths are printed.
 //!
-//! Run: `cargo bench -p onepath-conformance --bench grid` (see BENCHMARKS.md).
+//! Run: `cargo bench -p onepath-benches --bench grid` (see BENCHMARKS.md).
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use onepath::{GridAlgorithm, GridOptions, GridSearch, SearchStatus};
-mod common;
+mod maps;
 
-use common::{connected_queries, onepath_grid, pair_of_path, pathfinding_astar};
+use maps::{connected_queries, onepath_grid, pair_of_path, pathfinding_astar};
 use onepath_conformance::movingai::{generate_map, MapKind, MovingAiMap, OctileCost};
 use std::cmp::Ordering;
 use std::hint::black_box;

@@ -1,4 +1,4 @@
-//! Seeded square-grid maps for the replanning bench (`optimized/benches/replan.rs`), with the
+//! Seeded square-grid maps for the replanning bench (`benches/benches/replan.rs`), with the
 //! helpers it needs to pick long queries and to check paths move by move.
 //!
 //! - `open`: a `side`² map with few walls: `side²/1750` rectangular obstacles (600 at 1024²) of

@@ -12,7 +12,7 @@
 //! `ONEPATH_BENCH_REVERSE=1` reverses the order of the workloads and of the entries in each
 //! group; `ONEPATH_BENCH_WORKLOADS=lattice,road` runs only the named workloads. `scripts/bench-tables` runs both orders and writes the tables of BENCHMARKS.md.
 //!
-//! `CARGO_TARGET_DIR=/tmp/t-bench cargo bench -p onepath --bench graph`
+//! `CARGO_TARGET_DIR=/tmp/t-bench cargo bench -p onepath-benches --bench graph`
 
 mod common;
 

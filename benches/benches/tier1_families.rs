@@ -18,7 +18,7 @@
 //! `ONEPATH_BENCH_REVERSE=1` (as are the families and sizes); a group's first batch (criterion's
 //! warm-up) builds the caches, so the medians are "after the first query".
 //!
-//! Run: `cargo bench -p onepath --bench tier1_families` (BENCHMARKS.md, "Tier-1 queries of the
+//! Run: `cargo bench -p onepath-benches --bench tier1_families` (BENCHMARKS.md, "Tier-1 queries of the
 //! other families").
 
 use criterion::{criterion_group, criterion_main, Criterion};

@@ -1,7 +1,7 @@
 //! Bench-shared code (not part of any crate): seeded graph workloads (`graphs`), seeded grid maps
 //! for the replanning bench (`grids`), the plain
 //! hand-written baseline search (`baseline`) and the crates.io peers (`peers`). Each bench target
-//! that needs it declares `mod common;`; `conformance/benches/` includes `graphs.rs` and
+//! that needs it declares `mod common;`; `benches/benches/` includes `graphs.rs` and
 //! `baseline.rs` directly with `#[path]`.
 #![allow(dead_code)]
 

@@ -1,5 +1,5 @@
-//! Seeded graph workloads shared by the graph benches (`optimized/benches/{graph,alt}.rs` and
-//! `conformance/benches/graph_reference.rs`, which includes this file with `#[path]`).
+//! Seeded graph workloads shared by the graph benches (`benches/benches/{graph,alt}.rs` and
+//! `benches/benches/graph_reference.rs`, which includes this file with `#[path]`).
 //!
 //! Every generator is deterministic (the bench's own xorshift64* PRNG) and builds an undirected
 //! graph (both directions stored) with a point per node:

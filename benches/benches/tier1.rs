@@ -11,7 +11,7 @@
 //! on long queries only up to 1024² and on 4096² with short queries (its cost per call is that
 //! of copying the map, whatever the query).
 //!
-//! Run: `cargo bench -p onepath --bench tier1` (see BENCHMARKS.md, "Tier-1 queries").
+//! Run: `cargo bench -p onepath-benches --bench tier1` (see BENCHMARKS.md, "Tier-1 queries").
 
 use criterion::{criterion_group, criterion_main, Criterion};
 mod common;

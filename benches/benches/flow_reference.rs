@@ -1,5 +1,5 @@
-//! Flow fields: onepath beside the reference crate, for context to `optimized/benches/flow.rs`
-//! (which cannot name the reference crate). The same maps (`optimized/benches/common/grids.rs`,
+//! Flow fields: onepath beside the reference crate, for context to `benches/benches/flow.rs`
+//! (which cannot name the reference crate). The same maps (`benches/benches/common/grids.rs`,
 //! included with `#[path]`): `open` and `rooms`, one goal near the top-left, the default
 //! `GridOptions`.
 //!
@@ -12,12 +12,12 @@
 //! Before timing: the crates' fields are asserted equal (costs by bits and steps), after the full
 //! computation and after the repair.
 //!
-//! `CARGO_TARGET_DIR=/tmp/t-bench cargo bench -p onepath-conformance --bench flow_reference`;
+//! `CARGO_TARGET_DIR=/tmp/t-bench cargo bench -p onepath-benches --bench flow_reference`;
 //! `ONEPATH_BENCH_REVERSE=1` reverses the order of the groups and of the entries in each group.
 
-#[path = "../../optimized/benches/common/graphs.rs"]
+#[path = "common/graphs.rs"]
 mod graphs;
-#[path = "../../optimized/benches/common/grids.rs"]
+#[path = "common/grids.rs"]
 mod grids;
 
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};

@@ -1,4 +1,4 @@
-//! Bench-shared grid code of `conformance/benches/` (not part of the kit): the `Ord` f64 for
+//! Bench-shared grid code of `benches/benches/` (not part of the kit): the `Ord` f64 for
 //! `pathfinding`, connected components and queries under the MovingAI moves, exact octile cost
 //! pairs of paths, pathfinding's A* over a `MovingAiMap`, and the onepath `Grid` of a map.
 #![allow(dead_code)]
