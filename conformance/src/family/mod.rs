@@ -32,7 +32,8 @@ use std::path::Path;
 
 pub use walk::{
     certify, certify_sections, check_dir, check_manifest, claim_of, generate_files, name_cases,
-    names, selected, vector_refs, vectors_section, vectors_section_select, vectors_section_shard,
+    names, selected, vector_refs, vectors_section, vectors_section_parallel,
+    vectors_section_select, vectors_section_shard,
 };
 
 /// Every family of the kit, in section order ([CONF.FAMILY.REGISTRY]).

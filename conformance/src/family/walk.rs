@@ -46,11 +46,12 @@ pub fn certify_sections(run: &Run<'_>) -> Vec<Section> {
     }
     if let Some(dir) = &run.config.vectors_dir {
         run.host.enter("vectors");
-        sections.push(vectors_section_select(
+        sections.push(vectors_section_parallel(
             dir,
             run.all,
             run.config.shard,
             run.config.families,
+            run.config.threads,
         ));
         // [CONF.REPORT.CLAUSES] A failure on a vector names the clauses the vector pins.
         crate::vector_clauses::VectorClauses::read(dir).annotate(&mut sections);
@@ -93,6 +94,22 @@ pub fn vectors_section_select(
     shard: Shard,
     families: FamilySet,
 ) -> Section {
+    vectors_section_parallel(dir, all, shard, families, 1)
+}
+
+/// [`vectors_section_select`] with the families' vectors checked on `threads` workers (a port
+/// run's `--threads` driver processes). The section does not depend on the thread count: each
+/// family records into sections of its own, merged in registry order as one worker would record
+/// them ([`crate::checks::parallel`]). Workers take the families from the end of the registry,
+/// whose vectors (the sync-test sessions of `world`) are the longest, so that a long family does
+/// not start last and leave the other workers idle.
+pub fn vectors_section_parallel(
+    dir: &Path,
+    all: &[&dyn Implementation],
+    shard: Shard,
+    families: FamilySet,
+    threads: usize,
+) -> Section {
     let mut s = Section::new("vectors");
     let mut once = Section::new("vectors");
     for problem in check_manifest(dir) {
@@ -105,13 +122,22 @@ pub fn vectors_section_select(
             ..Default::default()
         });
     }
-    // The folder-level failures first (a report keeps the first failures in full).
+    let chosen: Vec<&'static dyn KitFamily> = selected(families).collect();
+    // Slots 2k and 2k + 1 hold family k's folder-level failures and its vectors' checks; each
+    // unit fills the two slots of its family only.
+    let names = vec!["vectors"; 2 * chosen.len()];
+    let slots = crate::checks::parallel(chosen.len(), threads, &names, |j, sections| {
+        let k = chosen.len() - 1 - j;
+        let (before, rest) = sections.split_at_mut(2 * k + 1);
+        chosen[k].check_vectors(dir, all, shard, families, &mut before[2 * k], &mut rest[0]);
+    });
+    let mut slots = slots.into_iter();
     let mut per_family = Vec::new();
-    for family in selected(families) {
-        let mut part = Section::new("vectors");
-        family.check_vectors(dir, all, shard, families, &mut once, &mut part);
+    while let (Some(family_once), Some(part)) = (slots.next(), slots.next()) {
+        once.merge(family_once);
         per_family.push(part);
     }
+    // The folder-level failures first (a report keeps the first failures in full).
     if shard.is_first() {
         s.merge(once);
     }

@@ -3,7 +3,7 @@
 //! jumps at some grid size (issue 14). Optionally pathfinding's A* on the same maps and queries.
 //!
 //! ```text
-//! cargo run --release -p onepath --example size_sweep [-- [--peer] [--dijkstra] [sizes...]]
+//! cargo run --release -p onepath-benches --example size_sweep [-- [--peer] [--dijkstra] [sizes...]]
 //! ```
 //!
 //! Each size: a map with 20% walls (seeded), 4 queries between the top-left and bottom-right
