@@ -19,6 +19,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::time::Duration;
 
+mod failed_vectors;
 pub mod heartbeat;
 mod render;
 pub(crate) mod shard;
@@ -515,27 +516,7 @@ pub fn certify_port(options: PortOptions) -> PortRun {
     };
     // [DRIVER.REPORT.JUNIT] Every vector with a difference or an unanswered request, from the
     // whole ledger (not only the failures a section keeps).
-    let mut failed_vectors: BTreeMap<String, String> = BTreeMap::new();
-    for v in &vectors {
-        let diff = ledger
-            .entries
-            .iter()
-            .find(|e| v.owns(&e.label))
-            .map(|e| format!("{} ({} section, {})", e.quote(), e.section, e.op));
-        let unanswered = ledger
-            .events
-            .iter()
-            .find(|e| e.kind != "unimplemented" && v.owns(&e.label))
-            .map(|e| {
-                format!(
-                    "port: {} (request {}, {}): {}",
-                    e.kind, e.id, e.op, e.message
-                )
-            });
-        if let Some(line) = diff.or(unanswered) {
-            failed_vectors.insert(v.id.clone(), line);
-        }
-    }
+    let failed_vectors = failed_vectors::failed_vectors(&vectors, &ledger);
     for v in &vectors {
         let answered: u64 = ledger
             .answered_labels
