@@ -2,7 +2,8 @@
 # Bounded CI fuzz step: builds every target (cargo-fuzz, nightly; no sanitizer by default, see
 # ONEPATH_FUZZ_SANITIZER) and runs each for a fixed number of executions (-runs) from the
 # committed seeds and regressions, with the limits of fuzz/<target>.options. Fails on any crash,
-# divergence, timeout, leak or out-of-memory, except a crash whose panic text matches an open bug
+# divergence, timeout or out-of-memory (and, with AddressSanitizer, leak or single allocation over
+# malloc_limit_mb), except a crash whose panic text matches an open bug
 # of fuzz/known-open.txt (printed, then the target is restarted with the next -seed, at most 3 times).
 #   ONEPATH_FUZZ_RUNS=N           executions per target (default: the per-target table below)
 #   ONEPATH_FUZZ_TARGETS="a b"    a subset of targets
