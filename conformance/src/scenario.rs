@@ -430,6 +430,22 @@ impl Scenario {
 
     /// Checks the rules serde cannot express.
     pub fn validate(&self) -> Result<(), HarnessError> {
+        // [CONF.SCN.GRAPH] one position per node: the Euclidean estimate reads the position of
+        // every node a search reaches.
+        if let GraphSpec::Edges {
+            node_count,
+            positions: Some(p),
+            ..
+        } = &self.graph
+        {
+            if p.len() as u64 != u64::from(*node_count) {
+                return Err(HarnessError::new(
+                    ErrorKind::Schema,
+                    format!("{} positions for {node_count} nodes", p.len()),
+                )
+                .in_member("graph.positions"));
+            }
+        }
         for key in ["kind", "seed"] {
             if !self.generator.contains_key(key) {
                 return Err(HarnessError::new(

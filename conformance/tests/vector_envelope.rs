@@ -247,3 +247,20 @@ fn the_registry_lists_every_family_and_owns_every_label() {
         Family::Grids
     );
 }
+
+/// [CONF.SCN.GRAPH] An edges graph's positions are one per node: a list one short (which would
+/// leave the Euclidean estimate of the geo variants without a point for the last node) is a
+/// schema error naming the member, never a run.
+#[test]
+fn positions_one_short_of_the_nodes_are_named() {
+    let text = edited("graphs/GRAPH-0001.json", |o| {
+        o["cases"][0]["graph"]["positions"]
+            .as_array_mut()
+            .unwrap()
+            .pop();
+    });
+    let e = Scenario::parse(&text).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Schema, "{e}");
+    assert!(e.to_string().contains("7 positions for 8 nodes"), "{e}");
+    assert!(e.to_string().contains("graph.positions"), "{e}");
+}

@@ -202,3 +202,36 @@ fn the_oracle_catches_a_reply_of_record_whose_cost_is_not_its_path() {
     }
     assert!(caught >= 10, "{caught}");
 }
+
+/// [CONF.LATTICE.CANCEL] HEX-0031's cancel queries: a port whose cancelled run popped once (the
+/// flag read after the first pop, not at 0 iterations done) differs from the reference at the
+/// trace's entry 1, which breaks L3, and the oracle rejects that reply of record on its own.
+#[test]
+fn a_cancelled_run_that_pops_is_named_at_its_trace_entry_and_by_the_oracle() {
+    let (_, r) = onepath_conformance::lattice::vectors::requests(Shape::Hex)
+        .into_iter()
+        .find(|(_, r)| r.queries().iter().any(|q| q.cancel.is_some()))
+        .expect("a hex vector with cancel queries");
+    let good = ReferenceCrate.run_lattice(&r).unwrap();
+    assert_eq!(oracle::check(&r, &good), None);
+    assert_eq!(OptimizedCrate.run_lattice(&r).unwrap(), good);
+    let mut bad = good.clone();
+    let LatticeReply::Ran(queries) = &mut bad else {
+        panic!("the grid is built")
+    };
+    let QueryReply::Path(p) = &mut queries[1] else {
+        panic!("query 1 runs")
+    };
+    let t = p.cancel.as_mut().expect("a cancel trace");
+    t[1].1 += 1;
+    t[2].1 += 1;
+    let brk = onepath_conformance::levels::lattice_break(&Ok(good), &Ok(bad.clone()))
+        .expect("a difference");
+    assert_eq!(brk.level, onepath_conformance::levels::Level::L3);
+    assert_eq!(brk.what, "query 1: cancel entry 1 [status, iterations]");
+    let problem = oracle::check(&r, &bad).expect("caught");
+    assert!(
+        problem.starts_with("query 1: cancelled runs went"),
+        "{problem}"
+    );
+}

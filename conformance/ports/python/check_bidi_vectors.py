@@ -52,9 +52,11 @@ def _query_diff(q, e, g):
             return "query %d: error: expected %r, found %r" % (q, e.get("error"), g.get("error"))
         return None
     e, g = e["path"], g["path"]
-    if sorted(g) != sorted(PATH_FIELDS):
+    # [CONF.LATTICE.CANCEL] the cancel trace: exactly in the replies to cancel queries
+    fields = PATH_FIELDS + (["cancel"] if "cancel" in e else [])
+    if sorted(g) != sorted(fields):
         return "query %d: members %r" % (q, sorted(g))
-    for f in PATH_FIELDS:
+    for f in fields:
         if isinstance(e[f], list):
             d = _list_diff(f, e[f], g[f])
             if d:

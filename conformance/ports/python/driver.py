@@ -378,10 +378,8 @@ def op_run_cancelled(a):
     if k > 0:
         s.step(k)
     before = [int(s.status()), s.iterations()]
-    s.run(True)
-    cancelled = [int(s.status()), s.iterations()]
-    s.run(True)
-    again = [int(s.status()), s.iterations()]
+    cancelled = [int(s.run(True)), s.iterations()]     # the status run returned
+    again = [int(s.run(True)), s.iterations()]
     s.run(False)
     return {"before": before, "cancelled": cancelled, "cancelled_again": again, "resumed": finish(s, v)}
 

@@ -71,13 +71,7 @@ macro_rules! graph_tier2_fns {
                         self.run(Some(flag))
                     }
                     fn state(&self) -> (SearchCode, u64) {
-                        let code = match self.status() {
-                            op::SearchStatus::NotStarted => SearchCode::NotStarted,
-                            op::SearchStatus::Running => SearchCode::Running,
-                            op::SearchStatus::Found => SearchCode::Found,
-                            op::SearchStatus::NotFound => SearchCode::NotFound,
-                        };
-                        (code, self.iterations())
+                        (search_code(self.status()), self.iterations())
                     }
                     fn finish(&self, algorithm: AlgorithmCode) -> Outcome {
                         let status = match self.status() {
@@ -183,6 +177,16 @@ macro_rules! graph_tier2_fns {
             variants.iter().map(|&v| run(v)).collect()
         }
 
+        /// A [GRAPH.ASTAR.STATUS] code.
+        fn search_code(s: op::SearchStatus) -> SearchCode {
+            match s {
+                op::SearchStatus::NotStarted => SearchCode::NotStarted,
+                op::SearchStatus::Running => SearchCode::Running,
+                op::SearchStatus::Found => SearchCode::Found,
+                op::SearchStatus::NotFound => SearchCode::NotFound,
+            }
+        }
+
         fn cancel_drive<S: Stepper>(
             s: &mut S,
             query: Query,
@@ -195,11 +199,12 @@ macro_rules! graph_tier2_fns {
                 s.step_(first_steps);
             }
             let before = s.state();
+            // [CONF.IMPL.CANCEL] a cancelled run's entry is the status it returned.
             let set = AtomicBool::new(true);
-            s.run_flag(&set);
-            let cancelled = s.state();
-            s.run_flag(&set);
-            let cancelled_again = s.state();
+            let returned = s.run_flag(&set);
+            let cancelled = (search_code(returned), s.state().1);
+            let returned = s.run_flag(&set);
+            let cancelled_again = (search_code(returned), s.state().1);
             let clear = AtomicBool::new(false);
             s.run_flag(&clear);
             Ok(CancelTrace {

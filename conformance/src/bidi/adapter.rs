@@ -30,6 +30,11 @@ pub(crate) fn validate(r: &BidiRequest) -> Result<Vec<u8>, HarnessError> {
         return Err(malformed(format!("algorithm {} is not 0-5", o.algorithm)));
     }
     for (i, q) in r.queries.iter().enumerate() {
+        if q.cancel.is_some() && !q.schedule.is_empty() {
+            return Err(malformed(format!(
+                "query {i}: a cancel query with a schedule"
+            )));
+        }
         if q.start.len() != 2 || q.goal.len() != 2 {
             return Err(malformed(format!(
                 "query {i}: ends of {} and {} members, not 2",
@@ -73,7 +78,7 @@ macro_rules! define_bidi_adapter {
                 );
                 let error =
                     |e: op::GridSearchError| (QueryReply::Error(e.class().to_string()), None);
-                if q.schedule.is_empty() {
+                if q.schedule.is_empty() && q.cancel.is_none() {
                     return match op::find_grid_path_bidirectional(g, start, goal, o) {
                         Err(e) => error(e),
                         Ok(p) => (
@@ -90,6 +95,7 @@ macro_rules! define_bidi_adapter {
                                 expanded: p.expanded,
                                 expanded_count: p.expanded_count,
                                 iterations: p.iterations,
+                                cancel: None,
                             }),
                             None,
                         ),
@@ -102,8 +108,14 @@ macro_rules! define_bidi_adapter {
                 if let Err(e) = s.begin(start, goal) {
                     return error(e);
                 }
+                let cancel = q
+                    .cancel
+                    .map(|k| crate::lattice::adapter::cancel_trace!(s, k));
                 let mut calls = 0u64;
-                while s.status() == op::SearchStatus::Running && calls < MAX_STEP_CALLS {
+                while cancel.is_none()
+                    && s.status() == op::SearchStatus::Running
+                    && calls < MAX_STEP_CALLS
+                {
                     s.step(q.schedule[(calls % q.schedule.len() as u64) as usize]);
                     calls += 1;
                 }
@@ -117,6 +129,7 @@ macro_rules! define_bidi_adapter {
                         expanded: s.expansions().to_vec(),
                         expanded_count: s.expanded_count(),
                         iterations: s.iterations(),
+                        cancel,
                     }),
                     s.meeting_cell(),
                 )

@@ -57,7 +57,12 @@ fn check_query(
     p: &PathReply,
     meeting: Option<u32>,
 ) -> Option<String> {
-    let (tier1, budget, record) = (q.schedule.is_empty(), r.options.budget, r.options.record);
+    let tier1 = q.schedule.is_empty() && q.cancel.is_none();
+    let (budget, record) = (r.options.budget, r.options.record);
+    // [GBIDI.RUN] the stop check comes before the cancel read: a cancelled run may end it.
+    if let Some(problem) = crate::lattice::oracle::check_cancel(q.cancel, p, &[2, 3]) {
+        return Some(problem);
+    }
     if record && p.expanded.len() as u64 != p.expanded_count {
         return Some(format!(
             "{} recorded expansions, expanded count {} [GBIDI.COUNTERS]",

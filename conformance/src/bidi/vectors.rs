@@ -50,6 +50,7 @@ fn both(start: [u32; 2], goal: [u32; 2]) -> [Query; 2] {
         start: start.to_vec(),
         goal: goal.to_vec(),
         schedule: vec![],
+        cancel: None,
     };
     [
         q.clone(),
@@ -65,6 +66,7 @@ fn sliced(start: [u32; 2], goal: [u32; 2], schedule: &[u64]) -> Query {
         start: start.to_vec(),
         goal: goal.to_vec(),
         schedule: schedule.to_vec(),
+        cancel: None,
     }
 }
 
@@ -249,6 +251,23 @@ pub fn requests() -> Vec<(String, BidiRequest)> {
     push(
         "agent size 255 on an open 255 x 255 map: the clearance of (0, 0) is 255 (the cells beyond the borders count 0, the values saturate at 255), so (0, 0) alone takes the agent: from (0, 0) to itself is Found at cost 0, to (1, 0) is not found [GS.CLEAR.VALUE] [GS.PASS] [GS.OPT.VALID]",
         req(map(&vec![open_row.as_str(); 255], &[]), with(&|o| o.agent_size = 255), [both([0, 0], [0, 0]), both([0, 0], [1, 0])].concat()),
+    );
+    // Port-mutation judge (issue 35, session 17): no bidirectional request passed a cancel
+    // flag, so no check reached the cancel read of [GBIDI.RUN].
+    let open = ".".repeat(40);
+    let cancel = |start: [u32; 2], goal: [u32; 2], k: u64| Query {
+        cancel: Some(k),
+        ..sliced(start, goal, &[])
+    };
+    let mut queries: Vec<Query> = [0, 1, 2, 255, 256, 257, 1_000_000]
+        .into_iter()
+        .map(|k| cancel([0, 0], [39, 39], k))
+        .collect();
+    queries.push(cancel([5, 5], [5, 5], 0));
+    queries.push(cancel([40, 0], [39, 39], 0));
+    push(
+        "cancel queries: Dijkstra both ways from (0, 0) to (39, 39) on an open 40 x 40 map, begin, step(k) for k = 0, 1, 2, 255, 256, 257 and 1,000,000 (past the end), two runs with the flag set (read at 0 iterations done, after the stop check: neither pops) and one with it cleared; start = goal (Found at begin, the runs change nothing); a start (40, 0) outside the map is begin's error [CONF.LATTICE.CANCEL] [GBIDI.RUN] [GBIDI.SAME_CELL]",
+        req(map(&vec![open.as_str(); 40], &[]), with(&|o| { o.algorithm = 1; o.record = false }), queries),
     );
     out
 }

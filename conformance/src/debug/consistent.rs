@@ -389,6 +389,7 @@ pub fn against_results(
                             expanded: p.expanded.clone(),
                             expanded_count: p.expanded_count,
                             iterations: p.iterations,
+                            cancel: None,
                         }),
                     })
                     .collect();

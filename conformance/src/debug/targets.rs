@@ -13,12 +13,14 @@ use std::path::Path;
 
 pub use super::model::Target;
 
-/// [CONF.CHECK.DESCRIBE] A query as tier 1: its schedule emptied.
+/// [CONF.CHECK.DESCRIBE] A query as tier 1: its schedule emptied, a cancel query's `cancel`
+/// dropped.
 fn tier1(queries: &[Query]) -> Vec<Query> {
     queries
         .iter()
         .map(|q| Query {
             schedule: Vec::new(),
+            cancel: None,
             ..q.clone()
         })
         .collect()
@@ -103,6 +105,7 @@ pub fn vector_targets(dir: &Path) -> Result<Vec<Target>, HarnessError> {
                     start: vec![q[0], q[1]],
                     goal: vec![q[2], q[3]],
                     schedule: Vec::new(),
+                    cancel: None,
                 }],
             };
             push(&v.id, DescribeRequest::Grid(request));

@@ -101,6 +101,7 @@ pub fn requests() -> Vec<(String, DescribeRequest)> {
         start: s.to_vec(),
         goal: g.to_vec(),
         schedule: vec![],
+        cancel: None,
     };
     let spaced = |_i: u64, algorithm: u8, record: bool| crate::bidi::BidiRequest {
         map: rooms(),

@@ -118,6 +118,7 @@ pub fn request(w: &World, layout: Option<u8>) -> LatticeRequest {
         start: at(w.start),
         goal: at(w.goal),
         schedule: vec![],
+        cancel: None,
     };
     let sliced = Query {
         schedule: vec![1, 3, 2],

@@ -140,8 +140,9 @@ macro_rules! define_hpa_adapter {
                     let flag = std::sync::atomic::AtomicBool::new(true);
                     let mut t = vec![(search_status(s.status()), s.iterations())];
                     for _ in 0..2 {
-                        s.run(Some(&flag));
-                        t.push((search_status(s.status()), s.iterations()));
+                        // the status the cancelled run returned ([CONF.HPA.CANCEL])
+                        let returned = s.run(Some(&flag));
+                        t.push((search_status(returned), s.iterations()));
                     }
                     flag.store(false, std::sync::atomic::Ordering::SeqCst);
                     s.run(Some(&flag));

@@ -95,9 +95,9 @@ pub struct HpaPathReply {
     pub abstract_path: Vec<u32>,
     /// Sliced: the hierarchy's `rebuilt_chunks()` after the query; tier 1: empty.
     pub rebuilt: Vec<u32>,
-    /// [CONF.HPA.CANCEL] A cancel query's `[status, iterations]` after `begin` and the step,
-    /// after the first cancelled run and after the second. Absent (not null) in every other
-    /// reply.
+    /// [CONF.HPA.CANCEL] A cancel query's `[status(), iterations()]` after `begin` and the
+    /// step, then the status each cancelled run returned with `iterations()`. Absent (not null)
+    /// in every other reply.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cancel: Option<Vec<(u8, u64)>>,
 }
@@ -114,6 +114,7 @@ impl HpaPathReply {
             expanded: self.expanded.clone(),
             expanded_count: self.expanded_count,
             iterations: self.iterations,
+            cancel: None,
         }
     }
 }

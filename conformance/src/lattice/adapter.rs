@@ -56,6 +56,11 @@ pub(crate) fn validate(r: &LatticeRequest) -> Result<(), HarnessError> {
         return Err(malformed(format!("algorithm {algorithm} is not 0-5")));
     }
     for (i, q) in r.queries().iter().enumerate() {
+        if q.cancel.is_some() && !q.schedule.is_empty() {
+            return Err(malformed(format!(
+                "query {i}: a cancel query with a schedule"
+            )));
+        }
         if q.start.len() != dims || q.goal.len() != dims {
             return Err(malformed(format!(
                 "query {i}: ends of {} and {} members on a grid of {dims} axes",
@@ -66,6 +71,28 @@ pub(crate) fn validate(r: &LatticeRequest) -> Result<(), HarnessError> {
     }
     Ok(())
 }
+
+/// [CONF.LATTICE.CANCEL] After `begin`: `step(k)` when `k > 0`, two runs with the
+/// flag set and one with it cleared; the trace: `[status(), iterations()]`, then each
+/// cancelled run's returned status and `iterations()` (`search_status` is the caller's, for
+/// its crate).
+macro_rules! cancel_trace {
+    ($s:expr, $k:expr) => {{
+        if $k > 0 {
+            $s.step($k);
+        }
+        let flag = std::sync::atomic::AtomicBool::new(true);
+        let mut t = vec![(search_status($s.status()), $s.iterations())];
+        for _ in 0..2 {
+            let returned = $s.run(Some(&flag));
+            t.push((search_status(returned), $s.iterations()));
+        }
+        flag.store(false, std::sync::atomic::Ordering::SeqCst);
+        $s.run(Some(&flag));
+        t
+    }};
+}
+pub(crate) use cancel_trace;
 
 macro_rules! define_lattice_adapter {
     ($module:ident, $krate:ident, $grid_adapter:ident) => {
@@ -143,7 +170,7 @@ macro_rules! define_lattice_adapter {
                 ($grid:expr, $q:expr, $options:expr, $find:path, $search:path, $point:expr, $end:expr) => {{
                     let q: &Query = $q;
                     let (start, goal) = ($end(&q.start), $end(&q.goal));
-                    if q.schedule.is_empty() {
+                    if q.schedule.is_empty() && q.cancel.is_none() {
                         match $find(&$grid, start, goal, &$options) {
                             Err(e) => QueryReply::Error(e.class().to_string()),
                             Ok(p) => QueryReply::Path(PathReply {
@@ -155,6 +182,7 @@ macro_rules! define_lattice_adapter {
                                 expanded: p.expanded,
                                 expanded_count: p.expanded_count,
                                 iterations: p.iterations,
+                                cancel: None,
                             }),
                         }
                     } else {
@@ -164,8 +192,12 @@ macro_rules! define_lattice_adapter {
                         };
                         match s.begin(start, goal) {
                             Ok(()) => {
+                                let cancel = q.cancel.map(|k| {
+                                    cancel_trace!(s, k)
+                                });
                                 let mut calls = 0u64;
-                                while s.status() == op::SearchStatus::Running
+                                while cancel.is_none()
+                                    && s.status() == op::SearchStatus::Running
                                     && calls < MAX_STEP_CALLS
                                 {
                                     s.step(q.schedule[(calls % q.schedule.len() as u64) as usize]);
@@ -180,6 +212,7 @@ macro_rules! define_lattice_adapter {
                                     expanded: s.expansions().to_vec(),
                                     expanded_count: s.expanded_count(),
                                     iterations: s.iterations(),
+                                    cancel,
                                 })
                             }
                             Err(e) => QueryReply::Error(e.class().to_string()),

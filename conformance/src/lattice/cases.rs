@@ -83,6 +83,7 @@ pub(crate) fn queries(rng: &mut SplitMix64, size: &[u32]) -> Vec<Query> {
                 start,
                 goal,
                 schedule,
+                cancel: None,
             }
         })
         .collect()

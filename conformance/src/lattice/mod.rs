@@ -71,8 +71,12 @@ pub struct Query {
     pub start: Vec<u32>,
     /// The goal.
     pub goal: Vec<u32>,
-    /// Step budgets of the sliced form, cycled; empty: tier 1.
+    /// Step budgets of the sliced form, cycled; empty: tier 1 (or a cancel query).
     pub schedule: Vec<u64>,
+    /// [CONF.LATTICE.CANCEL] A cancel query: `step(k)` (when `k > 0`), two runs with the cancel
+    /// flag set and one with it cleared. Absent (not null) in every other query.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cancel: Option<u64>,
 }
 
 /// The hex request ([CONF.LATTICE.REQUEST]).
@@ -173,6 +177,11 @@ pub struct PathReply {
     pub expanded_count: u64,
     /// `iterations`.
     pub iterations: u64,
+    /// [CONF.LATTICE.CANCEL] A cancel query's `[status(), iterations()]` after `begin` and the
+    /// step, then the status each cancelled run returned with `iterations()`. Absent (not null)
+    /// in every other reply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cancel: Option<Vec<(u8, u64)>>,
 }
 
 /// One query's reply ([CONF.LATTICE.REPLY]).
@@ -316,7 +325,22 @@ pub fn query_difference(expected: &QueryReply, found: &QueryReply) -> Option<Dif
             f.expanded_count.to_string(),
         );
     }
-    None
+    match (&e.cancel, &f.cancel) {
+        (Some(a), Some(b)) => list_difference(a, b)
+            .and_then(|(i, x, y)| d(&format!("cancel entry {i} [status, iterations]"), x, y)),
+        (None, None) => None,
+        (a, b) => {
+            let show = |c: &Option<Vec<(u8, u64)>>| {
+                if c.is_some() {
+                    "a cancel trace"
+                } else {
+                    "none"
+                }
+                .to_string()
+            };
+            d("cancel trace", show(a), show(b))
+        }
+    }
 }
 
 /// The first differing entry of two lists: index, expected, found (`end of list` past an end).

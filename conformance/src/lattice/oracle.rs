@@ -288,6 +288,51 @@ pub fn check(request: &LatticeRequest, reply: &LatticeReply) -> Option<String> {
     None
 }
 
+/// [CONF.LATTICE.CANCEL] [GRAPH.ASTAR.RUN] A cancel query's trace: three `[status, iterations]`
+/// pairs; `step(k)` did `min(k, ...)` iterations (`k` exactly while still Running); a cancelled
+/// run pops nothing (the flag is read at 0 iterations done), so both leave the iterations as they
+/// were; a Running search may end only with a status of `may_end` (its stop or empty-open check
+/// comes before the read), any other status stays; the second changes nothing; the resumed run
+/// does not lose iterations. Only cancel queries carry a trace.
+pub(crate) fn check_cancel(cancel: Option<u64>, p: &PathReply, may_end: &[u8]) -> Option<String> {
+    let (k, t) = match (cancel, &p.cancel) {
+        (None, None) => return None,
+        (Some(k), Some(t)) => (k, t),
+        (Some(_), None) => return Some("a cancel query without its trace".into()),
+        (None, Some(_)) => return Some("a cancel trace on a query that does not cancel".into()),
+    };
+    if t.len() != 3 {
+        return Some(format!("{} cancel trace entries, not 3", t.len()));
+    }
+    let (before, first, second) = (t[0], t[1], t[2]);
+    if before.0 == 1 && before.1 != k {
+        return Some(format!(
+            "Running after step({k}) with {} iterations [GRAPH.ASTAR.STEP]",
+            before.1
+        ));
+    }
+    if before.1 > k {
+        return Some(format!("{} iterations after step({k})", before.1));
+    }
+    let ok = first.1 == before.1
+        && match before.0 {
+            1 => first.0 == 1 || may_end.contains(&first.0),
+            s => first.0 == s,
+        };
+    if !ok || second != first {
+        return Some(format!(
+            "cancelled runs went {before:?} -> {first:?} -> {second:?} [GRAPH.ASTAR.RUN]"
+        ));
+    }
+    if p.iterations < first.1 {
+        return Some(format!(
+            "{} iterations after resuming, fewer than the {} before [GRAPH.ASTAR.RUN]",
+            p.iterations, first.1
+        ));
+    }
+    None
+}
+
 /// [CONF.LATTICE.QUERY] The iterations of `step(schedule[i mod len])` for `i = 0 .. 2^20 - 1`
 /// when every call pops its whole budget: the sum of the schedule over the capped calls.
 fn capped_iterations(schedule: &[u64]) -> u128 {
@@ -309,7 +354,10 @@ fn check_query(
     p: &PathReply,
     memo: &mut Vec<((usize, usize), f64)>,
 ) -> Option<String> {
-    let tier1 = q.schedule.is_empty();
+    let tier1 = q.schedule.is_empty() && q.cancel.is_none();
+    if let Some(problem) = check_cancel(q.cancel, p, &[1, 3]) {
+        return Some(problem);
+    }
     if record && p.expanded.len() as u64 != p.expanded_count {
         return Some(format!(
             "{} recorded expansions, expanded count {} [HEX.SEARCH.RECORD] [VOXEL.SEARCH.RECORD]",
@@ -333,6 +381,9 @@ fn check_query(
                 p.iterations
             )
         });
+    }
+    if q.cancel.is_some() && p.status == 1 {
+        return Some("Running after the resumed run [GRAPH.ASTAR.RUN]".into());
     }
     if !tier1 && p.status == 1 {
         // [CONF.LATTICE.QUERY] a sliced query is still Running only after the cap of step

@@ -590,22 +590,8 @@ pub fn certify_port(options: PortOptions) -> PortRun {
     family_names.retain(|f| selection.contains(f));
     let mut entries: Vec<&LedgerEntry> = ledger.entries.iter().collect();
     entries.sort_by(|a, b| {
-        (
-            a.brk.level,
-            rank(&a.section),
-            &a.label,
-            &a.variant,
-            &a.query,
-            &a.brk.what,
-        )
-            .cmp(&(
-                b.brk.level,
-                rank(&b.section),
-                &b.label,
-                &b.variant,
-                &b.query,
-                &b.brk.what,
-            ))
+        (a.brk.level, failed_vectors::entry_key(a))
+            .cmp(&(b.brk.level, failed_vectors::entry_key(b)))
     });
     let pins = config
         .vectors_dir

@@ -11,9 +11,15 @@ use std::path::Path;
 pub const SCHEMA_DIR: &str = "spec/schemas/driver-v2";
 
 /// The members that are absent, not null, where they do not apply: the cancel query's `cancel`
-/// and its reply's trace ([CONF.HPA.CANCEL]), added after protocol 2 was published, so that every
-/// older `run_hpa` request and reply keeps its bytes. `(definition, member)`.
-const OPTIONAL: [(&str, &str); 2] = [("HpaQuery", "cancel"), ("HpaPathReply", "cancel")];
+/// and its reply's trace ([CONF.HPA.CANCEL], [CONF.LATTICE.CANCEL]), added after protocol 2 was
+/// published, so that every older `run_hpa`, `run_lattice` and `run_bidi` request and reply keeps
+/// its bytes. `(definition, member)`.
+const OPTIONAL: [(&str, &str); 4] = [
+    ("HpaQuery", "cancel"),
+    ("HpaPathReply", "cancel"),
+    ("Query", "cancel"),
+    ("PathReply", "cancel"),
+];
 
 /// Every member of every message object is required ([DRIVER.MSG.STRICT]): an absent value is
 /// `null`, never a missing member, so each object schema lists all its properties as required,

@@ -234,6 +234,11 @@ pub fn all(dir: &Path) -> Result<Vec<RecordCase>, HarnessError> {
                         map: r.map.clone(),
                     };
                     for (i, q) in r.queries.iter().enumerate() {
+                        // [RECORD.CASES] A cancel query ([CONF.LATTICE.CANCEL]) is a call
+                        // sequence, not a query a record can hold.
+                        if q.cancel.is_some() {
+                            continue;
+                        }
                         let query = RecordQuery::Hex(PlaneQuery {
                             options: r.options.clone(),
                             start: pair(&q.start),
@@ -256,6 +261,11 @@ pub fn all(dir: &Path) -> Result<Vec<RecordCase>, HarnessError> {
                     };
                     let triple = |v: &[u32]| [0, 1, 2].map(|i| v.get(i).copied().unwrap_or(0));
                     for (i, q) in r.queries.iter().enumerate() {
+                        // [RECORD.CASES] A cancel query ([CONF.LATTICE.CANCEL]) is a call
+                        // sequence, not a query a record can hold.
+                        if q.cancel.is_some() {
+                            continue;
+                        }
                         let query = RecordQuery::Voxel(VoxelQuery {
                             options: r.options.clone(),
                             start: triple(&q.start),
@@ -308,6 +318,10 @@ pub fn all(dir: &Path) -> Result<Vec<RecordCase>, HarnessError> {
         };
         let mut n = 0;
         for (i, q) in r.queries.iter().enumerate() {
+            // [RECORD.CASES] A cancel query ([CONF.LATTICE.CANCEL]) is a call sequence.
+            if q.cancel.is_some() {
+                continue;
+            }
             let query = RecordQuery::Bidi(PlaneQuery {
                 options: r.options.clone(),
                 start: pair(&q.start),

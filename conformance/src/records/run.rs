@@ -386,6 +386,7 @@ fn query(start: Vec<u32>, goal: Vec<u32>, schedule: &[u64]) -> Query {
         start,
         goal,
         schedule: schedule.to_vec(),
+        cancel: None,
     }
 }
 

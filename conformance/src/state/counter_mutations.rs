@@ -7,8 +7,10 @@ use super::mutations::{read_i32, set, set_i32};
 use super::recipes::Splice;
 use super::StateKind;
 
-/// - Kind 11, a started search: `expanded = iterations + 1`, in range on its own but larger than
-///   the iterations ([STATE.SEARCH]: `out_of_range` at `iterations`).
+/// - Kinds 8, 9, 10 and 11, a started search: `expanded = iterations + 1`, in range on its own
+///   but larger than the iterations ([STATE.SEARCH]: `out_of_range` at `iterations`; kinds 8-10
+///   since session 17, when a port whose check read `expanded > iterations and (not started
+///   and iterations != 0)` passed every vector).
 /// - Kind 12 mode 1, a Found state: the goal's closed flag cleared and `iterations` and
 ///   `expanded` each lowered by 1, so rule (3) of [GS.STATE.MODE1.CHECKS] (iterations = closed
 ///   cells, expanded = iterations - 1) still holds and rule (4), the goal visited and closed,
@@ -24,7 +26,10 @@ pub(super) fn counter_mutations(
     m: &mut impl FnMut(String, Vec<Splice>),
 ) {
     let at = |name: &str| l.fields.iter().find(|f| f.name == name).map(|f| f.offset);
-    if kind == StateKind::GraphAStar {
+    if matches!(
+        kind,
+        StateKind::GraphAStar | StateKind::AStar | StateKind::JumpSearch | StateKind::ThetaSearch
+    ) {
         if let (Some(s), Some(ex), Some(it)) = (&l.search, at("expanded"), at("iterations")) {
             if s.status != 0 {
                 if let Some(v) = read_i32(golden, it).checked_add(1) {

@@ -152,8 +152,12 @@ export class HexSearch {
     }
   }
 
-  /** [GRAPH.ASTAR.STEP] and [GRAPH.ASTAR.EMPTY_FIRST]; `budget` Infinity is `run(None)`. */
-  step(budget) {
+  /**
+   * [GRAPH.ASTAR.STEP] and [GRAPH.ASTAR.EMPTY_FIRST]; `budget` Infinity is `run`, whose
+   * `cancel` (a `{ set: boolean }` or null) is read after the empty check whenever the
+   * iterations done in this call are a multiple of 256, 0 included ([GRAPH.ASTAR.RUN]).
+   */
+  step(budget, cancel = null) {
     if (this.status !== RUNNING) return this.status;
     let done = 0;
     for (;;) {
@@ -162,6 +166,7 @@ export class HexSearch {
         return this.status;
       }
       if (done >= budget) return RUNNING;
+      if (cancel !== null && done % 256 === 0 && cancel.set) return RUNNING;
       const u = this.open.pop();
       done += 1;
       this.iterations += 1;
@@ -176,9 +181,9 @@ export class HexSearch {
     }
   }
 
-  /** [GRAPH.ASTAR.RUN] without a cancel flag. */
-  run() {
-    return this.step(Infinity);
+  /** [GRAPH.ASTAR.RUN] `cancel`: null, or a flag `{ set: boolean }`. */
+  run(cancel = null) {
+    return this.step(Infinity, cancel);
   }
 
   /** [GRAPH.ASTAR.PATH] / [GRAPH.ASTAR.NOT_FOUND] */

@@ -719,9 +719,14 @@ export type OptsArg = {
  * on a voxel grid.
  */
 export type Query = {
+  /**
+   * [CONF.LATTICE.CANCEL] A cancel query: `step(k)` (when `k > 0`), two runs with the cancel
+   * flag set and one with it cleared. Absent (not null) in every other query.
+   */
+  cancel?: number /* uint64 */ | null;
   /** The goal. */
   goal: number /* uint32 */[];
-  /** Step budgets of the sliced form, cycled; empty: tier 1. */
+  /** Step budgets of the sliced form, cycled; empty: tier 1 (or a cancel query). */
   schedule: number /* uint64 */[];
   /** The start. */
   start: number /* uint32 */[];
@@ -1401,6 +1406,12 @@ export type OkRunBidi_BidiRan = {
 export type OkRunBidi_PathReply = {
   /** The algorithm ([GS.OPT.ALGORITHM] value). */
   algorithm: number /* uint8 */;
+  /**
+   * [CONF.LATTICE.CANCEL] A cancel query's `[status(), iterations()]` after `begin` and the
+   * step, then the status each cancelled run returned with `iterations()`. Absent (not null)
+   * in every other reply.
+   */
+  cancel?: [number /* uint8 */, number /* uint64 */][] | null;
   /** The path, start first. */
   cells: number /* uint32 */[];
   /** The path cost. */
@@ -1629,9 +1640,9 @@ export type OkRunHpa_HpaPathReply = {
   /** The algorithm ([GS.OPT.ALGORITHM] value; [HPA.TIER1.ALGORITHM]). */
   algorithm: number /* uint8 */;
   /**
-   * [CONF.HPA.CANCEL] A cancel query's `[status, iterations]` after `begin` and the step,
-   * after the first cancelled run and after the second. Absent (not null) in every other
-   * reply.
+   * [CONF.HPA.CANCEL] A cancel query's `[status(), iterations()]` after `begin` and the
+   * step, then the status each cancelled run returned with `iterations()`. Absent (not null)
+   * in every other reply.
    */
   cancel?: [number /* uint8 */, number /* uint64 */][] | null;
   /** The final path, start first. */
@@ -1688,6 +1699,12 @@ export type OkRunHpa =
 export type OkRunLattice_PathReply = {
   /** The algorithm ([GS.OPT.ALGORITHM] value). */
   algorithm: number /* uint8 */;
+  /**
+   * [CONF.LATTICE.CANCEL] A cancel query's `[status(), iterations()]` after `begin` and the
+   * step, then the status each cancelled run returned with `iterations()`. Absent (not null)
+   * in every other reply.
+   */
+  cancel?: [number /* uint8 */, number /* uint64 */][] | null;
   /** The path, start first. */
   cells: number /* uint32 */[];
   /** The path cost. */

@@ -129,19 +129,38 @@ function end(v, where) {
  * Returns the `path` fields or throws the `GridError` of `new` / `begin`.
  */
 function runQuery(grid, opts, q, expect, tier1Only) {
-  const query = expect(q, ["start", "goal", "schedule"], "query");
+  // [CONF.LATTICE.CANCEL] `cancel` is present only in a cancel query.
+  const cancels = q !== null && typeof q === "object" && "cancel" in q;
+  const query = expect(q, ["start", "goal", "schedule", ...(cancels ? ["cancel"] : [])], "query");
   const start = end(query.start, "query.start");
   const goal = end(query.goal, "query.goal");
   if (!Array.isArray(query.schedule)) throw new Error("query.schedule: not a list");
   const schedule = query.schedule.map((b) => count(b, "query.schedule"));
-  if (tier1Only && schedule.length !== 0) {
-    throw new Error("describe: a query with a schedule ([CONF.DEBUG.REQUEST]: every describe query is tier 1)");
+  const k = cancels ? count(query.cancel, "query.cancel") : null;
+  if (k !== null && schedule.length !== 0) throw new Error("query: a cancel query with a schedule");
+  if (tier1Only && (schedule.length !== 0 || k !== null)) {
+    throw new Error("describe: a query with a schedule or a cancel ([CONF.DEBUG.REQUEST]: every describe query is tier 1)");
   }
-  if (schedule.length === 0) return findHexPath(grid, start, goal, opts);
+  if (schedule.length === 0 && k === null) return findHexPath(grid, start, goal, opts);
   const s = new HexSearch(grid, opts);
   s.begin(start, goal);
-  for (let i = 0; i < MAX_STEP_CALLS && s.status === RUNNING; i++) s.step(schedule[i % schedule.length]);
+  let trace = null;
+  if (k !== null) {
+    // [CONF.LATTICE.CANCEL] step(k) when k > 0, two runs with the flag set, one cleared.
+    if (k > 0) s.step(k);
+    const flag = { set: true };
+    trace = [[s.status, s.iterations]];
+    for (let i = 0; i < 2; i++) {
+      const returned = s.run(flag); // the status run returned, then the iterations
+      trace.push([returned, s.iterations]);
+    }
+    flag.set = false;
+    s.run(flag);
+  } else {
+    for (let i = 0; i < MAX_STEP_CALLS && s.status === RUNNING; i++) s.step(schedule[i % schedule.length]);
+  }
   return {
+    trace,
     status: s.status,
     algorithm: opts.algorithm,
     cost: s.pathCost(),
@@ -206,6 +225,7 @@ export function runLattice(args, expect, bits) {
               expanded: r.expanded,
               expanded_count: r.expandedCount,
               iterations: r.iterations,
+              ...(r.trace ? { cancel: r.trace } : {}),
             },
           },
     ),

@@ -4,7 +4,8 @@
 ``run_bidi(args)`` answers one ``run_bidi`` request of driver protocol 2 ([DRIVER.OP.RUN_BIDI]):
 build the request's square grid ([CONF.GRID.MAP]), run its queries on it one after another (an
 empty schedule: tier 1 ``find_grid_path_bidirectional``; otherwise ``GridBidiSearch.new``,
-``begin`` and ``step(schedule[i mod len])`` while Running, at most 2^20 calls) and return
+``begin`` and ``step(schedule[i mod len])`` while Running, at most 2^20 calls; a query with
+``cancel``: the call sequence of [CONF.LATTICE.CANCEL]) and return
 ``{"failed": class}`` or ``{"ran": {"queries": [QR, ...], "meetings": [cell | None, ...]}}``,
 every member present, reals as the 16 hex digits of their bit pattern ([DRIVER.ENC.REAL]).  The
 query replies are the lattice replies of [CONF.LATTICE.REPLY] (the reading helpers of
@@ -53,15 +54,16 @@ def square_options(o):
     return L.hex_options(o)
 
 
-def run_query(grid, options, start, goal, schedule):
+def run_query(grid, options, start, goal, schedule, cancel=None):
     """[CONF.BIDI.QUERY] [CONF.BIDI.REPLY] One query: ``(reply, meeting)``.  An empty schedule
     runs tier 1 (meeting ``None``); otherwise ``new``, ``begin``, ``step(schedule[i mod len])``
     while Running (at most 2^20 calls) and the sliced fields read after the last step:
     ``status()``, the options' algorithm, ``path_cost()``, ``path()``, no points,
     ``expansions()``, ``expanded_count()``, ``iterations()``, and ``meeting_cell()``.  A failed
-    ``new``, ``begin`` or tier 1 is ``{"error": class}`` with meeting ``None``."""
+    ``new``, ``begin`` or tier 1 is ``{"error": class}`` with meeting ``None``.  A cancel query
+    runs ``step(k)`` and the cancelled runs of [CONF.LATTICE.CANCEL] instead of the schedule."""
     try:
-        if not schedule:
+        if not schedule and cancel is None:
             p = find_grid_path_bidirectional(grid, start, goal, options)
             return L._path_reply(L.TIER1_STATUS[p.status], p.algorithm, p.cost, p.cells,
                                  p.points, p.expanded, p.expanded_count, p.iterations), None
@@ -69,14 +71,20 @@ def run_query(grid, options, start, goal, schedule):
         s.begin(start, goal)
     except GridSearchError as e:
         return {"error": e.error_class}, None
-    st = s.status()
-    calls = 0
-    n = len(schedule)
-    while st == L.RUNNING and calls < L.STEP_CAP:
-        st = s.step(schedule[calls % n])
-        calls += 1
+    trace = None
+    if cancel is not None:
+        trace = L.cancel_trace(s, cancel)
+    else:
+        st = s.status()
+        calls = 0
+        n = len(schedule)
+        while st == L.RUNNING and calls < L.STEP_CAP:
+            st = s.step(schedule[calls % n])
+            calls += 1
     reply = L._path_reply(int(s.status()), options.algorithm, s.path_cost(), s.path(), [],
                           s.expansions(), s.expanded_count(), s.iterations())
+    if trace is not None:
+        reply["path"]["cancel"] = trace
     return reply, s.meeting_cell()
 
 
@@ -92,8 +100,8 @@ def run_bidi(a):
     except GridError as e:
         return {"failed": e.error_class}
     replies, meetings = [], []
-    for s, g, sched in queries:
-        r, m = run_query(grid, options, s, g, sched)
+    for s, g, sched, cancel in queries:
+        r, m = run_query(grid, options, s, g, sched, cancel)
         replies.append(r)
         meetings.append(m)
     return {"ran": {"queries": replies, "meetings": meetings}}

@@ -128,9 +128,11 @@ def flow_entry(d):
 # ------------------------------------------------------------------ targets
 
 def _tier1_only(queries, what):
-    """[CONF.DEBUG.REQUEST] Every query of a describe request has an empty schedule."""
+    """[CONF.DEBUG.REQUEST] Every query of a describe request has an empty schedule and no
+    ``cancel`` (each query tuple ends ``schedule, cancel``)."""
     for i, q in enumerate(queries):
-        assert not q[-1], "%s describe query %d has a schedule %r (tier 1 only)" % (what, i, q[-1])
+        assert not q[-2] and q[-1] is None, \
+            "%s describe query %d has a schedule %r or a cancel %r (tier 1 only)" % (what, i, q[-2], q[-1])
     return queries
 
 
@@ -144,7 +146,7 @@ def _square(r, what, tier1):
     except GridError as e:
         return {"failed": e.error_class}
     out = []
-    for s, g, _ in queries:
+    for s, g, _, _ in queries:
         try:
             p = tier1(grid, s, g, options)
         except GridSearchError as e:
@@ -173,7 +175,7 @@ def _lattice(r, shape):
     except GridError as e:
         return {"failed": e.error_class}
     out = []
-    for s, g, _ in queries:
+    for s, g, _, _ in queries:
         try:
             p = tier1(grid, s, g, options)
         except GridSearchError as e:
@@ -192,7 +194,7 @@ def _hpa(r):
     queries = H._queries(r["queries"])
     for i, q in enumerate(queries):
         assert q[4] is None, "hpa describe query %d cancels (tier 1 only)" % i   # [CONF.HPA.CANCEL]
-    _tier1_only([q[:4] for q in queries], "hpa")
+    _tier1_only(queries, "hpa")
     try:
         grid = H.build_grid(r["map"])
     except GridError as e:

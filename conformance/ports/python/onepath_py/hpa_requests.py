@@ -116,15 +116,16 @@ def _path_reply(status, cost, cells, points, expanded, expanded_count, iteration
 def _cancelled(s, hier, k):
     """[CONF.HPA.CANCEL] After ``begin``: ``step(k)`` when ``k > 0``, ``run`` twice with the flag
     set, ``run`` with it cleared; the sliced reply read after the last run, with ``cancel`` the
-    ``[status, iterations]`` pairs after the step and after each cancelled run."""
+    ``[status(), iterations()]`` pair after the step and, after each cancelled run, the status it
+    returned with ``iterations()``."""
     if k > 0:
         s.step(k)
     flag = threading.Event()
     flag.set()
     trace = [[int(s.status()), s.iterations()]]
     for _ in range(2):
-        s.run(flag)
-        trace.append([int(s.status()), s.iterations()])
+        returned = s.run(flag)      # the status the cancelled run returned
+        trace.append([int(returned), s.iterations()])
     flag.clear()
     s.run(flag)
     reply = _path_reply(int(s.status()), s.path_cost(), s.path(), [], s.expansions(),

@@ -1,10 +1,11 @@
 """Hex and voxel search requests as data ([CONF.IMPL.LATTICE], [CONF.LATTICE.REQUEST],
-[CONF.LATTICE.QUERY], [CONF.LATTICE.REPLY]).
+[CONF.LATTICE.QUERY], [CONF.LATTICE.REPLY], [CONF.LATTICE.CANCEL]).
 
 ``run_lattice(args)`` answers one ``run_lattice`` request of driver protocol 2
 ([DRIVER.OP.RUN_LATTICE]): build the request's hex or voxel grid, run its queries on it one after
 another (an empty schedule: tier 1; otherwise ``new``, ``begin`` and ``step`` per budget while
-Running, at most 2^20 calls) and return ``{"failed": class}`` or ``{"ran": [QR, ...]}`` with one
+Running, at most 2^20 calls; a query with ``cancel``: ``step(k)``, two cancelled ``run`` calls
+and a resumed one) and return ``{"failed": class}`` or ``{"ran": [QR, ...]}`` with one
 reply per query, every member present, reals as the 16 hex digits of their bit pattern
 ([DRIVER.ENC.REAL]).  The same functions serve ``check_lattice_vectors.py``.
 
@@ -14,6 +15,8 @@ unknown or missing members) fails an ``assert``: a precondition on the kit's req
 behaviour of the port, so it is an assertion (never mutated, [CONF.PMUT.OPERATORS]) and the
 driver answers it as ``error`` ([CONF.LATTICE.REQUEST]).
 """
+
+import threading
 
 from .grid_search import GridError, GridSearchError, GridSpace, GridOptions
 from .grid_requests import make_blocked, make_cell_cost, real
@@ -34,6 +37,7 @@ GRID_OPTION_MEMBERS = ["agent_size", "connectivity", "diagonal", "algorithm", "c
 VOXEL_OPTION_MEMBERS = ["connectivity", "diagonal", "algorithm", "cell_cost", "blocked", "weight",
                         "record", "budget"]
 QUERY_MEMBERS = ["start", "goal", "schedule"]
+CANCEL_MEMBER = "cancel"   # [CONF.LATTICE.CANCEL] optional: present only in a cancel query
 TIER1_STATUS = {PathStatus.Found: 2, PathStatus.NotFound: 3, PathStatus.BudgetExhausted: 4}
 
 
@@ -157,13 +161,33 @@ def _queries(qs, dims):
     assert isinstance(qs, list), "queries: not a list"
     out = []
     for i, q in enumerate(qs):
-        _members(q, QUERY_MEMBERS, "query %d" % i)
+        cancels = isinstance(q, dict) and CANCEL_MEMBER in q
+        _members(q, QUERY_MEMBERS + ([CANCEL_MEMBER] if cancels else []), "query %d" % i)
         sched = q["schedule"]
         assert isinstance(sched, list), "query %d: schedule %r" % (i, sched)
+        cancel = _int(q[CANCEL_MEMBER], "query %d cancel" % i) if cancels else None
+        assert cancel is None or not sched, "query %d: a cancel query has an empty schedule" % i
         out.append((_end(q["start"], dims, "query %d start" % i),
                     _end(q["goal"], dims, "query %d goal" % i),
-                    [_int(b, "query %d schedule" % i) for b in sched]))
+                    [_int(b, "query %d schedule" % i) for b in sched], cancel))
     return out
+
+
+def cancel_trace(s, k):
+    """[CONF.LATTICE.CANCEL] After ``begin``: ``step(k)`` when ``k > 0``, ``run`` twice with the
+    flag set, ``run`` with it cleared; the trace: ``[status(), iterations()]`` after the step,
+    then the status each cancelled ``run`` returned and ``iterations()``."""
+    if k > 0:
+        s.step(k)
+    flag = threading.Event()
+    flag.set()
+    trace = [[int(s.status()), s.iterations()]]
+    for _ in range(2):
+        returned = s.run(flag)
+        trace.append([int(returned), s.iterations()])
+    flag.clear()
+    s.run(flag)
+    return trace
 
 
 def _path_reply(status, algorithm, cost, cells, points, expanded, expanded_count, iterations):
@@ -174,12 +198,13 @@ def _path_reply(status, algorithm, cost, cells, points, expanded, expanded_count
                      "iterations": iterations}}
 
 
-def run_query(grid, options, start, goal, schedule, search_cls, tier1):
+def run_query(grid, options, start, goal, schedule, search_cls, tier1, cancel=None):
     """[CONF.LATTICE.QUERY] One query: tier 1 for an empty schedule, else the sliced form
-    (``new``, ``begin``, ``step(schedule[i mod len])`` while Running, at most 2^20 calls), read
-    as [CONF.LATTICE.REPLY] says; ``{"error": class}`` when ``new``, ``begin`` or tier 1 failed."""
+    (``new``, ``begin``, ``step(schedule[i mod len])`` while Running, at most 2^20 calls, or the
+    cancel sequence of [CONF.LATTICE.CANCEL] with its trace), read as [CONF.LATTICE.REPLY] says;
+    ``{"error": class}`` when ``new``, ``begin`` or tier 1 failed."""
     try:
-        if not schedule:
+        if not schedule and cancel is None:
             p = tier1(grid, start, goal, options)
             return _path_reply(TIER1_STATUS[p.status], p.algorithm, p.cost, p.cells, p.points,
                                p.expanded, p.expanded_count, p.iterations)
@@ -187,14 +212,21 @@ def run_query(grid, options, start, goal, schedule, search_cls, tier1):
         s.begin(start, goal)
     except GridSearchError as e:
         return {"error": e.error_class}
-    st = s.status()
-    calls = 0
-    n = len(schedule)
-    while st == RUNNING and calls < STEP_CAP:
-        st = s.step(schedule[calls % n])
-        calls += 1
-    return _path_reply(int(s.status()), options.algorithm, s.path_cost(), s.path(), [],
-                       s.expansions(), s.expanded_count(), s.iterations())
+    trace = None
+    if cancel is not None:
+        trace = cancel_trace(s, cancel)
+    else:
+        st = s.status()
+        calls = 0
+        n = len(schedule)
+        while st == RUNNING and calls < STEP_CAP:
+            st = s.step(schedule[calls % n])
+            calls += 1
+    reply = _path_reply(int(s.status()), options.algorithm, s.path_cost(), s.path(), [],
+                        s.expansions(), s.expanded_count(), s.iterations())
+    if trace is not None:
+        reply["path"]["cancel"] = trace
+    return reply
 
 
 def run_lattice(a):
@@ -216,4 +248,5 @@ def run_lattice(a):
         grid = build(r)
     except GridError as e:
         return {"failed": e.error_class}
-    return {"ran": [run_query(grid, options, s, g, sched, cls, tier1) for s, g, sched in queries]}
+    return {"ran": [run_query(grid, options, s, g, sched, cls, tier1, cancel)
+                    for s, g, sched, cancel in queries]}

@@ -7,9 +7,10 @@ use crate::port::run::rank;
 use crate::port::{Ledger, LedgerEntry, ProtocolEvent};
 use std::collections::BTreeMap;
 
-/// The order of a vector's differences: section ([`rank`]: `vectors` first), label, variant, query, then
-/// the difference itself.
-fn entry_key(e: &LedgerEntry) -> impl Ord + '_ {
+/// The order of differences: section ([`rank`]: `vectors` first), label, variant, query, then
+/// the difference itself (a vector's first difference here; after the level, a report's first
+/// break in `run.rs`).
+pub(super) fn entry_key(e: &LedgerEntry) -> impl Ord + '_ {
     (
         rank(&e.section),
         &e.label,
