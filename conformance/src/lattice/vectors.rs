@@ -430,6 +430,25 @@ fn voxel_requests() -> Vec<(String, LatticeRequest)> {
         "cancel queries in a 4 x 4 x 2 world whose voxel (0, 0, 0) is walled in: step(1) pops the start and ends the search NotFound, so both cancelled runs keep NotFound and 1 iteration; after step(0) they keep it Running with 0 iterations and the resumed run pops the start and ends NotFound; a start (0, 4, 0) outside the world is begin's error [CONF.LATTICE.CANCEL] [GRAPH.ASTAR.RUN] [VOXEL.SEARCH.BEGIN]".into(),
         voxel([4, 4, 2], &walled, with(&|x| { x.algorithm = 1; x.record = false }), vec![cancel(&[0, 0, 0], &[3, 3, 1], 1), cancel(&[0, 0, 0], &[3, 3, 1], 0), cancel(&[0, 4, 0], &[3, 3, 1], 0)]),
     ));
+    // Port-mutation judge (issue 35, seed-43 shard 9): a voxel search that read the
+    // multipliers of areas 0..=253 only passed every vector; no voxel vector used area 254.
+    let mut band = [0u8; 6 * 6 * 2];
+    for (i, c) in band.iter_mut().enumerate() {
+        if (i % 6 + (i / 6) % 6) % 3 == 1 {
+            *c = 254;
+        }
+    }
+    out.push((
+        "area 254, the last one that is not solid: its multiplier 0.25 is the smallest of areas 0..=254, so it is mmin of the A* estimate, and a diagonal band of area-254 voxels is cheap to cross (each entry costs its move times 0.25); tier 1 and the sliced form from (0, 0, 0) to (5, 5, 1) [VOXEL.EST.VALUE] [VOXEL.COST.MOVE] [GRID.AREA.SET]".into(),
+        LatticeRequest::Voxel(VoxelRequest {
+            size: [6, 6, 2],
+            cells: hex::encode(band),
+            multipliers: vec![(1, 0.5), (254, 0.25)],
+            space: None,
+            options: voxel_options(26, 1),
+            queries: vec![q(&[0, 0, 0], &[5, 5, 1]), sliced(&[0, 0, 0], &[5, 5, 1], &[2, 3]), q(&[5, 0, 0], &[0, 5, 1])],
+        }),
+    ));
     out
 }
 
