@@ -60,7 +60,9 @@ fn check_query(
     let tier1 = q.schedule.is_empty() && q.cancel.is_none();
     let (budget, record) = (r.options.budget, r.options.record);
     // [GBIDI.RUN] the stop check comes before the cancel read: a cancelled run may end it.
-    if let Some(problem) = crate::lattice::oracle::check_cancel(q.cancel, p, &[2, 3]) {
+    if let Some(problem) =
+        crate::lattice::oracle::check_cancel(q.cancel, &p.cancel, p.iterations, &[2, 3])
+    {
         return Some(problem);
     }
     if record && p.expanded.len() as u64 != p.expanded_count {

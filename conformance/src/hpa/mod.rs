@@ -219,22 +219,8 @@ pub fn query_reply_difference(e: &HpaQueryReply, f: &HpaQueryReply) -> Option<Di
     if let Some((i, a, b)) = list_difference(&e.rebuilt, &f.rebuilt) {
         return diff(format!("rebuilt entry {i}"), a, b);
     }
-    match (&e.cancel, &f.cancel) {
-        (Some(a), Some(b)) => list_difference(a, b)
-            .and_then(|(i, x, y)| diff(format!("cancel entry {i} [status, iterations]"), x, y)),
-        (None, None) => None,
-        (a, b) => {
-            let show = |c: &Option<Vec<(u8, u64)>>| {
-                if c.is_some() {
-                    "a cancel trace"
-                } else {
-                    "none"
-                }
-                .to_string()
-            };
-            diff("cancel trace", show(a), show(b))
-        }
-    }
+    crate::lattice::cancel_difference(&e.cancel, &f.cancel)
+        .and_then(|(what, a, b)| diff(what, a, b))
 }
 
 /// The first difference between two hierarchies (`query` unset; `what` starts `hierarchy`).

@@ -102,50 +102,6 @@ pub fn check(request: &HpaRequest, reply: &HpaReply) -> Option<String> {
     check_hierarchy(request, &map, &g, h).map(|p| format!("hierarchy: {p}"))
 }
 
-/// [CONF.HPA.CANCEL] [GRAPH.ASTAR.RUN] A cancel query's trace: three `[status, iterations]`
-/// pairs; `step(k)` did `min(k, ...)` iterations (`k` exactly while still Running); a cancelled
-/// run pops nothing (the flag is read at 0 iterations done), so both leave the iterations as they
-/// were, and a Running search stays Running unless its open set was empty (NotFound, the
-/// empty-first check); the second changes nothing. Only cancel queries carry a trace.
-fn check_cancel(q: &HpaQuery, p: &HpaPathReply) -> Option<String> {
-    let (k, t) = match (q.cancel, &p.cancel) {
-        (None, None) => return None,
-        (Some(k), Some(t)) => (k, t),
-        (Some(_), None) => return Some("a cancel query without its trace".into()),
-        (None, Some(_)) => return Some("a cancel trace on a query that does not cancel".into()),
-    };
-    if t.len() != 3 {
-        return Some(format!("{} cancel trace entries, not 3", t.len()));
-    }
-    let (before, first, second) = (t[0], t[1], t[2]);
-    if before.0 == 1 && before.1 != k {
-        return Some(format!(
-            "Running after step({k}) with {} iterations [GRAPH.ASTAR.STEP]",
-            before.1
-        ));
-    }
-    if before.1 > k {
-        return Some(format!("{} iterations after step({k})", before.1));
-    }
-    let ok = first.1 == before.1
-        && match before.0 {
-            1 => first.0 == 1 || first.0 == 3,
-            s => first.0 == s,
-        };
-    if !ok || second != first {
-        return Some(format!(
-            "cancelled runs went {before:?} -> {first:?} -> {second:?} [GRAPH.ASTAR.RUN]"
-        ));
-    }
-    if p.iterations < first.1 {
-        return Some(format!(
-            "{} iterations after resuming, fewer than the {} before [GRAPH.ASTAR.RUN]",
-            p.iterations, first.1
-        ));
-    }
-    None
-}
-
 fn check_query(
     r: &HpaRequest,
     map: &GridMap,
@@ -157,7 +113,10 @@ fn check_query(
         q.schedule.is_empty() && q.cancel.is_none(),
         r.options.budget,
     );
-    if let Some(problem) = check_cancel(q, p) {
+    if let Some(problem) =
+        // [CONF.HPA.CANCEL] a Running search may end only NotFound (the empty-first check)
+        crate::lattice::oracle::check_cancel(q.cancel, &p.cancel, p.iterations, &[3])
+    {
         return Some(problem);
     }
     if r.options.record && p.expanded.len() as u64 != p.expanded_count {

@@ -325,9 +325,18 @@ pub fn query_difference(expected: &QueryReply, found: &QueryReply) -> Option<Dif
             f.expanded_count.to_string(),
         );
     }
-    match (&e.cancel, &f.cancel) {
+    cancel_difference(&e.cancel, &f.cancel).and_then(|(what, a, b)| d(&what, a, b))
+}
+
+/// [CONF.LATTICE.CANCEL] [CONF.HPA.CANCEL] Where two cancel traces first differ: `what`,
+/// expected, found (both absent: none).
+pub fn cancel_difference(
+    e: &Option<Vec<(u8, u64)>>,
+    f: &Option<Vec<(u8, u64)>>,
+) -> Option<(String, String, String)> {
+    match (e, f) {
         (Some(a), Some(b)) => list_difference(a, b)
-            .and_then(|(i, x, y)| d(&format!("cancel entry {i} [status, iterations]"), x, y)),
+            .map(|(i, x, y)| (format!("cancel entry {i} [status, iterations]"), x, y)),
         (None, None) => None,
         (a, b) => {
             let show = |c: &Option<Vec<(u8, u64)>>| {
@@ -338,7 +347,7 @@ pub fn query_difference(expected: &QueryReply, found: &QueryReply) -> Option<Dif
                 }
                 .to_string()
             };
-            d("cancel trace", show(a), show(b))
+            Some(("cancel trace".into(), show(a), show(b)))
         }
     }
 }

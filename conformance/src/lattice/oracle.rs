@@ -293,9 +293,15 @@ pub fn check(request: &LatticeRequest, reply: &LatticeReply) -> Option<String> {
 /// run pops nothing (the flag is read at 0 iterations done), so both leave the iterations as they
 /// were; a Running search may end only with a status of `may_end` (its stop or empty-open check
 /// comes before the read), any other status stays; the second changes nothing; the resumed run
-/// does not lose iterations. Only cancel queries carry a trace.
-pub(crate) fn check_cancel(cancel: Option<u64>, p: &PathReply, may_end: &[u8]) -> Option<String> {
-    let (k, t) = match (cancel, &p.cancel) {
+/// (`iterations` after it) does not lose iterations. Only cancel queries carry a trace. Shared
+/// by the lattice, bidirectional and HPA\* oracles ([CONF.HPA.CANCEL]).
+pub(crate) fn check_cancel(
+    cancel: Option<u64>,
+    trace: &Option<Vec<(u8, u64)>>,
+    iterations: u64,
+    may_end: &[u8],
+) -> Option<String> {
+    let (k, t) = match (cancel, trace) {
         (None, None) => return None,
         (Some(k), Some(t)) => (k, t),
         (Some(_), None) => return Some("a cancel query without its trace".into()),
@@ -324,10 +330,10 @@ pub(crate) fn check_cancel(cancel: Option<u64>, p: &PathReply, may_end: &[u8]) -
             "cancelled runs went {before:?} -> {first:?} -> {second:?} [GRAPH.ASTAR.RUN]"
         ));
     }
-    if p.iterations < first.1 {
+    if iterations < first.1 {
         return Some(format!(
-            "{} iterations after resuming, fewer than the {} before [GRAPH.ASTAR.RUN]",
-            p.iterations, first.1
+            "{iterations} iterations after resuming, fewer than the {} before [GRAPH.ASTAR.RUN]",
+            first.1
         ));
     }
     None
@@ -355,7 +361,7 @@ fn check_query(
     memo: &mut Vec<((usize, usize), f64)>,
 ) -> Option<String> {
     let tier1 = q.schedule.is_empty() && q.cancel.is_none();
-    if let Some(problem) = check_cancel(q.cancel, p, &[1, 3]) {
+    if let Some(problem) = check_cancel(q.cancel, &p.cancel, p.iterations, &[1, 3]) {
         return Some(problem);
     }
     if record && p.expanded.len() as u64 != p.expanded_count {

@@ -17,13 +17,12 @@ fails an ``assert``: a precondition on the kit's requests (never mutated), which
 answers as ``error``.
 """
 
-import threading
 
 from .grid_requests import real
 from .grid_search import Grid, GridError, GridSearchError, GridSpace
 from .hpa import HpaEdgeKind, HpaHierarchy, HpaOptions
 from .hpa_search import HpaSearch, find_hpa_path
-from .lattice_requests import _cells, _int, _members, _multipliers, _num
+from .lattice_requests import _cells, _int, _members, _multipliers, _num, cancel_trace
 from .options import PathStatus
 
 RUNNING = 1
@@ -118,16 +117,7 @@ def _cancelled(s, hier, k):
     set, ``run`` with it cleared; the sliced reply read after the last run, with ``cancel`` the
     ``[status(), iterations()]`` pair after the step and, after each cancelled run, the status it
     returned with ``iterations()``."""
-    if k > 0:
-        s.step(k)
-    flag = threading.Event()
-    flag.set()
-    trace = [[int(s.status()), s.iterations()]]
-    for _ in range(2):
-        returned = s.run(flag)      # the status the cancelled run returned
-        trace.append([int(returned), s.iterations()])
-    flag.clear()
-    s.run(flag)
+    trace = cancel_trace(s, k)     # the call sequence of [CONF.LATTICE.CANCEL]
     reply = _path_reply(int(s.status()), s.path_cost(), s.path(), [], s.expansions(),
                         s.expanded_count(), s.iterations(), s.abstract_path(),
                         hier.rebuilt_chunks())
