@@ -98,8 +98,11 @@ fn problems(dir: &Path) -> Vec<(String, String)> {
         .collect()
 }
 
+// pins [CONF.CLAUSES.CHECK]: a made-up clause that no code cites must be `uncited` and one that
+// code cites but nothing pins `unpinned`, each failing the command with exit 1, until a pins line
+// clears it
 #[test]
-fn an_uncited_behavioural_clause_is_a_problem() {
+fn an_uncited_or_unpinned_behavioural_clause_is_a_problem() {
     let dir = tiny_checkout("uncited", false);
     assert_eq!(
         problems(&dir),
@@ -112,15 +115,34 @@ fn an_uncited_behavioural_clause_is_a_problem() {
         "{out}"
     );
     let cited = tiny_checkout("cited", true);
-    assert_eq!(problems(&cited), vec![]);
+    // FOUR is implemented but pinned by nothing: unpinned, and a gap of the crates.
+    assert_eq!(
+        problems(&cited),
+        vec![("unpinned".to_string(), "GRAPH.TEST.FOUR".to_string())]
+    );
     let (code, out, _) = run(&["clauses", "--root", cited.to_str().unwrap()]);
-    assert_eq!(code, 0, "{out}");
-    // FOUR is implemented but pinned by nothing: a gap, not a problem.
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(&format!("unpinned   [{}]", "GRAPH.TEST.FOUR")),
+        "{out}"
+    );
     assert!(
         out.contains("1 gap(s)") && out.contains("GRAPH.TEST.FOUR"),
         "{out}"
     );
     assert!(out.contains("1 caught, 1 missed"), "{out}");
+    put(
+        &cited,
+        "reference/tests/four.rs",
+        "// pins [G.TEST.FOUR]: four's result is asserted\n#[test]\nfn four_holds() {}\n",
+    );
+    assert_eq!(problems(&cited), vec![]);
+    let (code, out, _) = run(&["clauses", "--root", cited.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("0 problem(s)") && out.contains("0 gap(s)"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -140,12 +162,16 @@ fn a_clause_that_loses_its_last_vector_is_a_problem() {
     std::fs::remove_file(dir.join("vectors/graphs/V-2.json")).unwrap();
     assert_eq!(
         problems(&dir),
-        vec![("lost_vector".to_string(), "GRAPH.TEST.TWO".to_string())]
+        vec![
+            ("lost_vector".to_string(), "GRAPH.TEST.TWO".to_string()),
+            ("unpinned".to_string(), "GRAPH.TEST.FOUR".to_string())
+        ]
     );
     let (code, out, _) = run(&["clauses", "--json", "--root", dir.to_str().unwrap()]);
     assert_eq!(code, 1);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["schema"], "onepath.clauses");
+    assert_eq!(v["version"], 3);
     assert_eq!(v["problems"][0]["problem"], "lost_vector");
     assert_eq!(v["clauses"][1]["caught_by_gone"][0], "graphs/V-2.json");
 }

@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 /// The schema name of the `clauses --json` object.
 pub const SCHEMA: &str = "onepath.clauses";
 /// Its version.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// Mutant counts over the items that cite one clause.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -87,8 +87,9 @@ impl ClauseEntry {
 pub struct ClauseProblem {
     /// The clause id.
     pub id: String,
-    /// `uncited` (a behavioural clause no code cites) or `lost_vector` (every vector that cited
-    /// it or caught a mutant of its code is gone from `vectors/`).
+    /// `uncited` (a behavioural clause no code cites), `lost_vector` (every vector that cited
+    /// it or caught a mutant of its code is gone from `vectors/`) or `unpinned` (code cites it,
+    /// but no vector and no named check pins it).
     pub problem: String,
     /// Where it is defined.
     pub defined_at: String,
@@ -233,9 +234,10 @@ impl ClauseReport {
         }
     }
 
-    /// The failures of [CONF.CLAUSES.CHECK]: a behavioural clause that no code cites, and a
-    /// clause that has lost its last vector (the summaries name catching vectors, none of which
-    /// is still committed, and no committed vector cites it).
+    /// The failures of [CONF.CLAUSES.CHECK]: a behavioural clause that no code cites; a clause
+    /// that has lost its last vector (the summaries name catching vectors, none of which is
+    /// still committed, and no committed vector cites it); and a clause that code cites but no
+    /// vector and no named check pins.
     pub fn problems(&self) -> Vec<ClauseProblem> {
         let mut out = Vec::new();
         for e in self.clauses.iter().filter(|e| e.is_behavioural()) {
@@ -243,6 +245,8 @@ impl ClauseReport {
                 "uncited"
             } else if !e.pinned_by_vector() && !e.caught_by_gone.is_empty() {
                 "lost_vector"
+            } else if !e.pinned() {
+                "unpinned"
             } else {
                 continue;
             };
@@ -255,8 +259,8 @@ impl ClauseReport {
         out
     }
 
-    /// The gaps of [CONF.CLAUSES.GAPS] (reported, not failures): behavioural clauses the crates
-    /// cite that no committed vector cites or is known to pin and no named check pins.
+    /// The gaps of [CONF.CLAUSES.GAPS] (each also an `unpinned` problem): behavioural clauses
+    /// the crates cite that no committed vector cites or is known to pin and no named check pins.
     pub fn gaps(&self) -> Vec<&ClauseEntry> {
         self.clauses
             .iter()
