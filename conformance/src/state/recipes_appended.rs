@@ -22,6 +22,7 @@ pub fn all(push: Push<'_>) {
     session13_goldens(push);
     session15b_goldens(push);
     session15a_goldens(push);
+    session18_goldens(push);
 }
 
 /// STATE-GRIDSEARCH-0017 and STATE-THETA-0006 (port-mutation judge, issue 35): a mode-1 state
@@ -724,5 +725,32 @@ fn session15a_goldens(push: Push<'_>) {
         "Patched: STATE-GRIDREPLANNER-0008's state (LPA*, connectivity 4, a 4x2 map whose cell (1, 1) is a wall, from (1, 0) to (0, 1), planned to the end with cell (2, 0) still queued) with g of the source, cell 1 (1, 0), patched from 0 to 5 (its rhs kept at 0). Finished after the restore, the top key is not below key(target) and the target is consistent, so the walk check runs: from the target (0, 1) to (0, 0), whose smallest neighbour value is now the target's (g 2 + 1 against the source's 5 + 1), and back; both cells are consistent, so the walk cycles between them until it has taken `cells` = 8 steps, which ends planning [REPLAN.COMPUTE.STOP]: no iteration, Found with the target's g 2, and a path query that fails with path_cycle [REPLAN.PATH.BROKEN] (a walk check that does not count its steps never ends).",
         lpa_four_by_two(),
         Some(replanner_cell1_g_five),
+    );
+}
+
+/// Session 18 (port-mutation judge, seed-43 survivor ded819e36179): STATE-VOXEL-0006, a voxel
+/// grid three chunks deep whose restore reports voxels of chunk layers 1 and 2.
+fn session18_goldens(push: Push<'_>) {
+    // A listener pass that took the chunk of a voxel at z >= 16 from a wrong layer passed every
+    // earlier vector: no voxel golden was more than two chunk layers deep, and with two layers a
+    // chunk index that went negative by one layer's chunks wrapped (in a port whose lists take
+    // negative indexes from the end) onto the right chunk.
+    push(
+        StateKind::VoxelGrid,
+        "A 3x2x40 voxel grid (1x1x3 chunks, default area 0) with edits in chunk layers 0, 1 and 2: (0, 0, 0) area 1, (2, 1, 17) area 7, (1, 0, 31) area 4, (0, 1, 33) area 255 and (2, 0, 39) area 9. The restore into a new target and the reverse restore report each edited voxel once, in ascending node index, with the old and new value read from its own chunk, the one of layer z >> 4 [GRID.LISTEN.RESTORE] [GRID.VOXEL.CHUNKS] (a pass that reads a voxel of layer 1 or 2 from another layer reports other calls).",
+        StateRecipe::VoxelGrid {
+            size: [3, 2, 40],
+            default_area: 0,
+            space: None,
+            area_multipliers: vec![],
+            edits: vec![
+                (0, 0, 0, 1),
+                (2, 1, 17, 7),
+                (1, 0, 31, 4),
+                (0, 1, 33, 255),
+                (2, 0, 39, 9),
+            ],
+        },
+        None,
     );
 }
