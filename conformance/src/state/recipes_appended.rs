@@ -753,4 +753,48 @@ fn session18_goldens(push: Push<'_>) {
         },
         None,
     );
+    // A mode-3 heap check that refused a slot equal to its parent passed every earlier vector:
+    // [GS.STATE.MODE3.CHECKS] asks only that no slot precede its parent, and no hostile case
+    // copied a parent's entry into its child.
+    push(
+        StateKind::GridSearch,
+        "Patched: mode 3 (JPS through the handle, default options) on an 8x8 map with walls at (3, 3) and (4, 5), from (0, 0) to (7, 7), saved after step(6), with heap slot 0 copied into a new slot 1 (the heap count 2 made 3, the old slot 1 moved to slot 2). The copy equals its parent, which [GS.STATE.MODE3.CHECKS] allows (heap_order only for a slot whose (F, T) precedes its parent's), so the restore succeeds (a check that also refuses an equal slot reports heap_order at slot 1).",
+        StateRecipe::GridSearch {
+            width: 8,
+            height: 8,
+            space: None,
+            area_multipliers: vec![],
+            edits: vec![(3, 3, 255), (4, 5, 255)],
+            search: crate::grid::GridApi::Handle,
+            options: crate::grid::GridOptionsData {
+                algorithm: 2,
+                ..crate::grid::GridOptionsData::default()
+            },
+            start: Some((0, 0)),
+            goal: Some((7, 7)),
+            steps: vec![6],
+            run: false,
+        },
+        Some(handle_heap_slot0_doubled),
+    );
+}
+
+/// A mode-3 state's heap with slot 0 copied into a new slot 1 (the heap count one more): the
+/// copy equals its parent, and every later slot keeps a parent it does not precede as long as
+/// the heap had at most five slots.
+fn handle_heap_slot0_doubled(bytes: &[u8]) -> Vec<super::recipes::Splice> {
+    let l = super::layout::walk(StateKind::GridSearch, bytes);
+    let h = l.handle.expect("a kind-12 state in mode 1 or 3");
+    assert!(
+        h.mode == 3 && (1..=5).contains(&h.heap.len()),
+        "mode {} heap {}",
+        h.mode,
+        h.heap.len()
+    );
+    let count = h.heap.len() as i32 + 1;
+    let slot0 = h.heap[0].0;
+    vec![
+        (h.heap_count_at, 4, count.to_le_bytes().to_vec()),
+        (slot0 + 16, 0, bytes[slot0..slot0 + 16].to_vec()),
+    ]
 }
