@@ -58,7 +58,14 @@ impl VectorClauses {
                 v.get("id").and_then(|x| x.as_str()),
                 v.get("_comment").and_then(|x| x.as_str()),
             ) {
-                by_id.insert(id.to_string(), cited_ids(comment));
+                // A golden state vector and its hostile file share one id: both comments
+                // count, the first file's ids first (files are read in path order).
+                let ids: &mut Vec<String> = by_id.entry(id.to_string()).or_default();
+                for c in cited_ids(comment) {
+                    if !ids.contains(&c) {
+                        ids.push(c);
+                    }
+                }
             }
         }
         VectorClauses { by_id }

@@ -44,6 +44,9 @@ fn certify_ci_scale_passes() {
     assert!(report.ok, "certify failed:\n{}", report.to_table());
 }
 
+// pins [CONF.REPORT.JSON]: a certify report with another schema or version, a non-boolean ok, no
+// run.families, the reference not first or a section without name/checks/passed/failed/failures
+// fails here
 #[test]
 fn report_json_has_the_stable_shape() {
     let config = Config {

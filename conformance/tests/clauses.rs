@@ -15,16 +15,39 @@ fn root() -> PathBuf {
         .to_path_buf()
 }
 
+/// The unpinned clauses no vector or test can reach, each with why: the report still lists them
+/// as problems, and this test fails when one is pinned (so the list cannot outlive its reason).
+const UNREACHABLE: [(&str, &str); 1] = [(
+    "GRAPH.CSR.EDGE_LIMIT",
+    "needs more than 2^32 - 1 edges in one graph (tens of GiB); both crates hard-code the limit",
+)];
+
 #[test]
 fn this_checkout_has_no_clause_problem() {
     let r = report(&root()).unwrap();
     assert!(r.clauses.len() > 300, "only {} clauses", r.clauses.len());
+    let mut unreachable_seen = Vec::new();
     let problems: Vec<String> = r
         .problems()
         .iter()
+        .filter(|p| {
+            let known = p.problem == "unpinned" && UNREACHABLE.iter().any(|(id, _)| *id == p.id);
+            if known {
+                unreachable_seen.push(p.id.clone());
+            }
+            !known
+        })
         .map(|p| format!("{} [{}] {}", p.problem, p.id, p.defined_at))
         .collect();
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert_eq!(
+        unreachable_seen,
+        UNREACHABLE
+            .iter()
+            .map(|(id, _)| id.to_string())
+            .collect::<Vec<_>>(),
+        "a clause listed as unreachable is pinned now: take it off the list"
+    );
     assert!(
         r.undefined.is_empty(),
         "cited, not defined: {:?}",
@@ -101,6 +124,8 @@ fn problems(dir: &Path) -> Vec<(String, String)> {
 // pins [CONF.CLAUSES.CHECK]: a made-up clause that no code cites must be `uncited` and one that
 // code cites but nothing pins `unpinned`, each failing the command with exit 1, until a pins line
 // clears it
+// pins [CONF.CLI.CLAUSES]: `clauses --root DIR` must exit 1 on a checkout with a problem, naming
+// it, and 0 once none is left; `a_bad_mutants_summary_is_named` shows exit 2
 #[test]
 fn an_uncited_or_unpinned_behavioural_clause_is_a_problem() {
     let dir = tiny_checkout("uncited", false);
@@ -195,6 +220,9 @@ fn a_bad_mutants_summary_is_named() {
     assert_eq!(code, 2, "{err}");
 }
 
+// pins [CONF.MUTANTS.SUMMARY]: an import that takes clauses from elsewhere than the item's doc
+// comment, keeps MANIFEST.json in caught_by, or writes a summary its strict reader refuses fails
+// the exact values
 #[test]
 fn import_reads_clauses_and_catching_vectors() {
     let dir = tiny_checkout("import", true);

@@ -10,6 +10,9 @@ fn run(args: &[&str]) -> (i32, String) {
     (code, stderr)
 }
 
+// pins [CONF.CLI.CERTIFY]: certify must check --seed, --threads, --vectors and --shard before
+// running and exit 2 naming the flag; accepting a missing --vectors in shard 5/5 or a bad value
+// fails the exit-2 assertion
 #[test]
 fn bad_values_exit_2_naming_what_is_wrong() {
     let tmp = std::env::temp_dir().join(format!("onepath-cli-inputs-{}", std::process::id()));

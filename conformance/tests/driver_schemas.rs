@@ -46,6 +46,9 @@ fn check(
     }
 }
 
+// pins [DRIVER.SCHEMA]: the committed driver-v2 schemas must equal the generated ones, and the
+// check must name a missing, a stale and an unexpected file; a stale schema or a check that misses
+// one fails
 #[test]
 fn committed_schemas_are_the_generated_ones() {
     let dir = repo().join(schemas::SCHEMA_DIR);
@@ -75,6 +78,30 @@ fn committed_schemas_are_the_generated_ones() {
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
+// pins [DRIVER.PROC.LINES]: every line the kit writes to a driver in a whole run is read back as
+// one JSON object per line and checked against the schemas; a split, unterminated or non-object
+// line fails
+// pins [DRIVER.OP.RUN_CASE]: the kit's run_case requests and the Python port's replies are checked
+// against the op's schemas in a passing run; a kit or port whose args or outcomes[variant][query]
+// take another form fails
+// pins [DRIVER.OP.RUN_SLICED]: the kit's run_sliced requests (case, variant, query, budgets) and
+// the Python port's {outcome} replies are checked against the op's schemas in a passing run;
+// another form fails
+// pins [DRIVER.OP.RUN_HOOKED]: the kit's run_hooked requests (algorithm, landmarks, hooks C/H
+// rules, query, opts) and the Python port's {outcome, calls} replies are checked against the op's
+// schemas in a passing run
+// pins [DRIVER.OP.RUN_CANCELLED]: the kit's run_cancelled requests and the Python port's {before,
+// cancelled, cancelled_again, resumed} or {failure} replies are checked against the op's schemas in
+// a passing run
+// pins [DRIVER.OP.RUN_OPS]: the kit's run_ops scripts (every op form O) and the Python port's
+// results ({value: DEC} or {failure}) are checked against the op's schemas in a passing run;
+// another form fails
+// pins [DRIVER.OP.LANDMARKS]: the kit's build_landmarks, lower_bounds and deserialize_oplm requests
+// and the Python port's {oplm}/{bounds}/{rejected}/{failure} replies are checked against each op's
+// schema in a passing run
+// pins [DRIVER.OP.RUN_GRID]: the kit's run_grid requests (map, options, api, start, goal, schedule,
+// snapshot_after) and the Python port's {failure} or full replies are checked against the op's
+// schemas in a passing run
 #[test]
 fn every_message_of_a_port_run_matches_the_schemas() {
     tools::require_python3();

@@ -33,6 +33,9 @@ fn the_optimized_crate_agrees_and_the_svg_goes_to_stdout() {
     assert_eq!(doc.root_element().tag_name().name(), "svg");
 }
 
+// pins [CONF.DEBUG.EXPLAIN]: an explain that does not run the port beside the reference, exits
+// other than 1 on a difference, misnames it on stderr, or writes a page without both pictures and
+// the marked row fails
 #[test]
 fn a_python_port_with_a_defect_is_drawn_with_its_first_difference() {
     tools::require_python3();

@@ -39,6 +39,8 @@ fn the_parser_takes_family_names_and_refuses_the_rest() {
     }
 }
 
+// pins [CONF.CLI.FAMILY]: a --family hex-search run that runs another family's section, names
+// another selection in run.families or checks every family's vectors fails these assertions
 #[test]
 fn an_in_process_run_of_one_family_runs_only_its_sections() {
     let mut config = Config::ci(7);

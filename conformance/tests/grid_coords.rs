@@ -28,6 +28,8 @@ fn paths_come_back_as_the_coordinates_that_went_in() {
     }
 }
 
+// pins [GRID.SQUARE.XY]: cell_xy, cell_index and path_xy at and past every edge of a 7 x 3 grid on
+// both crates: a wrong bound, a Some past the end or a path_xy that skips a bad cell fails
 #[test]
 fn the_edges_of_the_grid() {
     let (w, h) = (7usize, 3usize);

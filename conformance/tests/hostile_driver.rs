@@ -348,6 +348,9 @@ fn an_endless_reply_line_is_malformed_and_not_buffered() {
 /// maps) blocked the kit in its write for ever ([DRIVER.PROC.TIMEOUT]).
 const NOREAD: &str = "time.sleep(600)";
 
+// pins [DRIVER.PROC.TIMEOUT]: a driver that never reads its stdin must end as `timeout` within the
+// flags' bound; a kit whose timeout does not cover writing a large request blocks in the write and
+// is killed
 #[test]
 fn a_driver_that_stops_reading_its_stdin_times_out_and_does_not_block_the_kit() {
     check_hostile("noread", NOREAD, "timeout");
@@ -370,6 +373,12 @@ const ERRORS: &str = "import json\nmsg = 'e' * (1 << 20)\nfor line in sys.stdin:
      sys.stdout.write(json.dumps({'id': json.loads(line)['id'], 'error': msg}) + '\\n')\n    \
      sys.stdout.flush()";
 
+// pins [DRIVER.PROC.QUOTE]: a driver error of 1 MiB per reply must be quoted in the report's
+// protocol failures with at most 700 bytes each; a kit that does not cut driver text at 600 bytes
+// fails
+// pins [DRIVER.PROC.BUDGET]: a port answering `error` to every request must stop after K=3 failures
+// in a row: `not run` section, the budget problem, few starts, in bounded time; a kit not counting
+// driver errors runs on
 #[test]
 fn a_driver_that_answers_error_to_everything_is_stopped_by_the_budget() {
     check_hostile("errors", ERRORS, "driver error");
@@ -400,6 +409,9 @@ fn undecodable_ok_payloads_are_charged_to_the_budget_and_restart_the_driver() {
     );
 }
 
+// pins [DRIVER.PROC.GROUPS]: a child and grandchild of the driver holding its stdout must not stop
+// the timeout and must be dead when certify ends; a kit that kills only the leader or waits for EOF
+// fails
 #[test]
 fn a_forked_child_holding_stdout_does_not_stop_the_timeout_and_its_group_is_killed() {
     // The child and the grandchild (reparented away from the driver, still in its group).
@@ -451,6 +463,9 @@ const UNIMPLEMENTED: &str = "import json\nfor line in sys.stdin:\n    \
      sys.stdout.write(json.dumps({'id': json.loads(line)['id'], 'unimplemented': True}) + '\\n')\n    \
      sys.stdout.flush()";
 
+// pins [DRIVER.PROC.DEADLINE]: with 20000 cases and --deadline 3 the run must end in seconds, list
+// the unstarted generated cases and fail with 'deadline of 3 s exceeded'; a kit ignoring the
+// deadline runs for minutes
 #[test]
 fn the_deadline_stops_generated_cases_too() {
     // 20,000 cases answered at once: before the cases obeyed the deadline, the kit computed the
@@ -497,6 +512,8 @@ fn the_deadline_stops_generated_cases_too() {
     );
 }
 
+// pins [DRIVER.PROC.SIGNALS]: SIGTERM and SIGINT to certify --port must exit 143 and 130 at once,
+// say so on stderr and leave no driver process (also a setsid child) alive
 #[test]
 fn sigterm_and_sigint_kill_the_drivers_and_their_escaped_children_and_exit_143_and_130() {
     for (sig, code, behaviour) in [

@@ -43,6 +43,9 @@ fn mkfifo(path: &Path) {
     assert!(ok, "mkfifo");
 }
 
+// pins [CONF.INPUT.FILES]: /dev/zero, a FIFO or a folder given as report, --expect, session, DIMACS
+// or MovingAI input must exit 2 naming the path as not a regular file within 30 s, never read or
+// hang
 #[test]
 fn devices_fifos_and_folders_are_refused_naming_the_path() {
     let dir = cli::scratch("input", "devices");
@@ -96,6 +99,9 @@ fn a_report_of_exactly_the_limit_is_read_and_one_byte_more_is_not() {
 }
 
 #[cfg(unix)]
+// pins [CONF.MANIFEST.PATHS]: manifest paths ../../dev/zero, /dev/zero and grids/../MANIFEST.json
+// must each be named as leaving the folder and not read (exit 1 in under 50 s, no hang on
+// /dev/zero)
 #[test]
 fn a_vectors_folder_is_walked_without_following_links() {
     use std::os::unix::fs::symlink;

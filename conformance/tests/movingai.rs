@@ -90,6 +90,11 @@ fn f64_dijkstra(m: &MovingAiMap, sx: usize, sy: usize) -> Vec<f64> {
 
 // ------------------------------------------------------------------ formats
 
+// pins [CONF.MOVINGAI.LINES]: a reader that keeps the CR of a CRLF line, or counts a final LF as a
+// line, rejects the CRLF map and the LF-ended ones; a writer without LF line ends fails the byte
+// compare
+// pins [CONF.MOVINGAI.MAP_CHARS]: a legend that makes G or S impassable, or O, T or W passable,
+// fails the passability list; a reader that normalises characters fails the written bytes
 #[test]
 fn map_chars_and_reader() {
     let m = map(&[".GS@", "OTW."]);
@@ -107,6 +112,11 @@ fn map_chars_and_reader() {
     );
 }
 
+// pins [CONF.MOVINGAI.MAP_FORMAT]: a reader that accepts a sign, 0, over 2^26 cells, a wrong
+// header, a row of the wrong length, a missing row or text after the rows returns Ok or another
+// error and fails the compare
+// pins [CONF.MOVINGAI.ERRORS]: a reader that reports another line or column (0-based, the field's
+// end, the row's end for a short row) or another fault first fails the exact MovingAiError compare
 #[test]
 fn map_reader_errors_name_line_and_column() {
     use MovingAiErrorKind as K;
@@ -203,6 +213,9 @@ fn map_reader_errors_name_line_and_column() {
     }
 }
 
+// pins [CONF.MOVINGAI.SCEN_FORMAT]: a reader that takes another header, field count, sign, empty
+// name, out-of-map coordinate or length form (`1.`, `.5`, nan, overflow) returns Ok or another
+// error and fails the compare
 #[test]
 fn scen_reader_and_errors() {
     let ok = b"version 1\n3\tmaps/a b.map\t5\t4\t0\t1\t4\t3\t12.5\n0\tm.map\t5\t4\t2\t2\t2\t2\t0\n";
@@ -316,6 +329,8 @@ fn round_trips() {
     assert_eq!(back.write(), b);
 }
 
+// pins [CONF.MOVINGAI.CHECK]: a reader that panics (slicing, overflow) on a damaged map or scenario
+// text, or accepts one that does not round-trip, fails one of the 4,000 rounds
 #[test]
 fn hostile_input_never_panics() {
     let m = generate_map(MapKind::Rooms { room_size: 3 }, 12, 9, 1);
@@ -360,6 +375,9 @@ fn hostile_input_never_panics() {
 
 // ------------------------------------------------------------------ exact costs
 
+// pins [CONF.MOVINGAI.COST]: an order taken from f64 values ties the Pell pairs, one that compares
+// the wrong squares or signs misorders some pair up to 24, and a value summed in another order
+// differs in bits
 #[test]
 fn exact_cost_order() {
     let c = OctileCost::new;
@@ -404,6 +422,8 @@ fn exact_cost_order() {
     assert_eq!(c(3, 5).value(), 3.0 + 5.0 * std::f64::consts::SQRT_2);
 }
 
+// pins [CONF.MOVINGAI.OCTILE]: an estimate with straight = max, with dx + dy, or not symmetric in
+// its two cells gives other pairs than (3, 1) and (3, 3)
 #[test]
 fn octile_heuristic_pairs() {
     assert_eq!(octile_heuristic(0, 0, 0, 0), OctileCost::new(0, 0));
@@ -414,6 +434,10 @@ fn octile_heuristic_pairs() {
 
 // ------------------------------------------------------------------ the oracle
 
+// pins [CONF.MOVINGAI.MOVES]: a move rule that cuts corners, needs only one orthogonal cell, drops
+// diagonals or prices them other than sqrt(2) gives other optimal pairs on the hand-computed maps
+// pins [CONF.MOVINGAI.ORACLE]: an oracle that starts from an impassable cell, gives start = goal
+// another cost or computes other optimal pairs fails the hand-computed maps
 #[test]
 fn oracle_hand_computed() {
     let c = OctileCost::new;

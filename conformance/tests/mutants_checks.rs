@@ -29,6 +29,9 @@ fn small() -> Config {
     }
 }
 
+// pins [CONF.MUTANTS.CHECKS]: the second judge's certify run: a crate (mutant) that a kit check
+// catches fails report.ok, and a section that runs no check fails, so no survivor is judged on a
+// partial run
 #[test]
 fn small_certify_passes_on_both_crates() {
     let candidates: [&dyn Implementation; 1] = [&OptimizedCrate];

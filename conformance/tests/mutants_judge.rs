@@ -20,6 +20,8 @@ fn judge(imp: &dyn Implementation) {
     );
 }
 
+// pins [CONF.MUTANTS.JUDGE]: this test is the judge: a crate (mutant) whose regenerated vectors
+// differ in any byte from the committed ones fails check_dir's empty-problems assertion
 #[test]
 fn reference_regenerates_the_committed_vectors() {
     judge(&ReferenceCrate);

@@ -84,6 +84,23 @@ fn family<'a>(r: &'a PortRun, name: &str) -> &'a onepath_conformance::port::run:
         .unwrap_or_else(|| panic!("no family {name}: {}", r.to_table()))
 }
 
+// pins [CONF.FAMILY.VECTORS]: the JUnit vectors suite of a passing port run must hold one passing
+// case for every listed vector of every family; a family whose vectors are not listed leaves ids
+// missing
+// pins [CONF.GRID.REQUEST]: the kit's adapter that saves at another call, skips from_state,
+// restores into the old search or cycles budgets otherwise replies other snapshot or final bytes
+// than the Python port
+// pins [CONF.REPLAN.REQUEST]: a kit adapter that builds the grid in another order, ignores
+// hex_layout or swaps start and goal replies unlike the Python port, which builds them as the
+// clause says
+// pins [CONF.REPLAN.SCRIPT]: a kit adapter that runs replan_until_done with budget 0, rolls back
+// the replanner before the grid or restores onto the request's grid replies unlike the Python port
+// pins [CONF.FLOW.REQUEST]: a kit adapter that builds the grid in another order, sorts or dedups
+// the goals or ignores hex_layout replies unlike the Python port
+// pins [CONF.FLOW.SCRIPT]: a kit adapter that runs step_until_done with budget 0, rolls back the
+// field before the grid, or restores the field on rollback_grid replies unlike the Python port
+// pins [DRIVER.CERT]: a passing port without a certificate, or one whose levels, date or manifest
+// hash are not the clause's, fails (only-for-passing is not asserted here)
 #[test]
 fn python_port_reaches_l4_for_every_family() {
     let r = {
@@ -239,6 +256,9 @@ fn python_port_reaches_l4_for_every_family() {
     assert_eq!(cert["vectors_manifest_sha256"].as_str().unwrap().len(), 64);
 }
 
+// pins [DRIVER.LEVEL.REACHED]: a run whose reached level is not the break's level - 1, whose first
+// difference is not a vector, or whose header names another section or op than the quoted
+// difference fails
 #[test]
 fn defect_gtie_fails_l2_with_the_first_differing_step() {
     let r = run_in(&python(Some("gtie")), CASES, "graph");
@@ -311,6 +331,9 @@ fn defect_gtie_fails_l2_with_the_first_differing_step() {
     );
 }
 
+// pins [CONF.CHECK.GRID_SEARCH]: a port with a flipped grid tie-break must fail the grid-search
+// section's comparison with the reference at expansion entry 2; a section without the reply
+// comparison passes it
 #[test]
 fn defect_grid_gtie_is_caught_in_the_grid_search_family_only() {
     let r = run_in(&python(Some("grid_gtie")), CASES, "graph,grids,grid-search");
@@ -475,6 +498,9 @@ fn defect_describe_kinds_is_caught_in_the_replanning_descriptions_only() {
 /// smaller `g`, then the larger cell, first). Only `hex-search` sees it: the first difference
 /// is a path position (L2), in a vector, and the families run beside it, `voxel-search` included, stay
 /// at L4.
+// pins [DRIVER.PY.DEFECTS]: a hex_tie switch that does not flip the hex open set's tie-breaks as
+// the clause says, or leaks into other families, misses the clause's HEX-0002 and HEX-0001
+// differences and fails
 #[test]
 fn defect_hex_tie_is_caught_in_the_hex_search_family_only() {
     let r = run_in(&python(Some("hex_tie")), 5, "graph,voxel-search,hex-search");
@@ -535,6 +561,9 @@ fn defect_grid_heap_fails_l4_naming_the_hostile_state() {
     assert!(b.brk.expected.starts_with("heap_order"), "{b:?}");
 }
 
+// pins [CONF.CHECK.LANDMARKS]: a port that misreads the OPLM length must fail a hostile OPLM
+// mutation with the length_mismatch class; a landmarks section without the hostile mutations passes
+// it
 #[test]
 fn defect_oplm_len_fails_l4_in_landmarks() {
     // The run also carries an expectation that matches no failure of it, which is itself a
@@ -653,6 +682,9 @@ fn defect_cycle_fails_l4_naming_the_state_vector() {
     );
 }
 
+// pins [DRIVER.PROC.FAILURES]: a crash, a hang and a non-JSON line must each be reported as crash,
+// timeout and malformed reply with the case label, the driver restarted each time and the run go on
+// to 500+ answers
 #[test]
 fn crashes_timeouts_and_garbage_are_reported_per_case_and_the_run_goes_on() {
     let r = {
@@ -699,6 +731,11 @@ fn crashes_timeouts_and_garbage_are_reported_per_case_and_the_run_goes_on() {
     check_well_formed(&r.to_junit()).unwrap();
 }
 
+// pins [DRIVER.MSG.RETIRED]: a driver answering the handshake with version 1 must fail the run with
+// 'protocol version 1 is retired; this kit speaks 2'; a kit that reinterprets version 1 passes it
+// pins [DRIVER.MSG.UNIMPLEMENTED]: a port answering run_sliced `unimplemented` must have it counted
+// under that op, its graph level capped at L2 and fail the run; a kit treating it as a pass reaches
+// L4
 #[test]
 fn unimplemented_ops_are_never_a_pass_and_bad_handshakes_fail() {
     let r = run(&fake("unimplemented"), PY_TIMEOUT, 5, "graph");
@@ -728,6 +765,8 @@ fn unimplemented_ops_are_never_a_pass_and_bad_handshakes_fail() {
     );
 }
 
+// pins [DRIVER.CLI.PROGRESS]: a certify --port run that prints progress to stdout (the JSON would
+// not parse) or no progress line of the clause's form on stderr fails
 #[test]
 fn the_cli_writes_junit_json_and_a_certificate() {
     let dir = std::env::temp_dir().join(format!("onepath-port-cli-{}", std::process::id()));
@@ -787,6 +826,8 @@ fn the_cli_writes_junit_json_and_a_certificate() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+// pins [DRIVER.CONSUMED]: a kit that counts a state vector with driver-error replies as consumed,
+// requires vectors of unclaimed kinds, or lists answered ones fails
 #[test]
 fn unanswered_golden_state_vectors_of_a_claimed_family_are_not_consumed() {
     // Every restore is a driver error, and driver errors count against the failure budget
@@ -845,6 +886,15 @@ fn unanswered_golden_state_vectors_of_a_claimed_family_are_not_consumed() {
 /// null; `after` empty though accepted; a listener call; a search summary) does not fit its
 /// request: it is a malformed reply naming the field, not an answer. The Python port's reply to
 /// the same request fits and equals the reference's.
+// pins [CONF.IMPL.FROM_STATE]: a from_state reply with bytes in before, restore null, an empty
+// after when accepted, listener calls or a search must be a malformed reply naming that field; the
+// fitting reply equals the reference's
+// pins [DRIVER.MSG.STRICT]: a from_state reply that decodes but does not fit its request (before
+// bytes, restore null, empty after, calls, a search) must be a malformed reply naming the field,
+// never an answer
+// pins [DRIVER.OP.STATE]: a kit that takes a from_state reply with bytes in before, restore null,
+// an empty after though accepted, listener calls or a search summary as an answer, not a malformed
+// reply, fails
 #[test]
 fn a_from_state_reply_out_of_shape_is_malformed() {
     use onepath_conformance::port::PortImpl;

@@ -80,6 +80,12 @@ fn junit_vectors(xml: &str) -> Vec<(String, bool, bool)> {
 // pins [DRIVER.LEVEL.FIRST]: a wrong status is named by its reply member
 // pins [DRIVER.CLI.SINCE]: the clause diff since an old index is in the JSON report, limited to the family
 // pins [DRIVER.REPORT.JUNIT]: one altered vector fails alone
+// pins [CONF.CLI.PORT]: certify --port must judge the piped port against the reference: a port
+// differing in one vector's status must exit 1 with a version-4 report whose port member names that
+// vector
+// pins [DRIVER.REPORT.JSON]: a JSON port member without first_difference.first_divergence,
+// failed_vectors holding exactly the failed vector, or clauses_since with from, families and the
+// diff fails
 #[test]
 fn a_wrong_status_in_one_vector_is_named_and_fails_it_alone_with_the_clauses_since() {
     tools::require_python3();

@@ -252,6 +252,8 @@ fn build_links_call() {
 
 /// [DRIVER.OP.BUILD_LINKS]: a links encoding whose node count is not the request's point count
 /// is a malformed reply naming both (the count was read past and never compared).
+// pins [DRIVER.OP.BUILD_LINKS]: a kit that reads a build_links encoding whose node count is not the
+// request's number of points as links, instead of a malformed reply, fails
 #[test]
 fn build_links_node_count_is_malformed() {
     let r = altered_run("build_links", "edges", "flip:0:1", "graph");

@@ -35,6 +35,9 @@ fn section<'a>(r: &'a PortRun, name: &str) -> &'a onepath_conformance::Section {
         .unwrap_or_else(|| panic!("no section {name}"))
 }
 
+// pins [DRIVER.REPORT.UNCLAIMED]: a table that shows unclaimed-only failures as a first-failure
+// block or an unimplemented-ops line, or without the summed not-counted line and its --family hint,
+// fails
 #[test]
 fn unclaimed_families_are_explained_aligned_and_skipped() {
     // The port claims only graph; its grid-search state restore lacks a check, which fails in
@@ -125,6 +128,8 @@ fn unclaimed_families_are_explained_aligned_and_skipped() {
     );
 }
 
+// pins [DRIVER.REPORT.NO_ANSWER]: a kit that reports an unanswered build_landmarks as a hash or
+// value difference instead of 'port: crash: ...' with the port failure as found fails
 #[test]
 fn a_crash_is_named_in_every_section_it_touches() {
     // build_landmarks is a graph op: the graph family's sections are the ones it touches.
@@ -162,6 +167,8 @@ fn a_crash_is_named_in_every_section_it_touches() {
     }
 }
 
+// pins [DRIVER.VERDICT]: a verdict that counts unclaimed-family failures past the 50 kept, or
+// ignores claimed-family ones there, fails
 #[test]
 fn failures_past_the_kept_ones_count_only_in_claimed_families() {
     // [DRIVER.VERDICT] A graph-only port whose grid engines break ties the wrong way: more

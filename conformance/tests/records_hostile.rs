@@ -12,6 +12,12 @@ fn dir() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../vectors")
 }
 
+// pins [RECORD.SCHEMA]: versions 0 and 2 (JSON and binary) and an unknown schema name, in every
+// record vector, must be refused as unsupported_version or unknown_schema; a reader that accepts or
+// reinterprets them fails
+// pins [RECORD.JSON.SHAPE]: every member of the 8 golden records removed or given another JSON
+// type, and an unknown member in every object, must be refused at that member; a reader that
+// accepts another shape fails
 #[test]
 fn every_hostile_record_is_rejected_with_its_error() {
     let vectors = read_dir(&dir()).unwrap();
@@ -123,6 +129,11 @@ fn every_member_of_every_golden_record_is_required_and_typed() {
     }
 }
 
+// pins [RECORD.JSON.LIMIT]: a JSON record of exactly 1 MiB must be parsed, one byte more refused as
+// too_large before parsing, and nesting far past the depth limit must be malformed; another edge
+// fails
+// pins [RECORD.BIN.LIMIT]: a binary record of exactly 1 MiB must be read (bad_magic at 0) and one
+// byte longer must be too_large at offset 1,048,576 before anything else is read
 #[test]
 fn limits_are_enforced_at_and_past_their_edge() {
     // [RECORD.JSON.LIMIT] [RECORD.BIN.LIMIT] 1 MiB is read (and then judged), one byte more is

@@ -50,6 +50,9 @@ fn every_family_with_queries_has_records() {
     eprintln!("records per family (total, with the vector's reply): {per_family:?}");
 }
 
+// pins [RECORD.BIN.SAME]: every record of every committed vector taken through JSON and binary must
+// read back equal and write back the same bytes in both transports; a transport that loses or
+// changes a value fails
 #[test]
 fn records_round_trip_through_both_transports() {
     for c in cases() {
@@ -67,6 +70,15 @@ fn records_round_trip_through_both_transports() {
     }
 }
 
+// pins [RECORD.RUN.REQUEST]: over 1,000 records of all 8 families must run, as their family's
+// request, to the reply their vector holds for that query; a request built with another field,
+// budget or script fails
+// pins [RECORD.RUN.EXACT]: every record read back from JSON and from binary must run, on both
+// crates, to the very reply of the record it was written from; a transport that changes a bit of
+// the query fails
+// pins [RECORD.CASES.CHECK]: every record read back from both transports must run on both crates to
+// the original's reply and that to the vector's where it holds one; a record, transport or crate
+// that differs fails
 #[test]
 fn records_read_back_run_to_the_vectors_replies_in_both_crates() {
     let mut compared = 0;

@@ -110,6 +110,8 @@ fn a_user_dimacs_graph_passes_with_and_without_coordinates() {
     assert!(out.contains("within 1e-9 relative"), "{out}");
 }
 
+// pins [CONF.CLI.ROAD]: road reading a malformed .gr or .co (p sp 0 0, an arc id past n, a NaN
+// coordinate, missing nodes) must exit 2 with FILE: line L; a lax reader or a panic fails here
 #[test]
 fn malformed_inputs_exit_2_with_file_and_line() {
     let dir = scratch("bad");

@@ -79,6 +79,8 @@ fn total_checks(json: &str) -> u64 {
     counts(json).iter().map(|c| c.1).sum()
 }
 
+// pins [CONF.CLI.SHARD]: shards whose cases overlap, miss a case or repeat a folder-level check do
+// not add up to the unsharded section counts, and the merged-count equality fails
 #[test]
 fn merged_in_process_shards_equal_the_unsharded_run() {
     let whole = crates_json(&small(3));
@@ -159,6 +161,9 @@ fn merged_port_shards_equal_the_unsharded_run() {
     merged_port_shards_equal(None, 2, SHARDED_FAMILIES);
 }
 
+// pins [DRIVER.SHARD]: shards that each record the state probes, or a merge that does not add
+// requests, answers and unimplemented counts or take the minimum level and the lowest first
+// difference, fail
 #[test]
 fn merged_failing_port_shards_equal_the_unsharded_run() {
     // The gtie defect breaks graph and hex-search ties: those two families are run.
@@ -305,6 +310,9 @@ fn edit(json: &str, f: impl FnOnce(&mut Value)) -> String {
     v.to_string()
 }
 
+// pins [CONF.REPORT.MERGE]: a merge that accepts shards of different runs (seed, count, kit), a
+// missing or repeated shard, an unknown or missing member or another version fails an exit-2
+// assertion naming file and member
 #[test]
 fn merge_rejects_reports_that_are_not_the_shards_of_one_run() {
     let half = |k| Shard { index: k, count: 2 };
@@ -384,6 +392,9 @@ fn merge_rejects_reports_that_are_not_the_shards_of_one_run() {
     assert_eq!(e.field.as_deref(), Some("kit"));
 }
 
+// pins [CONF.JSON.UNIQUE]: a report merge input with a member given twice must exit 2 naming the
+// file and 'duplicate member "kit"', and a 20 MB quoted value must be clipped (error under 4,000
+// bytes)
 #[test]
 fn merge_refuses_duplicate_members_and_shard_0_of_0_and_clips_quoted_text() {
     let one = tiny(9, Shard::ALL);
@@ -425,6 +436,12 @@ fn merge_refuses_duplicate_members_and_shard_0_of_0_and_clips_quoted_text() {
     assert!(err.len() < 4000, "{} bytes of error", err.len());
 }
 
+// pins [DRIVER.EXPECT.MATCH]: a kit that did not excuse the matched STATE-GRIDSEARCH-* section
+// failures, or let their L4 difference lower grid-search below its claim, would have more than the
+// one rotted-entry problem
+// pins [DRIVER.EXPECT.ROT]: a run that keeps an entry that excuses nothing (NO-SUCH-VECTOR-*)
+// without failing, or fails without naming it as expectation 1, fails; so does a merge that loses
+// it
 #[test]
 fn rotted_expectations_are_judged_by_the_merge() {
     // With the grid_heap defect the mode-3 GridSearch state vectors fail:

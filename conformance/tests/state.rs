@@ -242,6 +242,8 @@ fn committed_state_vectors_cover_every_kind_and_class() {
     assert!(size < 5_200_000, "state vectors grew to {size} bytes");
 }
 
+// pins [CONF.STATE.VECTOR]: a state-vector reader that accepts an unknown member, another version
+// or a sha256 that is not the bytes' fails these is_err assertions
 #[test]
 fn readers_are_strict() {
     let (v, h) = hostile_cases().remove(0);
@@ -291,6 +293,8 @@ fn failures(fault: Fault) -> Vec<onepath_conformance::Failure> {
     s.failures
 }
 
+// pins [CONF.CHECK.STATE]: a state section that does not restore each hostile case and compare the
+// exact class@offset lets a restore accepting a parent cycle pass, and this test fails
 #[test]
 fn ignoring_parent_cycles_is_named_by_hostile_id() {
     let f = failures(Fault::IgnoreParentCycle);
@@ -345,6 +349,9 @@ fn a_listener_call_on_failure_breaks_atomicity() {
     );
 }
 
+// pins [CONF.STATE.DIVERGENCE]: a state failure comparing two finishes that prints a debug dump, or
+// names no first differing member with its two values, fails the expansions[0] and decimal
+// assertions
 #[test]
 fn a_handle_that_loses_recorded_entries_is_caught_in_every_mode() {
     // [GS.HANDLE.RECORD]: modes 1 and 3 record from the restore on, but from exactly there.

@@ -10,6 +10,9 @@ mod tools;
 
 use std::process::Command;
 
+// pins [CONF.STATE.KIND_MISSING]: a state section that drops a port answering the graph probe
+// unimplemented, or fails each vector of a missing kind, fails the state-API and per-kind
+// assertions here
 #[test]
 fn a_port_without_graph_state_is_judged_in_the_kinds_it_has() {
     tools::require_python3();

@@ -31,6 +31,9 @@ fn both_crates_pass_ten_thousand_frames_with_every_distance() {
     );
 }
 
+// pins [CONF.SYNC.CLI]: a written session replayed with --json must give the report's members and
+// exit 0, and sessions of another version or schema, with an unknown or missing member or a bad op
+// must exit 2 naming it
 #[test]
 fn the_json_report_and_a_written_session() {
     let dir = std::env::temp_dir().join(format!("synctest-cli-{}", std::process::id()));
@@ -172,6 +175,9 @@ fn bad_flags_exit_2() {
 /// [CONF.SYNC.WORK] A few-kilobyte session that asks for more than 2^30 units of work (frames x
 /// (cells + nodes + edges + 1)) is refused before it runs, naming the file, the work and the
 /// limit; exactly 2^30 is accepted by the same check.
+// pins [CONF.SYNC.WORK]: a session whose declared work exceeds 2^30 must exit 2 naming the file and
+// the limit before running (in under 5 s), and exactly 2^30 must be accepted; another bound or
+// formula fails
 #[test]
 fn a_session_over_the_work_limit_is_refused_before_it_runs() {
     use onepath_conformance::synctest::{

@@ -24,6 +24,9 @@ fn edited(rel: &str, edit: impl FnOnce(&mut serde_json::Map<String, Value>)) -> 
     v.to_string()
 }
 
+// pins [CONF.VEC.ENVELOPE]: every committed vector file must have exactly schema, version, id,
+// family, _comment, cases in that order, schema onepath.vector, its folder's family and an id equal
+// to its file name
 #[test]
 fn every_vector_file_is_an_envelope_of_its_family() {
     let dir = default_vectors_dir();
@@ -76,6 +79,9 @@ fn every_vector_file_is_an_envelope_of_its_family() {
     assert_eq!(seen, refs.len() + state + records);
 }
 
+// pins [CONF.VEC.RETIRED]: a file carrying any of the four retired schemas (graph-scenario,
+// grid-vector, state-vector, state-hostile) must be rejected as a Version error naming the schema
+// as retired
 #[test]
 fn retired_schemas_are_rejected_by_name() {
     for (rel, retired) in [
@@ -190,6 +196,8 @@ fn a_file_whose_id_is_not_its_name_is_named() {
     std::fs::remove_dir_all(&tmp).unwrap();
 }
 
+// pins [CONF.FAMILY.REGISTRY]: the registry must list the twelve families in the spec's order, and
+// each vector prefix (state per kind) must be claimed by the family the spec names
 #[test]
 fn the_registry_lists_every_family_and_owns_every_label() {
     assert_eq!(
@@ -251,6 +259,9 @@ fn the_registry_lists_every_family_and_owns_every_label() {
 /// [CONF.SCN.GRAPH] An edges graph's positions are one per node: a list one short (which would
 /// leave the Euclidean estimate of the geo variants without a point for the last node) is a
 /// schema error naming the member, never a run.
+// pins [CONF.SCN.GRAPH]: an edges graph whose positions list is one short of node_count must be a
+// schema error naming graph.positions, never a run; the edges/points forms are read with
+// deny_unknown_fields
 #[test]
 fn positions_one_short_of_the_nodes_are_named() {
     let text = edited("graphs/GRAPH-0001.json", |o| {

@@ -53,6 +53,9 @@ fn vectors_out(dir: &Path) -> std::process::Child {
         .unwrap()
 }
 
+// pins [CONF.CLI.ATOMIC]: a vectors --out run that writes in place, or leaves hidden new/old
+// siblings after a kill, shows a mixed folder or leftovers after a SIGKILL and fails the old-or-new
+// assertions
 #[test]
 fn a_killed_vectors_run_leaves_the_old_set_or_the_new_one() {
     let base = cli::scratch("atomic", "kill");

@@ -296,6 +296,11 @@ fn judge(c: &Case) -> Option<String> {
     None
 }
 
+// pins [CONF.VEC.MAPS]: a map whose cells disagree with its sides, in every family's vectors (hash
+// and manifest kept consistent), must be refused naming the file, never a panic (101) or a pass
+// pins [CONF.STATE.SHAPE]: golden bytes of the wrong shape, a recipe past 2^26 cells or a hostile
+// edit past the end with consistent hashes must end in an error naming the file; a panic or a pass
+// fails here
 #[test]
 fn corrupted_vector_folders_end_in_a_typed_error_naming_the_file() {
     // Two certify processes at a time (each runs its port with one thread).

@@ -33,6 +33,9 @@ fn vectors(cwd: &Path, args: &[&str]) -> (i32, String, String) {
     )
 }
 
+// pins [CONF.CLI.VECTORS]: a vectors command that falls back to the folder the binary was built
+// from (or writes anywhere) outside a checkout, instead of exiting 2 and asking for --out, fails
+// here
 #[test]
 fn outside_a_checkout_out_is_required() {
     let cwd = scratch("outside");

@@ -155,6 +155,8 @@ fn swapped_expansions_are_named_at_entry_0() {
     assert_eq!(s.failures[0].what, "expanded entry 0", "{:?}", whats(&s));
 }
 
+// pins [CONF.BIDI.REPLY]: a comparison that skips the meetings after the queries, or does not name
+// the query of a differing meeting cell, lets a wrong meeting cell pass or misnames it
 #[test]
 fn a_wrong_meeting_cell_is_named_with_its_query() {
     let s = section(Fault::MeetsAtTheStart);
@@ -163,6 +165,8 @@ fn a_wrong_meeting_cell_is_named_with_its_query() {
     assert!(f.query.is_some(), "{f:?}");
 }
 
+// pins [CONF.CHECK.BIDI]: a grid-bidi section without the sliced check of [CONF.CHECK.LATTICE] on
+// tier-1 queries lets a sliced search that loses a pop pass, and this test fails
 #[test]
 fn a_sliced_form_that_loses_a_pop_is_caught_by_the_sliced_check() {
     let s = section(Fault::SlicedLosesAPop);
@@ -174,6 +178,9 @@ fn a_sliced_form_that_loses_a_pop_is_caught_by_the_sliced_check() {
     );
 }
 
+// pins [CONF.BIDI.ORACLE]: an oracle that does not hold a found cost to Dijkstra's (exact or within
+// its bound), or does not require a sliced meeting cell on the path, passes a cost 1e-9 off or a
+// meeting off the path
 #[test]
 fn the_oracle_catches_a_cost_off_the_optimum_and_a_meeting_off_the_path() {
     let (mut costs, mut meetings) = (0, 0);

@@ -208,6 +208,12 @@ fn first(s: &Section) -> String {
         .expect("the fault is caught")
 }
 
+// pins [CONF.CHECK.DESCRIBE]: a describe section that does not compare descriptions with the
+// reference's and check their consistency, in the `<target> describe (L<n>):` form, fails these
+// assertions
+// pins [CONF.DEBUG.COMPARE]: a comparison that does not walk entries and members in order, or does
+// not name the entry, member and list index, gives another first failure than `query 0:
+// expanded_points entry 0`
 #[test]
 fn an_expanded_point_one_ulp_off_is_named_with_its_entry_at_l3() {
     let s = section(Fault::ExpandedPointOff);
@@ -253,6 +259,9 @@ fn a_lost_node_point_is_named_in_the_hierarchy_and_by_its_count() {
     );
 }
 
+// pins [CONF.DEBUG.CONSISTENT]: a consistency check that does not compare a path description with
+// the same implementation's family op lets a description whose cost is not run_lattice's pass: no
+// failure is raised
 #[test]
 fn a_description_that_is_not_the_family_result_is_caught_by_consistency_alone() {
     let s = section(Fault::LatticeCostOff);

@@ -189,6 +189,10 @@ fn an_ignored_rollback_is_caught_by_the_rollback_check() {
     );
 }
 
+// pins [CONF.CHECK.FLOW_FIELD]: a flow-field section that does not cut the script after the
+// differing step and name the first differing cell fails this localisation assertion
+// pins [CONF.FLOW.REPLY]: a reply compare that skips the field hash, names no step or cell, or
+// compares final costs other than by bits lets the misread edit pass or names it otherwise
 #[test]
 fn a_misread_edit_is_localised_to_the_first_differing_cell() {
     let s = section(Fault::MisreadEdit);

@@ -193,6 +193,9 @@ fn a_forgotten_rebuilt_chunk_is_named_with_its_entry() {
     assert_eq!(f.found, "end of list", "{f:?}");
 }
 
+// pins [CONF.HPA.REPLY]: a comparison that skips the hierarchy after the queries, or does not name
+// it, the edges entry and the edge's field, gives a first failure other than `hierarchy edges entry
+// 0 cost`
 #[test]
 fn a_perturbed_edge_cost_is_named_in_the_hierarchy() {
     let s = section(Fault::PerturbEdgeCost);
@@ -212,6 +215,8 @@ fn a_sliced_form_that_loses_a_pop_is_caught_by_the_sliced_check() {
     );
 }
 
+// pins [CONF.CHECK.HPA]: an hpa section without the rebuild check (a new hierarchy of the edited
+// map equals the refreshed one) lets this wrapper pass, and the test fails
 #[test]
 fn a_new_hierarchy_unlike_the_refreshed_one_is_caught_by_the_rebuild_check() {
     let s = section(Fault::NewHierarchyDiffers);
@@ -238,6 +243,9 @@ fn replies() -> Vec<(HpaRequest, HpaReply)> {
         .collect()
 }
 
+// pins [CONF.HPA.ORACLE]: an oracle that does not re-add a found path's or an intra edge's moves
+// bit for bit, or does not recompute the entrance node set, passes a one-ulp cost, a wrong edge
+// cost or a missing node
 #[test]
 fn the_oracle_catches_a_cost_that_is_not_its_path_a_missing_node_and_a_wrong_edge_cost() {
     let (mut costs, mut nodes, mut edges) = (0, 0, 0);

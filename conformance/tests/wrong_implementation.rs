@@ -213,6 +213,9 @@ fn small() -> Config {
     }
 }
 
+// pins [CONF.CHECK.DIFFERENTIAL]: a candidate whose recorded expansions 3 and 4 are swapped must
+// fail the differential section at `expansion step 3`; a section that does not compare outcomes
+// byte for byte passes it
 #[test]
 fn swapped_expansions_are_reported_at_the_first_differing_step() {
     let wrong = Wrong(Fault::SwapExpansions);
@@ -246,6 +249,9 @@ fn perturbed_costs_are_reported_as_cost_bits() {
     );
 }
 
+// pins [CONF.CHECK.VECTORS]: a candidate with swapped expansions must fail a committed GRAPH-
+// scenario at `expansion step 3`, named by vector id; a section that does not re-run the scenarios
+// passes it
 #[test]
 fn vectors_section_names_the_vector() {
     let wrong = Wrong(Fault::SwapExpansions);
@@ -291,6 +297,10 @@ fn hook_failures(fault: Fault) -> Vec<onepath_conformance::Failure> {
         .collect()
 }
 
+// pins [CONF.IMPL.HOOK_LOG]: a run_hooked whose hook-call log is out of call order (calls 2 and 3
+// swapped) fails the hooks section at 'hook call 2 vs onepath-reference'; both crates' logs agree
+// pins [CONF.CHECK.HOOKS]: a candidate whose hook calls 2 and 3 are swapped must fail as `hook call
+// 2 vs onepath-reference`; a hooks section that does not compare the call logs passes it
 #[test]
 fn swapped_hook_calls_are_reported_at_the_first_differing_call() {
     let diffs = hook_failures(Fault::SwapHookCalls);
@@ -317,6 +327,10 @@ fn a_dropped_hook_call_is_named() {
     }
 }
 
+// pins [CONF.IMPL.CANCEL]: a run_cancelled whose run(Some(flag)) with the flag set reports the
+// finished status instead of Running is caught by the cancel section; both crates pass it
+// pins [CONF.CHECK.CANCEL]: a candidate whose cancelled run ignores the set flag must fail as
+// run(Some(flag set)) expecting Running; a cancel section without the trace checks passes it
 #[test]
 fn ignoring_the_cancel_flag_is_caught() {
     let wrong = Wrong(Fault::IgnoreCancel);
@@ -335,6 +349,13 @@ fn ignoring_the_cancel_flag_is_caught() {
     assert_eq!(clean.failed, 0, "{:?}", clean.failures.first());
 }
 
+// pins [CONF.IMPL.BUILD_FAILURE]: a wrapper that drops BuildFailure's index is caught by the errors
+// section (expected 'endpoint_out_of_range (index 2)', found no index), while both crates pass
+// pins [CONF.IMPL.OPS]: the errors section's fixed [CONF.IMPL.OPS] scripts (op values, no current
+// graph or point graph after a failed constructor) must pass for both crates' run_ops; any other
+// answer fails
+// pins [CONF.CHECK.ERRORS]: a build error reported without its index must fail the errors scripts
+// (expected endpoint_out_of_range (index 2)); scripts that compare classes only pass it
 #[test]
 fn a_missing_error_index_is_caught() {
     let wrong = Wrong(Fault::DropIndex);
@@ -373,6 +394,8 @@ fn a_negative_nearest_count_taken_as_off_is_caught() {
     assert_eq!(s.failed, 1, "{:?}", s.failures);
 }
 
+// pins [CONF.IMPL.OPS_TABLE]: a run_ops that drops the current landmark table when build_landmarks
+// fails is caught at operation 3 of the [CONF.IMPL.OPS_TABLE] script (expected cost 3.0)
 #[test]
 fn a_landmark_table_dropped_by_a_failed_build_is_caught() {
     let wrong = Wrong(Fault::DropTableOnFailedBuild);
@@ -396,6 +419,9 @@ fn a_landmark_table_dropped_by_a_failed_build_is_caught() {
     assert_eq!(f.found, "harness: no current landmark table (no index)");
 }
 
+// pins [CONF.VAR.NOT_APPLICABLE]: a run_case that answers a geo variant of an edges graph without
+// positions with an error, not as its variant without geo, fails the oracle section with 'not
+// applicable, [CONF.VAR.NOT_APPLICABLE]'
 #[test]
 fn an_error_for_a_variant_that_does_not_apply_is_caught() {
     let wrong = Wrong(Fault::NotApplicableAsError);

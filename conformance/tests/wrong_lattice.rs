@@ -168,6 +168,8 @@ fn a_shifted_world_point_is_named_at_entry_0() {
     }
 }
 
+// pins [CONF.CHECK.LATTICE]: a hex or voxel section without the sliced check (budgets 1-5 compared
+// with tier 1) lets a sliced search that loses a pop pass, and this test fails
 #[test]
 fn a_sliced_form_that_loses_a_pop_is_caught_by_the_sliced_check() {
     for s in sections(Fault::SlicedLosesAPop) {
@@ -180,6 +182,9 @@ fn a_sliced_form_that_loses_a_pop_is_caught_by_the_sliced_check() {
     }
 }
 
+// pins [CONF.LATTICE.ORACLE]: an oracle that does not re-add a found path's moves from 0 in path
+// order and compare the cost bit for bit lets a one-ulp-off cost pass on 10+ hex and voxel replies
+// of record
 #[test]
 fn the_oracle_catches_a_reply_of_record_whose_cost_is_not_its_path() {
     let mut caught = 0;

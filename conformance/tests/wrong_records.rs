@@ -125,6 +125,23 @@ fn records_section(imps: &[&dyn Implementation]) -> (Section, Section) {
     (once, s)
 }
 
+// pins [RECORD.MODEL]: each committed golden record must read and write back as its committed text,
+// so a record with another member order, an extra member (the world itself) or a missing one fails
+// pins [RECORD.FAMILIES]: RECORD-0001..0008 are the families in code order; a family code or name
+// that differs from the committed golden binary byte 6 or JSON family member fails the write-back
+// check
+// pins [RECORD.WORLD]: the binding of each golden record's world is recomputed from its source case
+// and must equal the committed one; another hash, fingerprint, count or member set fails as 'record
+// binding'
+// pins [RECORD.BODY]: the golden bodies must keep their committed members, and the first record of
+// every vector must run to that vector's reply; a member missing, renamed or meaning another
+// request field fails
+// pins [RECORD.JSON.WRITE]: each golden record read back must be written as its committed canonical
+// text byte for byte; another member order, any whitespace or an extra member fails the golden
+// write-back
+// pins [RECORD.BIN.LAYOUT]: the 8 golden records must write the committed binary byte for byte, and
+// every committed cut, flag and name byte must be refused at its committed offset; another layout
+// fails
 #[test]
 fn the_clean_crates_pass_the_records_checks() {
     let (once, s) = records_section(&[&ReferenceCrate, &OptimizedCrate]);
@@ -132,6 +149,9 @@ fn the_clean_crates_pass_the_records_checks() {
     assert!(s.passed > 1500, "{}", s.passed);
 }
 
+// pins [RECORD.VECTOR.CHECK]: a wrapper whose one-query hex searches cost one ulp more must fail
+// the records part at the golden hex record and at HEX-0001#0, and only at hex records; missing or
+// misnaming it fails
 #[test]
 fn a_wrong_one_query_hex_search_is_named_by_its_record() {
     let (once, s) = records_section(&[&ReferenceCrate, &Wrong]);
@@ -157,6 +177,9 @@ fn a_wrong_one_query_hex_search_is_named_by_its_record() {
     );
 }
 
+// pins [RECORD.RUN.BIND]: a record run on another grid, with another area version, on a world of
+// another kind or with landmarks of another graph must be refused with the class the rule names;
+// running it anyway fails
 #[test]
 fn a_record_refuses_another_world() {
     let cases = all(&dir()).unwrap();

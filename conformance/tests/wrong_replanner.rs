@@ -150,6 +150,8 @@ fn the_clean_crates_pass_the_section() {
     assert!(s.passed > 6);
 }
 
+// pins [CONF.REPLAN.REPLY]: a reply compare that skips expansions, or names no step and field, lets
+// the swapped expansions pass or fails under another name
 #[test]
 fn swapped_expansions_are_named_at_their_step_and_position() {
     let s = section(Fault::SwapExpansions);
@@ -188,6 +190,8 @@ fn an_ignored_budget_is_caught_at_the_first_budgeted_replan() {
     );
 }
 
+// pins [CONF.CHECK.REPLANNING]: a replanning section without the P, save, S, rollback, S snapshot
+// check lets a replanner that cannot restore pass, and this test fails
 #[test]
 fn an_ignored_rollback_is_caught_by_the_rollback_check() {
     let s = section(Fault::IgnoreRollback);

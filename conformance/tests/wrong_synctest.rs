@@ -89,6 +89,9 @@ fn reference() -> (SyncReply, Vec<Vec<SyncOp>>) {
     (refa::run(&s).unwrap(), parse_inputs(&s).unwrap())
 }
 
+// pins [CONF.SYNC.DISTANCE]: a perturbation after restores 1, 20 and 77 is caught exactly at frames
+// 0, 16 and 72, the first frames those rollbacks of distance 1 + f mod 8 resimulate; another
+// distance names another frame
 #[test]
 fn a_cost_perturbed_after_a_restore_is_caught_at_the_first_resimulated_frame() {
     let s = generate::session(3, FRAMES);
@@ -154,6 +157,9 @@ fn ran(r: &SyncReply) -> onepath_conformance::synctest::SyncRun {
     }
 }
 
+// pins [CONF.SYNC.JUDGE]: a missing, extra, malformed or changed checksum, a wrong resimulation
+// count or digest, a reported mismatch or a failure where the reference ran must each fail, naming
+// the frame and object
 #[test]
 fn the_judge_never_passes_a_missing_malformed_or_changed_checksum() {
     let (reference, _) = reference();

@@ -57,9 +57,7 @@ impl Graph {
         if n > MAX_NODES {
             return Err(too_many(n as u64));
         }
-        for (i, e) in edges.iter().enumerate() {
-            check_edge(i, e, n)?;
-        }
+        // [GRAPH.CSR.EDGE_LIMIT]: the edge count is checked before any edge.
         let total = if directed {
             edges.len()
         } else {
@@ -69,6 +67,9 @@ impl Graph {
             return Err(BuildError::new(BuildKind::TooManyEdges {
                 requested: total as u64,
             }));
+        }
+        for (i, e) in edges.iter().enumerate() {
+            check_edge(i, e, n)?;
         }
         let mut g = Graph::new(n)?;
         g.edges.reserve_exact(total);

@@ -71,6 +71,8 @@ fn grid(areas: bool) -> Grid {
     g
 }
 
+// pins [STATE.NO_ALLOC]: a counting allocator over 16 save-into, edit, restore rounds of each grid
+// kind (a voxel chunk freed and reallocated) must see no allocation; a restore that allocates fails
 #[test]
 fn grids_save_edit_restore_without_allocating() {
     for listen in [false, true] {

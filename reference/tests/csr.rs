@@ -51,6 +51,8 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
+// pins [SPEC.NUM.LE]: the fingerprint is compared with FNV-1a over hand-laid bytes: a big-endian
+// u32 or an f64 not written by its little-endian IEEE bit pattern changes the hash
 #[test]
 fn fingerprint_of_a_tiny_graph_by_hand() {
     // N = 2, edges: 0->1 (w 1.5), 1->0 (w 0.0 given as -0.0)

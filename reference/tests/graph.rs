@@ -102,6 +102,9 @@ fn add_node_and_add_edge() {
     );
 }
 
+// pins [GRAPH.MUT.STALE]: a new graph that is not stale, a compile that leaves it stale, a
+// remove_edge or set_weight that does not mark it, or a failed edit that does, fails the is_stale
+// asserts
 #[test]
 fn edits_errors_and_staleness() {
     let mut g = Graph::from_edges(&[e(0, 1, 1.0), e(1, 2, 1.0), e(0, 2, 5.0)], None, true).unwrap();

@@ -714,6 +714,8 @@ fn random_case(rng: &mut SeededRandom, integer: bool) -> Case {
 /// hooks: the status agrees with a plain Dijkstra, the path is made of allowed moves from the
 /// start to the goal, and the cost equals Dijkstra's bit for bit with integer costs and is within
 /// `d * n * 2^-50` otherwise.
+// pins [GBIDI.COST.BOUND]: a search that reports Found when no path exists (or the reverse), or
+// whose cost is more than d * n * 2^-50 from a plain Dijkstra's d on 1,500 non-integer cases, fails
 #[test]
 fn random_grids_agree_with_a_plain_dijkstra() {
     let mut rng = SeededRandom::new(0x6b1d1);

@@ -260,7 +260,7 @@ fn hex_requests() -> Vec<(String, LatticeRequest)> {
     let mut capped = vec![0u64; 1024];
     capped[0] = 1;
     out.push((
-        "the sliced form stops after 2^20 step calls, the schedule read from index 0: Dijkstra from (0, 0) to (47, 31) across an open 48 x 32 map (1,536 cells) with the schedule [1, 0 x 1023] cycled pops once at calls 0, 1024, ..., 2^20 - 1024 and ends Running after exactly 1,024 iterations, cost +infinity, no path (read from index 1, or with one call fewer, it would pop 1,023) [CONF.LATTICE.QUERY] [GRAPH.ASTAR.STEP]".into(),
+        "the sliced form stops after 2^20 step calls, the schedule read from index 0: Dijkstra from (0, 0) to (47, 31) across an open 48 x 32 map (1,536 cells) with the schedule [1, 0 x 1023] cycled pops once at calls 0, 1024, ..., 2^20 - 1024 and ends Running after exactly 1,024 iterations, cost +infinity, no path (a 2^20 + 1st call would read index 0 again and pop a 1,025th time; a schedule read from index 1 would pop at calls 1023, 2047, ..., the last one at call 2^20 - 1) [CONF.LATTICE.QUERY] [GRAPH.ASTAR.STEP]".into(),
         hex(0, &wide, 48, with(&|x| { x.algorithm = 1; x.record = false }), vec![sliced(&[0, 0], &[47, 31], &capped)]),
     ));
     // Port-mutation judge (issue 35, session 17): no lattice request passed a cancel flag, so

@@ -143,7 +143,7 @@ pub fn generate_files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
             c.label
         );
         let envelope = Envelope::new(&id, FAMILY, &comment, vec![case]);
-        let text = crate::json_text::to_text(&envelope) + "\n";
+        let text = crate::json_text::to_text(&envelope);
         out.insert(format!("{FOLDER}/{id}.json"), text.into_bytes());
     }
     out

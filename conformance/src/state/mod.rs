@@ -177,6 +177,7 @@ pub enum StateRecipe {
         /// Height.
         height: u32,
         /// `[origin_x, origin_y, cell_size]` or null (unassigned).
+        #[serde(deserialize_with = "crate::report::required")]
         space: Option<[f64; 3]>,
         /// `(area, multiplier)` calls.
         area_multipliers: Vec<(u8, f64)>,
@@ -192,6 +193,7 @@ pub enum StateRecipe {
         /// Layout 0..=3 ([GRID.HEX.LAYOUT]).
         layout: i32,
         /// `[origin_x, origin_y, cell_size]` or null.
+        #[serde(deserialize_with = "crate::report::required")]
         space: Option<[f64; 3]>,
         /// `(area, multiplier)` calls.
         area_multipliers: Vec<(u8, f64)>,
@@ -205,6 +207,7 @@ pub enum StateRecipe {
         /// Default area.
         default_area: u8,
         /// `[origin_x, origin_y, origin_z, cell_size]` or null.
+        #[serde(deserialize_with = "crate::report::required")]
         space: Option<[f64; 4]>,
         /// `(area, multiplier)` calls.
         area_multipliers: Vec<(u8, f64)>,
@@ -224,8 +227,10 @@ pub enum StateRecipe {
         /// `set_record_expansions`.
         record: bool,
         /// `begin` start, or null (no `begin`: NotStarted).
+        #[serde(deserialize_with = "crate::report::required")]
         start: Option<u32>,
         /// `begin` goal, or null.
+        #[serde(deserialize_with = "crate::report::required")]
         goal: Option<u32>,
         /// `step(k)` budgets, in order.
         steps: Vec<u64>,
@@ -241,6 +246,7 @@ pub enum StateRecipe {
         /// Height.
         height: u32,
         /// `[origin_x, origin_y, cell_size]` or null.
+        #[serde(deserialize_with = "crate::report::required")]
         space: Option<[f64; 3]>,
         /// `(area, multiplier)` calls.
         area_multipliers: Vec<(u8, f64)>,
@@ -251,8 +257,10 @@ pub enum StateRecipe {
         /// The options.
         options: crate::grid::GridOptionsData,
         /// `begin` start `(x, y)`, or null.
+        #[serde(deserialize_with = "crate::report::required")]
         start: Option<(u32, u32)>,
         /// `begin` goal, or null.
+        #[serde(deserialize_with = "crate::report::required")]
         goal: Option<(u32, u32)>,
         /// `step(k)` budgets, in order.
         steps: Vec<u64>,

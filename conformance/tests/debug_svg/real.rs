@@ -61,6 +61,9 @@ fn vector_request(path: &str) -> Value {
     v["cases"][0]["request"].clone()
 }
 
+// pins [CONF.DEBUG.SVG]: a renderer whose polyline misses the points, whose viewBox is not in world
+// units, whose walls or areas are not shaded by cost, or whose expansions are not in order colours
+// fails the parsed-XML checks
 #[test]
 fn grid_search_picture_shows_walls_expansions_and_the_path_in_world_coordinates() {
     let space = [10.0, -5.0, 2.0];

@@ -84,12 +84,12 @@ class Graph(object):
     def add_edge(self, from_, to, weight):
         """[GRAPH.MUT.ADD_EDGE] [GRAPH.MUT.EDGE_ID] [GRAPH.CSR.EDGE_LIMIT] Validate like the CSR naming the would-be id.
 
-        GUESS: the edge-id limit (2^32 - 1 edges ever added, too_many_nodes, no index) is
-        checked before the edge itself.  Nothing is added on error.
+        The edge is validated first, then the edge-id limit (2^32 - 1 edges ever added,
+        too_many_nodes, no index) is checked.  Nothing is added on error.
         """
+        validate_edge(len(self._from), from_, to, weight, self._n)
         if len(self._from) >= MAX_EDGES:
             raise errors.TooManyNodes()
-        validate_edge(len(self._from), from_, to, weight, self._n)
         return self._push(from_, to, weight)
 
     def _check_id(self, edge_id):
