@@ -249,7 +249,7 @@ fn report_checkout(test: &str) -> PathBuf {
 fn the_clause_report_json_has_every_member() {
     let dir = report_checkout("report");
     let (code, out, err) = run(&["clauses", "--json", "--root", dir.to_str().unwrap()]);
-    assert_eq!(code, 1, "SEVEN and EIGHT are problems:\n{err}");
+    assert_eq!(code, 1, "FOUR, FIVE, SEVEN and EIGHT are problems:\n{err}");
     let got: Value = serde_json::from_str(&out).unwrap();
     let at = |l: u32| format!("spec/conformance.md:{l}");
     let lib = |kind: &str, file: &str, line: u32| json!({"kind": kind, "file": file, "line": line});
@@ -299,12 +299,14 @@ fn the_clause_report_json_has_every_member() {
     seven["mutants"] = counts(1, 0, 0, 0);
     let eight = entry("EIGHT", "defined", 8, json!([]));
     let want = json!({
-        "schema": "onepath.clauses", "version": 2,
+        "schema": "onepath.clauses", "version": 3,
         "clauses": [one, two, three, four, five, six, seven, eight],
         "mutant_runs": [{"package": "onepath-reference", "selection": "all",
                          "counts": counts(3, 4, 1, 1), "uncited_items": 1}],
         "undefined": ["GRAPH.REP.NINE"],
         "problems": [
+            {"id": "GRAPH.REP.FOUR", "problem": "unpinned", "defined_at": at(4)},
+            {"id": "GRAPH.REP.FIVE", "problem": "unpinned", "defined_at": at(5)},
             {"id": "GRAPH.REP.SEVEN", "problem": "lost_vector", "defined_at": at(7)},
             {"id": "GRAPH.REP.EIGHT", "problem": "uncited", "defined_at": at(8)}
         ],
