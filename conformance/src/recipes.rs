@@ -38,6 +38,9 @@ pub enum Source {
     /// root is the sink 1: the root reaches no node at a distance > 0, so slot 0 has no
     /// candidate ([GRAPH.ALT.FARTHEST]) and falls back to node 0 ([GRAPH.ALT.FALLBACK]).
     HandFarthestSink,
+    /// An undirected 4-cycle with two Avoid landmarks whose second slot has two unblocked
+    /// candidates of equal greatest size ([GRAPH.ALT.AVOID], ties: smaller id).
+    HandAvoidTie,
 }
 
 /// One named recipe.
@@ -78,8 +81,8 @@ const fn r(
 use Kind::*;
 use PointMode::*;
 use Source::{
-    Generated as G, HandEdgeCases, HandFarthestSink, HandFarthestTie, HandFarthestZero,
-    HandLandmarkLimit, HandNegativeZero, HandPointsRim, HandRngReject, HandTies,
+    Generated as G, HandAvoidTie, HandEdgeCases, HandFarthestSink, HandFarthestTie,
+    HandFarthestZero, HandLandmarkLimit, HandNegativeZero, HandPointsRim, HandRngReject, HandTies,
 };
 
 /// Every recipe, in id order.
@@ -109,6 +112,7 @@ pub const RECIPES: &[Recipe] = &[
     r("GRAPH-0023", "hand-made Farthest tie: an undirected star 0-1, 0-2, 0-3 of unit weights and two Farthest landmarks (seed 23); whatever the root, the first landmark is a leaf (the smallest id among the leaves farthest from the root, or the leaf 1 from the centre) and in the second slot the other two leaves share the greatest m(v) = 2, so the smaller id of the two is the landmark in oplm_sha256 (ties: smaller id [GRAPH.ALT.FARTHEST]); the alt variants' bounds come from those two leaves", HandFarthestTie, 23, 4, 6),
     r("GRAPH-0024", "hand-made Farthest threshold: a directed path 0->1 (weight 1) ->2 (weight 0) and two Farthest landmarks with seed 24, whose first root is 0; slot 0 takes 1 (nodes 1 and 2 tie at distance 1, ties: smaller id); in slot 1 node 0 is not reached from 1 and node 2 is at m(2) = 0, which m(v) > 0 refuses [GRAPH.ALT.FARTHEST], so no candidate is left and the slot falls back to the smallest non-landmark, 0 [GRAPH.ALT.FALLBACK]; the table in oplm_sha256 is [1, 0] (accepting m = 0 would give [1, 2])", HandFarthestZero, 24, 3, 5),
     r("GRAPH-0025", "hand-made Farthest root without a reach: a directed graph of 3 nodes whose one edge is 0->1 (weight 1) and one Farthest landmark with seed 26, whose root (next_int(3) = 1) is the sink 1; slot 0 takes the farthest node at a finite distance > 0 from the root [GRAPH.ALT.FARTHEST], and the root reaches none (its own distance 0 does not count), so the slot falls back to the smallest non-landmark, 0 [GRAPH.ALT.FALLBACK]; the table in oplm_sha256 is [0] (accepting distance 0 would give [1], the root itself), and the alt variants' bounds come from landmark 0", HandFarthestSink, 26, 3, 5),
+    r("GRAPH-0026", "hand-made Avoid candidate tie: an undirected 4-cycle 0-1 (weight 2), 1-3 (1), 3-2 (2), 2-0 (3) and two Avoid landmarks with seed 30, whose roots are 2 then 0 [GRAPH.ALT.ROOTS]; slot 0's tree from 2 gives the landmark 1 (the root's size 8, then its child 3 of size 5, then 3's child 1); in slot 1 the tree from 0 has the landmark 1 and its parent 0 blocked, and the unblocked nodes 2 and 3 each have the weight d(0, v) - lower_bound(0, v) = 3 - 1 = 2 and no child, so they tie for the greatest size and the smaller id, 2, is the landmark in oplm_sha256 (ties: smaller id [GRAPH.ALT.AVOID]; taking the later candidate gives the table [1, 3])", HandAvoidTie, 30, 4, 6),
 ];
 
 fn hand_ties() -> (GraphSpec, Vec<(u32, u32)>) {
@@ -238,6 +242,19 @@ fn hand_farthest_sink() -> (GraphSpec, Vec<(u32, u32)>) {
     (graph, vec![(0, 1), (1, 0), (2, 1)])
 }
 
+fn hand_avoid_tie() -> (GraphSpec, Vec<(u32, u32)>) {
+    // A 4-cycle 0-1-3-2-0; from 0 the nodes 2 and 3 are both 3 away and 1 away from the
+    // bound of the landmark 1.
+    let edges = vec![(1, 0, 2.0), (2, 3, 2.0), (1, 3, 1.0), (0, 2, 3.0)];
+    let graph = GraphSpec::Edges {
+        node_count: 4,
+        directed: false,
+        edges,
+        positions: None,
+    };
+    (graph, vec![(0, 3), (3, 0), (2, 1)])
+}
+
 fn hand_negative_zero() -> (GraphSpec, Vec<(u32, u32)>) {
     // 0 -> 1 -> 2 -> 3 costs 1 over two -0.0 edges (the direct 0 -> 3 costs 2); 3 -> 4 and
     // 5 -> 0 are -0.0 too, and 2 has a -0.0 self-loop.
@@ -278,7 +295,8 @@ impl Recipe {
             | Source::HandPointsRim
             | Source::HandFarthestTie
             | Source::HandFarthestZero
-            | Source::HandFarthestSink => {
+            | Source::HandFarthestSink
+            | Source::HandAvoidTie => {
                 let (graph, queries) = match self.source {
                     Source::HandTies => hand_ties(),
                     Source::HandEdgeCases => hand_edge_cases(),
@@ -288,6 +306,7 @@ impl Recipe {
                     Source::HandFarthestTie => hand_farthest_tie(),
                     Source::HandFarthestZero => hand_farthest_zero(),
                     Source::HandFarthestSink => hand_farthest_sink(),
+                    Source::HandAvoidTie => hand_avoid_tie(),
                     _ => hand_negative_zero(),
                 };
                 let mut rng = SplitMix64::new(self.seed);
@@ -327,6 +346,7 @@ impl Recipe {
                     Source::HandFarthestTie => "hand_farthest_tie",
                     Source::HandFarthestZero => "hand_farthest_zero",
                     Source::HandFarthestSink => "hand_farthest_sink",
+                    Source::HandAvoidTie => "hand_avoid_tie",
                     _ => "hand_negative_zero",
                 };
                 let provenance = match json!({"kind": name, "seed": self.seed, "recipe": self.id}) {
