@@ -15,7 +15,9 @@
 //! JPS+ tables) and a small pool of search scratch reset by an epoch, so after the first query
 //! [`find_grid_path`] costs what it explores, not what the map holds. Edits and restores take
 //! `&mut Grid` and repair or drop what they touch (a wall edit repairs the agent-size-1
-//! passability and move masks in place; the rest is rebuilt by the next search that needs it).
+//! passability, move masks, JPS block masks and JPS+ tables in place, the tables along the rows,
+//! columns and diagonals whose entries change; the larger agents' clearance is rebuilt by the
+//! next search that needs it).
 //! The other tier-1 calls follow the same rule: [`find_grid_path_bidirectional`] and
 //! [`find_hex_path`] take their per-cell buffers from the grid's scratch pool; a [`VoxelGrid`]
 //! keeps the flat copy of its voxels that searches read (repaired in place by an edit, rewritten

@@ -25,44 +25,71 @@ impl Bits {
         let ph = pass.len() / pw;
         let wpr = pw.div_ceil(64);
         let wpc = ph.div_ceil(64);
-        let ok = |x: usize, y: usize| pass[y * pw + x] != 0;
-        let mut m = [
-            vec![!0u64; pw * wpc],
-            vec![!0u64; ph * wpr],
-            vec![!0u64; pw * wpc],
-            vec![!0u64; ph * wpr],
-        ];
+        let mut b = Bits {
+            pw,
+            wpr,
+            wpc,
+            m: [
+                vec![!0u64; pw * wpc],
+                vec![!0u64; ph * wpr],
+                vec![!0u64; pw * wpc],
+                vec![!0u64; ph * wpr],
+            ],
+        };
         for y in 1..ph - 1 {
             for x in 1..pw - 1 {
-                if !ok(x, y) {
-                    continue;
-                }
-                // [GS.JUMP.FORCED]: side s of n moving (dx, dy) is forced when
-                // dx != 0: (x, y + s) passable and (x - dx, y + s) blocked;
-                // dy != 0: (x + s, y) passable and (x + s, y - dy) blocked.
-                for d in 0..4 {
-                    let (dx, dy) = (DX[d] as isize, DY[d] as isize);
-                    let mut forced = false;
-                    for s in [-1isize, 1] {
-                        let (ax, ay, bx, by) = if dx != 0 {
-                            (x as isize, y as isize + s, x as isize - dx, y as isize + s)
-                        } else {
-                            (x as isize + s, y as isize, x as isize + s, y as isize - dy)
-                        };
-                        forced |= ok(ax as usize, ay as usize) && !ok(bx as usize, by as usize);
-                    }
-                    let (word, bit) = if dx != 0 {
-                        (y * wpr + x / 64, x % 64)
-                    } else {
-                        (x * wpc + y / 64, y % 64)
-                    };
-                    if !forced {
-                        m[d][word] &= !(1u64 << bit);
-                    }
+                if pass[y * pw + x] != 0 {
+                    b.set_cell(pass, x, y);
                 }
             }
         }
-        Bits { pw, wpr, wpc, m }
+        b
+    }
+
+    /// Sets the four stop bits of interior padded cell `(x, y)` from `pass`: a blocked cell
+    /// stops every scan; a passable one the scans in which it has a forced side.
+    fn set_cell(&mut self, pass: &[u8], x: usize, y: usize) {
+        let pw = self.pw;
+        let ok = |x: usize, y: usize| pass[y * pw + x] != 0;
+        let open = ok(x, y);
+        for d in 0..4 {
+            let (dx, dy) = (DX[d] as isize, DY[d] as isize);
+            // [GS.JUMP.FORCED]: side s of n moving (dx, dy) is forced when
+            // dx != 0: (x, y + s) passable and (x - dx, y + s) blocked;
+            // dy != 0: (x + s, y) passable and (x + s, y - dy) blocked.
+            let mut forced = false;
+            for s in [-1isize, 1] {
+                let (ax, ay, bx, by) = if dx != 0 {
+                    (x as isize, y as isize + s, x as isize - dx, y as isize + s)
+                } else {
+                    (x as isize + s, y as isize, x as isize + s, y as isize - dy)
+                };
+                forced |= ok(ax as usize, ay as usize) && !ok(bx as usize, by as usize);
+            }
+            let (word, bit) = if dx != 0 {
+                (y * self.wpr + x / 64, x % 64)
+            } else {
+                (x * self.wpc + y / 64, y % 64)
+            };
+            if !open || forced {
+                self.m[d][word] |= 1u64 << bit;
+            } else {
+                self.m[d][word] &= !(1u64 << bit);
+            }
+        }
+    }
+
+    /// Brings the masks up to date after padded cell `e` of `pass` changed between passable
+    /// and blocked (`pass` already holds the new value): a cell's bits read only the cells
+    /// around it, so the 3 x 3 interior cells centred on `e` are set again.
+    pub fn repair(&mut self, pass: &[u8], e: usize) {
+        let (pw, ph) = (self.pw, pass.len() / self.pw);
+        let (ex, ey) = (e % pw, e / pw);
+        for y in ey.saturating_sub(1).max(1)..=(ey + 1).min(ph - 2) {
+            for x in ex.saturating_sub(1).max(1)..=(ex + 1).min(pw - 2) {
+                self.set_cell(pass, x, y);
+            }
+        }
     }
 
     /// The first stop at index `> from` in the line at word `base` of mask `d` (forward).
@@ -185,6 +212,47 @@ impl Bits {
 mod tests {
     use super::*;
     use crate::grid_search::jump::Jumper;
+
+    /// Masks repaired after each wall edit equal masks built afresh from the edited map, word
+    /// for word, on random maps (some wider and taller than a word).
+    #[test]
+    fn repaired_bits_equal_a_fresh_build() {
+        let mut seed = 13u64;
+        let mut next = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for round in 0..30 {
+            let (w, h) = if round % 3 == 2 {
+                (60 + next(80) as usize, 60 + next(80) as usize)
+            } else {
+                (1 + next(12) as usize, 1 + next(12) as usize)
+            };
+            let pw = w + 2;
+            let mut pass = vec![0u8; pw * (h + 2)];
+            for y in 0..h {
+                for x in 0..w {
+                    pass[(y + 1) * pw + x + 1] = (next(100) >= 25) as u8;
+                }
+            }
+            let mut b = Bits::build(&pass, pw);
+            for k in 0..40 {
+                let (x, y) = (1 + next(w as u64) as usize, 1 + next(h as u64) as usize);
+                let e = y * pw + x;
+                pass[e] ^= 1;
+                b.repair(&pass, e);
+                let fresh = Bits::build(&pass, pw);
+                for d in 0..4 {
+                    assert!(
+                        b.m[d] == fresh.m[d],
+                        "{w}x{h} edit {k} at {e}: direction {d}"
+                    );
+                }
+            }
+        }
+    }
 
     /// Block scans equal the cell-by-cell jumps of [GS.JUMP.STRAIGHT] and [GS.JUMP.DIAGONAL]
     /// for every cell, direction and goal of random maps (some wider than a word).

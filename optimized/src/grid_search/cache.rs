@@ -10,11 +10,14 @@
 //!
 //! Validity: every edit and restore takes `&mut Grid`, so no search borrows the grid while the
 //! cache changes and no version check is needed on the read path. An edit that changes whether
-//! a cell is a wall repairs the agent-size-1 passability (one byte) and move masks (the 3 x 3
-//! cells around it) in place and drops the rest (clearance of larger agents, block masks and
-//! JPS+ tables, rebuilt by the next search that needs them: a wall changes jump distances along
-//! whole rows, columns and diagonals). An edit between two non-wall areas changes nothing here.
-//! A restore drops every derived entry (the scratch pool stays: it depends on the size only).
+//! a cell is a wall repairs the agent-size-1 data in place: the passability (one byte), the move
+//! masks and the JPS block masks (the 3 x 3 cells around it), and the JPS+ tables (the entries
+//! near the cell, then each changed entry's ray walked back until an entry keeps its value: a
+//! wall changes jump distances along rows, columns and diagonals through it, so the cost is
+//! those lines' changed entries, not the map). It drops the clearance of larger agents (a wall
+//! changes the clearance of a whole square up and to the left of it), rebuilt by the next
+//! search that needs it. An edit between two non-wall areas changes nothing here. A restore
+//! drops every derived entry (the scratch pool stays: it depends on the size only).
 //!
 //! Threads: the cache sits behind one mutex held only to look up or insert an `Arc` or to take
 //! or give scratch (never while building or searching), so it is ready for concurrent readers;
@@ -294,8 +297,6 @@ impl GridCache {
         if (old == wall) == (new == wall) {
             return;
         }
-        g.tables.clear();
-        g.bits.clear();
         let pw = w + 2;
         let p = (i / w + 1) * pw + i % w + 1;
         g.base.retain(|(agent, _)| *agent == 1);
@@ -307,9 +308,26 @@ impl GridCache {
             _ => {
                 g.base.clear();
                 g.moves.clear();
+                g.tables.clear();
+                g.bits.clear();
                 return;
             }
         };
+        // The jump data of agent size 1 (the only size the specialised jump engine serves).
+        g.tables.retain_mut(|(agent, t)| match Arc::get_mut(t) {
+            Some(t) if *agent == 1 => {
+                t.repair(pass, p);
+                true
+            }
+            _ => false,
+        });
+        g.bits.retain_mut(|(agent, b)| match Arc::get_mut(b) {
+            Some(b) if *agent == 1 => {
+                b.repair(pass, p);
+                true
+            }
+            _ => false,
+        });
         g.moves.retain(|(k, _)| k.0 == 1);
         let mut ok = true;
         for ((_, nd, rule), m) in g.moves.iter_mut() {

@@ -55,39 +55,10 @@ impl Tables {
             } else {
                 (1..pw - 1).collect()
             };
-            let step = dy * pw as isize + dx;
             for &y in &ys {
                 for &x in &xs {
                     let p = y * pw + x;
-                    if pass[p] == 0 {
-                        continue;
-                    }
-                    let n = p.wrapping_add_signed(step);
-                    let v = if d < 4 {
-                        if pass[n] == 0 {
-                            0
-                        } else if j.forced_side(n, DX[d], DY[d], -1)
-                            || j.forced_side(n, DX[d], DY[d], 1)
-                        {
-                            1
-                        } else {
-                            next(t[n * 8 + d])
-                        }
-                    } else if !(pass[n] != 0
-                        && pass[p.wrapping_add_signed(dx)] != 0
-                        && pass[p.wrapping_add_signed(dy * pw as isize)] != 0)
-                    {
-                        0
-                    } else {
-                        let hx = super::ctx::dir_index(DX[d], 0);
-                        let vy = super::ctx::dir_index(0, DY[d]);
-                        if t[n * 8 + hx] > 0 || t[n * 8 + vy] > 0 {
-                            1
-                        } else {
-                            next(t[n * 8 + d])
-                        }
-                    };
-                    t[p * 8 + d] = v;
+                    t[p * 8 + d] = entry(&j, p, d, |c, e| t[c * 8 + e]);
                 }
             }
             // Diagonals must follow all straights: straights are d 0..4, done first.
@@ -104,6 +75,84 @@ impl Tables {
             t,
             t16: Vec::new(),
             pw,
+        }
+    }
+
+    /// Sets the table entry of padded cell `c`, direction `d`.
+    fn set(&mut self, c: usize, d: usize, v: i32) {
+        if self.t.is_empty() {
+            self.t16[c * 8 + d] = v as i16;
+        } else {
+            self.t[c * 8 + d] = v;
+        }
+    }
+
+    /// Brings the tables up to date after padded cell `e` of `pass` changed between passable
+    /// and blocked (`pass` already holds the new value). An entry reads the passability of its cell
+    /// and the eight around it ([GS.JUMP.FORCED] looks one cell to the side of the next cell and
+    /// of the cell itself) and the entries of the next cell along its direction (a diagonal also
+    /// that cell's two straight entries): the entries of the 3 x 3 cells centred on `e` are
+    /// recomputed, and every change walks back along its ray, recomputing until an entry keeps
+    /// its value; straights first, then the diagonals, seeded also behind every changed
+    /// straight entry they read. The cost is the number of entries that change, at most a few
+    /// rows, columns and diagonals through `e`, not the map.
+    pub fn repair(&mut self, pass: &[u8], e: usize) {
+        let pw = self.pw;
+        let ph = pass.len() / pw;
+        let j = Jumper {
+            pass,
+            pw: pw as isize,
+            goal: usize::MAX,
+        };
+        let (ex, ey) = ((e % pw) as isize, (e / pw) as isize);
+        let mut near = Vec::with_capacity(9);
+        for y in ey - 1..=ey + 1 {
+            for x in ex - 1..=ex + 1 {
+                if x >= 1 && y >= 1 && x < pw as isize - 1 && y < ph as isize - 1 {
+                    near.push(y as usize * pw + x as usize);
+                }
+            }
+        }
+        let mut changed = Vec::new();
+        for d in 0..4 {
+            for &c in &near {
+                self.walk_back(&j, c, d, &mut changed);
+            }
+        }
+        let mut unused = Vec::new();
+        for d in 4..8 {
+            let hx = super::ctx::dir_index(DX[d], 0);
+            let vy = super::ctx::dir_index(0, DY[d]);
+            let back = -(DY[d] as isize * pw as isize + DX[d] as isize);
+            for &c in &near {
+                self.walk_back(&j, c, d, &mut unused);
+            }
+            for &(c, s) in &changed {
+                if s == hx || s == vy {
+                    self.walk_back(&j, c.wrapping_add_signed(back), d, &mut unused);
+                }
+            }
+        }
+    }
+
+    /// Recomputes the entry of padded cell `c`, direction `d`, and while it changes the entries
+    /// behind it along `d` (each change logged in `changed`). Border cells keep 0.
+    fn walk_back(
+        &mut self,
+        j: &Jumper<'_>,
+        mut c: usize,
+        d: usize,
+        changed: &mut Vec<(usize, usize)>,
+    ) {
+        let back = -(DY[d] as isize * self.pw as isize + DX[d] as isize);
+        loop {
+            let v = entry(j, c, d, |n, e| self.get(n, e));
+            if v == self.get(c, d) {
+                return;
+            }
+            self.set(c, d, v);
+            changed.push((c, d));
+            c = c.wrapping_add_signed(back);
         }
     }
 
@@ -217,6 +266,42 @@ impl Tables {
     }
 }
 
+/// [GS.JUMP.TABLES] The entry of padded cell `p`, direction `d`, given the entries `t(c, d)` of
+/// the next cell along `d`: 0 for a blocked cell or a first step that is not allowed, 1 when the
+/// next cell is a jump point (a straight with a forced side; a diagonal whose straight entries
+/// there find one), else one more step than the next cell's entry.
+#[inline(always)]
+fn entry(j: &Jumper<'_>, p: usize, d: usize, t: impl Fn(usize, usize) -> i32) -> i32 {
+    let pass = j.pass;
+    if pass[p] == 0 {
+        return 0;
+    }
+    let (dx, dy) = (DX[d] as isize, DY[d] as isize);
+    let n = p.wrapping_add_signed(dy * j.pw + dx);
+    if d < 4 {
+        if pass[n] == 0 {
+            0
+        } else if j.forced_side(n, DX[d], DY[d], -1) || j.forced_side(n, DX[d], DY[d], 1) {
+            1
+        } else {
+            next(t(n, d))
+        }
+    } else if !(pass[n] != 0
+        && pass[p.wrapping_add_signed(dx)] != 0
+        && pass[p.wrapping_add_signed(dy * j.pw)] != 0)
+    {
+        0
+    } else {
+        let hx = super::ctx::dir_index(DX[d], 0);
+        let vy = super::ctx::dir_index(0, DY[d]);
+        if t(n, hx) > 0 || t(n, vy) > 0 {
+            1
+        } else {
+            next(t(n, d))
+        }
+    }
+}
+
 /// One more step along a ray: a jump point one further, or one more free step.
 #[inline(always)]
 fn next(v: i32) -> i32 {
@@ -230,6 +315,54 @@ fn next(v: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Tables repaired after each wall edit equal tables built afresh from the edited map,
+    /// entry for entry, on random maps (one wider than `2^15`, so the 32-bit form is repaired
+    /// too), edits that add and remove walls, near borders and in the open.
+    #[test]
+    fn repaired_tables_equal_a_fresh_build() {
+        let mut seed = 11u64;
+        let mut next = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for round in 0..40 {
+            let (w, h) = match round {
+                0 => ((1 << 15) - 1, 3),
+                _ if round % 5 == 4 => (40 + next(60) as usize, 30 + next(40) as usize),
+                _ => (1 + next(12) as usize, 1 + next(12) as usize),
+            };
+            let pw = w + 2;
+            let mut pass = vec![0u8; pw * (h + 2)];
+            let pct = [5, 20, 35][round % 3];
+            for y in 0..h {
+                for x in 0..w {
+                    pass[(y + 1) * pw + x + 1] = (next(100) >= pct) as u8;
+                }
+            }
+            let mut t = Tables::build(&pass, pw);
+            assert_eq!(t.t16.is_empty(), round == 0);
+            let edits = if round == 0 { 6 } else { 25 };
+            for k in 0..edits {
+                let (x, y) = (1 + next(w as u64) as usize, 1 + next(h as u64) as usize);
+                let e = y * pw + x;
+                pass[e] ^= 1;
+                t.repair(&pass, e);
+                let fresh = Tables::build(&pass, pw);
+                for c in 0..pass.len() {
+                    for d in 0..8 {
+                        assert_eq!(
+                            t.get(c, d),
+                            fresh.get(c, d),
+                            "{w}x{h} edit {k} at {e}: c {c} d {d}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 
     /// Optimised table jumps equal the cell-by-cell jumps of [GS.JUMP.STRAIGHT] and
     /// [GS.JUMP.DIAGONAL] for every cell, direction and goal of random maps.
