@@ -453,21 +453,27 @@ pub fn run(
     scen: &str,
 ) -> MovingAiReport {
     let mut buckets: BTreeMap<u32, BucketCount> = BTreeMap::new();
-    let mut seconds = vec![0.0f64; runners.len()];
-    let mut runs = vec![0u64; runners.len()];
+    // Per runner and algorithm (index into `algorithms`): all runs, and the first alone.
+    let mut seconds = vec![vec![0.0f64; algorithms.len()]; runners.len()];
+    let mut first = vec![vec![0.0f64; algorithms.len()]; runners.len()];
+    let mut runs = vec![vec![0u64; algorithms.len()]; runners.len()];
     let mut mismatches = Vec::new();
     let mut mismatch_count = 0u64;
     for (i, e) in bench.scen.entries.iter().enumerate() {
         let mut scenario_ok = true;
-        for &algorithm in algorithms {
+        for (j, &algorithm) in algorithms.iter().enumerate() {
             let answers: Vec<Result<Answer, CallError>> = runners
                 .iter()
                 .enumerate()
                 .map(|(k, r)| {
                     let t = Instant::now();
                     let a = r.run(e, algorithm);
-                    seconds[k] += t.elapsed().as_secs_f64();
-                    runs[k] += 1;
+                    let took = t.elapsed().as_secs_f64();
+                    if runs[k][j] == 0 {
+                        first[k][j] = took;
+                    }
+                    seconds[k][j] += took;
+                    runs[k][j] += 1;
                     a
                 })
                 .collect();
@@ -530,10 +536,15 @@ pub fn run(
         timings: runners
             .iter()
             .enumerate()
-            .map(|(k, r)| Timing {
-                implementation: r.name(),
-                runs: runs[k],
-                seconds: seconds[k],
+            .flat_map(|(k, r)| {
+                let (seconds, first, runs) = (&seconds[k], &first[k], &runs[k]);
+                algorithms.iter().enumerate().map(move |(j, &a)| Timing {
+                    implementation: r.name(),
+                    algorithm: ALGORITHM_NAMES[a as usize].to_string(),
+                    runs: runs[j],
+                    seconds: seconds[j],
+                    first_seconds: first[j],
+                })
             })
             .collect(),
     }

@@ -7,7 +7,7 @@ use serde::Serialize;
 /// The `schema` member of the `--json` report.
 pub const SCHEMA: &str = "onepath.movingai-report";
 /// The `version` member of the `--json` report.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 /// A length matches when `|found - optimal| <= max(ABSOLUTE_TOLERANCE, RELATIVE_TOLERANCE *
 /// optimal)` ([CONF.CLI.MOVINGAI]): MovingAI sets print lengths with 8 decimals (an error up to
 /// `5e-9`), while two distinct octile lengths whose straight and diagonal step counts differ by
@@ -67,15 +67,32 @@ pub struct BucketCount {
     pub mismatches: u64,
 }
 
-/// The time one implementation spent in its runs.
+/// The time one implementation spent in its runs of one algorithm.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Timing {
     /// The implementation.
     pub implementation: String,
+    /// The algorithm.
+    pub algorithm: String,
     /// Runs made.
     pub runs: u64,
     /// Wall time of the runs (grid building excluded), seconds.
     pub seconds: f64,
+    /// Wall time of the first of them, seconds: it includes whatever the implementation builds
+    /// once per grid for the algorithm (`onepath`: the padded passability, move masks, JPS block
+    /// masks or JPS+ tables), shown apart from the queries.
+    pub first_seconds: f64,
+}
+
+impl Timing {
+    /// Milliseconds per run after the first (0 when there is none).
+    pub fn later_ms_per_run(&self) -> f64 {
+        if self.runs > 1 {
+            (self.seconds - self.first_seconds) * 1000.0 / (self.runs - 1) as f64
+        } else {
+            0.0
+        }
+    }
 }
 
 /// The result of a `movingai` run.
@@ -165,11 +182,13 @@ impl MovingAiReport {
         );
         for t in &self.timings {
             out += &format!(
-                "time {}: {:.3} s over {} runs ({:.4} ms/run)\n",
+                "time {} {}: {:.3} s over {} runs: first {:.3} ms (with what the grid builds once), then {:.4} ms/run\n",
                 t.implementation,
+                t.algorithm,
                 t.seconds,
                 t.runs,
-                t.seconds * 1000.0 / t.runs.max(1) as f64
+                t.first_seconds * 1000.0,
+                t.later_ms_per_run()
             );
         }
         if !self.mismatches.is_empty() {
@@ -229,8 +248,10 @@ impl MovingAiReport {
         #[derive(Serialize)]
         struct T {
             implementation: String,
+            algorithm: String,
             runs: u64,
             seconds: f64,
+            first_seconds: f64,
         }
         #[derive(Serialize)]
         struct Tolerance {
@@ -297,8 +318,10 @@ impl MovingAiReport {
                 .iter()
                 .map(|t| T {
                     implementation: t.implementation.clone(),
+                    algorithm: t.algorithm.clone(),
                     runs: t.runs,
                     seconds: t.seconds,
+                    first_seconds: t.first_seconds,
                 })
                 .collect(),
         };

@@ -40,6 +40,9 @@ fn json(text: &str) -> serde_json::Value {
     serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}"))
 }
 
+// pins [CONF.CLI.MOVINGAI]: one timing per implementation and algorithm, in that order, each with
+// its first run apart (version 2); a report with one timing per implementation, or without the
+// first run, fails here
 #[test]
 fn generated_maps_of_every_kind_match_on_both_crates() {
     let dir = scratch("generated");
@@ -53,8 +56,14 @@ fn generated_maps_of_every_kind_match_on_both_crates() {
             "{out}"
         );
         assert!(out.contains("astar, dijkstra, jps, jps_plus"), "{out}");
-        assert!(out.contains("time onepath-reference:"), "{out}");
-        assert!(out.contains("time onepath:"), "{out}");
+        // One time line per implementation and algorithm, the first run apart.
+        for i in ["onepath-reference", "onepath"] {
+            for a in ["astar", "dijkstra", "jps", "jps_plus"] {
+                let line = format!("time {i} {a}: ");
+                assert!(out.contains(&line), "no {line:?} in\n{out}");
+            }
+        }
+        assert_eq!(out.matches(": first ").count(), 8, "{out}");
         // One table row per bucket present in the file.
         let mut buckets: Vec<u32> = scen.entries.iter().map(|e| e.bucket).collect();
         buckets.dedup();
@@ -68,7 +77,7 @@ fn generated_maps_of_every_kind_match_on_both_crates() {
         assert_eq!(code, 0, "{err}");
         let v = json(&out);
         assert_eq!(v["schema"], "onepath.movingai-report");
-        assert_eq!(v["version"], 1);
+        assert_eq!(v["version"], 2);
         assert_eq!(v["ok"], true);
         assert_eq!(v["scenarios"], n as u64);
         assert_eq!(v["matches"], n as u64);
@@ -85,7 +94,26 @@ fn generated_maps_of_every_kind_match_on_both_crates() {
             listed,
             buckets.iter().map(|&b| b as u64).collect::<Vec<_>>()
         );
-        assert_eq!(v["timings"][0]["runs"], 4 * n as u64);
+        // Per implementation, then per algorithm in run order: every scenario once each, the
+        // first run's time apart and part of the total.
+        let timings = v["timings"].as_array().unwrap();
+        assert_eq!(timings.len(), 8);
+        for (t, (i, a)) in timings.iter().zip(
+            ["onepath-reference", "onepath"]
+                .iter()
+                .flat_map(|i| ["astar", "dijkstra", "jps", "jps_plus"].map(|a| (*i, a))),
+        ) {
+            assert_eq!(t["implementation"], i);
+            assert_eq!(t["algorithm"], a);
+            assert_eq!(t["runs"], n as u64);
+            let (all, first) = (
+                t["seconds"].as_f64().unwrap(),
+                t["first_seconds"].as_f64().unwrap(),
+            );
+            assert!(first > 0.0 && first <= all, "{t}");
+            let keys: Vec<&String> = t.as_object().unwrap().keys().collect();
+            assert_eq!(keys.len(), 5, "{t}");
+        }
         assert_eq!(v["tolerance"]["absolute"], 1e-6);
     }
 }
