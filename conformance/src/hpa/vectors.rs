@@ -190,7 +190,7 @@ pub fn requests() -> Vec<(String, HpaRequest)> {
         ),
     );
     push(
-        "entrance placement: runs of 6 give both ends, shorter runs the lower middle; borders stop at chunk corners [HPA.ENT.RUN] [HPA.ENT.PLACE] [HPA.NODE.ID]",
+        "entrance placement: runs shorter than 6 give the lower middle (every run here is 1 or 2 long; runs of 6 and more: HPA-0037); borders stop at chunk corners [HPA.ENT.RUN] [HPA.ENT.PLACE] [HPA.NODE.ID]",
         req(
             map(&[
                 "............",
@@ -439,6 +439,31 @@ pub fn requests() -> Vec<(String, HpaRequest)> {
                 cancel([0, 0], [7, 7], 0),
                 cancel([0, 0], [7, 7], 1),
             ],
+        ),
+    );
+    push(
+        "entrance runs of 6 and more: a 16 x 16 map, chunk 8; east borders with runs of 6 (rows 0-5: both ends, rows 0 and 5) and 1 (row 7), of 5 (rows 8-12: the middle, row 10) and 2 (rows 14-15: the lower middle, row 14); south borders with runs of 7 (x 1-7: both ends) and 8 (x 8-15: both ends). The threshold is exactly 6: a port placing a run of 6 in its middle, or one of 5 at its ends, has other nodes [HPA.ENT.RUN] [HPA.ENT.PLACE] [HPA.NODE.SET]",
+        req(
+            map(&[
+                "................",
+                "................",
+                "................",
+                "................",
+                "................",
+                "................",
+                "........#.......",
+                "................",
+                "#...............",
+                "................",
+                "................",
+                "................",
+                "................",
+                ".......#........",
+                "................",
+                "................",
+            ]),
+            options(8),
+            both([0, 0], [15, 15]).to_vec(),
         ),
     );
     out
