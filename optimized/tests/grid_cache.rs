@@ -77,6 +77,12 @@ fn edits_and_restores_leave_no_stale_cache() {
             let area = [0u8, 3, WALL][lcg(&mut seed, 3) as usize];
             grid.set_cell(x, y, area).unwrap();
         }
+        if round % 3 == 1 {
+            // A multiplier change: the cached multiplier table must follow it (and a restore
+            // below must bring back the saved one).
+            let m = [0.5, 2.0, 3.25][lcg(&mut seed, 3) as usize];
+            grid.set_area_multiplier(3, m).unwrap();
+        }
         same_as_fresh(&grid, &mut seed, &opts);
         if round % 5 == 4 {
             grid.restore_state(&saved).unwrap();

@@ -1,7 +1,8 @@
 //! Grid-owned derived data and search scratch, so that a tier-1 query costs what it explores,
 //! not what the map holds (informative; never observable in results, vectors or state bytes).
 //!
-//! A [`crate::Grid`] keeps one [`GridCache`]: the padded passability per agent size ([GS.PASS],
+//! A [`crate::Grid`] keeps one [`GridCache`]: the multiplier table (dropped by a multiplier
+//! change or a restore), the padded passability per agent size ([GS.PASS],
 //! clearance included), the specialised A*'s move masks per agent size, connectivity and corner
 //! rule, the JPS block-scan masks and the JPS+ tables ([GS.JUMP.TABLES]), each built by the
 //! first search that needs it and shared (`Arc`) by every later one; and a small pool of
@@ -54,6 +55,20 @@ struct Inner {
     scratch: Vec<Scratch>,
     /// HPA* tier 1's hierarchies (with their abstract-search scratch) by options.
     hpa: Vec<HpaEntry>,
+    /// The multiplier table of the searches ([GRID.AREA.TABLE]: area 255 unused, 1.0), with
+    /// its smallest multiplier of areas 0..=254 and whether every one is exactly 1.0.
+    areas: Option<AreaTable>,
+}
+
+/// A grid's multipliers as the searches read them, built once per area-table change.
+#[derive(Clone)]
+pub(crate) struct AreaTable {
+    /// [GRID.AREA.TABLE] Multiplier by area (255: unused, 1.0).
+    pub mult: Arc<[f64; 256]>,
+    /// [GS.EST.SCALE] Smallest multiplier of areas 0..=254.
+    pub mmin: f64,
+    /// [GS.COST.UNIFORM] Every multiplier exactly 1.0.
+    pub uniform: bool,
 }
 
 /// A hierarchy kept for HPA* tier 1 and whether it is known to match the grid (no edit,
@@ -118,6 +133,15 @@ pub(crate) fn move_mask(pass: &[u8], pw: usize, p: usize, nd: usize, rule: Diago
 impl GridCache {
     fn lock(&self) -> MutexGuard<'_, Inner> {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The multiplier table (`build` runs on a miss, unlocked).
+    pub fn area_table(&self, build: impl FnOnce() -> AreaTable) -> AreaTable {
+        if let Some(t) = &self.lock().areas {
+            return t.clone();
+        }
+        let t = build();
+        self.lock().areas.get_or_insert(t).clone()
     }
 
     /// [GS.PASS] The padded passability for `agent` (`build` runs on a miss, unlocked).
@@ -271,6 +295,7 @@ impl GridCache {
         for e in &mut g.hpa {
             e.fresh = false;
         }
+        g.areas = None;
     }
 
     /// A restore: every derived entry is dropped (the scratch pool stays; HPA* hierarchies
@@ -284,6 +309,7 @@ impl GridCache {
         g.moves.clear();
         g.tables.clear();
         g.bits.clear();
+        g.areas = None;
     }
 
     /// Cell `i` of a `w`-wide grid changed from `old` to `new`: repairs or drops what depends

@@ -1,6 +1,7 @@
 //! Passability, moves, costs, estimates and line of sight of spec/grid-search.md §2, §3 and
 //! [GS.LOS], over a padded passability map shared with the grid's cache ([`super::cache`]).
 
+use super::cache::AreaTable;
 use super::options::{validate, Connectivity, DiagonalRule, GridOptions, GridSearchError, GsKind};
 use crate::plane::{clearance_map, Grid};
 use std::sync::Arc;
@@ -110,8 +111,8 @@ pub(crate) struct Ctx<'g> {
     pub pass: Arc<Vec<u8>>,
     /// Padded index offsets of the eight directions.
     pub off: [isize; 8],
-    /// [GRID.AREA.TABLE] Multiplier by area (255: unused).
-    pub mult: [f64; 256],
+    /// [GRID.AREA.TABLE] Multiplier by area (255: unused); shared with the grid's cache.
+    pub mult: Arc<[f64; 256]>,
     /// [GS.EST.SCALE] Smallest multiplier of areas 0..=254.
     pub mmin: f64,
     /// [GS.COST.UNIFORM] Every multiplier exactly 1.0.
@@ -145,19 +146,30 @@ impl<'g> Ctx<'g> {
             }
             base
         });
-        let mut mult = [1.0f64; 256];
-        let mut mmin = f64::INFINITY;
-        let mut uniform = true;
-        for a in 0..255u8 {
-            let m = grid.area_multiplier(a).unwrap_or(1.0);
-            mult[a as usize] = m;
-            if m < mmin {
-                mmin = m;
+        let AreaTable {
+            mult,
+            mmin,
+            uniform,
+        } = grid.derived().area_table(|| {
+            let mut mult = [1.0f64; 256];
+            let mut mmin = f64::INFINITY;
+            let mut uniform = true;
+            for a in 0..255u8 {
+                let m = grid.area_multiplier(a).unwrap_or(1.0);
+                mult[a as usize] = m;
+                if m < mmin {
+                    mmin = m;
+                }
+                if m != 1.0 {
+                    uniform = false;
+                }
             }
-            if m != 1.0 {
-                uniform = false;
+            AreaTable {
+                mult: Arc::new(mult),
+                mmin,
+                uniform,
             }
-        }
+        });
         let pwi = pw as isize;
         let mut off = [0isize; 8];
         for d in 0..8 {

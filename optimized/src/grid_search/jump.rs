@@ -141,10 +141,15 @@ impl Jumper<'_> {
 
 /// [GS.JUMP.PATH] Every cell of a jump-point chain (cell indexes), start first.
 pub(crate) fn fill_path(ctx: &Ctx<'_>, chain: &[u32]) -> Vec<u32> {
-    let mut out = Vec::new();
     let Some(&first) = chain.first() else {
-        return out;
+        return Vec::new();
     };
+    // Each leg is a straight or diagonal line: max(|dx|, |dy|) cells after its first.
+    let cells = chain.windows(2).fold(1usize, |n, win| {
+        let ((x0, y0), (x1, y1)) = (ctx.xy(win[0]), ctx.xy(win[1]));
+        n + x0.abs_diff(x1).max(y0.abs_diff(y1)) as usize
+    });
+    let mut out = Vec::with_capacity(cells);
     out.push(first);
     for win in chain.windows(2) {
         let (mut x, mut y) = ctx.xy(win[0]);
