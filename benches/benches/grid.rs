@@ -11,7 +11,10 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use onepath::{GridAlgorithm, GridOptions, GridSearch, SearchStatus};
 mod maps;
 
-use maps::{connected_queries, onepath_grid, pair_of_path, pathfinding_astar};
+use maps::{
+    connected_queries, grid_pathfinding_grid, grid_pathfinding_path, onepath_grid, pair_of_path,
+    pathfinding_astar,
+};
 use onepath_conformance::movingai::{generate_map, MapKind, MovingAiMap, OctileCost};
 use std::cmp::Ordering;
 use std::hint::black_box;
@@ -80,33 +83,6 @@ fn onepath_batch(b: &Bench, algorithm: GridAlgorithm) -> Vec<OctileCost> {
         .collect()
 }
 
-fn grid_pathfinding_grid(b: &Bench) -> grid_pathfinding::PathingGrid {
-    use grid_util::grid::ValueGrid;
-    let mut pg = grid_pathfinding::PathingGrid::new(SIDE, SIDE, false);
-    for y in 0..SIDE {
-        for x in 0..SIDE {
-            if !b.map.passable(x as i64, y as i64) {
-                pg.set(x as i32, y as i32, true);
-            }
-        }
-    }
-    pg.generate_components();
-    pg
-}
-
-fn grid_pathfinding_path(
-    pg: &grid_pathfinding::PathingGrid,
-    a: (usize, usize),
-    g: (usize, usize),
-) -> Option<Vec<(usize, usize)>> {
-    let p = pg.get_path_single_goal(
-        grid_util::point::Point::new(a.0 as i32, a.1 as i32),
-        grid_util::point::Point::new(g.0 as i32, g.1 as i32),
-        false,
-    )?;
-    Some(p.iter().map(|q| (q.x as usize, q.y as usize)).collect())
-}
-
 fn corner_cuts(m: &MovingAiMap, path: &[(usize, usize)]) -> bool {
     path.windows(2).any(|w| {
         let (x, y) = (w[0].0 as i64, w[0].1 as i64);
@@ -139,7 +115,7 @@ fn bench(c: &mut Criterion) {
                 pf_worse += 1;
             }
         }
-        let pg = grid_pathfinding_grid(b);
+        let pg = grid_pathfinding_grid(&b.map);
         let (mut gp_missing, mut gp_longer, mut gp_shorter, mut gp_cuts) = (0, 0, 0, 0);
         for (q, &(a, g)) in b.queries.iter().enumerate() {
             match grid_pathfinding_path(&pg, a, g) {

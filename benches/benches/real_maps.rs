@@ -26,7 +26,10 @@ mod common;
 mod maps;
 
 use common::{group, Entry};
-use maps::{onepath_grid, pair_of_path, pathfinding_astar};
+use maps::{
+    grid_pathfinding_grid, grid_pathfinding_path, onepath_grid, pair_of_path, pathfinding_astar,
+    reference_grid,
+};
 use onepath_conformance::movingai::{move_allowed, MovingAiMap, ScenFile, MOVES};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -85,19 +88,6 @@ fn map_files() -> Vec<(PathBuf, PathBuf)> {
     out.sort();
     out.dedup_by(|a, b| a.0.file_name() == b.0.file_name());
     out
-}
-
-fn reference_grid(m: &MovingAiMap) -> onepath_reference::Grid {
-    let (w, h) = (m.width(), m.height());
-    let mut grid = onepath_reference::Grid::new(w, h).expect("grid");
-    for y in 0..h {
-        for x in 0..w {
-            if !m.passable(x as i64, y as i64) {
-                grid.set_cell(x, y, onepath_reference::WALL).expect("cell");
-            }
-        }
-    }
-    grid
 }
 
 fn load(map: &Path, scen: &Path, limit: usize) -> Bench {
@@ -190,30 +180,6 @@ fn costs(v: Vec<(f64, Vec<u32>)>) -> Vec<f64> {
             c
         })
         .collect()
-}
-
-fn gp_grid(m: &MovingAiMap) -> grid_pathfinding::PathingGrid {
-    use grid_util::grid::ValueGrid;
-    let mut pg = grid_pathfinding::PathingGrid::new(m.width(), m.height(), false);
-    for y in 0..m.height() {
-        for x in 0..m.width() {
-            if !m.passable(x as i64, y as i64) {
-                pg.set(x as i32, y as i32, true);
-            }
-        }
-    }
-    pg.generate_components();
-    pg
-}
-
-fn gp_path(pg: &grid_pathfinding::PathingGrid, (s, g): Query) -> Option<Vec<(usize, usize)>> {
-    use grid_util::point::Point;
-    let p = pg.get_path_single_goal(
-        Point::new(s.0 as i32, s.1 as i32),
-        Point::new(g.0 as i32, g.1 as i32),
-        false,
-    )?;
-    Some(p.iter().map(|q| (q.x as usize, q.y as usize)).collect())
 }
 
 /// Octile distance in integer units (straight 10000, diagonal 14142).
@@ -313,7 +279,7 @@ fn check(b: &Bench, pg: &grid_pathfinding::PathingGrid) {
         if pair_of_path(&pathfinding_astar(&b.map, query.0, query.1)).0 != mine {
             pf_diff += 1;
         }
-        match gp_path(pg, query) {
+        match grid_pathfinding_path(pg, query.0, query.1) {
             None => gp_missing += 1,
             Some(p) => {
                 if pair_of_path(&p).0 != mine {
@@ -348,7 +314,7 @@ fn bench(c: &mut Criterion) {
     }
     for (map, scen) in files {
         let b = load(&map, &scen, limit);
-        let pg = gp_grid(&b.map);
+        let pg = grid_pathfinding_grid(&b.map);
         check(&b, &pg);
         let n = b.queries.len();
         for (name, a, ra) in ALGORITHMS {
@@ -385,7 +351,10 @@ fn bench(c: &mut Criterion) {
                 Box::new(move || {
                     bref.queries
                         .iter()
-                        .map(|&q| gp_path(pgref, q).map_or(f64::INFINITY, |p| p.len() as f64))
+                        .map(|&(s, g)| {
+                            grid_pathfinding_path(pgref, s, g)
+                                .map_or(f64::INFINITY, |p| p.len() as f64)
+                        })
                         .collect()
                 }),
             ),

@@ -145,6 +145,49 @@ pub fn onepath_grid(m: &MovingAiMap) -> onepath::Grid {
     grid
 }
 
+/// The `onepath-reference` `Grid` of a map (walls = `WALL`, everything else area 0).
+pub fn reference_grid(m: &MovingAiMap) -> onepath_reference::Grid {
+    let (w, h) = (m.width(), m.height());
+    let mut grid = onepath_reference::Grid::new(w, h).expect("grid");
+    for y in 0..h {
+        for x in 0..w {
+            if !m.passable(x as i64, y as i64) {
+                grid.set_cell(x, y, onepath_reference::WALL).expect("cell");
+            }
+        }
+    }
+    grid
+}
+
+/// `grid_pathfinding`'s grid of a map (its components generated, as its JPS needs).
+pub fn grid_pathfinding_grid(m: &MovingAiMap) -> grid_pathfinding::PathingGrid {
+    use grid_util::grid::ValueGrid;
+    let mut pg = grid_pathfinding::PathingGrid::new(m.width(), m.height(), false);
+    for y in 0..m.height() {
+        for x in 0..m.width() {
+            if !m.passable(x as i64, y as i64) {
+                pg.set(x as i32, y as i32, true);
+            }
+        }
+    }
+    pg.generate_components();
+    pg
+}
+
+/// `grid_pathfinding`'s JPS path from `a` to `g`, as cells.
+pub fn grid_pathfinding_path(
+    pg: &grid_pathfinding::PathingGrid,
+    a: (usize, usize),
+    g: (usize, usize),
+) -> Option<Vec<(usize, usize)>> {
+    let p = pg.get_path_single_goal(
+        grid_util::point::Point::new(a.0 as i32, a.1 as i32),
+        grid_util::point::Point::new(g.0 as i32, g.1 as i32),
+        false,
+    )?;
+    Some(p.iter().map(|q| (q.x as usize, q.y as usize)).collect())
+}
+
 /// Whether the bench order is reversed (`ONEPATH_BENCH_REVERSE=1`).
 pub fn reverse_order() -> bool {
     std::env::var("ONEPATH_BENCH_REVERSE").is_ok_and(|v| v == "1")

@@ -217,13 +217,7 @@ mod tests {
     /// for word, on random maps (some wider and taller than a word).
     #[test]
     fn repaired_bits_equal_a_fresh_build() {
-        let mut seed = 13u64;
-        let mut next = |n: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % n
-        };
+        let mut next = super::super::test_lcg(13u64);
         for round in 0..30 {
             let (w, h) = if round % 3 == 2 {
                 (60 + next(80) as usize, 60 + next(80) as usize)
@@ -258,13 +252,7 @@ mod tests {
     /// for every cell, direction and goal of random maps (some wider than a word).
     #[test]
     fn bits_equal_cell_by_cell_jumps() {
-        let mut seed = 7u64;
-        let mut next = |n: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % n
-        };
+        let mut next = super::super::test_lcg(7u64);
         for round in 0..24 {
             let big = round % 4 == 3;
             let (w, h) = if big {

@@ -407,13 +407,7 @@ mod tests {
 
     #[test]
     fn los_matches_the_clause() {
-        let mut seed = 11u64;
-        let mut next = |n: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % n
-        };
+        let mut next = super::super::test_lcg(11u64);
         for _ in 0..40 {
             let (w, h) = (1 + next(9) as usize, 1 + next(9) as usize);
             let mut g = Grid::new(w, h).unwrap();

@@ -116,33 +116,33 @@ impl Tables {
         let mut changed = Vec::new();
         for d in 0..4 {
             for &c in &near {
-                self.walk_back(&j, c, d, &mut changed);
+                self.walk_back(&j, c, d, Some(&mut changed));
             }
         }
-        let mut unused = Vec::new();
         for d in 4..8 {
             let hx = super::ctx::dir_index(DX[d], 0);
             let vy = super::ctx::dir_index(0, DY[d]);
             let back = -(DY[d] as isize * pw as isize + DX[d] as isize);
             for &c in &near {
-                self.walk_back(&j, c, d, &mut unused);
+                self.walk_back(&j, c, d, None);
             }
             for &(c, s) in &changed {
                 if s == hx || s == vy {
-                    self.walk_back(&j, c.wrapping_add_signed(back), d, &mut unused);
+                    self.walk_back(&j, c.wrapping_add_signed(back), d, None);
                 }
             }
         }
     }
 
     /// Recomputes the entry of padded cell `c`, direction `d`, and while it changes the entries
-    /// behind it along `d` (each change logged in `changed`). Border cells keep 0.
+    /// behind it along `d` (each change logged in `changed`, when given: the straights', which
+    /// the diagonals read). Border cells keep 0.
     fn walk_back(
         &mut self,
         j: &Jumper<'_>,
         mut c: usize,
         d: usize,
-        changed: &mut Vec<(usize, usize)>,
+        mut changed: Option<&mut Vec<(usize, usize)>>,
     ) {
         let back = -(DY[d] as isize * self.pw as isize + DX[d] as isize);
         loop {
@@ -151,7 +151,9 @@ impl Tables {
                 return;
             }
             self.set(c, d, v);
-            changed.push((c, d));
+            if let Some(log) = changed.as_deref_mut() {
+                log.push((c, d));
+            }
             c = c.wrapping_add_signed(back);
         }
     }
@@ -321,13 +323,7 @@ mod tests {
     /// too), edits that add and remove walls, near borders and in the open.
     #[test]
     fn repaired_tables_equal_a_fresh_build() {
-        let mut seed = 11u64;
-        let mut next = |n: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % n
-        };
+        let mut next = super::super::test_lcg(11u64);
         for round in 0..40 {
             let (w, h) = match round {
                 0 => ((1 << 15) - 1, 3),
@@ -368,13 +364,7 @@ mod tests {
     /// [GS.JUMP.DIAGONAL] for every cell, direction and goal of random maps.
     #[test]
     fn tables_equal_cell_by_cell_jumps() {
-        let mut seed = 5u64;
-        let mut next = |n: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % n
-        };
+        let mut next = super::super::test_lcg(5u64);
         for round in 0..30 {
             let (w, h) = (1 + next(10) as usize, 1 + next(10) as usize);
             let pw = w + 2;

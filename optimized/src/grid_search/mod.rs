@@ -33,3 +33,15 @@ pub(crate) use cache::{GridCache, HpaEntry};
 pub(crate) use ctx::{Ctx, Divisor, DX, DY, SQRT_2};
 pub(crate) use handle::centre;
 pub(crate) use options::{unsupported, validate, GsKind};
+
+/// The unit tests' seeded generator: `next(n)` is a number in `0..n` from a 64-bit LCG (the
+/// high 31 bits of each state).
+#[cfg(test)]
+fn test_lcg(mut seed: u64) -> impl FnMut(u64) -> u64 {
+    move |n| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) % n
+    }
+}
